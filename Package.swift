@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Cairn",
+    products: [
+        .executable(name: "cairn", targets: ["cairn"]),
+        .library(name: "CairnCore", targets: ["CairnCore"]),
+        .library(name: "CairnMerge", targets: ["CairnMerge"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config.
+        .systemLibrary(
+            name: "CGit2",
+            pkgConfig: "libgit2",
+            providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
+        ),
+        // The few libgit2 calls Cairn needs, in safe Swift.
+        .target(name: "Git", dependencies: ["CGit2"]),
+        // Documents, paths, canonical JSON: pure Swift, no git.
+        .target(name: "CairnMerge"),
+        // The store on disk: writes, checkpoints, history, users, locking.
+        .target(name: "CairnCore", dependencies: ["CairnMerge", "Git"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "cairn",
+            dependencies: [
+                "CairnCore", "CairnMerge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "GitTests", dependencies: ["Git"]),
+        .testTarget(name: "CairnMergeTests", dependencies: ["CairnMerge"]),
+        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

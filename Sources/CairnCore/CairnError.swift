@@ -1,0 +1,68 @@
+import CairnMerge
+import Git
+
+/// An error of the store: a code for programs, one line for people (what was wrong and what
+/// to do), the underlying cause when there is one, and where it was raised.
+public struct CairnError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure, for programs that react to it.
+    public var code: Code
+    /// One line: what was wrong and what to do about it.
+    public var message: String
+    /// The error that caused this one (a ``GitError``, a ``JSONParseError``, an errno), if any.
+    public var cause: (any Error & Sendable)?
+    /// Where the error was raised.
+    public var location: SourceLocation
+
+    public init(
+        _ code: Code, _ message: String, cause: (any Error & Sendable)? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.location = SourceLocation(file: file, line: line)
+    }
+
+    public var description: String { message }
+
+    public struct SourceLocation: Sendable, Hashable {
+        public var file: String
+        public var line: Int
+    }
+
+    public enum Code: Sendable, Hashable {
+        /// A path, an ID, a document or an argument that Cairn refuses.
+        case invalidInput
+        /// No such document, revision, user or store.
+        case notFound
+        /// The thing to create exists already.
+        case alreadyExists
+        /// Another process holds the store's lock; trying again later may work.
+        case busy
+        /// The store's files are not what Cairn wrote (not a store, unreadable objects).
+        case corrupt
+        /// The file system refused (permissions, disk full, I/O error).
+        case io
+    }
+}
+
+extension CairnError {
+    static func invalid(_ error: PathError) -> CairnError {
+        CairnError(.invalidInput, error.description, cause: error)
+    }
+
+    /// Wraps a libgit2 failure in the store's terms.
+    static func git(_ error: GitError, doing what: String) -> CairnError {
+        switch error.code {
+        case .locked:
+            return CairnError(
+                .busy,
+                "\(what): a git lock file exists (\(error.message)); another git process is using the store — if none is, remove the .lock file",
+                cause: error)
+        case .notFound:
+            return CairnError(.notFound, "\(what): \(error.message)", cause: error)
+        default:
+            return CairnError(.corrupt, "\(what): \(error.message)", cause: error)
+        }
+    }
+}

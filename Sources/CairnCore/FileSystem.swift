@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few file operations the store needs, on POSIX calls, each failure a ``CairnError``
+/// that names the file and the system's reason.
+enum FileSystem {
+    /// Turns a POSIX result (-1 with `errno`) into a throw.
+    @discardableResult
+    static func check(_ result: Int32, _ call: String, _ path: String,
+                      file: String = #fileID, line: Int = #line) throws(CairnError) -> Int32 {
+        guard result == -1 else { return result }
+        throw failure(call, path, errno: errno, file: file, line: line)
+    }
+
+    static func failure(_ call: String, _ path: String, errno code: Int32,
+                        file: String = #fileID, line: Int = #line) -> CairnError {
+        let reason = String(cString: strerror(code))
+        let hint = code == ENOSPC ? " (the disk is full; free some space and try again)" : ""
+        return CairnError(.io, "\(call) \(path): \(reason)\(hint)", cause: POSIXErrorCode(rawValue: code).map { POSIXError($0) },
+                          file: file, line: line)
+    }
+
+    /// The whole content of a file, or nil when there is no file at `path`.
+    static func read(_ path: String) throws(CairnError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd == -1 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw failure("open", path, errno: errno)
+        }
+        defer { close(fd) }
+        var info = stat()
+        try check(fstat(fd, &info), "stat", path)
+        if (info.st_mode & S_IFMT) == S_IFDIR { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count == -1 {
+                if errno == EINTR { continue }
+                throw failure("read", path, errno: errno)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// Replaces the file at `path` with `bytes` atomically: a temporary file beside it is
+    /// written and renamed over it, so a reader or a crash sees the old content or the new,
+    /// never a mix. With `durable`, the data is fsynced before the rename.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(CairnError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = directory + "/.cairn-tmp-\(getpid())-" + ((path as NSString).lastPathComponent)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd == -1 { throw failure("create", temporary, errno: errno) }
+        var isOpen = true
+        do throws(CairnError) {
+            try writeAll(bytes, to: fd, path: path)
+            if durable { try check(fsync(fd), "fsync", path) }
+            isOpen = false
+            try check(close(fd), "close", path)
+            try check(rename(temporary, path), "rename", path)
+        } catch {
+            if isOpen { close(fd) }
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(CairnError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if count == -1 {
+                if errno == EINTR { continue }
+                throw failure("write", path, errno: errno)
+            }
+            written += count
+        }
+    }
+
+    /// Appends lines to a text file, creating it if needed. When the file does not end in a
+    /// newline (a write cut short), a newline goes first, so the new lines start clean.
+    static func appendLines(_ bytes: [UInt8], to path: String) throws(CairnError) {
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        if fd == -1 { throw failure("open", path, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        try check(fstat(fd, &info), "stat", path)
+        var last: UInt8 = 0x0A
+        if info.st_size > 0, pread(fd, &last, 1, info.st_size - 1) != 1 { last = 0 }
+        try writeAll(last == 0x0A ? bytes : [0x0A] + bytes, to: fd, path: path)
+    }
+
+    /// Creates a folder and its missing parents.
+    static func makeFolders(_ path: String) throws(CairnError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw CairnError(.io, "cannot create folder \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The names in a folder, or [] when there is no folder.
+    static func names(in path: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    }
+
+    enum Kind { case file, folder, other }
+
+    /// What is at `path` (without following a final symbolic link), or nil for nothing.
+    static func kind(_ path: String) -> Kind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        default: return .other
+        }
+    }
+
+    /// Removes a file; true when there was one.
+    @discardableResult
+    static func removeFile(_ path: String) throws(CairnError) -> Bool {
+        if unlink(path) == 0 { return true }
+        if errno == ENOENT { return false }
+        throw failure("remove", path, errno: errno)
+    }
+
+    /// Removes `path` if it is an empty folder.
+    static func removeFolderIfEmpty(_ path: String) {
+        _ = rmdir(path)
+    }
+
+    /// Removes `path` if it is an empty folder, then its parents while they are empty,
+    /// never going above `root`.
+    static func removeEmptyFolders(from path: String, upTo root: String) {
+        var current = path
+        while current.count > root.count, current.hasPrefix(root), rmdir(current) == 0 {
+            current = (current as NSString).deletingLastPathComponent
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import CairnMerge
+import Git
+
+extension Store {
+    /// Commits the documents written since the last checkpoint.
+    ///
+    /// Only the recorded paths are staged (their blobs written, their index entries updated)
+    /// and only the folders above them get new trees, so the cost follows the number of
+    /// changed documents, not the size of the store. With `scan`, hand edits of the working
+    /// tree are found too, by comparing every file with the index; a hand-edited document is
+    /// checked and rewritten in canonical form, and a file that is not a document of this
+    /// user stops the checkpoint with nothing committed.
+    @discardableResult
+    public func checkpoint(message: String? = nil, scan: Bool = false) throws(CairnError) -> CheckpointResult {
+        try locked("cannot checkpoint") { () throws -> CheckpointResult in
+            if scan {
+                try journal.append(try scannedPaths())
+            }
+            return try commitPending(message: message)
+        }
+    }
+
+    /// Stages the pending paths, commits if the tree changed, then forgets them. The caller
+    /// holds the lock.
+    ///
+    /// Order matters for crashes: the index is written before the commit and the journal is
+    /// cleared last, so a process killed at any point leaves HEAD at the old or the new commit
+    /// and a journal that the next checkpoint completes.
+    @discardableResult
+    func commitPending(message: String?) throws -> CheckpointResult {
+        let paths = try journal.paths()
+        guard !paths.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
+        let head = try repository.headCommit()
+        let index = try repository.index()
+        var changes: [FileChange] = []
+        for path in paths {
+            let before = try head.flatMap { (commit) throws(GitError) in try repository.blobID(at: path, inCommit: commit.id) }
+            if FileSystem.kind(absolute(path)) == .file {
+                try index.add(path: path)
+            } else if index.entryID(path: path) != nil {
+                try index.remove(path: path)
+            }
+            let after = index.entryID(path: path)
+            switch (before, after) {
+            case (nil, .some): changes.append(FileChange(path: path, kind: .added))
+            case (.some, nil): changes.append(FileChange(path: path, kind: .deleted))
+            case (.some(let old), .some(let new)) where old != new:
+                changes.append(FileChange(path: path, kind: .modified))
+            default: break
+            }
+        }
+        changes.sort()
+        let tree = try index.writeTree()
+        try index.write()
+        guard tree != head?.treeID else {
+            try journal.clear()
+            return CheckpointResult(commit: nil, changes: [])
+        }
+        let signature = signature()
+        let commit = try repository.createCommit(
+            tree: tree, parents: head.map { [$0.id] } ?? [],
+            message: message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(changes),
+            author: signature, committer: signature, updating: "HEAD")
+        try journal.clear()
+        return CheckpointResult(commit: commit, changes: changes)
+    }
+
+    /// The default message: a summary line, then the documents, as `git log` will show them.
+    static func describe(_ changes: [FileChange]) -> String {
+        let counts = [FileChange.Kind.added, .modified, .deleted].compactMap { kind -> String? in
+            let count = changes.filter { $0.kind == kind }.count
+            return count == 0 ? nil : "\(count) \(kind.rawValue)"
+        }
+        var text = "Checkpoint: " + (counts.isEmpty ? "no document changed" : counts.joined(separator: ", ")) + "\n"
+        if !changes.isEmpty {
+            text += "\n"
+            let shown = 50
+            for change in changes.prefix(shown) {
+                text += "\(change.kind.rawValue) \(change.displayPath)\n"
+            }
+            if changes.count > shown { text += "… and \(changes.count - shown) more\n" }
+        }
+        return text
+    }
+
+    /// The files a scan finds changed against the index, each checked: documents of this
+    /// user (rewritten canonical when hand-edited), or the store's own `.cairn/` files.
+    func scannedPaths() throws -> [String] {
+        var paths: [String] = []
+        for change in try repository.workingTreeChanges() {
+            let path = change.path
+            if path.hasPrefix(".cairn/") || path == ".gitattributes" {
+                paths.append(path)
+                continue
+            }
+            guard let document = DocumentPath(fileName: path), document.segments[0] == "users",
+                  document.segments[1] == uid else {
+                throw CairnError(.invalidInput, "checkpoint --scan: \(path) is not a document of user \(uid) (documents are users/\(uid).json and users/\(uid)/…/ID.json); move it out of the store or delete it — nothing was committed")
+            }
+            if change.kind != .deleted, let bytes = try FileSystem.read(absolute(path)) {
+                let value: JSONValue
+                do {
+                    value = try JSONParser().parse(bytes)
+                } catch {
+                    throw CairnError(.invalidInput, "checkpoint --scan: \(path): \(error.description); fix the file — nothing was committed", cause: error)
+                }
+                guard case .object = value else {
+                    throw CairnError(.invalidInput, "checkpoint --scan: \(path) holds a JSON \(value.typeName), and a document is an object; fix the file — nothing was committed")
+                }
+                let canonical = value.canonicalBytes()
+                if canonical != bytes {
+                    try FileSystem.writeAtomically(canonical, to: absolute(path))
+                }
+            }
+            paths.append(path)
+        }
+        return paths
+    }
+}

@@ -1,0 +1,69 @@
+import CairnMerge
+import Git
+
+extension Store {
+    /// The document at `path` as it is in the working tree, or nil when there is none.
+    public func document(at path: DocumentPath) throws(CairnError) -> JSONValue? {
+        try checkOwned(path)
+        guard let bytes = try FileSystem.read(absolute(path.fileName)) else { return nil }
+        return try parseStored(bytes, what: path.fileName)
+    }
+
+    /// The canonical bytes of the document at `path`, or nil when there is none.
+    public func canonicalBytes(at path: DocumentPath) throws(CairnError) -> [UInt8]? {
+        try checkOwned(path)
+        guard let bytes = try FileSystem.read(absolute(path.fileName)) else { return nil }
+        // Files written by the store are canonical already; a hand edit may not be.
+        return try parseStored(bytes, what: path.fileName).canonicalBytes()
+    }
+
+    /// The document at `path` as it was in the commit `revision` names (`HEAD~2`, an id,
+    /// `main`), or nil when it did not exist there.
+    public func document(at path: DocumentPath, revision: String) throws(CairnError) -> JSONValue? {
+        try checkOwned(path)
+        let commit = try resolve(revision)
+        let content: [UInt8]
+        do {
+            guard let blob = try repository.blobID(at: path.fileName, inCommit: commit.id) else { return nil }
+            content = try repository.blobContent(blob)
+        } catch {
+            throw CairnError.git(error, doing: "cannot read \(path) at \(revision)")
+        }
+        return try parseStored(content, what: "\(path.fileName) at \(revision)")
+    }
+
+    /// The IDs of the documents in a collection, sorted by their bytes; [] for a collection
+    /// that holds none.
+    public func list(_ collection: CollectionPath) throws(CairnError) -> [String] {
+        try checkOwned(collection)
+        var ids: [String] = []
+        for name in FileSystem.names(in: absolute(collection.description)) where name.hasSuffix(".json") {
+            guard FileSystem.kind(absolute(collection.description + "/" + name)) == .file,
+                  let document = DocumentPath(fileName: collection.description + "/" + name),
+                  document.collection == collection else { continue }
+            if collection.segments.count == 1, document.id != uid { continue }
+            ids.append(document.id)
+        }
+        return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The commit a revision names.
+    func resolve(_ revision: String) throws(CairnError) -> Commit {
+        do {
+            return try repository.resolveCommit(revision)
+        } catch {
+            if error.code == .notFound || error.code == .invalidSpec || error.code == .ambiguous {
+                throw CairnError(.notFound, "unknown revision \"\(revision)\": \(error.message); see cairn log for the checkpoints", cause: error)
+            }
+            throw CairnError.git(error, doing: "cannot resolve \(revision)")
+        }
+    }
+
+    func parseStored(_ bytes: [UInt8], what: String) throws(CairnError) -> JSONValue {
+        do {
+            return try JSONParser().parse(bytes)
+        } catch {
+            throw CairnError(.corrupt, "\(what) is not a valid document (\(error.description)); fix the file or restore it from history", cause: error)
+        }
+    }
+}

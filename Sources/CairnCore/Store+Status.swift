@@ -1,0 +1,40 @@
+import Git
+
+extension Store {
+    /// The documents written since the last checkpoint. Without `scan` only the paths the
+    /// store recorded are compared (cheap); with `scan`, every file of the working tree.
+    public func status(scan: Bool = false) throws(CairnError) -> StoreStatus {
+        do {
+            let head = try repository.headCommit()
+            var changes: [String: FileChange.Kind] = [:]
+            for path in try journal.paths() {
+                let before = try head.flatMap { (commit) throws(GitError) in try repository.blobID(at: path, inCommit: commit.id) }
+                let exists = FileSystem.kind(absolute(path)) == .file
+                switch (before, exists) {
+                case (nil, true): changes[path] = .added
+                case (.some, false): changes[path] = .deleted
+                case (.some(let old), true):
+                    if try repository.hashFile(atPath: absolute(path)) != old { changes[path] = .modified }
+                default: break
+                }
+            }
+            if scan {
+                for change in try repository.workingTreeChanges() where changes[change.path] == nil {
+                    switch change.kind {
+                    case .added: changes[change.path] = .added
+                    case .modified: changes[change.path] = .modified
+                    case .deleted: changes[change.path] = .deleted
+                    }
+                }
+            }
+            let pending = changes.map { FileChange(path: $0.key, kind: $0.value) }.sorted()
+            return StoreStatus(head: head, pending: pending)
+        } catch let error as CairnError {
+            throw error
+        } catch let error as GitError {
+            throw CairnError.git(error, doing: "cannot read the status")
+        } catch {
+            throw CairnError(.io, "cannot read the status: \(error)")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import CairnMerge
+import Git
+
+extension Store {
+    /// What a put did.
+    public enum PutOutcome: Sendable, Hashable {
+        case created, updated, unchanged
+    }
+
+    /// Writes a document (a JSON object) in canonical form, atomically: a failed or
+    /// interrupted write leaves the old document as it was. The path is recorded as pending
+    /// for the next checkpoint.
+    @discardableResult
+    public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
+        try checkOwned(path)
+        guard case .object = value else {
+            throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
+        }
+        let bytes = value.canonicalBytes()
+        let limit = JSONLimits.documents.maxBytes
+        if bytes.count > limit {
+            throw CairnError(.invalidInput, "\(path) is \(bytes.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")
+        }
+        return try locked("cannot write \(path)") { () throws -> PutOutcome in
+            try checkCaseCollisions(path)
+            let file = absolute(path.fileName)
+            let old = try FileSystem.read(file)
+            if old == bytes { return .unchanged }
+            try journal.append([path.fileName])
+            try FileSystem.makeFolders(absolute(path.collection.description))
+            try FileSystem.writeAtomically(bytes, to: file)
+            return old == nil ? .created : .updated
+        }
+    }
+
+    /// Parses JSON text and writes it as the document at `path` (see ``put(_:at:)``).
+    @discardableResult
+    public func put(json bytes: [UInt8], at path: DocumentPath) throws(CairnError) -> PutOutcome {
+        let value: JSONValue
+        do {
+            value = try JSONParser().parse(bytes)
+        } catch {
+            throw CairnError(.invalidInput, "\(path): \(error.description); nothing was written", cause: error)
+        }
+        return try put(value, at: path)
+    }
+
+    /// Deletes a document. With `recursive`, its subcollections go too (the cascade delete);
+    /// without, a document that has subcollections is refused. Returns the documents removed.
+    @discardableResult
+    public func delete(_ path: DocumentPath, recursive: Bool = false) throws(CairnError) -> [DocumentPath] {
+        try checkOwned(path)
+        return try locked("cannot delete \(path)") { () throws -> [DocumentPath] in
+            let own = FileSystem.kind(absolute(path.fileName)) == .file ? [path] : []
+            let below = documents(under: path.folderName)
+            if !recursive, !below.isEmpty {
+                throw CairnError(.invalidInput, "\(path) has subcollections holding \(below.count) document(s); use rm -r to delete them too")
+            }
+            let removed = own + below
+            if removed.isEmpty {
+                throw CairnError(.notFound, "there is no document at \(path)")
+            }
+            try journal.append(removed.map(\.fileName))
+            for document in removed {
+                try FileSystem.removeFile(absolute(document.fileName))
+            }
+            removeEmptyFolders(below: path.folderName)
+            FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
+            return removed
+        }
+    }
+
+    /// The documents stored in the folder `relative` and its subfolders.
+    func documents(under relative: String) -> [DocumentPath] {
+        var found: [DocumentPath] = []
+        for name in FileSystem.names(in: absolute(relative)) {
+            let child = relative + "/" + name
+            switch FileSystem.kind(absolute(child)) {
+            case .file:
+                if let document = DocumentPath(fileName: child) { found.append(document) }
+            case .folder:
+                found += documents(under: child)
+            default:
+                break
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Removes the empty folders at and below `relative`, deepest first.
+    private func removeEmptyFolders(below relative: String) {
+        let path = absolute(relative)
+        for name in FileSystem.names(in: path) where FileSystem.kind(path + "/" + name) == .folder {
+            removeEmptyFolders(below: relative + "/" + name)
+        }
+        FileSystem.removeFolderIfEmpty(path)
+    }
+
+    /// Refuses a new ID that differs only in case (or Unicode normalization) from one its
+    /// collection already has: on a case-insensitive file system the two would be one file.
+    /// Only names that do not exist yet are checked, so writes to existing documents list no
+    /// folder.
+    func checkCaseCollisions(_ path: DocumentPath) throws(CairnError) {
+        var parent = folder
+        for (position, id) in path.segments.enumerated() {
+            let isLast = position == path.segments.count - 1
+            let exact = parent + "/" + id
+            let exists = isLast ? FileSystem.kind(exact + ".json") == .file
+                                : (FileSystem.kind(exact) == .folder || FileSystem.kind(exact + ".json") == .file)
+            if !exists {
+                for name in FileSystem.names(in: parent) {
+                    let sibling = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+                    if DocumentID.collide(id, sibling) {
+                        throw CairnError(.invalidInput, "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID")
+                    }
+                }
+            }
+            parent = exact
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import CairnMerge
+import Foundation
+import Git
+
+/// One user's store: a git repository whose working tree holds that user's documents,
+/// `users/<uid>.json` and everything under `users/<uid>/`.
+///
+/// Writes go to the files at once (atomically) and are recorded as pending; a checkpoint
+/// commits the pending ones. Every write takes the store's lock, so one process writes at a
+/// time. A store has one owner: it is not `Sendable`.
+public final class Store {
+    /// The user whose progress the store holds.
+    public let uid: String
+    /// The store's folder (the working tree), without a trailing `/`.
+    public let folder: String
+    let repository: Repository
+    let lock: StoreLock
+    let journal: PendingJournal
+
+    /// How long a write waits for another process's lock by default, in seconds
+    /// (`CAIRN_LOCK_TIMEOUT` overrides it).
+    public static var defaultLockTimeout: Double {
+        ProcessInfo.processInfo.environment["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? 10
+    }
+
+    /// The file that marks a folder as a store and names its user.
+    static let identityFile = ".cairn/store.json"
+    /// The branch every store works on.
+    public static let branch = "main"
+
+    init(uid: String, folder: String, lockTimeout: Double) throws(CairnError) {
+        self.uid = uid
+        self.folder = folder
+        guard FileSystem.kind(folder + "/" + Self.identityFile) == .file else {
+            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); create it with: cairn init \(uid)")
+        }
+        do {
+            repository = try Repository(openingAt: folder)
+        } catch {
+            throw CairnError.git(error, doing: "cannot open the store at \(folder)")
+        }
+        lock = StoreLock(gitdir: repository.gitdir, timeout: lockTimeout)
+        journal = PendingJournal(path: repository.gitdir + "cairn/pending")
+    }
+
+    /// Creates the repository, its configuration and its first commit (`.cairn/store.json`).
+    static func create(uid: String, folder: String) throws(CairnError) -> Store {
+        do {
+            let repository = try Repository.create(at: folder, initialBranch: branch)
+            try repository.setConfig("user.name", to: "Cairn")
+            try repository.setConfig("user.email", to: "\(uid)@cairn.invalid")
+            try repository.setConfig("cairn.uid", to: uid)
+            // A write's temporary file never shows in `git status`, even after a crash.
+            try FileSystem.makeFolders(repository.gitdir + "info")
+            try FileSystem.appendLines(Array(".cairn-tmp-*\n".utf8), to: repository.gitdir + "info/exclude")
+        } catch let error as CairnError {
+            throw error
+        } catch let error as GitError {
+            throw CairnError.git(error, doing: "cannot create a store at \(folder)")
+        } catch {
+            throw CairnError(.io, "cannot create a store at \(folder): \(error)")
+        }
+        let identity = JSONValue.object(["formatVersion": .integer(1), "uid": .string(uid)])
+        try FileSystem.makeFolders(folder + "/.cairn")
+        try FileSystem.writeAtomically(identity.canonicalBytes(), to: folder + "/" + identityFile)
+        let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        try store.locked("cannot make the first checkpoint") {
+            try store.journal.append([identityFile])
+            try store.commitPending(message: "Create the store of user \(uid)")
+        }
+        return store
+    }
+
+    /// The absolute path of a file of the working tree.
+    func absolute(_ relative: String) -> String { folder + "/" + relative }
+
+    /// Refuses a document outside this user's tree (`users/<uid>` and below).
+    func checkOwned(_ path: DocumentPath) throws(CairnError) {
+        guard path.segments[0] == "users", path.segments[1] == uid else {
+            throw outside(path.description)
+        }
+    }
+
+    func checkOwned(_ path: CollectionPath) throws(CairnError) {
+        guard path.segments[0] == "users", path.segments.count == 1 || path.segments[1] == uid else {
+            throw outside(path.description)
+        }
+    }
+
+    private func outside(_ path: String) -> CairnError {
+        let other = path.split(separator: "/").dropFirst().first.map(String.init)
+        let hint = other.map { $0 == uid ? "" : "; switch with --user \($0) or cairn use \($0)" } ?? ""
+        return CairnError(.invalidInput, "\(path) is outside the store of user \(uid) (users/\(uid)/…)\(hint)")
+    }
+
+    /// The committer of the store's checkpoints: the store's own identity from its config,
+    /// never the machine's.
+    func signature() -> Signature {
+        let name = (try? repository.config("user.name")) ?? nil
+        let email = (try? repository.config("user.email")) ?? nil
+        return Signature(name: name ?? "Cairn", email: email ?? "\(uid)@cairn.invalid",
+                         time: Int64(Date().timeIntervalSince1970))
+    }
+
+    /// Runs `body` under the store's lock, turning libgit2 failures into store errors.
+    func locked<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
+        do {
+            return try lock.withLock(body)
+        } catch let error as CairnError {
+            throw error
+        } catch let error as GitError {
+            throw CairnError.git(error, doing: what)
+        } catch {
+            throw CairnError(.io, "\(what): \(error)")
+        }
+    }
+}

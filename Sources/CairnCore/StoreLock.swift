@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One writer at a time per store, across processes.
+///
+/// The lock is `flock(2)` on `.git/cairn/lock`: the kernel releases it when its owner exits,
+/// however it exits, so a lock is never taken over while its owner lives and never stays
+/// behind a dead one. A second writer waits up to `timeout`, then fails with a "busy" error.
+///
+/// The file also records who holds it (`busy <pid> <start>`) and is set to `idle` on a clean
+/// release. Finding `busy` on acquiring means the previous holder was killed mid-operation:
+/// the lock files libgit2 leaves in that case (`index.lock`, `HEAD.lock`, a ref's `.lock`),
+/// which would block writes forever, are removed — only those created since that holder
+/// started.
+final class StoreLock {
+    let path: String
+    let gitdir: String
+    let timeout: Double
+    private var descriptor: Int32 = -1
+    private var depth = 0
+
+    init(gitdir: String, timeout: Double) {
+        self.gitdir = gitdir.hasSuffix("/") ? gitdir : gitdir + "/"
+        self.path = self.gitdir + "cairn/lock"
+        self.timeout = timeout
+    }
+
+    deinit {
+        if descriptor != -1 { close(descriptor) }
+    }
+
+    /// Runs `body` holding the lock; nested calls on the same lock just run `body`.
+    func withLock<T>(_ body: () throws -> T) throws -> T {
+        if depth > 0 {
+            depth += 1
+            defer { depth -= 1 }
+            return try body()
+        }
+        try acquire()
+        depth = 1
+        defer {
+            depth = 0
+            release()
+        }
+        return try body()
+    }
+
+    private func acquire() throws(CairnError) {
+        try FileSystem.makeFolders(gitdir + "cairn")
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd == -1 { throw FileSystem.failure("open", path, errno: errno) }
+        let deadline = Date().addingTimeInterval(timeout)
+        var pause = 0.002
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                let code = errno
+                close(fd)
+                throw FileSystem.failure("lock", path, errno: code)
+            }
+            if Date() >= deadline {
+                let holder = Self.describeHolder(readState(fd))
+                close(fd)
+                throw CairnError(
+                    .busy,
+                    "the store is busy: \(holder) has held its lock for more than \(Self.seconds(timeout)); try again when it is done")
+            }
+            usleep(UInt32(pause * 1_000_000))
+            pause = min(pause * 2, 0.05)
+        }
+        descriptor = fd
+        if let previous = readState(fd), previous.hasPrefix("busy ") {
+            recoverAfterCrash(of: previous)
+        }
+        writeState("busy \(getpid()) \(Int(Date().timeIntervalSince1970))\n")
+    }
+
+    private func release() {
+        writeState("idle\n")
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    private func readState(_ fd: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    private func writeState(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pwrite(descriptor, bytes, bytes.count, 0)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    private static func describeHolder(_ state: String?) -> String {
+        let fields = state?.split(separator: " ") ?? []
+        if fields.count >= 2, fields[0] == "busy" { return "another cairn process (pid \(fields[1]))" }
+        return "another cairn process"
+    }
+
+    /// Removes libgit2 lock files left by a holder that was killed: those modified since it
+    /// started (a second before, for clock granularity).
+    private func recoverAfterCrash(of state: String) {
+        let fields = state.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count >= 3, let started = Int(fields[2]) else { return }
+        var candidates = ["index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"]
+        candidates += FileSystem.names(in: gitdir + "refs/heads")
+            .filter { $0.hasSuffix(".lock") }
+            .map { "refs/heads/" + $0 }
+        for name in candidates {
+            var info = stat()
+            let file = gitdir + name
+            guard lstat(file, &info) == 0, info.st_mtim.tv_sec >= started - 1 else { continue }
+            unlink(file)
+        }
+    }
+}

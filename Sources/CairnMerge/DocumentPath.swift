@@ -1,0 +1,75 @@
+/// The path of one document, as Firestore spells it: collection and document IDs in turn,
+/// `users/u1/books/b1`.
+///
+/// The document is the file `users/u1/books/b1.json`; its subcollections live in the
+/// folder `users/u1/books/b1/`.
+public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The IDs of the path, an even number of them, at least two.
+    public let segments: [String]
+
+    /// Parses and checks a document path.
+    public init(_ text: String) throws(PathError) {
+        let segments = try Self.split(text)
+        guard segments.count % 2 == 0 else {
+            throw PathError(
+                rule: .notADocument, path: text,
+                explanation: "it names a collection (an odd number of IDs); a document path alternates collection/document, like users/u1/books/b1")
+        }
+        self.segments = segments
+    }
+
+    init(checkedSegments: [String]) {
+        segments = checkedSegments
+    }
+
+    /// The document that a file of the working tree stores (`users/u1.json` is `users/u1`),
+    /// or nil when the file is not a document's.
+    public init?(fileName: String) {
+        guard fileName.hasSuffix(".json") else { return nil }
+        guard let path = try? DocumentPath(String(fileName.dropLast(5))) else { return nil }
+        self = path
+    }
+
+    /// The document's own ID, the last segment.
+    public var id: String { segments[segments.count - 1] }
+
+    /// The collection that holds the document.
+    public var collection: CollectionPath {
+        CollectionPath(checkedSegments: Array(segments.dropLast()))
+    }
+
+    /// The path as text, `/`-separated.
+    public var description: String { segments.joined(separator: "/") }
+
+    /// The file that stores the document, relative to the store: `users/u1/books/b1.json`.
+    public var fileName: String { description + ".json" }
+
+    /// The folder that holds the document's subcollections: `users/u1/books/b1`.
+    public var folderName: String { description }
+
+    /// Whether `other` is this document or lies in one of its subcollections.
+    public func contains(_ other: DocumentPath) -> Bool {
+        other.segments.count >= segments.count && Array(other.segments.prefix(segments.count)) == segments
+    }
+
+    public static func < (left: DocumentPath, right: DocumentPath) -> Bool {
+        left.description.utf8.lexicographicallyPrecedes(right.description.utf8)
+    }
+
+    /// Splits a path into checked IDs.
+    static func split(_ text: String) throws(PathError) -> [String] {
+        if text.isEmpty {
+            throw PathError(rule: .empty, path: text, explanation: "the path is empty")
+        }
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.contains(where: \.isEmpty) {
+            throw PathError(
+                rule: .emptySegment, path: text,
+                explanation: "it has an empty segment (a leading, trailing or doubled '/')")
+        }
+        for segment in segments {
+            try DocumentID.validate(segment, in: text)
+        }
+        return segments
+    }
+}

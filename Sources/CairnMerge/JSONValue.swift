@@ -1,0 +1,33 @@
+/// A JSON value as Cairn stores it.
+///
+/// Numbers keep their kind: a number written without a fraction or an exponent is an
+/// ``integer`` (the whole `Int64` range), any other is a ``double``. Objects are unordered;
+/// their canonical form sorts the keys (see ``canonicalBytes()``).
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The object's fields, or nil when the value is not an object.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let fields) = self { return fields }
+        return nil
+    }
+
+    /// The name of the value's JSON type, as error messages say it.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}

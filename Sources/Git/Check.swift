@@ -1,0 +1,43 @@
+import CGit2
+
+/// Turns a libgit2 result code into a Swift throw.
+///
+/// Every libgit2 call in this module goes through here: a negative result becomes a
+/// ``GitError`` that carries libgit2's own message (`git_error_last()`), the name of the
+/// C function, and the location of the call. Non-negative results are returned unchanged,
+/// since some functions use them as counts or booleans.
+@discardableResult
+func check(
+    _ result: Int32,
+    _ function: String,
+    file: String = #fileID,
+    line: Int = #line
+) throws(GitError) -> Int32 {
+    guard result < 0 else { return result }
+    throw GitError(
+        code: GitError.Code(rawValue: result),
+        message: lastErrorMessage() ?? "failed with code \(result)",
+        function: function,
+        location: GitError.SourceLocation(file: file, line: line)
+    )
+}
+
+/// A failure found by this module itself (not returned by libgit2), in the same shape.
+func failure(
+    _ code: GitError.Code,
+    _ message: String,
+    _ function: String,
+    file: String = #fileID,
+    line: Int = #line
+) -> GitError {
+    GitError(
+        code: code, message: message, function: function,
+        location: GitError.SourceLocation(file: file, line: line))
+}
+
+/// `git_error_last()`: the message libgit2 kept for the last failure on this thread.
+private func lastErrorMessage() -> String? {
+    guard let error = git_error_last(), let text = error.pointee.message else { return nil }
+    let message = String(cString: text)
+    return message.isEmpty ? nil : message
+}

@@ -1,0 +1,60 @@
+import CGit2
+
+/// An error reported by libgit2: its result code, its one-line message, the C function
+/// that returned it, and where in Cairn that call was made.
+public struct GitError: Error, Sendable, CustomStringConvertible {
+    /// The result code libgit2 returned (a `git_error_code`, such as `GIT_ENOTFOUND`).
+    public var code: Code
+    /// libgit2's own message for the failure (`git_error_last()`), or a description of the code.
+    public var message: String
+    /// The libgit2 function that failed, such as `git_repository_open_ext`.
+    public var function: String
+    /// Where in Cairn the call was made.
+    public var location: SourceLocation
+
+    public init(code: Code, message: String, function: String, location: SourceLocation) {
+        self.code = code
+        self.message = message
+        self.function = function
+        self.location = location
+    }
+
+    public var description: String { "\(function): \(message)" }
+
+    /// A libgit2 result code as a Swift value that can be matched in `catch` clauses:
+    /// `catch let error as GitError where error.code == .notFound`, or `case .locked = error`.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        public static let generic = Code(rawValue: GIT_ERROR.rawValue)
+        public static let notFound = Code(rawValue: GIT_ENOTFOUND.rawValue)
+        public static let exists = Code(rawValue: GIT_EEXISTS.rawValue)
+        public static let ambiguous = Code(rawValue: GIT_EAMBIGUOUS.rawValue)
+        public static let unbornBranch = Code(rawValue: GIT_EUNBORNBRANCH.rawValue)
+        public static let locked = Code(rawValue: GIT_ELOCKED.rawValue)
+        public static let modified = Code(rawValue: GIT_EMODIFIED.rawValue)
+        public static let conflict = Code(rawValue: GIT_ECONFLICT.rawValue)
+        public static let invalidSpec = Code(rawValue: GIT_EINVALIDSPEC.rawValue)
+        public static let auth = Code(rawValue: GIT_EAUTH.rawValue)
+        public static let nonFastForward = Code(rawValue: GIT_ENONFASTFORWARD.rawValue)
+        public static let mismatch = Code(rawValue: GIT_EMISMATCH.rawValue)
+
+        public var description: String { "libgit2 error \(rawValue)" }
+    }
+
+    /// Where a call into libgit2 was made from.
+    public struct SourceLocation: Sendable, Hashable {
+        public var file: String
+        public var line: Int
+        public init(file: String, line: Int) {
+            self.file = file
+            self.line = line
+        }
+    }
+}
+
+/// Lets a code be matched against an error: `if case GitError.Code.notFound = error { … }`.
+public func ~= (code: GitError.Code, error: any Error) -> Bool {
+    (error as? GitError)?.code == code
+}

@@ -1,0 +1,40 @@
+import CGit2
+
+extension Repository {
+    /// The id of the blob at `path` in a commit's tree, or nil when there is none
+    /// (`git_tree_entry_bypath`). A folder at `path` counts as none.
+    public func blobID(at path: String, inCommit commitID: ObjectID) throws(GitError) -> ObjectID? {
+        try withCommit(commitID) { (commit) throws(GitError) -> ObjectID? in
+            var tree: OpaquePointer?
+            try check(git_commit_tree(&tree, commit), "git_commit_tree")
+            defer { git_tree_free(tree) }
+            var entry: OpaquePointer?
+            let result = git_tree_entry_bypath(&entry, tree, path)
+            if result == GIT_ENOTFOUND.rawValue { return nil }
+            try check(result, "git_tree_entry_bypath")
+            defer { git_tree_entry_free(entry) }
+            guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
+            return ObjectID(git_tree_entry_id(entry).pointee)
+        }
+    }
+
+    /// The content of a blob (`git_blob_lookup`, `git_blob_rawcontent`).
+    public func blobContent(_ id: ObjectID) throws(GitError) -> [UInt8] {
+        var blob: OpaquePointer?
+        var raw = id.raw
+        try check(git_blob_lookup(&blob, handle, &raw), "git_blob_lookup")
+        defer { git_blob_free(blob) }
+        let size = Int(git_blob_rawsize(blob))
+        guard size > 0, let bytes = git_blob_rawcontent(blob) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+    }
+}
+
+extension Repository {
+    /// The blob id a file would have, without writing it (`git_odb_hashfile`).
+    public func hashFile(atPath path: String) throws(GitError) -> ObjectID {
+        var id = git_oid()
+        try check(git_odb_hashfile(&id, path, GIT_OBJECT_BLOB), "git_odb_hashfile")
+        return ObjectID(id)
+    }
+}

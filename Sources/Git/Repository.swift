@@ -1,0 +1,79 @@
+import CGit2
+
+/// A git repository with a working tree, opened through libgit2.
+///
+/// The repository owns its `git_repository` handle and frees it once, when the last
+/// reference goes away. libgit2 handles are not thread-safe: a repository has one owner,
+/// and is not `Sendable`.
+public final class Repository {
+    let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        git_repository_free(handle)
+    }
+
+    /// Opens the repository whose working tree (or `.git` folder) is `path`
+    /// (`git_repository_open_ext`, without searching parent folders).
+    public convenience init(openingAt path: String) throws(GitError) {
+        try GitLibrary.ensureReady()
+        var repository: OpaquePointer?
+        try check(
+            git_repository_open_ext(&repository, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil),
+            "git_repository_open_ext")
+        self.init(handle: repository!)
+    }
+
+    /// Creates a normal (non-bare) repository at `path`, making the folder if needed, with
+    /// `initialBranch` as the unborn HEAD (`git_repository_init_ext`).
+    public static func create(at path: String, initialBranch: String) throws(GitError) -> Repository {
+        try GitLibrary.ensureReady()
+        var options = git_repository_init_options()
+        try check(
+            git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
+            "git_repository_init_options_init")
+        options.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue | GIT_REPOSITORY_INIT_NO_REINIT.rawValue
+        var repository: OpaquePointer?
+        let result = initialBranch.withCString { branch in
+            options.initial_head = branch
+            return git_repository_init_ext(&repository, path, &options)
+        }
+        try check(result, "git_repository_init_ext")
+        return Repository(handle: repository!)
+    }
+
+    /// The folder of the working tree, with a trailing `/` (`git_repository_workdir`).
+    public var workdir: String {
+        git_repository_workdir(handle).map { String(cString: $0) } ?? ""
+    }
+
+    /// The `.git` folder, with a trailing `/` (`git_repository_path`).
+    public var gitdir: String {
+        String(cString: git_repository_path(handle))
+    }
+
+    /// Sets a string value in the repository's own configuration (`.git/config`),
+    /// through `git_config_set_string`.
+    public func setConfig(_ key: String, to value: String) throws(GitError) {
+        var config: OpaquePointer?
+        try check(git_repository_config(&config, handle), "git_repository_config")
+        defer { git_config_free(config) }
+        try check(git_config_set_string(config, key, value), "git_config_set_string")
+    }
+
+    /// Reads a string value of the repository's configuration (`git_config_get_string_buf`);
+    /// nil when it is not set.
+    public func config(_ key: String) throws(GitError) -> String? {
+        var config: OpaquePointer?
+        try check(git_repository_config_snapshot(&config, handle), "git_repository_config_snapshot")
+        defer { git_config_free(config) }
+        var value: UnsafePointer<CChar>?
+        let result = git_config_get_string(&value, config, key)
+        if result == GIT_ENOTFOUND.rawValue { return nil }
+        try check(result, "git_config_get_string")
+        return value.map { String(cString: $0) }
+    }
+}

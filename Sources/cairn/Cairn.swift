@@ -1,0 +1,37 @@
+import ArgumentParser
+import CairnCore
+import Foundation
+
+/// `cairn`: one user's progress as JSON documents in a git repository.
+@main
+struct Cairn: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cairn",
+        abstract: "Offline-first progress store: JSON documents at Firestore-style paths in a per-user git repository.",
+        discussion: """
+            Exit status: 0 on success (a checkpoint with nothing to do succeeds), 1 when the \
+            command failed (one line on stderr says why and what to do), 64 for a usage error, \
+            75 when the store stayed busy (another process held its lock; try again).
+            """,
+        version: "0.1.0",
+        subcommands: [
+            Init.self, Use.self, Users.self,
+            Put.self, Get.self, Remove.self, List.self,
+            Status.self, Checkpoint.self, Log.self,
+        ])
+
+    @OptionGroup var global: GlobalOptions
+
+    /// Parses and runs the command; a store error becomes one line on stderr and an exit status.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CairnError {
+            FileHandle.standardError.write(Data("cairn: \(error.message)\n".utf8))
+            Foundation.exit(error.code == .busy ? 75 : 1)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

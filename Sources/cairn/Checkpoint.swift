@@ -1,0 +1,28 @@
+import ArgumentParser
+import CairnCore
+
+struct Checkpoint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Commit the documents written since the last checkpoint.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .shortAndLong, help: "The commit message (default: a summary of the changes).")
+    var message: String?
+
+    @Flag(help: "Also find hand edits of the files (compares every file; slower).")
+    var scan = false
+
+    func run() throws {
+        let result = try global.openStore().checkpoint(message: message, scan: scan)
+        guard let commit = result.commit else {
+            print("Nothing to checkpoint.")
+            return
+        }
+        let counts = [FileChange.Kind.added, .modified, .deleted].compactMap { kind -> String? in
+            let count = result.changes.filter { $0.kind == kind }.count
+            return count == 0 ? nil : "\(count) \(kind.rawValue)"
+        }
+        print("Checkpoint \(commit.short): \(counts.isEmpty ? "store files updated" : counts.joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,44 @@
+import CairnCore
+import CairnMerge
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading a command's input: a named file or stdin, never more than the limit allows.
+enum Input {
+    static func read(_ file: String?, limit: Int) throws -> [UInt8] {
+        let fd: Int32
+        let name: String
+        if let file {
+            fd = open(file, O_RDONLY | O_CLOEXEC)
+            if fd == -1 {
+                throw CairnError(.notFound, "cannot read \(file): \(String(cString: strerror(errno)))")
+            }
+            name = file
+        } else {
+            if isatty(0) != 0 {
+                throw CairnError(.invalidInput, "no document given: name a JSON file, or pipe the JSON on stdin")
+            }
+            fd = 0
+            name = "stdin"
+        }
+        defer { if fd != 0 { close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count == -1 {
+                if errno == EINTR { continue }
+                throw CairnError(.io, "cannot read \(name): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            if bytes.count > limit {
+                throw CairnError(.invalidInput, "\(name) is larger than \(limit) bytes, the limit of a document; split it into smaller documents — nothing was written")
+            }
+        }
+        return bytes
+    }
+}

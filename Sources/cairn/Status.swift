@@ -1,0 +1,31 @@
+import ArgumentParser
+import CairnCore
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the documents written since the last checkpoint.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Compare every file with the last checkpoint, to find hand edits too.")
+    var scan = false
+
+    func run() throws {
+        let store = try global.openStore()
+        let status = try store.status(scan: scan)
+        if let head = status.head {
+            print("User \(store.uid), last checkpoint \(head.id.short): \(head.summary)")
+        } else {
+            print("User \(store.uid), no checkpoint yet")
+        }
+        guard !status.pending.isEmpty else {
+            print("Nothing to checkpoint.")
+            return
+        }
+        let count = status.pending.count
+        print("\(count) document\(count == 1 ? "" : "s") not checkpointed:")
+        for change in status.pending {
+            print("  " + change.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + change.displayPath)
+        }
+    }
+}

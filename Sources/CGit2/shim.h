@@ -21,4 +21,14 @@ static inline int cgit2_enable_strict_hash_verification(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
 }
 
+/// git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled)
+static inline int cgit2_enable_strict_object_creation(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
+}
+
+/// git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size)
+static inline int cgit2_set_cache_object_limit(git_object_t type, size_t size) {
+    return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size);
+}
+
 #endif

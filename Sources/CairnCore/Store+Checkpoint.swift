@@ -33,6 +33,7 @@ extension Store {
         let head = try repository.headCommit()
         let index = try repository.index()
         var changes: [FileChange] = []
+        var updates: [TreeUpdate] = []
         for path in paths {
             let before = try head.flatMap { (commit) throws(GitError) in try repository.blobID(at: path, inCommit: commit.id) }
             if FileSystem.kind(absolute(path)) == .file {
@@ -42,15 +43,23 @@ extension Store {
             }
             let after = index.entryID(path: path)
             switch (before, after) {
-            case (nil, .some): changes.append(FileChange(path: path, kind: .added))
-            case (.some, nil): changes.append(FileChange(path: path, kind: .deleted))
+            case (nil, .some(let new)):
+                changes.append(FileChange(path: path, kind: .added))
+                updates.append(.upsert(path: path, id: new, mode: index.entryMode(path: path) ?? 0o100644))
+            case (.some, nil):
+                changes.append(FileChange(path: path, kind: .deleted))
+                updates.append(.remove(path: path))
             case (.some(let old), .some(let new)) where old != new:
                 changes.append(FileChange(path: path, kind: .modified))
+                updates.append(.upsert(path: path, id: new, mode: index.entryMode(path: path) ?? 0o100644))
             default: break
             }
         }
         changes.sort()
-        let tree = try index.writeTree()
+        // The first commit builds its tree from the index; later ones rebuild only the
+        // folders on the changed paths.
+        let tree = try head.map { (commit) throws(GitError) in try repository.updateTree(commit.treeID, with: updates) }
+            ?? index.writeTree()
         try index.write()
         guard tree != head?.treeID else {
             try journal.clear()

@@ -36,9 +36,15 @@ public final class Index {
         return ObjectID(entry.pointee.id)
     }
 
+    /// The file mode staged at `path` (`0o100644`, `0o100755`…), or nil.
+    public func entryMode(path: String) -> UInt32? {
+        git_index_get_bypath(handle, path, 0)?.pointee.mode
+    }
+
     /// Writes the trees of the index and returns the root's id (`git_index_write_tree`).
-    /// Folders the index's tree cache still knows are not rebuilt, so the cost follows the
-    /// number of changed folders. Call it before ``write()``, or the cache is lost.
+    /// Folders the index's tree cache still knows are not rebuilt, but libgit2 then reads
+    /// every tree of the result back to refresh the cache: the cost follows the number of
+    /// folders in the repository. For a few changes use ``Repository/updateTree(_:with:)``.
     public func writeTree() throws(GitError) -> ObjectID {
         var id = git_oid()
         try check(git_index_write_tree(&id, handle), "git_index_write_tree")

@@ -1,4 +1,7 @@
 import CGit2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Repository {
     /// The id of the blob at `path` in a commit's tree, or nil when there is none
@@ -35,6 +38,41 @@ extension Repository {
     public func hashFile(atPath path: String) throws(GitError) -> ObjectID {
         var id = git_oid()
         try check(git_odb_hashfile(&id, path, GIT_OBJECT_BLOB), "git_odb_hashfile")
+        return ObjectID(id)
+    }
+}
+
+extension Repository {
+    /// Writes the tree that `baseline` becomes with `updates` applied, and returns its id
+    /// (`git_tree_create_updated`). Only the folders on the updated paths are rebuilt, so
+    /// the cost follows the number of updates, not the size of the tree.
+    public func updateTree(_ baseline: ObjectID, with updates: [TreeUpdate]) throws(GitError) -> ObjectID {
+        var tree: OpaquePointer?
+        var rawBaseline = baseline.raw
+        try check(git_tree_lookup(&tree, handle, &rawBaseline), "git_tree_lookup")
+        defer { git_tree_free(tree) }
+
+        var paths: [UnsafeMutablePointer<CChar>?] = []
+        defer { paths.forEach { free($0) } }
+        var raw: [git_tree_update] = []
+        raw.reserveCapacity(updates.count)
+        for update in updates {
+            var entry = git_tree_update()
+            switch update {
+            case .upsert(let path, let id, let mode):
+                entry.action = GIT_TREE_UPDATE_UPSERT
+                entry.id = id.raw
+                entry.filemode = git_filemode_t(rawValue: mode)
+                paths.append(strdup(path))
+            case .remove(let path):
+                entry.action = GIT_TREE_UPDATE_REMOVE
+                paths.append(strdup(path))
+            }
+            entry.path = UnsafePointer(paths[paths.count - 1])
+            raw.append(entry)
+        }
+        var id = git_oid()
+        try check(git_tree_create_updated(&id, handle, tree, raw.count, raw), "git_tree_create_updated")
         return ObjectID(id)
     }
 }

@@ -1,0 +1,8 @@
+/// One change to apply to a tree: a blob put at a path, or a path removed.
+public enum TreeUpdate: Hashable, Sendable {
+    /// Puts the blob `id` at `path` (folders made as needed), with the file mode `mode`
+    /// (`0o100644` for a normal file).
+    case upsert(path: String, id: ObjectID, mode: UInt32)
+    /// Removes the entry at `path`; folders left empty disappear.
+    case remove(path: String)
+}

@@ -1,0 +1,74 @@
+import CairnMerge
+import Testing
+
+@Suite struct DocumentPathTests {
+    @Test func aDocumentIsAFileAndItsSubcollectionsAFolder() throws {
+        let path = try DocumentPath("users/u1/books/b1")
+        #expect(path.fileName == "users/u1/books/b1.json")
+        #expect(path.folderName == "users/u1/books/b1")
+        #expect(path.id == "b1")
+        #expect(path.collection.description == "users/u1/books")
+        #expect(try DocumentPath("users/u1").fileName == "users/u1.json")
+        #expect(DocumentPath(fileName: "users/u1/books/b1.json") == path)
+        #expect(DocumentPath(fileName: "users/u1/books.json") == nil)
+        #expect(DocumentPath(fileName: "users/u1/books/b1.txt") == nil)
+    }
+
+    @Test func pathsAlternateCollectionAndDocument() throws {
+        #expect(throws: PathError.self) { try DocumentPath("users/u1/books") }
+        #expect(throws: PathError.self) { try CollectionPath("users/u1") }
+        #expect(try CollectionPath("users/u1/books").description == "users/u1/books")
+        #expect(try CollectionPath("users/u1/books").document("b2") == DocumentPath("users/u1/books/b2"))
+    }
+
+    /// Each refused ID with the rule it breaks; the message names the ID.
+    @Test(arguments: [
+        ("", PathError.Rule.empty),
+        (".", .dotName), ("..", .dotName),
+        ("__id__", .reserved), ("__x__", .reserved),
+        (".git", .leadingDot), (".hidden", .leadingDot),
+        ("a\u{0}b", .controlCharacter), ("tab\there", .controlCharacter), ("line\nbreak", .controlCharacter),
+        ("b1.json", .jsonSuffix), ("B1.JSON", .jsonSuffix),
+        ("GIT~1", .shortName), ("git~12", .shortName),
+        (String(repeating: "x", count: 251), .tooLong),
+        (String(repeating: "é", count: 126), .tooLong),
+    ])
+    func refusesAnIDThatBreaksARule(id: String, rule: PathError.Rule) throws {
+        do {
+            try DocumentID.validate(id, in: "users/u1/books/\(id)")
+            Issue.record("\(id.debugDescription) was accepted")
+        } catch {
+            #expect(error.rule == rule)
+            #expect(error.description.contains("invalid ID"))
+        }
+    }
+
+    @Test func acceptsWhatFirestoreAccepts() throws {
+        for id in ["u1", "attempt-1730000000000", "+447700900123", "Ünïcödé", "with space", "a.b", "_x_", "__x", "x__", "😀",
+                   String(repeating: "x", count: 250), "git~", "git~x"] {
+            #expect(throws: Never.self) { try DocumentID.validate(id, in: id) }
+        }
+    }
+
+    @Test func refusesEmptySegmentsAndSlashes() throws {
+        for text in ["", "/users/u1", "users/u1/", "users//u1", "users/u1/books//b1"] {
+            #expect(throws: PathError.self, "\(text.debugDescription)") { try DocumentPath(text) }
+        }
+    }
+
+    @Test func theMessageSaysWhatWasWrong() throws {
+        do {
+            _ = try DocumentPath("users/u1/books/..")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == #"invalid ID ".." in "users/u1/books/..": '.' and '..' are not IDs"#)
+        }
+    }
+
+    @Test func idsThatDifferOnlyInCaseOrNormalizationCollide() {
+        #expect(DocumentID.collide("Doc", "doc"))
+        #expect(DocumentID.collide("caf\u{E9}", "cafe\u{301}"))  // NFC and NFD
+        #expect(!DocumentID.collide("doc", "doc"))
+        #expect(!DocumentID.collide("doc", "doc2"))
+    }
+}

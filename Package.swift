@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git"]),
         .testTarget(name: "CairnMergeTests", dependencies: ["CairnMerge"]),
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git"]),
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnCore"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "CairnCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,62 @@
+@testable import CairnCore
+import CairnMerge
+import Foundation
+import Testing
+
+/// One writer at a time; a lock that outlived its process is recovered.
+@Suite struct StoreLockTests {
+    let folder = TemporaryFolder()
+    var home: Home { Home(root: folder.path + "/home") }
+
+    @Test func aSecondWriterWaitsThenFailsAsBusy() throws {
+        let first = try home.createStore("u1")
+        let second = try home.openStore("u1", lockTimeout: 0.2)
+        let started = Date()
+        try first.lock.withLock {
+            do {
+                try second.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
+                Issue.record("the second writer got in")
+            } catch let error as CairnError {
+                #expect(error.code == .busy)
+                #expect(error.message.contains("the store is busy"))
+                #expect(error.message.contains("pid \(getpid())"))
+            }
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.2)
+        // Once released, the second writer goes ahead.
+        try second.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
+    }
+
+    @Test func locksLeftByAKilledWriterAreRemovedOnlyIfTheyAreItsOwn() throws {
+        let store = try home.createStore("u1")
+        let gitdir = store.folder + "/.git/"
+        // What a writer killed in the middle of a checkpoint leaves: our lock marked busy
+        // (its flock died with it) and libgit2's lock files, newer than its start.
+        let started = Int(Date().timeIntervalSince1970) - 5
+        try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
+        try "".write(toFile: gitdir + "index.lock", atomically: true, encoding: .utf8)
+        try "".write(toFile: gitdir + "refs/heads/main.lock", atomically: true, encoding: .utf8)
+        try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
+        #expect(try store.checkpoint().commit != nil)
+        #expect(!FileManager.default.fileExists(atPath: gitdir + "index.lock"))
+        #expect(!FileManager.default.fileExists(atPath: gitdir + "refs/heads/main.lock"))
+        #expect(try String(contentsOfFile: gitdir + "cairn/lock", encoding: .utf8) == "idle\n")
+    }
+
+    @Test func aGitLockOlderThanTheKilledWriterIsLeftAlone() throws {
+        let store = try home.createStore("u1")
+        let gitdir = store.folder + "/.git/"
+        let started = Int(Date().timeIntervalSince1970) + 3600
+        try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
+        try "".write(toFile: gitdir + "refs/heads/main.lock", atomically: true, encoding: .utf8)
+        try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
+        do {
+            try store.checkpoint()
+            Issue.record("a foreign lock was taken over")
+        } catch {
+            #expect(error.code == .busy)
+            #expect(error.message.contains(".lock"))
+        }
+        #expect(FileManager.default.fileExists(atPath: gitdir + "refs/heads/main.lock"))
+    }
+}

@@ -31,35 +31,37 @@ extension Store {
         let paths = try journal.paths()
         guard !paths.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
         let head = try repository.headCommit()
-        let index = try repository.index()
+        let index = try Index.open(gitdir: repository.gitdir)
         var changes: [FileChange] = []
         var updates: [TreeUpdate] = []
         for path in paths {
             let before = try head.flatMap { (commit) throws(GitError) in try repository.blobID(at: path, inCommit: commit.id) }
-            if FileSystem.kind(absolute(path)) == .file {
-                try index.add(path: path)
-            } else if index.entryID(path: path) != nil {
-                try index.remove(path: path)
+            var after: IndexEntry?
+            if FileSystem.kind(absolute(path)) == .file, let bytes = try FileSystem.read(absolute(path)) {
+                let id = try repository.writeBlob(bytes)
+                let entry = try IndexEntry.forFile(atPath: absolute(path), path: path, id: id)
+                index.stage(entry)
+                after = entry
+            } else {
+                index.remove(path: path)
             }
-            let after = index.entryID(path: path)
             switch (before, after) {
             case (nil, .some(let new)):
                 changes.append(FileChange(path: path, kind: .added))
-                updates.append(.upsert(path: path, id: new, mode: index.entryMode(path: path) ?? 0o100644))
+                updates.append(.upsert(path: path, id: new.id, mode: new.mode))
             case (.some, nil):
                 changes.append(FileChange(path: path, kind: .deleted))
                 updates.append(.remove(path: path))
-            case (.some(let old), .some(let new)) where old != new:
+            case (.some(let old), .some(let new)) where old != new.id:
                 changes.append(FileChange(path: path, kind: .modified))
-                updates.append(.upsert(path: path, id: new, mode: index.entryMode(path: path) ?? 0o100644))
+                updates.append(.upsert(path: path, id: new.id, mode: new.mode))
             default: break
             }
         }
         changes.sort()
-        // The first commit builds its tree from the index; later ones rebuild only the
-        // folders on the changed paths.
-        let tree = try head.map { (commit) throws(GitError) in try repository.updateTree(commit.treeID, with: updates) }
-            ?? index.writeTree()
+        // Only the folders on the changed paths get new trees.
+        let baseline = try head?.treeID ?? repository.emptyTree()
+        let tree = updates.isEmpty ? baseline : try repository.updateTree(baseline, with: updates)
         try index.write()
         guard tree != head?.treeID else {
             try journal.clear()
@@ -96,15 +98,15 @@ extension Store {
     /// user (rewritten canonical when hand-edited), or the store's own `.cairn/` files.
     func scannedPaths() throws -> [String] {
         var paths: [String] = []
-        for change in try repository.workingTreeChanges() {
+        for change in try workingTreeChanges() {
             let path = change.path
             if path.hasPrefix(".cairn/") || path == ".gitattributes" {
                 paths.append(path)
                 continue
             }
             guard let document = DocumentPath(fileName: path), document.segments[0] == "users",
-                  document.segments[1] == uid else {
-                throw CairnError(.invalidInput, "checkpoint --scan: \(path) is not a document of user \(uid) (documents are users/\(uid).json and users/\(uid)/…/ID.json); move it out of the store or delete it — nothing was committed")
+                  document.segments[1] == uid, FileSystem.kind(absolute(path)) != .other else {
+                throw CairnError(.invalidInput, "checkpoint --scan: \(path) is not a document of user \(uid) (documents are users/\(uid).json and users/\(uid)/…/ID.json, regular files); move it out of the store or delete it — nothing was committed")
             }
             if change.kind != .deleted, let bytes = try FileSystem.read(absolute(path)) {
                 let value: JSONValue

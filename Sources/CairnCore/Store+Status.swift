@@ -19,12 +19,8 @@ extension Store {
                 }
             }
             if scan {
-                for change in try repository.workingTreeChanges() where changes[change.path] == nil {
-                    switch change.kind {
-                    case .added: changes[change.path] = .added
-                    case .modified: changes[change.path] = .modified
-                    case .deleted: changes[change.path] = .deleted
-                    }
+                for change in try workingTreeChanges() where changes[change.path] == nil {
+                    changes[change.path] = change.kind
                 }
             }
             let pending = changes.map { FileChange(path: $0.key, kind: $0.value) }.sorted()

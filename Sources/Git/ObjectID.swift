@@ -10,6 +10,12 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         bytes = withUnsafeBytes(of: &copy.id) { Array($0) }
     }
 
+    /// Takes 20 raw bytes.
+    init(rawBytes: [UInt8]) {
+        precondition(rawBytes.count == 20, "an object id is 20 bytes")
+        bytes = rawBytes
+    }
+
     /// Parses 40 hexadecimal digits (`git_oid_fromstr`); nil for anything else.
     public init?(hex: String) {
         guard hex.utf8.count == 40 else { return nil }

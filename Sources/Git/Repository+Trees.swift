@@ -76,3 +76,25 @@ extension Repository {
         return ObjectID(id)
     }
 }
+
+extension Repository {
+    /// Writes `bytes` as a blob (`git_blob_create_from_buffer`). Unlike creating it from a
+    /// file of the working tree, this applies no filters, so it reads no attributes and never
+    /// the index (which libgit2 cannot read once Cairn has split it).
+    public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+        var id = git_oid()
+        try check(bytes.withUnsafeBytes { git_blob_create_from_buffer(&id, handle, $0.baseAddress, $0.count) },
+                  "git_blob_create_from_buffer")
+        return ObjectID(id)
+    }
+
+    /// Writes the empty tree and returns its id (`git_treebuilder_write` of a new builder).
+    public func emptyTree() throws(GitError) -> ObjectID {
+        var builder: OpaquePointer?
+        try check(git_treebuilder_new(&builder, handle, nil), "git_treebuilder_new")
+        defer { git_treebuilder_free(builder) }
+        var id = git_oid()
+        try check(git_treebuilder_write(&id, builder), "git_treebuilder_write")
+        return ObjectID(id)
+    }
+}

@@ -1,0 +1,138 @@
+@testable import Git
+import Foundation
+import Testing
+
+/// The split index Cairn writes must be what git reads: after every change `git status` is
+/// clean, `git ls-files` lists the commit, and whatever git writes back Cairn reads.
+@Suite struct IndexTests {
+    let folder: String = {
+        var template = Array((NSTemporaryDirectory() + "cairn-index-XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }()
+    let someone = Signature(name: "Test", email: "test@example.invalid", time: 1_730_000_000)
+
+    /// A repository with a little helper to write files, stage them and commit, as a store does.
+    final class Playground {
+        let repository: Repository
+        let root: String
+        var head: ObjectID?
+        let someone: Signature
+
+        init(_ root: String, someone: Signature) throws {
+            self.root = root
+            self.someone = someone
+            repository = try Repository.create(at: root, initialBranch: "main")
+        }
+
+        func commit(writing files: [String: String], deleting: [String] = []) throws {
+            let index = try Index.open(gitdir: repository.gitdir)
+            var updates: [TreeUpdate] = []
+            for (path, text) in files {
+                let absolute = root + "/" + path
+                try FileManager.default.createDirectory(atPath: (absolute as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try text.write(toFile: absolute, atomically: false, encoding: .utf8)
+                let id = try repository.writeBlob(Array(text.utf8))
+                index.stage(try IndexEntry.forFile(atPath: absolute, path: path, id: id))
+                updates.append(.upsert(path: path, id: id, mode: 0o100644))
+            }
+            for path in deleting {
+                try FileManager.default.removeItem(atPath: root + "/" + path)
+                index.remove(path: path)
+                updates.append(.remove(path: path))
+            }
+            let baseline = try head.map { try repository.commit($0).treeID } ?? repository.emptyTree()
+            let tree = try repository.updateTree(baseline, with: updates)
+            try index.write()
+            head = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: "c\n",
+                                               author: someone, committer: someone, updating: "HEAD")
+        }
+
+        func git(_ arguments: String...) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+            process.arguments = ["-C", root] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+
+        /// git agrees the index, the commit and the working tree are one.
+        func expectClean(sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(try git("status", "--porcelain").output == "", sourceLocation: sourceLocation)
+            #expect(try git("diff", "--cached", "--quiet").status == 0, sourceLocation: sourceLocation)
+            #expect(try git("ls-files").output == git("ls-tree", "-r", "--name-only", "HEAD").output, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func gitReadsTheSplitIndexThroughAddsChangesAndDeletes() throws {
+        let play = try Playground(folder + "/r", someone: someone)
+        var files: [String: String] = [:]
+        for number in 0..<300 { files["users/u1/books/b\(number).json"] = "{\"n\":\(number)}\n" }
+        try play.commit(writing: files)
+        try play.expectClean()
+        #expect(FileManager.default.fileExists(atPath: play.repository.gitdir + "index"))
+        // Small changes go to the split part; the shared part stays.
+        let sharedBefore = try sharedParts(play)
+        try play.commit(writing: ["users/u1/books/b7.json": "{\"n\":\"seven\"}\n", "users/u1/books/new.json": "{}\n"],
+                        deleting: ["users/u1/books/b9.json"])
+        try play.expectClean()
+        #expect(try sharedParts(play) == sharedBefore)
+        // Deleted then written again: a replacement of the same shared entry.
+        try play.commit(writing: ["users/u1/books/b9.json": "{\"back\":true}\n"], deleting: ["users/u1/books/new.json"])
+        try play.expectClean()
+        let index = try Index.open(gitdir: play.repository.gitdir)
+        #expect(index.entry(for: "users/u1/books/b7.json")?.id == (try play.repository.hashFile(atPath: play.root + "/users/u1/books/b7.json")))
+        #expect(index.entry(for: "users/u1/books/new.json") == nil)
+        #expect(index.allEntries().count == 300)
+        #expect(try play.git("fsck", "--strict").status == 0)
+    }
+
+    @Test func manyChangesMakeANewSharedPartAndDropTheOldOnes() throws {
+        let play = try Playground(folder + "/r", someone: someone)
+        try play.commit(writing: ["a.json": "{}\n"])
+        for round in 0..<4 {
+            var files: [String: String] = [:]
+            for number in 0..<(Index.reshareThreshold(1) + 10) { files["d/f\(number).json"] = "{\"r\":\(round)}\n" }
+            try play.commit(writing: files)
+            try play.expectClean()
+        }
+        #expect(try sharedParts(play).count <= 2)
+    }
+
+    @Test func readsWhatGitWritesBackWholeSplitOrVersion4() throws {
+        let play = try Playground(folder + "/r", someone: someone)
+        var files: [String: String] = [:]
+        for number in 0..<50 { files["users/u1/x/f\(number).json"] = "{\"n\":\(number)}\n" }
+        try play.commit(writing: files)
+        let commands = [["update-index", "--no-split-index"], ["update-index", "--index-version", "4"],
+                        ["update-index", "--split-index"], ["update-index", "--index-version", "3"]]
+        for (round, command) in commands.enumerated() {
+            #expect(try play.git(command[0], command[1], command.count > 2 ? command[2] : "--really-refresh").status == 0)
+            try play.commit(writing: ["users/u1/x/f1.json": "{\"round\":\(round)}\n"],
+                            deleting: ["users/u1/x/f\(10 + round).json"])
+            try play.expectClean()
+        }
+        // git's own split index with its own shared part.
+        #expect(try play.git("-c", "core.splitIndex=true", "update-index", "--split-index").status == 0)
+        try play.commit(writing: ["users/u1/x/f3.json": "{\"v\":3}\n"])
+        try play.expectClean()
+    }
+
+    @Test func aPlainGitAddAfterCairnIsSeenByCairn() throws {
+        let play = try Playground(folder + "/r", someone: someone)
+        try play.commit(writing: ["a.json": "{}\n", "b.json": "{}\n"])
+        try "{\"hand\":1}\n".write(toFile: play.root + "/c.json", atomically: false, encoding: .utf8)
+        #expect(try play.git("add", "c.json").status == 0)
+        let index = try Index.open(gitdir: play.repository.gitdir)
+        #expect(index.entry(for: "c.json") != nil)
+        #expect(index.entry(for: "a.json") != nil)
+    }
+
+    func sharedParts(_ play: Playground) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir).filter { $0.hasPrefix("sharedindex.") }.sorted()
+    }
+}

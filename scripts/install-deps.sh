@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs, on Debian or Ubuntu, what building and testing Cairn needs and the machine lacks:
+# libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), and git
+# (the tests read stores with plain git, as users do).
+set -euo pipefail
+
+need=()
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+pkg-config --exists libgit2 2>/dev/null || need+=(libgit2-dev)
+command -v git >/dev/null 2>&1 || need+=(git)
+
+if [ ${#need[@]} -eq 0 ]; then
+    exit 0
+fi
+echo "Installing: ${need[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -58,8 +62,7 @@ enum FileSystem {
     /// written and renamed over it, so a reader or a crash sees the old content or the new,
     /// never a mix. With `durable`, the data is fsynced before the rename.
     static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(CairnError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = directory + "/.cairn-tmp-\(getpid())-" + ((path as NSString).lastPathComponent)
+        let temporary = parent(of: path) + "/.cairn-tmp-\(getpid())-" + lastComponent(of: path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if fd == -1 { throw failure("create", temporary, errno: errno) }
         var isOpen = true
@@ -103,12 +106,23 @@ enum FileSystem {
         try writeAll(last == 0x0A ? bytes : [0x0A] + bytes, to: fd, path: path)
     }
 
+    /// The folder part of a path: `/a/b/c.json` → `/a/b`.
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of a path: `/a/b/c.json` → `c.json`.
+    static func lastComponent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
     /// Creates a folder and its missing parents.
     static func makeFolders(_ path: String) throws(CairnError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CairnError(.io, "cannot create folder \(path): \(error.localizedDescription)")
+            throw CairnError(.io, "cannot create folder \(path): \(error)")
         }
     }
 
@@ -148,7 +162,7 @@ enum FileSystem {
     static func removeEmptyFolders(from path: String, upTo root: String) {
         var current = path
         while current.count > root.count, current.hasPrefix(root), rmdir(current) == 0 {
-            current = (current as NSString).deletingLastPathComponent
+            current = parent(of: current)
         }
     }
 }

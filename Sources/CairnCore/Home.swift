@@ -1,5 +1,9 @@
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Git
 
 /// The folder that holds one store per user (`$CAIRN_HOME`, default `~/.cairn`), and which
@@ -10,7 +14,7 @@ public struct Home: Sendable {
 
     public init(root: String) {
         let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
-        self.root = (absolute as NSString).standardizingPath
+        self.root = Self.normalize(absolute)
     }
 
     /// The home named by `--home`, else by `$CAIRN_HOME`, else `~/.cairn`.
@@ -18,8 +22,19 @@ public struct Home: Sendable {
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
         if let explicit, !explicit.isEmpty { return Home(root: explicit) }
         if let variable = environment["CAIRN_HOME"], !variable.isEmpty { return Home(root: variable) }
-        let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return Home(root: userHome + "/.cairn")
+    }
+
+    /// An absolute path with `.`, `..` and repeated or trailing `/` resolved.
+    static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// The folder of `uid`'s store.
@@ -35,7 +50,7 @@ public struct Home: Sendable {
     /// The active user, or nil when none was chosen.
     public func activeUser() throws(CairnError) -> String? {
         guard let bytes = try FileSystem.read(root + "/active") else { return nil }
-        let uid = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let uid = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
         return uid.isEmpty ? nil : uid
     }
 

@@ -1,5 +1,9 @@
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Git
 
 /// One user's store: a git repository whose working tree holds that user's documents,

@@ -1,6 +1,14 @@
 import ArgumentParser
 import CairnCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cairn`: one user's progress as JSON documents in a git repository.
 @main
@@ -28,8 +36,8 @@ struct Cairn: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CairnError {
-            FileHandle.standardError.write(Data("cairn: \(error.message)\n".utf8))
-            Foundation.exit(error.code == .busy ? 75 : 1)
+            Output.error("cairn: \(error.message)\n")
+            Glibc.exit(error.code == .busy ? 75 : 1)
         } catch {
             exit(withError: error)
         }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,6 +32,6 @@ struct Get: ParsableCommand {
             let when = at.map { " at \($0)" } ?? ""
             throw CairnError(.notFound, "there is no document at \(document)\(when)")
         }
-        FileHandle.standardOutput.write(Data(bytes))
+        Output.write(bytes)
     }
 }

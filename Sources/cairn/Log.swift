@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
-import Foundation
 
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,20 +18,29 @@ struct Log: ParsableCommand {
         let document = try path.map { try DocumentPath.parsing($0) }
         let store = try global.openStore()
         for entry in try store.history(of: document, limit: limit) {
-            let date = Date(timeIntervalSince1970: TimeInterval(entry.commit.committer.time))
-            var line = "\(entry.commit.id.short) \(Self.format(date))"
+            var line = "\(entry.commit.id.short) \(Self.format(entry.commit.committer.time))"
             if let change = entry.change {
-                line += " " + change.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                line += " " + Output.pad(change.rawValue, to: 8)
             }
             print(line + " " + entry.commit.summary)
         }
     }
 
-    static func format(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))Z"
+    /// A time as `2026-11-22 02:12:02Z` (UTC), from seconds since 1970.
+    static func format(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // Civil date from a day count (proleptic Gregorian calendar).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
     }
 }

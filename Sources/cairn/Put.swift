@@ -1,7 +1,11 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 struct Put: ParsableCommand {
     static let configuration = CommandConfiguration(

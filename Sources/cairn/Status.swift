@@ -25,7 +25,7 @@ struct Status: ParsableCommand {
         let count = status.pending.count
         print("\(count) document\(count == 1 ? "" : "s") not checkpointed:")
         for change in status.pending {
-            print("  " + change.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + change.displayPath)
+            print("  " + Output.pad(change.kind.rawValue, to: 9) + " " + change.displayPath)
         }
     }
 }

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing to stdout and stderr: `print` for lines, these for raw bytes and error lines.
+enum Output {
+    /// Writes bytes to stdout as they are (after anything `print` buffered).
+    static func write(_ bytes: [UInt8]) {
+        fflush(nil)
+        writeAll(bytes, to: 1)
+    }
+
+    /// Writes a line to stderr.
+    static func error(_ text: String) {
+        fflush(nil)
+        writeAll(Array(text.utf8), to: 2)
+    }
+
+    /// `text` padded with spaces to `width` characters, for columns.
+    static func pad(_ text: String, to width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if count <= 0 {
+                if count == -1, errno == EINTR { continue }
+                return
+            }
+            offset += count
+        }
+    }
+}

@@ -98,7 +98,7 @@ extension Store {
     /// user (rewritten canonical when hand-edited), or the store's own `.cairn/` files.
     func scannedPaths() throws -> [String] {
         var paths: [String] = []
-        for change in try workingTreeChanges() {
+        for change in try workingTreeChanges(cleaning: true) {
             let path = change.path
             if path.hasPrefix(".cairn/") || path == ".gitattributes" {
                 paths.append(path)

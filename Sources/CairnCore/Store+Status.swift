@@ -19,7 +19,7 @@ extension Store {
                 }
             }
             if scan {
-                for change in try workingTreeChanges() where changes[change.path] == nil {
+                for change in try workingTreeChanges(cleaning: false) where changes[change.path] == nil {
                     changes[change.path] = change.kind
                 }
             }

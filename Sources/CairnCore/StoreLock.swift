@@ -111,15 +111,19 @@ final class StoreLock {
         return "another cairn process"
     }
 
-    /// Removes libgit2 lock files left by a holder that was killed: those modified since it
-    /// started (a second before, for clock granularity).
+    /// Removes lock files left by a holder that was killed — libgit2's (`HEAD.lock`, a ref's
+    /// `.lock`, `config.lock`) and the index writer's (`index.lock`, `sharedindex.*.lock`,
+    /// offset tables) — but only those modified since it started (a second before, for clock
+    /// granularity): an older one belongs to some other program.
     private func recoverAfterCrash(of state: String) {
         let fields = state.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count >= 3, let started = Int(fields[2]) else { return }
-        var candidates = ["index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"]
-        candidates += FileSystem.names(in: gitdir + "refs/heads")
-            .filter { $0.hasSuffix(".lock") }
-            .map { "refs/heads/" + $0 }
+        var candidates: [String] = []
+        for folder in ["", "cairn/", "refs/heads/"] {
+            candidates += FileSystem.names(in: gitdir + folder)
+                .filter { $0.hasSuffix(".lock") && folder + $0 != "cairn/lock" }
+                .map { folder + $0 }
+        }
         for name in candidates {
             var info = stat()
             let file = gitdir + name

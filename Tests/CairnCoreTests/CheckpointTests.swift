@@ -105,6 +105,19 @@ import Testing
         #expect(try store.status().head == head)
     }
 
+    @Test func temporaryFilesOfKilledWritesAreNeitherCommittedNorShown() throws {
+        let store = try home.createStore("u1")
+        try store.put(json("{}"), at: path("users/u1/books/b1"))
+        let leftover = store.folder + "/users/u1/books/.cairn-tmp-4242-b2.json"
+        try "{\"half".write(toFile: leftover, atomically: false, encoding: .utf8)
+        #expect(try git("status", "--porcelain", "--untracked-files=all", in: store.folder).stdout == "?? users/u1/books/b1.json\n")
+        #expect(try store.status(scan: true).pending.map(\.path) == ["users/u1/books/b1.json"])
+        #expect(FileManager.default.fileExists(atPath: leftover))
+        let result = try store.checkpoint(scan: true)
+        #expect(result.changes.map(\.path) == ["users/u1/books/b1.json"])
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+    }
+
     @Test func theStoreIgnoresTheMachinesGitConfiguration() throws {
         // ~/.gitconfig on this machine may name another user; the store's commits never do.
         let store = try home.createStore("u1")

@@ -36,10 +36,12 @@ import Testing
         try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
         try "".write(toFile: gitdir + "index.lock", atomically: true, encoding: .utf8)
         try "".write(toFile: gitdir + "refs/heads/main.lock", atomically: true, encoding: .utf8)
+        try "".write(toFile: gitdir + "sharedindex.0123.lock", atomically: true, encoding: .utf8)
         try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
         #expect(try store.checkpoint().commit != nil)
-        #expect(!FileManager.default.fileExists(atPath: gitdir + "index.lock"))
-        #expect(!FileManager.default.fileExists(atPath: gitdir + "refs/heads/main.lock"))
+        for name in ["index.lock", "refs/heads/main.lock", "sharedindex.0123.lock"] {
+            #expect(!FileManager.default.fileExists(atPath: gitdir + name), "\(name) removed")
+        }
         #expect(try String(contentsOfFile: gitdir + "cairn/lock", encoding: .utf8) == "idle\n")
     }
 

@@ -43,10 +43,17 @@ extension Repository {
 }
 
 extension Repository {
-    /// Writes the tree that `baseline` becomes with `updates` applied, and returns its id
-    /// (`git_tree_create_updated`). Only the folders on the updated paths are rebuilt, so
-    /// the cost follows the number of updates, not the size of the tree.
+    /// Writes the tree that `baseline` becomes with `updates` applied, and returns its id.
+    /// Only the folders on the updated paths get new trees, each spliced from the old one's
+    /// bytes (see ``TreeSplicer``), so the cost follows the updates and the size of the
+    /// folders they touch, not the size of the whole tree. Folders left empty disappear.
     public func updateTree(_ baseline: ObjectID, with updates: [TreeUpdate]) throws(GitError) -> ObjectID {
+        try TreeSplicer(repository: self).apply(baseline, updates)
+    }
+
+    /// The same as ``updateTree(_:with:)``, by libgit2's `git_tree_create_updated`: the
+    /// reference the splicer is tested against.
+    func updateTreeWithLibgit2(_ baseline: ObjectID, with updates: [TreeUpdate]) throws(GitError) -> ObjectID {
         var tree: OpaquePointer?
         var rawBaseline = baseline.raw
         try check(git_tree_lookup(&tree, handle, &rawBaseline), "git_tree_lookup")

@@ -7,7 +7,8 @@ repository; then, in alternating rounds, changes the same 10 documents in both (
 attempts, 5 books with a section marked) and times only the commit step: `cairn checkpoint`
 on one side, `git add <the 10 paths> && git commit -q` on the other. Every figure is a
 whole-process wall time; the table gives median, min and max over the rounds, and the
-ratio git / cairn of the medians.
+ratio git / cairn of the medians. git's automatic gc is off on both sides (it would pack in
+the background, in the middle of the measurements).
 
     python3 scripts/bench-checkpoint.py                 # 1,000 and 10,000 documents
     python3 scripts/bench-checkpoint.py 10000 100000    # any sizes
@@ -85,7 +86,7 @@ def build_store(cairn, home, count, seed):
         write(store, f"users/u1/books/{book_id}.json", value)
     # Bulk import through plain git, then one checkpoint so the store's own index is in place.
     run(["git", "-C", store, "add", "-A"])
-    run(["git", "-C", store, "commit", "-q", "-m", "bulk import"])
+    run(["git", "-C", store, "-c", "gc.auto=0", "commit", "-q", "-m", "bulk import"])
     run([cairn, "checkpoint", "--scan"], env=env)
     return store, env, attempts
 
@@ -114,7 +115,7 @@ def measure(cairn, count, seed=1):
                 write(peer, path + ".json", value)
             pair = [("cairn", lambda: timed([cairn, "checkpoint"], env=env)),
                     ("git", lambda: timed(["git", "-C", peer, "add", *[p + ".json" for p, _ in changes]])
-                     + timed(["git", "-C", peer, "commit", "-q", "-m", f"round {round_number}"]))]
+                     + timed(["git", "-C", peer, "-c", "gc.auto=0", "commit", "-q", "-m", f"round {round_number}"]))]
             for name, action in (pair if round_number % 2 == 0 else reversed(pair)):
                 timings[name].append(action())
         same = subprocess.run(["git", "-C", store, "rev-parse", "HEAD^{tree}"], capture_output=True, text=True).stdout == \

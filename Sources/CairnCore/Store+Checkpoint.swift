@@ -32,36 +32,35 @@ extension Store {
         guard !paths.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
         let head = try repository.headCommit()
         let index = try Index.open(gitdir: repository.gitdir)
-        var changes: [FileChange] = []
+        // Every pending path is put as it is now; what it was comes back from the tree
+        // update, which reads the old folders anyway.
         var updates: [TreeUpdate] = []
+        var staged: [String: ObjectID] = [:]
         for path in paths {
-            let before = try head.flatMap { (commit) throws(GitError) in try repository.blobID(at: path, inCommit: commit.id) }
-            var after: IndexEntry?
             if FileSystem.kind(absolute(path)) == .file, let bytes = try FileSystem.read(absolute(path)) {
                 let id = try repository.writeBlob(bytes)
                 let entry = try IndexEntry.forFile(atPath: absolute(path), path: path, id: id)
                 index.stage(entry)
-                after = entry
+                staged[path] = id
+                updates.append(.upsert(path: path, id: id, mode: entry.mode))
             } else {
                 index.remove(path: path)
-            }
-            switch (before, after) {
-            case (nil, .some(let new)):
-                changes.append(FileChange(path: path, kind: .added))
-                updates.append(.upsert(path: path, id: new.id, mode: new.mode))
-            case (.some, nil):
-                changes.append(FileChange(path: path, kind: .deleted))
                 updates.append(.remove(path: path))
-            case (.some(let old), .some(let new)) where old != new.id:
-                changes.append(FileChange(path: path, kind: .modified))
-                updates.append(.upsert(path: path, id: new.id, mode: new.mode))
+            }
+        }
+        let baseline = try head?.treeID ?? repository.emptyTree()
+        let updated = try repository.updateTree(baseline, with: updates)
+        let tree = updated.id
+        var changes: [FileChange] = []
+        for path in paths {
+            switch (updated.previous[path], staged[path]) {
+            case (nil, .some): changes.append(FileChange(path: path, kind: .added))
+            case (.some, nil): changes.append(FileChange(path: path, kind: .deleted))
+            case (.some(let old), .some(let new)) where old != new: changes.append(FileChange(path: path, kind: .modified))
             default: break
             }
         }
         changes.sort()
-        // Only the folders on the changed paths get new trees.
-        let baseline = try head?.treeID ?? repository.emptyTree()
-        let tree = updates.isEmpty ? baseline : try repository.updateTree(baseline, with: updates)
         try index.write()
         guard tree != head?.treeID else {
             try journal.clear()

@@ -47,8 +47,10 @@ extension Repository {
     /// Only the folders on the updated paths get new trees, each spliced from the old one's
     /// bytes (see ``TreeSplicer``), so the cost follows the updates and the size of the
     /// folders they touch, not the size of the whole tree. Folders left empty disappear.
-    public func updateTree(_ baseline: ObjectID, with updates: [TreeUpdate]) throws(GitError) -> ObjectID {
-        try TreeSplicer(repository: self).apply(baseline, updates)
+    public func updateTree(_ baseline: ObjectID, with updates: [TreeUpdate]) throws(GitError) -> UpdatedTree {
+        var splicer = TreeSplicer(repository: self)
+        let id = try splicer.apply(baseline, updates)
+        return UpdatedTree(id: id, previous: splicer.previous)
     }
 
     /// The same as ``updateTree(_:with:)``, by libgit2's `git_tree_create_updated`: the

@@ -15,6 +15,8 @@ import Glibc
 /// libgit2 read as any other (a zlib stream may use stored blocks); packing compresses them.
 struct TreeSplicer {
     let repository: Repository
+    /// The ids the updated files had before, by path (none for a file that is new).
+    private(set) var previous: [String: ObjectID] = [:]
 
     /// The changes below one folder: file entries by name, and subfolders.
     private final class Folder {
@@ -36,7 +38,7 @@ struct TreeSplicer {
         var isFolder: Bool
     }
 
-    func apply(_ baseline: ObjectID, _ updates: [TreeUpdate]) throws(GitError) -> ObjectID {
+    mutating func apply(_ baseline: ObjectID, _ updates: [TreeUpdate]) throws(GitError) -> ObjectID {
         let root = Folder()
         for update in updates {
             let path: String
@@ -70,13 +72,13 @@ struct TreeSplicer {
                 throw failure(.invalidSpec, "duplicate entries given for \(path)", "cairn_tree_update")
             }
         }
-        if let tree = try write(root, over: baseline) { return tree }
+        if let tree = try write(root, over: baseline, at: []) { return tree }
         return try repository.emptyTree()
     }
 
     /// Writes the tree that `folder`'s changes make of `treeID` (nil: no tree yet); nil when
     /// the result is empty, so the parent drops it.
-    private func write(_ folder: Folder, over treeID: ObjectID?) throws(GitError) -> ObjectID? {
+    private mutating func write(_ folder: Folder, over treeID: ObjectID?, at location: [UInt8]) throws(GitError) -> ObjectID? {
         let raw = try treeID.map { (id) throws(GitError) in try repository.rawObject(id, type: GIT_OBJECT_TREE) } ?? []
         let entries = try Self.entries(of: raw, id: treeID)
 
@@ -93,7 +95,7 @@ struct TreeSplicer {
         for (name, subfolder) in folder.folders {
             let existing = Self.find(name, isFolder: true, in: entries, raw: raw)
             let subtreeID = existing.map { ObjectID(rawBytes: Array(raw[(entries[$0].end - 20)..<entries[$0].end])) }
-            let written = try write(subfolder, over: subtreeID)
+            let written = try write(subfolder, over: subtreeID, at: location + name + [UInt8(ascii: "/")])
             changes.append((name, true, written.map { Self.serialize(name: name, mode: 0o040000, id: $0) }))
         }
         changes.sort { Self.compare($0.name, $0.isFolder, $1.name, $1.isFolder) < 0 }
@@ -111,6 +113,10 @@ struct TreeSplicer {
             }
             cursor = max(cursor, position)
             if cursor < entries.count, Self.name(of: entries[cursor], in: raw).elementsEqual(change.name) {
+                if !change.isFolder {
+                    let old = ObjectID(rawBytes: Array(raw[(entries[cursor].end - 20)..<entries[cursor].end]))
+                    previous[String(decoding: location + change.name, as: UTF8.self)] = old
+                }
                 cursor += 1
             }
             if let replacement = change.replacement { output += replacement }

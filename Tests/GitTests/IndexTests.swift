@@ -41,7 +41,7 @@ import Testing
                 updates.append(.remove(path: path))
             }
             let baseline = try head.map { try repository.commit($0).treeID } ?? repository.emptyTree()
-            let tree = try repository.updateTree(baseline, with: updates)
+            let tree = try repository.updateTree(baseline, with: updates).id
             try index.write()
             head = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: "c\n",
                                                author: someone, committer: someone, updating: "HEAD")

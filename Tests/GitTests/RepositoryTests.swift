@@ -39,7 +39,7 @@ import Testing
         let first = try repository.updateTree(repository.emptyTree(), with: [
             .upsert(path: "users/u1/books/a.json", id: blob, mode: 0o100644),
             .upsert(path: "users/u1.json", id: blob, mode: 0o100644),
-        ])
+        ]).id
         let commit = try repository.createCommit(
             tree: first, parents: [], message: "first\n", author: someone, committer: someone, updating: "HEAD")
         let head = try #require(try repository.headCommit())
@@ -51,7 +51,7 @@ import Testing
         #expect(try repository.blobContent(blob) == Array("{}\n".utf8))
 
         // Removing the last entry of a folder removes the folder.
-        let second = try repository.updateTree(first, with: [.remove(path: "users/u1/books/a.json")])
+        let second = try repository.updateTree(first, with: [.remove(path: "users/u1/books/a.json")]).id
         let child = try repository.createCommit(
             tree: second, parents: [commit], message: "second\n", author: someone, committer: someone, updating: "HEAD")
         #expect(try repository.blobID(at: "users/u1/books/a.json", inCommit: child) == nil)

@@ -49,7 +49,12 @@ import Testing
                 }
             }
             guard !updates.isEmpty else { continue }
-            ours = try repository.updateTree(ours, with: updates)
+            let updated = try repository.updateTree(ours, with: updates)
+            for update in updates {
+                guard case .upsert(let path, _, _) = update else { continue }
+                #expect((updated.previous[path] != nil) == present.contains(path), "previous of \(path)")
+            }
+            ours = updated.id
             theirs = try repository.updateTreeWithLibgit2(theirs, with: updates)
             #expect(ours == theirs, "round \(round): \(updates)")
             if ours != theirs { return }
@@ -74,10 +79,10 @@ import Testing
     @Test func refusesToTurnAFileIntoAFolder() throws {
         let repository = try Repository.create(at: folder + "/r", initialBranch: "main")
         let blob = try repository.writeBlob(Array("x".utf8))
-        let tree = try repository.updateTree(repository.emptyTree(), with: [.upsert(path: "a", id: blob, mode: 0o100644)])
-        #expect(throws: GitError.self) { try repository.updateTree(tree, with: [.upsert(path: "a/b", id: blob, mode: 0o100644)]) }
+        let tree = try repository.updateTree(repository.emptyTree(), with: [.upsert(path: "a", id: blob, mode: 0o100644)]).id
+        #expect(throws: GitError.self) { try repository.updateTree(tree, with: [.upsert(path: "a/b", id: blob, mode: 0o100644)]).id }
         #expect(throws: GitError.self) {
-            try repository.updateTree(tree, with: [.upsert(path: "c", id: blob, mode: 0o100644), .remove(path: "c")])
+            try repository.updateTree(tree, with: [.upsert(path: "c", id: blob, mode: 0o100644), .remove(path: "c")]).id
         }
     }
 
@@ -85,10 +90,10 @@ import Testing
         let repository = try Repository.create(at: folder + "/r", initialBranch: "main")
         let blob = try repository.writeBlob(Array("{}\n".utf8))
         let many = (0..<5_000).map { TreeUpdate.upsert(path: "users/u1/attempts/a\($0).json", id: blob, mode: 0o100644) }
-        let big = try repository.updateTree(repository.emptyTree(), with: many)
+        let big = try repository.updateTree(repository.emptyTree(), with: many).id
         #expect(big == (try repository.updateTreeWithLibgit2(repository.emptyTree(), with: many)))
         let changed = try repository.updateTree(big, with: [.remove(path: "users/u1/attempts/a17.json"),
-                                                            .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644)])
+                                                            .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644)]).id
         #expect(changed == (try repository.updateTreeWithLibgit2(big, with: [.remove(path: "users/u1/attempts/a17.json"),
                                                                              .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644)])))
     }

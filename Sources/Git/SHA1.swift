@@ -72,29 +72,22 @@ struct SHA1 {
                 w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotatedLeft(by: 1)
             }
             var (a, b, c, d, e) = state
-            for t in 0..<80 {
-                let f: UInt32
-                let k: UInt32
-                switch t {
-                case 0..<20:
-                    f = (b & c) | (~b & d)
-                    k = 0x5A82_7999
-                case 20..<40:
-                    f = b ^ c ^ d
-                    k = 0x6ED9_EBA1
-                case 40..<60:
-                    f = (b & c) | (b & d) | (c & d)
-                    k = 0x8F1B_BCDC
-                default:
-                    f = b ^ c ^ d
-                    k = 0xCA62_C1D6
-                }
-                let temp = a.rotatedLeft(by: 5) &+ f &+ e &+ k &+ w[t]
-                e = d
-                d = c
-                c = b.rotatedLeft(by: 30)
-                b = a
-                a = temp
+            // The four rounds of twenty steps, each with its own function and constant.
+            for t in 0..<20 {
+                let temp = a.rotatedLeft(by: 5) &+ ((b & c) | (~b & d)) &+ e &+ 0x5A82_7999 &+ w[t]
+                (e, d, c, b, a) = (d, c, b.rotatedLeft(by: 30), a, temp)
+            }
+            for t in 20..<40 {
+                let temp = a.rotatedLeft(by: 5) &+ (b ^ c ^ d) &+ e &+ 0x6ED9_EBA1 &+ w[t]
+                (e, d, c, b, a) = (d, c, b.rotatedLeft(by: 30), a, temp)
+            }
+            for t in 40..<60 {
+                let temp = a.rotatedLeft(by: 5) &+ ((b & c) | (b & d) | (c & d)) &+ e &+ 0x8F1B_BCDC &+ w[t]
+                (e, d, c, b, a) = (d, c, b.rotatedLeft(by: 30), a, temp)
+            }
+            for t in 60..<80 {
+                let temp = a.rotatedLeft(by: 5) &+ (b ^ c ^ d) &+ e &+ 0xCA62_C1D6 &+ w[t]
+                (e, d, c, b, a) = (d, c, b.rotatedLeft(by: 30), a, temp)
             }
             state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e)
         }

@@ -32,10 +32,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "GitTests", dependencies: ["Git"]),
-        .testTarget(name: "CairnMergeTests", dependencies: ["CairnMerge"]),
-        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git"]),
-        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "CairnCore"]),
+        // What every test target shares: temporary folders, running programs, seeded randomness.
+        .target(name: "CairnTestSupport", path: "Tests/CairnTestSupport"),
+        .testTarget(name: "GitTests", dependencies: ["Git", "CairnTestSupport"]),
+        .testTarget(name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnTestSupport"]),
+        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "CairnCore", "CairnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,10 +2,15 @@
 """Checkpoint of 10 changed documents: `cairn checkpoint` against `git add <paths> && git commit`.
 
 Builds a store of N documents shaped like seed 000's progress (exam attempts, books of 24
-sections, the exam summary), deterministically from a seed; copies it into a plain git
-repository; then, in alternating rounds, changes the same 10 documents in both (5 new
-attempts, 5 books with a section marked) and times only the commit step: `cairn checkpoint`
-on one side, `git add <the 10 paths> && git commit -q` on the other. Every figure is a
+sections, 40 in-progress exams, the exam summary), deterministically from a seed; copies it
+into a plain git repository; then, in alternating rounds, changes the same 10 documents in
+both and times only the commit step: `cairn checkpoint` on one side, `git add <the 10
+paths> && git commit -q` on the other. Two workloads:
+
+- large collections: 5 new attempts and 5 books with a section marked, in the two
+  collections that hold nearly all N documents (git rewrites a changed folder's whole tree,
+  so their size counts);
+- small collections: 10 of the 40 in-progress exams, whatever N is. Every figure is a
 whole-process wall time; the table gives median, min and max over the rounds, and the
 ratio git / cairn of the medians. git's automatic gc is off on both sides (it would pack in
 the background, in the middle of the measurements).
@@ -26,6 +31,7 @@ import time
 
 ROUNDS = 15
 CHANGED = 10
+IN_PROGRESS = 40
 
 
 def canonical(value):
@@ -54,6 +60,16 @@ def book(number, rng, stamp=0):
     }
 
 
+def in_progress(number, rng, stamp=0):
+    questions = [f"Q{10000 + rng.randrange(900)}" for _ in range(24)]
+    return {
+        "schemaVersion": 1, "examId": f"practice-{number}", "attemptId": f"attempt-{1740000000000 + number}",
+        "questionIds": questions, "answers": {q: [str(rng.randrange(4))] for q in questions[:rng.randrange(24)]},
+        "currentQuestionIndex": rng.randrange(24), "timeRemaining": rng.randrange(2700),
+        "clientUpdatedAt": 1740000000000 + stamp,
+    }
+
+
 def write(root, relative, value):
     path = os.path.join(root, relative)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -78,10 +94,12 @@ def build_store(cairn, home, count, seed):
     rng = random.Random(seed)
     attempts = count * 6 // 10
     write(store, "users/u1/progress/exam.json", {"schemaVersion": 1, "examSummaries": {}, "favorites": {}})
+    for number in range(IN_PROGRESS):
+        write(store, f"users/u1/examInProgress/practice-{number}.json", in_progress(number, rng))
     for number in range(attempts):
         attempt_id, value = attempt(number, rng)
         write(store, f"users/u1/examAttempts/{attempt_id}.json", value)
-    for number in range(count - attempts - 1):
+    for number in range(count - attempts - 1 - IN_PROGRESS):
         book_id, value = book(number, rng)
         write(store, f"users/u1/books/{book_id}.json", value)
     # Bulk import through plain git, then one checkpoint so the store's own index is in place.
@@ -91,7 +109,22 @@ def build_store(cairn, home, count, seed):
     return store, env, attempts
 
 
-def measure(cairn, count, seed=1):
+def changes_in_large(round_number, attempts, books, rng):
+    changes = []
+    for k in range(CHANGED // 2):
+        attempt_id, value = attempt(attempts + round_number * CHANGED + k, rng)
+        changes.append((f"users/u1/examAttempts/{attempt_id}", value))
+        book_id, value = book(rng.randrange(books), rng, stamp=round_number + 1)
+        changes.append((f"users/u1/books/{book_id}", value))
+    return changes
+
+
+def changes_in_small(round_number, attempts, books, rng):
+    return [(f"users/u1/examInProgress/practice-{number}", in_progress(number, rng, stamp=round_number + 1))
+            for number in rng.sample(range(IN_PROGRESS), CHANGED)]
+
+
+def measure(cairn, count, workload, seed=1):
     work = tempfile.mkdtemp(prefix="cairn-bench-")
     try:
         home = os.path.join(work, "home")
@@ -104,12 +137,7 @@ def measure(cairn, count, seed=1):
         rng = random.Random(seed + 1)
         timings = {"cairn": [], "git": []}
         for round_number in range(ROUNDS):
-            changes = []
-            for k in range(CHANGED // 2):
-                attempt_id, value = attempt(attempts + round_number * CHANGED + k, rng)
-                changes.append((f"users/u1/examAttempts/{attempt_id}", value))
-                book_id, value = book(rng.randrange(count - attempts - 1), rng, stamp=round_number + 1)
-                changes.append((f"users/u1/books/{book_id}", value))
+            changes = workload(round_number, attempts, count - attempts - 1 - IN_PROGRESS, rng)
             for path, value in changes:
                 subprocess.run([cairn, "put", path], input=json.dumps(value).encode(), env=env, check=True)
                 write(peer, path + ".json", value)
@@ -135,15 +163,16 @@ def main():
     binary = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=root, check=True,
                             capture_output=True, text=True).stdout.strip() + "/cairn"
     print(f"checkpoint of {CHANGED} documents, {ROUNDS} rounds, wall ms: median (min–max)")
-    print(f"{'documents':>10} | {'cairn checkpoint':>20} | {'git add && commit':>20} | git/cairn")
+    print(f"{'documents':>10} | {'changed documents in':>21} | {'cairn checkpoint':>18} | {'git add && commit':>18} | git/cairn")
     for count in sizes:
-        timings = measure(binary, count)
-        cells = []
-        for name in ("cairn", "git"):
-            values = [t * 1000 for t in timings[name]]
-            cells.append(f"{statistics.median(values):6.1f} ({min(values):.0f}–{max(values):.0f})")
-        ratio = statistics.median(timings["git"]) / statistics.median(timings["cairn"])
-        print(f"{count:>10,} | {cells[0]:>20} | {cells[1]:>20} | {ratio:5.1f}×", flush=True)
+        for label, workload in (("large collections", changes_in_large), ("small collections", changes_in_small)):
+            timings = measure(binary, count, workload)
+            cells = []
+            for name in ("cairn", "git"):
+                values = [t * 1000 for t in timings[name]]
+                cells.append(f"{statistics.median(values):6.1f} ({min(values):.0f}–{max(values):.0f})")
+            ratio = statistics.median(timings["git"]) / statistics.median(timings["cairn"])
+            print(f"{count:>10,} | {label:>21} | {cells[0]:>18} | {cells[1]:>18} | {ratio:5.1f}×", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,9 @@
 import CGit2
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Turns a libgit2 result code into a Swift throw.
 ///
 /// Every libgit2 call in this module goes through here: a negative result becomes a
@@ -33,6 +37,12 @@ func failure(
     GitError(
         code: code, message: message, function: function,
         location: GitError.SourceLocation(file: file, line: line))
+}
+
+/// A failed POSIX call (the reason from `errno`), in the same shape.
+func posixFailure(_ call: String, _ path: String, file: String = #fileID, line: Int = #line) -> GitError {
+    let reason = String(cString: strerror(errno))
+    return failure(.generic, "\(call) \(path): \(reason)", call, file: file, line: line)
 }
 
 /// `git_error_last()`: the message libgit2 kept for the last failure on this thread.

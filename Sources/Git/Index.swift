@@ -114,7 +114,7 @@ public final class Index {
             }
             let additions = added.values.sorted { $0.pathBytes.lexicographicallyPrecedes($1.pathBytes) }
             let link = IndexFile.Link(sharedID: shared.id, deleted: deleted.sorted(), replaced: replaced.keys.sorted())
-            try IndexFileWriter.replace(gitdir + "index", with: IndexFile.serialize(replacements + additions, link: link).bytes)
+            try FileWriter.replace(gitdir + "index", with: IndexFile.serialize(replacements + additions, link: link).bytes)
             return
         }
         let entries = allEntries()
@@ -122,11 +122,11 @@ public final class Index {
         let id = ObjectID(rawBytes: Array(bytes.suffix(IndexFile.trailerSize)))
         let sharedPath = gitdir + "sharedindex." + id.hex
         if access(sharedPath, F_OK) != 0 {
-            try IndexFileWriter.replace(sharedPath, with: bytes)
+            try FileWriter.replace(sharedPath, with: bytes)
         }
         try SharedIndex.writeOffsets(offsets, to: SharedIndex.offsetsPath(gitdir: gitdir, id: id))
         let link = IndexFile.Link(sharedID: id, deleted: [], replaced: [])
-        try IndexFileWriter.replace(gitdir + "index", with: IndexFile.serialize([], link: link).bytes)
+        try FileWriter.replace(gitdir + "index", with: IndexFile.serialize([], link: link).bytes)
         let previous: ObjectID? = if case .shared(let old) = base { old.id } else { nil }
         removeSharedParts(except: [id] + (previous.map { [$0] } ?? []))
         guard let shared = try SharedIndex(gitdir: gitdir, id: id) else { return }
@@ -228,7 +228,7 @@ extension IndexEntry {
     /// file's stat data (`lstat`) so git sees it unchanged.
     public static func forFile(atPath absolutePath: String, path: String, id: ObjectID) throws(GitError) -> IndexEntry {
         var info = stat()
-        guard lstat(absolutePath, &info) == 0 else { throw MappedFile.failure("lstat", absolutePath) }
+        guard lstat(absolutePath, &info) == 0 else { throw posixFailure("lstat", absolutePath) }
         var entry = IndexEntry(path: path, id: id)
         entry.ctimeSeconds = UInt32(truncatingIfNeeded: info.st_ctim.tv_sec)
         entry.ctimeNanoseconds = UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)

@@ -33,34 +33,15 @@ extension Repository {
         let folder = gitdir + "objects/" + String(id.hex.prefix(2))
         let path = folder + "/" + String(id.hex.dropFirst(2))
         if access(path, F_OK) == 0 { return id }
-        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw MappedFile.failure("mkdir", folder) }
+        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw posixFailure("mkdir", folder) }
 
         let header = Array("\(String(cString: git_object_type2string(type))) \(content.count)\0".utf8)
         let stream = Zlib.stored(header + content)
         var template = Array((folder + "/tmp_obj_XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd == -1 { throw MappedFile.failure("mkstemp", folder) }
+        if fd == -1 { throw posixFailure("mkstemp", folder) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var written = 0
-        while written < stream.count {
-            let count = stream.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count == -1 {
-                if errno == EINTR { continue }
-                let error = MappedFile.failure("write", temporary)
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            written += count
-        }
-        let synced = fsync(fd) == 0 && fchmod(fd, 0o444) == 0
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            let error = MappedFile.failure("write", path)
-            unlink(temporary)
-            throw error
-        }
-        IndexFileWriter.syncFolder(of: path)
+        try FileWriter.finish(fd, writing: stream, temporary: temporary, into: path, mode: 0o444)
         return id
     }
 }

@@ -115,6 +115,6 @@ final class SharedIndex {
         }
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         mkdir(folder, 0o755)
-        try IndexFileWriter.replace(path, with: bytes)
+        try FileWriter.replace(path, with: bytes)
     }
 }

@@ -1,3 +1,4 @@
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
     func expectRefused(_ arguments: [String], input: String? = nil, saying phrase: String,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
         let before = try cli.snapshot("u1")
-        let result = try cli.run(CLI.executable, ["--home", cli.home] + arguments, input: input)
+        let result = try runProcess(CLI.executable, ["--home", cli.home] + arguments, input: input)
         #expect(result.status == 1, "exit status of \(arguments)", sourceLocation: sourceLocation)
         #expect(result.stdout == "", sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,5 +1,6 @@
 @testable import CairnCore
 import CairnMerge
+import CairnTestSupport
 import Foundation
 import Testing
 

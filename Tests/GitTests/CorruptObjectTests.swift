@@ -1,15 +1,14 @@
 @testable import Git
 import CGit2
+import CairnTestSupport
 import Foundation
 import Testing
 
 /// Objects are read without hashing them again; a damaged object must still be an error,
 /// never content. zlib's Adler-32 checksum is what catches it.
 @Suite struct CorruptObjectTests {
-    let folder: String = {
-        var template = Array((NSTemporaryDirectory() + "cairn-corrupt-XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }()
+    let temporary = TemporaryFolder("cairn-corrupt")
+    var folder: String { temporary.path }
 
     func flipByte(at fraction: Double, of id: ObjectID, in repository: Repository) throws {
         let path = repository.gitdir + "objects/" + id.hex.prefix(2) + "/" + id.hex.dropFirst(2)

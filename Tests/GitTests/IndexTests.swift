@@ -1,14 +1,13 @@
 @testable import Git
+import CairnTestSupport
 import Foundation
 import Testing
 
 /// The split index Cairn writes must be what git reads: after every change `git status` is
 /// clean, `git ls-files` lists the commit, and whatever git writes back Cairn reads.
 @Suite struct IndexTests {
-    let folder: String = {
-        var template = Array((NSTemporaryDirectory() + "cairn-index-XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }()
+    let temporary = TemporaryFolder("cairn-index")
+    var folder: String { temporary.path }
     let someone = Signature(name: "Test", email: "test@example.invalid", time: 1_730_000_000)
 
     /// A repository with a little helper to write files, stage them and commit, as a store does.
@@ -47,24 +46,15 @@ import Testing
                                                author: someone, committer: someone, updating: "HEAD")
         }
 
-        func git(_ arguments: String...) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-            process.arguments = ["-C", root] + arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        func git(_ arguments: String...) throws -> ProcessResult {
+            try runProcess("/usr/bin/git", ["-C", root] + arguments)
         }
 
         /// git agrees the index, the commit and the working tree are one.
         func expectClean(sourceLocation: SourceLocation = #_sourceLocation) throws {
-            #expect(try git("status", "--porcelain").output == "", sourceLocation: sourceLocation)
+            #expect(try git("status", "--porcelain").stdout == "", sourceLocation: sourceLocation)
             #expect(try git("diff", "--cached", "--quiet").status == 0, sourceLocation: sourceLocation)
-            #expect(try git("ls-files").output == git("ls-tree", "-r", "--name-only", "HEAD").output, sourceLocation: sourceLocation)
+            #expect(try git("ls-files").stdout == git("ls-tree", "-r", "--name-only", "HEAD").stdout, sourceLocation: sourceLocation)
         }
     }
 

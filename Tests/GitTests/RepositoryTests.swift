@@ -1,12 +1,11 @@
+import CairnTestSupport
 import Foundation
 import Git
 import Testing
 
 @Suite struct RepositoryTests {
-    let folder: String = {
-        var template = Array((NSTemporaryDirectory() + "cairn-git-XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }()
+    let temporary = TemporaryFolder("cairn-git")
+    var folder: String { temporary.path }
 
     let someone = Signature(name: "Test", email: "test@example.invalid", time: 1_730_000_000)
 
@@ -61,7 +60,7 @@ import Testing
         var seen: [String] = []
         try repository.walkHistory(from: child) { seen.append($0.summary); return true }
         #expect(seen == ["second", "first"])
-        let listing = try run("/usr/bin/git", ["-C", folder + "/r", "ls-tree", "-r", "-t", "--name-only", "HEAD"])
+        let listing = try git("ls-tree", "-r", "-t", "--name-only", "HEAD", in: folder + "/r").stdout
         #expect(listing == "users\nusers/u1.json\n")
     }
 
@@ -84,15 +83,4 @@ import Testing
         #expect(try repository.config("user.name") == "Cairn")
     }
 
-    func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 }

@@ -1,13 +1,12 @@
 @testable import Git
+import CairnTestSupport
 import Foundation
 import Testing
 
 /// The splicer must build exactly the trees libgit2 builds, as objects git reads.
 @Suite struct TreeSplicerTests {
-    let folder: String = {
-        var template = Array((NSTemporaryDirectory() + "cairn-trees-XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }()
+    let temporary = TemporaryFolder("cairn-trees")
+    var folder: String { temporary.path }
 
     @Test func adler32KnownAnswer() {
         #expect(Zlib.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
@@ -68,12 +67,7 @@ import Testing
         #expect(present.count > 20)
         let someone = Signature(name: "T", email: "t@example.invalid", time: 1_730_000_000)
         try repository.createCommit(tree: ours, parents: [], message: "m\n", author: someone, committer: someone, updating: "HEAD")
-        let fsck = Process()
-        fsck.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        fsck.arguments = ["-C", folder + "/r", "fsck", "--strict", "--full"]
-        try fsck.run()
-        fsck.waitUntilExit()
-        #expect(fsck.terminationStatus == 0)
+        #expect(try git("fsck", "--strict", "--full", in: folder + "/r").status == 0)
     }
 
     @Test func refusesToTurnAFileIntoAFolder() throws {
@@ -112,15 +106,3 @@ extension Zlib {
     }
 }
 
-/// A small seeded generator, so failures replay.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

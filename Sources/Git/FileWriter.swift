@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files Cairn writes into `.git` itself (index files, loose objects): POSIX writes,
+/// each failure a ``GitError`` naming the file.
+enum FileWriter {
+    /// Writes all of `bytes` to an open file.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(GitError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count == -1 {
+                if errno == EINTR { continue }
+                throw posixFailure("write", path)
+            }
+            written += count
+        }
+    }
+
+    /// Writes `bytes` to `path` through `path.lock` (created exclusively, as git does, so a
+    /// git command writing at the same time fails instead of interleaving), fsynced, then
+    /// renamed into place; the folder is fsynced so the rename survives a crash.
+    static func replace(_ path: String, with bytes: [UInt8]) throws(GitError) {
+        let lock = path + ".lock"
+        let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd == -1 {
+            if errno == EEXIST {
+                throw failure(.locked, "\(lock) exists: another git process is writing the index", "open")
+            }
+            throw posixFailure("open", lock)
+        }
+        try finish(fd, writing: bytes, temporary: lock, into: path)
+    }
+
+    /// Writes `bytes` to the open temporary file `fd`, fsyncs and closes it, and renames it
+    /// to `path`; on failure the temporary file is removed.
+    static func finish(_ fd: Int32, writing bytes: [UInt8], temporary: String, into path: String,
+                       mode: mode_t? = nil) throws(GitError) {
+        do throws(GitError) {
+            try writeAll(bytes, to: fd, path: temporary)
+            guard fsync(fd) == 0 else { throw posixFailure("fsync", temporary) }
+            if let mode, fchmod(fd, mode) != 0 { throw posixFailure("chmod", temporary) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = posixFailure("rename", temporary)
+            unlink(temporary)
+            throw error
+        }
+        syncFolder(of: path)
+    }
+
+    /// fsyncs the folder holding `path`, so a rename in it is durable.
+    static func syncFolder(of path: String) {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd != -1 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

@@ -40,11 +40,11 @@ extension Store {
             if FileSystem.kind(absolute(path)) == .file, let bytes = try FileSystem.read(absolute(path)) {
                 let id = try repository.writeBlob(bytes)
                 let entry = try IndexEntry.forFile(atPath: absolute(path), path: path, id: id)
-                index.stage(entry)
+                try index.stage(entry)
                 staged[path] = id
                 updates.append(.upsert(path: path, id: id, mode: entry.mode))
             } else {
-                index.remove(path: path)
+                try index.remove(path: path)
                 updates.append(.remove(path: path))
             }
         }
@@ -77,11 +77,7 @@ extension Store {
 
     /// The default message: a summary line, then the documents, as `git log` will show them.
     static func describe(_ changes: [FileChange]) -> String {
-        let counts = [FileChange.Kind.added, .modified, .deleted].compactMap { kind -> String? in
-            let count = changes.filter { $0.kind == kind }.count
-            return count == 0 ? nil : "\(count) \(kind.rawValue)"
-        }
-        var text = "Checkpoint: " + (counts.isEmpty ? "no document changed" : counts.joined(separator: ", ")) + "\n"
+        var text = "Checkpoint: " + CheckpointResult.summarize(changes) + "\n"
         if !changes.isEmpty {
             text += "\n"
             let shown = 50

@@ -39,6 +39,10 @@ enum EWAHBitmap {
         return bytes
     }
 
+    /// More positions than any index has entries (git's index is limited to 32-bit counts, but
+    /// no store has 16 million files).
+    static let maxPositions = 1 << 24
+
     /// Decodes a bitmap at the start of `bytes`; returns the positions and the bytes used.
     static func decode(_ bytes: ArraySlice<UInt8>) -> (positions: [Int], length: Int)? {
         guard bytes.count >= 8 else { return nil }
@@ -54,6 +58,9 @@ enum EWAHBitmap {
             let marker = word(pointer)
             let run = Int((marker >> 1) & 0xFFFF_FFFF) * 64
             if marker & 1 == 1 {
+                // A run of set bits longer than any index: a damaged bitmap, not a request
+                // for billions of positions.
+                guard positions.count + run <= maxPositions else { return nil }
                 positions += bit..<(bit + run)
             }
             bit += run

@@ -49,10 +49,14 @@ public final class Index {
         }
         guard let shared = try SharedIndex(gitdir: gitdir, id: link.sharedID) else {
             // A shared part Cairn cannot search (version 4): read it whole and reshare.
-            let whole = try IndexFile.parse(MappedFile(path: gitdir + "sharedindex." + link.sharedID.hex)!.bytes, path: path)
+            let sharedPath = gitdir + "sharedindex." + link.sharedID.hex
+            guard let sharedFile = try MappedFile(path: sharedPath) else {
+                throw failure(.notFound, "the index links to \(sharedPath), which is missing", "cairn_index_read")
+            }
+            let whole = try IndexFile.parse(sharedFile.bytes, path: sharedPath)
             let index = Index(gitdir: gitdir, base: .loaded(stageZero(whole.entries)), mustReshare: true)
             try index.apply(link, entries: parsed.entries, baseCount: whole.entries.count)
-            index.flatten()
+            try index.flatten()
             return index
         }
         let index = Index(gitdir: gitdir, base: .shared(shared), mustReshare: false)
@@ -61,16 +65,17 @@ public final class Index {
     }
 
     /// The entry staged for `path`, if any.
-    public func entry(for path: String) -> IndexEntry? {
+    public func entry(for path: String) throws(GitError) -> IndexEntry? {
         let bytes = Array(path.utf8)
-        guard let position = position(of: bytes) else { return added[bytes] }
+        guard let position = try position(of: bytes) else { return added[bytes] }
         if deleted.contains(position) { return nil }
-        return replaced[position] ?? baseEntry(at: position)
+        if let entry = replaced[position] { return entry }
+        return try baseEntry(at: position)
     }
 
     /// Stages `entry` for its path, replacing what was staged there.
-    public func stage(_ entry: IndexEntry) {
-        if let position = position(of: entry.pathBytes) {
+    public func stage(_ entry: IndexEntry) throws(GitError) {
+        if let position = try position(of: entry.pathBytes) {
             replaced[position] = entry
             deleted.remove(position)
         } else {
@@ -79,9 +84,9 @@ public final class Index {
     }
 
     /// Unstages `path`.
-    public func remove(path: String) {
+    public func remove(path: String) throws(GitError) {
         let bytes = Array(path.utf8)
-        if let position = position(of: bytes) {
+        if let position = try position(of: bytes) {
             deleted.insert(position)
             replaced[position] = nil
         } else {
@@ -90,12 +95,16 @@ public final class Index {
     }
 
     /// Every staged entry, sorted by path. Reads the whole shared part: for scans.
-    public func allEntries() -> [IndexEntry] {
+    public func allEntries() throws(GitError) -> [IndexEntry] {
         var entries: [IndexEntry] = []
         let count = baseCount
         entries.reserveCapacity(count + added.count)
         for position in 0..<count where !deleted.contains(position) {
-            entries.append(replaced[position] ?? baseEntry(at: position))
+            if let entry = replaced[position] {
+                entries.append(entry)
+            } else {
+                entries.append(try baseEntry(at: position))
+            }
         }
         entries += added.values
         entries.sort { $0.pathBytes.lexicographicallyPrecedes($1.pathBytes) }
@@ -117,7 +126,7 @@ public final class Index {
             try FileWriter.replace(gitdir + "index", with: IndexFile.serialize(replacements + additions, link: link).bytes)
             return
         }
-        let entries = allEntries()
+        let entries = try allEntries()
         let (bytes, offsets) = IndexFile.serialize(entries, link: nil)
         let id = ObjectID(rawBytes: Array(bytes.suffix(IndexFile.trailerSize)))
         let sharedPath = gitdir + "sharedindex." + id.hex
@@ -152,17 +161,17 @@ public final class Index {
         }
     }
 
-    private func baseEntry(at position: Int) -> IndexEntry {
+    private func baseEntry(at position: Int) throws(GitError) -> IndexEntry {
         switch base {
-        case .shared(let shared): shared.entry(at: position)
+        case .shared(let shared): try shared.entry(at: position)
         case .loaded(let entries): entries[position]
         }
     }
 
-    private func position(of path: [UInt8]) -> Int? {
+    private func position(of path: [UInt8]) throws(GitError) -> Int? {
         switch base {
         case .shared(let shared):
-            return shared.position(of: path)
+            return try shared.position(of: path)
         case .loaded(let entries):
             var low = 0
             var high = entries.count - 1
@@ -184,7 +193,7 @@ public final class Index {
         }
         for (position, entry) in zip(link.replaced, entries) {
             var entry = entry
-            entry.pathBytes = baseEntry(at: position).pathBytes
+            entry.pathBytes = try baseEntry(at: position).pathBytes
             replaced[position] = entry
         }
         deleted = Set(link.deleted)
@@ -194,8 +203,8 @@ public final class Index {
     }
 
     /// Folds the changes into a loaded base.
-    private func flatten() {
-        base = .loaded(allEntries())
+    private func flatten() throws(GitError) {
+        base = .loaded(try allEntries())
         replaced = [:]
         deleted = []
         added = [:]

@@ -31,7 +31,7 @@ struct IndexFile {
         let end = bytes.count - trailerSize
         var offset = 12
         var entries: [IndexEntry] = []
-        entries.reserveCapacity(count)
+        entries.reserveCapacity(min(count, bytes.count / 64))
         var previousPath: [UInt8] = []
         for _ in 0..<count {
             guard let (entry, next) = readEntry(bytes, at: offset, version: version, end: end, previousPath: previousPath) else {

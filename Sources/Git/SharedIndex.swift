@@ -31,7 +31,8 @@ final class SharedIndex {
         self.file = file
         count = Int(bytes.loadBigEndianUInt32(at: 8))
         let table = Self.offsetsPath(gitdir: gitdir, id: id)
-        if let stored = try Self.readOffsets(table), stored.count == count {
+        let end = bytes.count - IndexFile.trailerSize
+        if let stored = try Self.readOffsets(table), stored.count == count, Self.plausible(stored, end: end) {
             offsets = stored
         } else {
             offsets = try Self.scanOffsets(bytes, count: count, version: version, path: path)
@@ -44,18 +45,21 @@ final class SharedIndex {
     }
 
     /// The entry at a position.
-    func entry(at position: Int) -> IndexEntry {
+    func entry(at position: Int) throws(GitError) -> IndexEntry {
         let end = file.bytes.count - IndexFile.trailerSize
-        return IndexFile.readEntry(file.bytes, at: Int(offsets[position]), version: 3, end: end, previousPath: [])!.0
+        guard let (entry, _) = IndexFile.readEntry(file.bytes, at: Int(offsets[position]), version: 3, end: end, previousPath: []) else {
+            throw corrupt()
+        }
+        return entry
     }
 
     /// The position of the stage-0 entry for `path`, by binary search.
-    func position(of path: [UInt8]) -> Int? {
+    func position(of path: [UInt8]) throws(GitError) -> Int? {
         var low = 0
         var high = count - 1
         while low <= high {
             let middle = (low + high) / 2
-            let order = comparePath(at: middle, with: path)
+            let order = try comparePath(at: middle, with: path)
             if order == 0 { return middle }
             if order < 0 { low = middle + 1 } else { high = middle - 1 }
         }
@@ -63,19 +67,39 @@ final class SharedIndex {
     }
 
     /// All entries, in order.
-    func allEntries() -> [IndexEntry] {
-        (0..<count).map(entry(at:))
+    func allEntries() throws(GitError) -> [IndexEntry] {
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(count)
+        for position in 0..<count { entries.append(try entry(at: position)) }
+        return entries
     }
 
-    private func comparePath(at position: Int, with path: [UInt8]) -> Int {
+    private func corrupt() -> GitError {
+        failure(.generic, "sharedindex.\(id.hex) is not a valid index file: an entry runs past its end", "cairn_index_read")
+    }
+
+    /// Whether a table of offsets can belong to this file: rising, each leaving room for an
+    /// entry. (Each entry is read with bounds checks too; this catches a stale table early.)
+    private static func plausible(_ offsets: [UInt32], end: Int) -> Bool {
+        var previous = 11
+        for offset in offsets {
+            guard Int(offset) > previous, Int(offset) + 62 <= end else { return false }
+            previous = Int(offset)
+        }
+        return true
+    }
+
+    private func comparePath(at position: Int, with path: [UInt8]) throws(GitError) -> Int {
         let bytes = file.bytes
+        let end = bytes.count - IndexFile.trailerSize
         let offset = Int(offsets[position])
         let flags = UInt16(bytes[offset + 60]) << 8 | UInt16(bytes[offset + 61])
         let start = offset + 62 + (flags & 0x4000 != 0 ? 2 : 0)
         var length = Int(flags & 0x0FFF)
         if length == 0x0FFF {
-            while bytes[start + length] != 0 { length += 1 }
+            while start + length < end, bytes[start + length] != 0 { length += 1 }
         }
+        guard start + length <= end else { throw corrupt() }
         let common = min(length, path.count)
         let result = path.withUnsafeBytes { memcmp(bytes.baseAddress! + start, $0.baseAddress!, common) }
         if result != 0 { return Int(result) }
@@ -87,7 +111,7 @@ final class SharedIndex {
     private static func scanOffsets(_ bytes: UnsafeRawBufferPointer, count: Int, version: UInt32,
                                     path: String) throws(GitError) -> [UInt32] {
         var offsets: [UInt32] = []
-        offsets.reserveCapacity(count)
+        offsets.reserveCapacity(min(count, bytes.count / 64))
         var offset = 12
         let end = bytes.count - IndexFile.trailerSize
         for _ in 0..<count {

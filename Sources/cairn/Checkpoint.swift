@@ -19,10 +19,6 @@ struct Checkpoint: ParsableCommand {
             print("Nothing to checkpoint.")
             return
         }
-        let counts = [FileChange.Kind.added, .modified, .deleted].compactMap { kind -> String? in
-            let count = result.changes.filter { $0.kind == kind }.count
-            return count == 0 ? nil : "\(count) \(kind.rawValue)"
-        }
-        print("Checkpoint \(commit.short): \(counts.isEmpty ? "store files updated" : counts.joined(separator: ", "))")
+        print("Checkpoint \(commit.short): \(result.summary)")
     }
 }

@@ -31,12 +31,12 @@ import Testing
                 try FileManager.default.createDirectory(atPath: (absolute as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try text.write(toFile: absolute, atomically: false, encoding: .utf8)
                 let id = try repository.writeBlob(Array(text.utf8))
-                index.stage(try IndexEntry.forFile(atPath: absolute, path: path, id: id))
+                try index.stage(try IndexEntry.forFile(atPath: absolute, path: path, id: id))
                 updates.append(.upsert(path: path, id: id, mode: 0o100644))
             }
             for path in deleting {
                 try FileManager.default.removeItem(atPath: root + "/" + path)
-                index.remove(path: path)
+                try index.remove(path: path)
                 updates.append(.remove(path: path))
             }
             let baseline = try head.map { try repository.commit($0).treeID } ?? repository.emptyTree()
@@ -75,9 +75,9 @@ import Testing
         try play.commit(writing: ["users/u1/books/b9.json": "{\"back\":true}\n"], deleting: ["users/u1/books/new.json"])
         try play.expectClean()
         let index = try Index.open(gitdir: play.repository.gitdir)
-        #expect(index.entry(for: "users/u1/books/b7.json")?.id == (try play.repository.hashFile(atPath: play.root + "/users/u1/books/b7.json")))
-        #expect(index.entry(for: "users/u1/books/new.json") == nil)
-        #expect(index.allEntries().count == 300)
+        #expect(try index.entry(for: "users/u1/books/b7.json")?.id == (try play.repository.hashFile(atPath: play.root + "/users/u1/books/b7.json")))
+        #expect(try index.entry(for: "users/u1/books/new.json") == nil)
+        #expect(try index.allEntries().count == 300)
         #expect(try play.git("fsck", "--strict").status == 0)
     }
 
@@ -118,11 +118,84 @@ import Testing
         try "{\"hand\":1}\n".write(toFile: play.root + "/c.json", atomically: false, encoding: .utf8)
         #expect(try play.git("add", "c.json").status == 0)
         let index = try Index.open(gitdir: play.repository.gitdir)
-        #expect(index.entry(for: "c.json") != nil)
-        #expect(index.entry(for: "a.json") != nil)
+        #expect(try index.entry(for: "c.json") != nil)
+        #expect(try index.entry(for: "a.json") != nil)
     }
 
     func sharedParts(_ play: Playground) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir).filter { $0.hasPrefix("sharedindex.") }.sorted()
+    }
+}
+
+/// A damaged index is an error that says so, never a crash and never a wrong answer.
+@Suite struct DamagedIndexTests {
+    let temporary = TemporaryFolder("cairn-damaged")
+    let someone = Signature(name: "Test", email: "test@example.invalid", time: 1_730_000_000)
+
+    func playground() throws -> IndexTests.Playground {
+        let play = try IndexTests.Playground(temporary.path + "/r", someone: someone)
+        var files: [String: String] = [:]
+        for number in 0..<100 { files["d/f\(number).json"] = "{\"n\":\(number)}\n" }
+        try play.commit(writing: files)
+        return play
+    }
+
+    func sharedPart(_ play: IndexTests.Playground) throws -> String {
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir)
+            .first { $0.hasPrefix("sharedindex.") })
+        return play.repository.gitdir + name
+    }
+
+    @Test func aTruncatedSharedPartIsAnError() throws {
+        let play = try playground()
+        let path = try sharedPart(play)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
+        // The offsets table no longer fits; rebuilding it from the file fails cleanly.
+        try FileManager.default.removeItem(atPath: play.repository.gitdir + "cairn")
+        #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir) }
+    }
+
+    @Test func aMissingSharedPartIsAnError() throws {
+        let play = try playground()
+        try FileManager.default.removeItem(atPath: try sharedPart(play))
+        do {
+            _ = try Index.open(gitdir: play.repository.gitdir)
+            Issue.record("opened an index whose shared part is gone")
+        } catch {
+            #expect(error.message.contains("which is missing"))
+        }
+    }
+
+    @Test func aHeaderClaimingBillionsOfEntriesIsAnError() throws {
+        let play = try playground()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: play.repository.gitdir + "index")))
+        bytes[8...11] = [0xFF, 0xFF, 0xFF, 0xF0]
+        try Data(bytes).write(to: URL(fileURLWithPath: play.repository.gitdir + "index"))
+        #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir) }
+    }
+
+    @Test func aGarbledOffsetsTableIsRebuilt() throws {
+        let play = try playground()
+        let table = try #require(try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir + "cairn").first)
+        let path = play.repository.gitdir + "cairn/" + table
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        for index in stride(from: 0, to: bytes.count, by: 7) { bytes[index] ^= 0x5A }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let index = try Index.open(gitdir: play.repository.gitdir)
+        #expect(try index.entry(for: "d/f42.json") != nil)
+        #expect(try index.allEntries().count == 100)
+    }
+
+    @Test func aBitmapWithAnEndlessRunIsRefused() {
+        // One marker word: running bit set, running length 2^32 − 1 words.
+        var bytes: [UInt8] = []
+        bytes.appendBigEndian(UInt32(64))
+        bytes.appendBigEndian(UInt32(1))
+        bytes.appendBigEndian(UInt64(0xFFFF_FFFF) << 1 | 1)
+        bytes.appendBigEndian(UInt32(0))
+        #expect(EWAHBitmap.decode(bytes[...]) == nil)
     }
 }

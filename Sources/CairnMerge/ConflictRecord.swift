@@ -1,0 +1,55 @@
+/// What a policy decided when both sides changed the same value differently: where, by which
+/// policy, the value kept and the value replaced (absent: the side had deleted it). Nothing
+/// is lost: the replaced value stays in history, and the record says where to find it.
+public struct ConflictRecord: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The document (`users/u1/books/b1`), or empty for a value merged on its own.
+    public var document: String
+    /// The JSON pointer of the value in the document (RFC 6901; empty for the whole document).
+    public var pointer: String
+    /// The policy that decided (``MergePolicy/name``).
+    public var policy: String
+    /// The value kept, or nil when the result is that the value is absent.
+    public var kept: JSONValue?
+    /// The value not kept, or nil when the side that lost had deleted it.
+    public var replaced: JSONValue?
+
+    public init(document: String = "", pointer: String, policy: String, kept: JSONValue?, replaced: JSONValue?) {
+        self.document = document
+        self.pointer = pointer
+        self.policy = policy
+        self.kept = kept
+        self.replaced = replaced
+    }
+
+    public var description: String {
+        func show(_ value: JSONValue?) -> String {
+            guard let value else { return "(deleted)" }
+            let text = value.canonicalText.replacingNewlines()
+            return text.count > 120 ? String(text.prefix(120)) + "…" : text
+        }
+        let place = document.isEmpty ? (pointer.isEmpty ? "/" : pointer) : document + (pointer.isEmpty ? "" : "#" + pointer)
+        return "\(place) [\(policy)] kept \(show(kept)), replaced \(show(replaced))"
+    }
+
+    /// Records sort by document, then pointer, then content: the same set of records is
+    /// always the same list.
+    public static func < (left: ConflictRecord, right: ConflictRecord) -> Bool {
+        if left.document != right.document { return left.document.utf8.lexicographicallyPrecedes(right.document.utf8) }
+        if left.pointer != right.pointer { return left.pointer.utf8.lexicographicallyPrecedes(right.pointer.utf8) }
+        return JSONValue.canonicalOrder(left.kept, right.kept) < 0
+            || (JSONValue.canonicalOrder(left.kept, right.kept) == 0 && JSONValue.canonicalOrder(left.replaced, right.replaced) < 0)
+    }
+}
+
+extension String {
+    /// The canonical text on one line, for messages.
+    fileprivate func replacingNewlines() -> String {
+        split(separator: "\n").map { $0.trimmingLeadingSpaces() }.joined(separator: " ")
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingLeadingSpaces() -> Substring {
+        drop { $0 == " " }
+    }
+}

@@ -1,0 +1,239 @@
+/// The value a merge produced (nil: absent) and what its policies decided on the way.
+public struct MergeOutcome: Hashable, Sendable {
+    public var value: JSONValue?
+    /// Sorted (``ConflictRecord/<(_:_:)``), so equal merges give equal lists.
+    public var conflicts: [ConflictRecord]
+}
+
+extension MergePolicy {
+    /// Merges `ours` and `theirs`, both changed from `base` (any of the three may be absent:
+    /// created, deleted). `pointer` is where the value sits in its document, for the records.
+    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?, pointer: String = "") -> MergeOutcome {
+        var records: [ConflictRecord] = []
+        let value = merge(base, ours, theirs, at: pointer, deciding: .byContent, into: &records)
+        return MergeOutcome(value: value, conflicts: records.sorted())
+    }
+
+    /// How a conflict with no policy of its own is decided: by content, or for the side an
+    /// enclosing `lww`/`highest` chose (first: the `ours` of this call).
+    enum Decider: Equatable {
+        case byContent
+        case preferFirst(Bool)
+
+        var swapped: Decider {
+            if case .preferFirst(let first) = self { return .preferFirst(!first) }
+            return self
+        }
+    }
+
+    func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at pointer: String,
+               deciding decider: Decider, into records: inout [ConflictRecord]) -> JSONValue? {
+        switch self {
+        case .appendOnly:
+            return mergeAppendOnly(base, ours, theirs, at: pointer, into: &records)
+        case .counter:
+            if JSONValue.same(ours, base) { return theirs }
+            if JSONValue.same(theirs, base) { return ours }
+        default:
+            if JSONValue.same(ours, theirs) { return ours }
+            if JSONValue.same(ours, base) { return theirs }
+            if JSONValue.same(theirs, base) { return ours }
+        }
+        // Both sides changed the value, differently.
+        guard let ours, let theirs else {
+            // One side deleted it, the other changed it: the change is kept.
+            let kept = ours ?? theirs
+            records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: nil))
+            return kept
+        }
+        switch self {
+        case .fields(let children, let others):
+            return mergeFields(base, ours, theirs, children: children, others: others, at: pointer,
+                               deciding: decider, into: &records)
+        case .lww(let field, let children):
+            let order = JSONValue.stampOrder(ours.field(field), theirs.field(field))
+            return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
+                              children: children, at: pointer, into: &records)
+        case .highest(let field, let then, let children):
+            var order = JSONValue.stampOrder(ours.field(field), theirs.field(field))
+            if order == 0, let then { order = JSONValue.stampOrder(ours.field(then), theirs.field(then)) }
+            return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
+                              children: children, at: pointer, into: &records)
+        case .entriesLatest(let field):
+            return mergeEntries(base, ours, theirs, by: field, at: pointer, into: &records)
+        case .counter:
+            return mergeCounter(base, ours, theirs, at: pointer, into: &records)
+        case .max, .min:
+            // Numbers by value, time stamps (ISO 8601 text) by their text; equal values of
+            // different forms (1 and 1.0) by content.
+            let order = JSONValue.stampOrder(ours, theirs)
+            let firstKept = self == .max ? order > 0 : order < 0
+            let (kept, replaced) = firstKept ? (ours, theirs) : (theirs, ours)
+            records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: replaced))
+            return kept
+        case .union:
+            return mergeUnion(base, ours, theirs, at: pointer, deciding: decider, into: &records)
+        case .appendOnly:
+            return nil  // handled above
+        }
+    }
+
+    /// The side a comparison chose; a tie goes to content.
+    static func firstWins(_ order: Int, _ first: JSONValue, _ second: JSONValue) -> Bool {
+        order != 0 ? order > 0 : JSONValue.canonicalOrder(first, second) > 0
+    }
+
+    /// A conflict no policy below decides: the enclosing side-picker's side, else the greater
+    /// value in canonical order. The other value is recorded.
+    func decide(_ ours: JSONValue, _ theirs: JSONValue, at pointer: String, deciding decider: Decider,
+                into records: inout [ConflictRecord]) -> JSONValue {
+        let firstKept: Bool
+        switch decider {
+        case .preferFirst(let first): firstKept = first
+        case .byContent: firstKept = JSONValue.canonicalOrder(ours, theirs) > 0
+        }
+        let (kept, replaced) = firstKept ? (ours, theirs) : (theirs, ours)
+        records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: replaced))
+        return kept
+    }
+
+    private func mergeFields(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
+                             children: [String: MergePolicy], others: MergePolicy?, at pointer: String,
+                             deciding decider: Decider,
+                             into records: inout [ConflictRecord]) -> JSONValue? {
+        guard case .object(let x) = ours, case .object(let y) = theirs else {
+            return decide(ours, theirs, at: pointer, deciding: decider, into: &records)
+        }
+        let b = base?.objectValue ?? [:]
+        var merged: [String: JSONValue] = [:]
+        for key in Set(x.keys).union(y.keys).union(b.keys) {
+            let policy = children[key] ?? others ?? .plain
+            let value = policy.merge(b[key], x[key], y[key], at: pointer + "/" + Self.escape(key),
+                                     deciding: decider, into: &records)
+            if let value { merged[key] = value }
+        }
+        return .object(merged)
+    }
+
+    /// `lww` and `highest`: the winning side's whole value, but keys with a policy of their
+    /// own merge by it, and conflicts below them go to the winning side.
+    private func mergeSides(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, firstWins: Bool,
+                            children: [String: MergePolicy], at pointer: String,
+                            into records: inout [ConflictRecord]) -> JSONValue? {
+        let (kept, replaced) = firstWins ? (ours, theirs) : (theirs, ours)
+        guard !children.isEmpty, case .object(var result) = kept, case .object(let lost) = replaced else {
+            records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: replaced))
+            return kept
+        }
+        let b = base?.objectValue ?? [:]
+        var replacedByWinner = lost
+        for (key, policy) in children {
+            let value = policy.merge(b[key], result[key], lost[key], at: pointer + "/" + Self.escape(key),
+                                     deciding: .preferFirst(true), into: &records)
+            result[key] = value
+            replacedByWinner[key] = value
+        }
+        if !JSONValue.same(.object(replacedByWinner), .object(result)) {
+            records.append(ConflictRecord(pointer: pointer, policy: name, kept: .object(result), replaced: replaced))
+        }
+        return .object(result)
+    }
+
+    private func mergeEntries(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
+                              at pointer: String, into records: inout [ConflictRecord]) -> JSONValue? {
+        guard case .object(let x) = ours, case .object(let y) = theirs else {
+            return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
+        }
+        let b = base?.objectValue ?? [:]
+        let entry = MergePolicy.lww(field, children: [:])
+        var merged: [String: JSONValue] = [:]
+        for key in Set(x.keys).union(y.keys).union(b.keys) {
+            let value = entry.merge(b[key], x[key], y[key], at: pointer + "/" + Self.escape(key),
+                                    deciding: .byContent, into: &records)
+            if let value { merged[key] = value }
+        }
+        return .object(merged)
+    }
+
+    private func mergeCounter(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
+                              at pointer: String, into records: inout [ConflictRecord]) -> JSONValue? {
+        let start: Int64
+        switch base {
+        case nil: start = 0
+        case .integer(let value)?: start = value
+        default: return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
+        }
+        guard case .integer(let x) = ours, case .integer(let y) = theirs else {
+            return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
+        }
+        let (partial, overflowA) = x.addingReportingOverflow(y)
+        let (sum, overflowB) = partial.subtractingReportingOverflow(start)
+        guard !overflowA, !overflowB else {
+            return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
+        }
+        return .integer(sum)
+    }
+
+    private func mergeUnion(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, at pointer: String,
+                            deciding decider: Decider, into records: inout [ConflictRecord]) -> JSONValue? {
+        guard case .array(let x) = ours, case .array(let y) = theirs else {
+            return decide(ours, theirs, at: pointer, deciding: decider, into: &records)
+        }
+        let b: [JSONValue]
+        switch base {
+        case .array(let elements)?: b = elements
+        default: b = []
+        }
+        func keys(_ elements: [JSONValue]) -> [[UInt8]: JSONValue] {
+            Dictionary(elements.map { ($0.canonicalBytes(), $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let (inBase, inOurs, inTheirs) = (keys(b), keys(x), keys(y))
+        var result = inOurs.merging(inTheirs) { first, _ in first }
+        for key in inBase.keys where inOurs[key] == nil || inTheirs[key] == nil {
+            result[key] = nil
+        }
+        return .array(result.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { result[$0]! })
+    }
+
+    private func mergeAppendOnly(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?,
+                                 at pointer: String, into records: inout [ConflictRecord]) -> JSONValue? {
+        guard let base else {
+            guard let ours else { return theirs }
+            guard let theirs else { return ours }
+            if JSONValue.same(ours, theirs) { return ours }
+            // Created on both sides with different content: the first in canonical order stays.
+            let (kept, replaced) = JSONValue.canonicalOrder(ours, theirs) < 0 ? (ours, theirs) : (theirs, ours)
+            records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: replaced))
+            return kept
+        }
+        // Once created, never changed or deleted: each attempt is refused and recorded.
+        var refused: [JSONValue?] = []
+        for side in [ours, theirs] where !JSONValue.same(side, base) {
+            if !refused.contains(where: { JSONValue.same($0, side) }) { refused.append(side) }
+        }
+        for side in refused {
+            records.append(ConflictRecord(pointer: pointer, policy: name, kept: base, replaced: side))
+        }
+        return base
+    }
+
+    /// A key as a JSON pointer segment (RFC 6901): `~` as `~0`, `/` as `~1`.
+    static func escape(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}
+
+extension JSONValue {
+    /// The value of a field of an object; nil for a missing field or a value that is not an object.
+    func field(_ name: String) -> JSONValue? {
+        objectValue?[name]
+    }
+}
+
+extension String {
+    /// Replaces every occurrence of `target`, without Foundation.
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

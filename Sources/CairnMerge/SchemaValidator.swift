@@ -1,0 +1,324 @@
+/// The checking behind ``Schema/validate(_:)``: one pass over the instance, keyword by
+/// keyword, with the schema's regular expressions compiled once.
+struct SchemaValidator {
+    let root: JSONValue
+    private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+
+    init(root: JSONValue) {
+        self.root = root
+    }
+
+    mutating func errors(_ instance: JSONValue, against schema: JSONValue, schemaPath: String,
+                         instancePath: String, depth: Int) -> [ValidationError] {
+        var found: [ValidationError] = []
+        func fail(_ keyword: String, _ message: String) {
+            found.append(ValidationError(pointer: instancePath, keyword: keyword,
+                                         schemaPath: schemaPath + "/" + keyword, message: message))
+        }
+        switch schema {
+        case .bool(true): return []
+        case .bool(false):
+            return [ValidationError(pointer: instancePath, keyword: "false", schemaPath: schemaPath,
+                                    message: "no value is allowed here")]
+        case .object: break
+        default:
+            return [ValidationError(pointer: instancePath, keyword: "schema", schemaPath: schemaPath,
+                                    message: "the schema here is neither an object nor a boolean")]
+        }
+        guard depth < Schema.maxDepth else {
+            return [ValidationError(pointer: instancePath, keyword: "$ref", schemaPath: schemaPath,
+                                    message: "references nest deeper than \(Schema.maxDepth) levels; the schema loops")]
+        }
+        let keywords = schema.objectValue!
+
+        func sub(_ value: JSONValue, _ subschema: JSONValue, _ path: String, _ pointer: String, depth extra: Int = 0) -> [ValidationError] {
+            errors(value, against: subschema, schemaPath: path, instancePath: pointer, depth: depth + extra)
+        }
+        func valid(_ value: JSONValue, _ subschema: JSONValue, _ path: String) -> Bool {
+            sub(value, subschema, path, instancePath).isEmpty
+        }
+
+        if case .string(let reference)? = keywords["$ref"] {
+            if let target = resolve(reference) {
+                found += sub(instance, target, schemaPath + "/$ref", instancePath, depth: 1)
+            } else {
+                fail("$ref", "reference \(reference) does not resolve within the schema")
+            }
+        }
+
+        // Any type.
+        if let type = keywords["type"] {
+            let names: [String]
+            switch type {
+            case .string(let name): names = [name]
+            case .array(let list): names = list.compactMap { if case .string(let name) = $0 { name } else { nil } }
+            default: names = []
+            }
+            if !names.contains(where: { Self.has(instance, type: $0) }) {
+                fail("type", "is \(instance.typeName), must be \(names.joined(separator: " or "))")
+            }
+        }
+        if case .array(let allowed)? = keywords["enum"], !allowed.contains(where: { Self.equal($0, instance) }) {
+            fail("enum", "is not one of the allowed values")
+        }
+        if let constant = keywords["const"], !Self.equal(constant, instance) {
+            fail("const", "must be \(Self.short(constant))")
+        }
+
+        // Numbers.
+        if let number = instance.number {
+            if let divisor = keywords["multipleOf"]?.number, divisor > 0, !Self.isMultiple(instance, of: keywords["multipleOf"]!) {
+                fail("multipleOf", "must be a multiple of \(Self.short(.double(divisor)))")
+            }
+            for (keyword, holds) in [("minimum", { (n: Int) in n >= 0 }), ("exclusiveMinimum", { $0 > 0 }),
+                                     ("maximum", { $0 <= 0 }), ("exclusiveMaximum", { $0 < 0 })] {
+                if let limit = keywords[keyword], limit.number != nil, !holds(Self.compareNumbers(instance, limit)) {
+                    fail(keyword, "is \(Self.short(instance)); \(keyword) is \(Self.short(limit))")
+                }
+            }
+            _ = number
+        }
+
+        // Strings.
+        if case .string(let text) = instance {
+            let length = text.unicodeScalars.count
+            if let minimum = Self.count(keywords["minLength"]), length < minimum {
+                fail("minLength", "is \(length) characters; at least \(minimum) needed")
+            }
+            if let maximum = Self.count(keywords["maxLength"]), length > maximum {
+                fail("maxLength", "is \(length) characters; at most \(maximum) allowed")
+            }
+            if case .string(let pattern)? = keywords["pattern"] {
+                switch matches(text, pattern) {
+                case true?: break
+                case false?: fail("pattern", "does not match \(pattern)")
+                case nil: fail("pattern", "the pattern \(pattern) is not a regular expression this validator reads")
+                }
+            }
+        }
+
+        // Arrays.
+        if case .array(let elements) = instance {
+            var prefix = 0
+            if case .array(let schemas)? = keywords["prefixItems"] {
+                for (index, (element, itemSchema)) in zip(elements, schemas).enumerated() {
+                    found += sub(element, itemSchema, schemaPath + "/prefixItems/\(index)", instancePath + "/\(index)")
+                }
+                prefix = schemas.count
+            }
+            if let itemSchema = keywords["items"] {
+                for index in elements.indices where index >= prefix {
+                    found += sub(elements[index], itemSchema, schemaPath + "/items", instancePath + "/\(index)")
+                }
+            }
+            if let containsSchema = keywords["contains"] {
+                let count = elements.filter { valid($0, containsSchema, schemaPath + "/contains") }.count
+                let minimum = Self.count(keywords["minContains"]) ?? 1
+                if count < minimum {
+                    fail(keywords["minContains"] == nil ? "contains" : "minContains",
+                         "holds \(count) matching element(s); at least \(minimum) needed")
+                }
+                if let maximum = Self.count(keywords["maxContains"]), count > maximum {
+                    fail("maxContains", "holds \(count) matching elements; at most \(maximum) allowed")
+                }
+            }
+            if let minimum = Self.count(keywords["minItems"]), elements.count < minimum {
+                fail("minItems", "has \(elements.count) items; at least \(minimum) needed")
+            }
+            if let maximum = Self.count(keywords["maxItems"]), elements.count > maximum {
+                fail("maxItems", "has \(elements.count) items; at most \(maximum) allowed")
+            }
+            if keywords["uniqueItems"] == .bool(true) {
+                outer: for first in elements.indices {
+                    for second in elements.indices where second > first && Self.equal(elements[first], elements[second]) {
+                        fail("uniqueItems", "items \(first) and \(second) are equal")
+                        break outer
+                    }
+                }
+            }
+        }
+
+        // Objects.
+        if case .object(let fields) = instance {
+            if case .array(let names)? = keywords["required"] {
+                for case .string(let name) in names where fields[name] == nil {
+                    fail("required", "lacks the required field \"\(name)\"")
+                }
+            }
+            if case .object(let dependencies)? = keywords["dependentRequired"] {
+                for (trigger, needed) in dependencies where fields[trigger] != nil {
+                    if case .array(let names) = needed {
+                        for case .string(let name) in names where fields[name] == nil {
+                            fail("dependentRequired", "has \"\(trigger)\", so needs \"\(name)\"")
+                        }
+                    }
+                }
+            }
+            if let minimum = Self.count(keywords["minProperties"]), fields.count < minimum {
+                fail("minProperties", "has \(fields.count) fields; at least \(minimum) needed")
+            }
+            if let maximum = Self.count(keywords["maxProperties"]), fields.count > maximum {
+                fail("maxProperties", "has \(fields.count) fields; at most \(maximum) allowed")
+            }
+            let properties = keywords["properties"]?.objectValue ?? [:]
+            let patternProperties = keywords["patternProperties"]?.objectValue ?? [:]
+            for key in JSONValue.sortedKeys(fields) {
+                let value = fields[key]!
+                let pointer = instancePath + "/" + MergePolicy.escape(key)
+                var matched = false
+                if let propertySchema = properties[key] {
+                    matched = true
+                    found += sub(value, propertySchema, schemaPath + "/properties/" + MergePolicy.escape(key), pointer)
+                }
+                for pattern in JSONValue.sortedKeys(patternProperties) where matches(key, pattern) == true {
+                    matched = true
+                    found += sub(value, patternProperties[pattern]!, schemaPath + "/patternProperties/" + MergePolicy.escape(pattern), pointer)
+                }
+                if !matched, let additional = keywords["additionalProperties"] {
+                    if additional == .bool(false) {
+                        fail("additionalProperties", "has the field \"\(key)\", which the schema does not allow")
+                    } else {
+                        found += sub(value, additional, schemaPath + "/additionalProperties", pointer)
+                    }
+                }
+                if let names = keywords["propertyNames"], !valid(.string(key), names, schemaPath + "/propertyNames") {
+                    fail("propertyNames", "has the field name \"\(key)\", which the schema does not allow")
+                }
+            }
+            if case .object(let dependentSchemas)? = keywords["dependentSchemas"] {
+                for key in JSONValue.sortedKeys(dependentSchemas) where fields[key] != nil {
+                    found += sub(instance, dependentSchemas[key]!, schemaPath + "/dependentSchemas/" + MergePolicy.escape(key), instancePath)
+                }
+            }
+        }
+
+        // Combinations.
+        if case .array(let schemas)? = keywords["allOf"] {
+            for (index, subschema) in schemas.enumerated() {
+                found += sub(instance, subschema, schemaPath + "/allOf/\(index)", instancePath)
+            }
+        }
+        if case .array(let schemas)? = keywords["anyOf"],
+           !schemas.indices.contains(where: { valid(instance, schemas[$0], schemaPath + "/anyOf/\($0)") }) {
+            fail("anyOf", "matches none of the \(schemas.count) alternatives")
+        }
+        if case .array(let schemas)? = keywords["oneOf"] {
+            let count = schemas.indices.filter { valid(instance, schemas[$0], schemaPath + "/oneOf/\($0)") }.count
+            if count != 1 { fail("oneOf", "matches \(count) of the alternatives; exactly one must match") }
+        }
+        if let negated = keywords["not"], valid(instance, negated, schemaPath + "/not") {
+            fail("not", "matches a schema it must not match")
+        }
+        if let condition = keywords["if"] {
+            if valid(instance, condition, schemaPath + "/if") {
+                if let then = keywords["then"] { found += sub(instance, then, schemaPath + "/then", instancePath) }
+            } else if let otherwise = keywords["else"] {
+                found += sub(instance, otherwise, schemaPath + "/else", instancePath)
+            }
+        }
+        return found
+    }
+
+    /// The subschema a local reference names: `#` or `#` and a JSON pointer.
+    func resolve(_ reference: String) -> JSONValue? {
+        guard reference.hasPrefix("#") else { return nil }
+        var target = root
+        let pointer = String(reference.dropFirst())
+        guard !pointer.isEmpty else { return target }
+        guard pointer.hasPrefix("/") else { return nil }
+        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard let decoded = Self.percentDecoded(String(raw)) else { return nil }
+            let token = decoded.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            switch target {
+            case .object(let fields):
+                guard let next = fields[token] else { return nil }
+                target = next
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return nil }
+                target = elements[index]
+            default:
+                return nil
+            }
+        }
+        return target
+    }
+
+    /// Whether `text` contains a match of `pattern` (ECMA-262 patterns are not anchored);
+    /// nil when the pattern cannot be compiled.
+    mutating func matches(_ text: String, _ pattern: String) -> Bool? {
+        if patterns[pattern] == nil {
+            patterns[pattern] = .some(try? Regex(pattern))
+        }
+        guard case .some(.some(let regex)) = patterns[pattern] else { return nil }
+        return (try? regex.firstMatch(in: text)) != nil
+    }
+
+    /// A count limit (`minItems`, `maxLength`, …): an integer, written `2` or `2.0`.
+    static func count(_ value: JSONValue?) -> Int64? {
+        switch value {
+        case .integer(let integer)?: integer
+        case .double(let double)? where double == double.rounded() && abs(double) < 9e18: Int64(double)
+        default: nil
+        }
+    }
+
+    static func has(_ value: JSONValue, type: String) -> Bool {
+        switch (type, value) {
+        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object): true
+        case ("number", .integer), ("number", .double), ("integer", .integer): true
+        case ("integer", .double(let double)): double.isFinite && double == double.rounded()
+        default: false
+        }
+    }
+
+    /// JSON Schema's equality: numbers by value (`1` equals `1.0`), strings by code points,
+    /// arrays element by element, objects field by field.
+    static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && a.allSatisfy { key, value in b[key].map { equal(value, $0) } ?? false }
+        default:
+            guard left.number != nil, right.number != nil else { return false }
+            return compareNumbers(left, right) == 0
+        }
+    }
+
+    /// Compares two numbers: exactly when both are integers, as doubles otherwise.
+    static func compareNumbers(_ left: JSONValue, _ right: JSONValue) -> Int {
+        if case .integer(let a) = left, case .integer(let b) = right { return a == b ? 0 : (a < b ? -1 : 1) }
+        let (a, b) = (left.number!, right.number!)
+        return a == b ? 0 : (a < b ? -1 : 1)
+    }
+
+    static func isMultiple(_ value: JSONValue, of divisor: JSONValue) -> Bool {
+        if case .integer(let a) = value, case .integer(let b) = divisor { return a % b == 0 }
+        let quotient = value.number! / divisor.number!
+        guard quotient.isFinite else { return false }
+        return abs(quotient - quotient.rounded()) <= 1e-9 * Swift.max(1, abs(quotient))
+    }
+
+    static func percentDecoded(_ text: String) -> String? {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next(), let low = iterator.next(),
+                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    static func short(_ value: JSONValue) -> String {
+        let text = value.canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
+        return text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+}

@@ -18,6 +18,11 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 
+    /// The value of a field of an object; nil for a missing field or a value that is not an object.
+    public func field(_ name: String) -> JSONValue? {
+        objectValue?[name]
+    }
+
     /// The name of the value's JSON type, as error messages say it.
     public var typeName: String {
         switch self {

@@ -223,13 +223,6 @@ extension MergePolicy {
     }
 }
 
-extension JSONValue {
-    /// The value of a field of an object; nil for a missing field or a value that is not an object.
-    func field(_ name: String) -> JSONValue? {
-        objectValue?[name]
-    }
-}
-
 extension String {
     /// Replaces every occurrence of `target`, without Foundation.
     func replacingOccurrences(of target: String, with replacement: String) -> String {

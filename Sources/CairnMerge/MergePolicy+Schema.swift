@@ -59,6 +59,14 @@ extension MergePolicy {
             if others != nil {
                 throw fail("a map (additionalProperties, patternProperties) merges by fields; put the policy on its entries")
             }
+            if let derive = annotation["derive"] {
+                // Computed again after the merge; how it merges meanwhile does not matter.
+                guard annotation.count == 1, Derivation(annotation: derive) != nil else {
+                    throw fail("derive takes {\"count\": MAP, \"where\": {…}} or {\"latestKey\": MAP, \"by\": F, \"where\": {…}}")
+                }
+                self = .plain
+                return
+            }
             if case .string(let field)? = annotation["lww"], annotation.count == 1 {
                 self = .lww(field, children: children)
             } else if case .string(let field)? = annotation["highest"] {

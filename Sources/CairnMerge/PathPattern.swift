@@ -1,0 +1,54 @@
+/// The documents a schema describes, as a path with placeholders:
+/// `users/{uid}/books/{bookId}` matches `users/u1/books/b1`.
+public struct PathPattern: Hashable, Sendable, CustomStringConvertible {
+    enum Segment: Hashable, Sendable {
+        case literal(String)
+        case placeholder(String)
+    }
+
+    let segments: [Segment]
+
+    /// Parses a pattern; it must name documents (an even number of segments).
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, parts.count % 2 == 0, !parts.contains(where: \.isEmpty) else { return nil }
+        var segments: [Segment] = []
+        for part in parts {
+            if part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2 {
+                segments.append(.placeholder(String(part.dropFirst().dropLast())))
+            } else {
+                guard (try? DocumentID.validate(part, in: text)) != nil else { return nil }
+                segments.append(.literal(part))
+            }
+        }
+        self.segments = segments
+    }
+
+    public var description: String {
+        segments.map {
+            switch $0 {
+            case .literal(let text): text
+            case .placeholder(let name): "{\(name)}"
+            }
+        }.joined(separator: "/")
+    }
+
+    /// The values of the placeholders when `path` matches, else nil.
+    public func match(_ path: DocumentPath) -> [String: String]? {
+        guard path.segments.count == segments.count else { return nil }
+        var values: [String: String] = [:]
+        for (segment, id) in zip(segments, path.segments) {
+            switch segment {
+            case .literal(let text): guard text == id else { return nil }
+            case .placeholder(let name): values[name] = id
+            }
+        }
+        return values
+    }
+
+    /// How many literal segments: of two patterns that match, the more literal one applies
+    /// (`users/{uid}/progress/exam` over `users/{uid}/progress/{docId}`).
+    var specificity: Int {
+        segments.filter { if case .literal = $0 { true } else { false } }.count
+    }
+}

@@ -1,0 +1,109 @@
+/// The JSON Schemas of one app: one per kind of document, each naming the documents it
+/// describes (`"x-cairn": {"path": "users/{uid}/books/{bookId}"}`) and how they merge
+/// (`x-merge`). A store carries a copy, so policies travel and version with the data.
+public struct SchemaSet: Sendable {
+    /// One kind of document.
+    public struct Kind: Sendable {
+        /// The file the schema came from (`book.schema.json`).
+        public var file: String
+        public var pattern: PathPattern
+        public var schema: Schema
+        public var policy: MergePolicy
+        /// Top-level fields computed from the rest of the document.
+        public var derived: [String: Derivation]
+
+        /// `document` with its derived fields computed.
+        public func filled(_ document: JSONValue) -> JSONValue {
+            guard case .object(var fields) = document, !derived.isEmpty else { return document }
+            for (name, derivation) in derived { fields[name] = derivation.compute(document) }
+            return .object(fields)
+        }
+    }
+
+    public let kinds: [Kind]
+
+    /// Reads a set from its files (name → content). Every file must be a schema with an
+    /// `x-cairn.path` and readable `x-merge` annotations, and no two may name the same paths.
+    public init(files: [String: [UInt8]]) throws(SchemaSetError) {
+        var kinds: [Kind] = []
+        for name in files.keys.sorted() {
+            let json: JSONValue
+            do {
+                json = try JSONParser().parse(files[name]!)
+            } catch {
+                throw SchemaSetError(file: name, reason: error.description)
+            }
+            guard case .object = json else { throw SchemaSetError(file: name, reason: "a schema file holds a JSON object") }
+            guard case .string(let text)? = json.field("x-cairn")?.field("path") else {
+                throw SchemaSetError(file: name, reason: "it names no documents: add \"x-cairn\": {\"path\": \"users/{uid}/…\"}")
+            }
+            guard let pattern = PathPattern(text), case .literal("users")? = pattern.segments.first,
+                  case .placeholder? = pattern.segments.dropFirst().first else {
+                throw SchemaSetError(file: name, reason: "x-cairn.path \(text) is not a document path under users/{uid}/")
+            }
+            if let other = kinds.first(where: { $0.pattern == pattern }) {
+                throw SchemaSetError(file: name, reason: "x-cairn.path \(text) is also the path of \(other.file)")
+            }
+            let policy: MergePolicy
+            do {
+                policy = try MergePolicy(schema: json)
+            } catch {
+                throw SchemaSetError(file: name, reason: error.description)
+            }
+            var derived: [String: Derivation] = [:]
+            for (key, property) in json.field("properties")?.objectValue ?? [:] {
+                if let annotation = property.field("x-merge")?.field("derive") {
+                    derived[key] = Derivation(annotation: annotation)
+                }
+            }
+            kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy, derived: derived))
+        }
+        self.kinds = kinds
+    }
+
+    /// The kind of document at `path`: the matching pattern with the most literal segments;
+    /// nil when no schema describes it (such a document is not checked and merges by fields).
+    public func kind(of path: DocumentPath) -> Kind? {
+        kinds.filter { $0.pattern.match(path) != nil }.max { $0.pattern.specificity < $1.pattern.specificity }
+    }
+
+    /// The policy the document at `path` merges by.
+    public func policy(for path: DocumentPath) -> MergePolicy {
+        kind(of: path)?.policy ?? .plain
+    }
+
+    /// Merges the document at `path` under its policy, computes its derived fields again,
+    /// and names the document in the records (records about derived fields are dropped:
+    /// nothing of them is lost, they are computed).
+    public func merge(_ path: DocumentPath, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) -> MergeOutcome {
+        let kind = kind(of: path)
+        var outcome = (kind?.policy ?? .plain).merge(base: base, ours: ours, theirs: theirs)
+        if let kind, let value = outcome.value {
+            outcome.value = kind.filled(value)
+            outcome.conflicts.removeAll { record in
+                kind.derived.keys.contains { record.pointer == "/" + MergePolicy.escape($0) }
+            }
+        }
+        for index in outcome.conflicts.indices { outcome.conflicts[index].document = path.description }
+        return outcome
+    }
+
+    /// `document` as it is stored at `path`: its derived fields computed.
+    public func filled(_ document: JSONValue, at path: DocumentPath) -> JSONValue {
+        kind(of: path)?.filled(document) ?? document
+    }
+
+    /// What is wrong with `document` as the document at `path`: [] when its schema accepts it
+    /// (or no schema describes it).
+    public func validate(_ document: JSONValue, at path: DocumentPath) -> [ValidationError] {
+        kind(of: path)?.schema.validate(document) ?? []
+    }
+}
+
+/// A schema set that cannot be used: which file, and why.
+public struct SchemaSetError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var reason: String
+
+    public var description: String { "schema \(file): \(reason)" }
+}

@@ -73,16 +73,25 @@ public struct Home: Sendable {
         return try Store(uid: uid, folder: storeFolder(uid), lockTimeout: lockTimeout)
     }
 
-    /// Creates the store of `uid` and makes it active if no user was.
+    /// Creates the store of `uid` and makes it active if no user was. With a schema set (its
+    /// name and its files), the store checks documents against it and merges by its
+    /// policies; the set is copied into the store (`.cairn/schema/`) and travels with it.
     @discardableResult
-    public func createStore(_ uid: String) throws(CairnError) -> Store {
+    public func createStore(_ uid: String, schemaSet: (name: String, files: [String: [UInt8]])? = nil) throws(CairnError) -> Store {
         try Self.validate(uid: uid)
+        if let schemaSet {
+            do {
+                _ = try SchemaSet(files: schemaSet.files)
+            } catch {
+                throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description); nothing was created", cause: error)
+            }
+        }
         let folder = storeFolder(uid)
         if FileSystem.kind(folder) != nil {
             throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder)")
         }
         try FileSystem.makeFolders(root)
-        let store = try Store.create(uid: uid, folder: folder)
+        let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet)
         let active = try activeUser()
         if active == nil || !users().contains(active!) {
             try use(uid)

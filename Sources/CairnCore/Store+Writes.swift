@@ -9,14 +9,16 @@ extension Store {
 
     /// Writes a document (a JSON object) in canonical form, atomically: a failed or
     /// interrupted write leaves the old document as it was. The path is recorded as pending
-    /// for the next checkpoint.
+    /// for the next checkpoint. With a schema set, the document is checked against its
+    /// schema (its derived fields computed first), and an existing append-only document is
+    /// never changed.
     @discardableResult
     public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
         try checkOwned(path)
         guard case .object = value else {
             throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
         }
-        let bytes = value.canonicalBytes()
+        let bytes = try checked(value, at: path).canonicalBytes()
         let limit = JSONLimits.documents.maxBytes
         if bytes.count > limit {
             throw CairnError(.invalidInput, "\(path) is \(bytes.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")
@@ -26,6 +28,7 @@ extension Store {
             let file = absolute(path.fileName)
             let old = try FileSystem.read(file)
             if old == bytes { return .unchanged }
+            if old != nil { try checkAppendOnly(path, change: .change) }
             try journal.append([path.fileName])
             try FileSystem.makeFolders(absolute(path.collection.description))
             try FileSystem.writeAtomically(bytes, to: file)
@@ -60,6 +63,7 @@ extension Store {
             if removed.isEmpty {
                 throw CairnError(.notFound, "there is no document at \(path)")
             }
+            for document in removed { try checkAppendOnly(document, change: .delete) }
             try journal.append(removed.map(\.fileName))
             for document in removed {
                 try FileSystem.removeFile(absolute(document.fileName))

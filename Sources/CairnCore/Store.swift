@@ -20,6 +20,8 @@ public final class Store {
     let repository: Repository
     let lock: StoreLock
     let journal: PendingJournal
+    /// The schema set, read on first use (`.some(nil)`: the store has none).
+    var loadedSchemaSet: SchemaSet??
 
     /// How long a write waits for another process's lock by default, in seconds
     /// (`CAIRN_LOCK_TIMEOUT` overrides it).
@@ -29,6 +31,8 @@ public final class Store {
 
     /// The file that marks a folder as a store and names its user.
     static let identityFile = ".cairn/store.json"
+    /// The folder of the store's schema set.
+    static let schemaFolder = ".cairn/schema"
     /// The branch every store works on.
     public static let branch = "main"
 
@@ -47,8 +51,9 @@ public final class Store {
         journal = PendingJournal(path: repository.gitdir + "cairn/pending")
     }
 
-    /// Creates the repository, its configuration and its first commit (`.cairn/store.json`).
-    static func create(uid: String, folder: String) throws(CairnError) -> Store {
+    /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
+    /// and the schema set's files in `.cairn/schema/`.
+    static func create(uid: String, folder: String, schemaSet: (name: String, files: [String: [UInt8]])?) throws(CairnError) -> Store {
         do {
             let repository = try Repository.create(at: folder, initialBranch: branch)
             try repository.setConfig("user.name", to: "Cairn")
@@ -64,12 +69,18 @@ public final class Store {
         } catch {
             throw CairnError(.io, "cannot create a store at \(folder): \(error)")
         }
-        let identity = JSONValue.object(["formatVersion": .integer(1), "uid": .string(uid)])
-        try FileSystem.makeFolders(folder + "/.cairn")
-        try FileSystem.writeAtomically(identity.canonicalBytes(), to: folder + "/" + identityFile)
+        var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
+        if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
+        try FileSystem.makeFolders(folder + "/" + schemaFolder)
+        try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: folder + "/" + identityFile)
+        var written = [identityFile]
+        for (name, bytes) in schemaSet?.files ?? [:] {
+            try FileSystem.writeAtomically(bytes, to: folder + "/" + schemaFolder + "/" + name)
+            written.append(schemaFolder + "/" + name)
+        }
         let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
         try store.locked("cannot make the first checkpoint") {
-            try store.journal.append([identityFile])
+            try store.journal.append(written)
             try store.commitPending(message: "Create the store of user \(uid)")
         }
         return store

@@ -10,9 +10,13 @@ struct Init: ParsableCommand {
     @Argument(help: "The user id: the store will hold users/<uid> and everything under it.")
     var uid: String
 
+    @Option(help: ArgumentHelp("The app's schema set (life-in-uk, …): documents are checked against it and merge by its policies.", valueName: "set"))
+    var schema: String?
+
     func run() throws {
         let home = global.resolvedHome
-        let store = try home.createStore(uid)
+        let set = try schema.map { (name: $0, files: try SchemaLocator.files(of: $0)) }
+        let store = try home.createStore(uid, schemaSet: set)
         let active = try home.activeUser() == uid ? " (active)" : ""
         print("Created the store of user \(uid) at \(store.folder)\(active)")
     }

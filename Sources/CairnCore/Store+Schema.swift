@@ -1,0 +1,88 @@
+import CairnMerge
+
+extension Store {
+    /// The store's schema set (`.cairn/schema/*.schema.json`), or nil when it has none.
+    public func schemaSet() throws(CairnError) -> SchemaSet? {
+        if let loaded = loadedSchemaSet { return loaded }
+        var files: [String: [UInt8]] = [:]
+        for name in FileSystem.names(in: absolute(Self.schemaFolder)) where name.hasSuffix(".schema.json") {
+            files[name] = try FileSystem.read(absolute(Self.schemaFolder + "/" + name))
+        }
+        var set: SchemaSet?
+        if !files.isEmpty {
+            do {
+                set = try SchemaSet(files: files)
+            } catch {
+                throw CairnError(.corrupt, "the store's schema set (\(Self.schemaFolder)) is broken: \(error.description); restore it from history", cause: error)
+            }
+        }
+        loadedSchemaSet = .some(set)
+        return set
+    }
+
+    /// The document as it will be stored at `path` (derived fields computed), or the error
+    /// that refuses it: its schema's first complaint, and how many more there are.
+    func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
+        guard let set = try schemaSet(), let kind = set.kind(of: path) else { return value }
+        let document = kind.filled(value)
+        let errors = kind.schema.validate(document)
+        if let first = errors.first {
+            let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
+            throw CairnError(.invalidInput, "\(path) breaks its schema (\(kind.file)) at \(first)\(more); nothing was written")
+        }
+        return document
+    }
+
+    /// Refuses to change or delete an existing document of an append-only kind.
+    func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyChange) throws(CairnError) {
+        guard let kind = try schemaSet()?.kind(of: path), kind.policy == .appendOnly,
+              FileSystem.kind(absolute(path.fileName)) == .file else { return }
+        let hint = change == .change ? "write a new document instead" : "append-only documents are kept for good"
+        throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)")
+    }
+
+    enum AppendOnlyChange: String {
+        case change = "changed"
+        case delete = "deleted"
+    }
+
+    /// Every document of the store (or just `path`) with what its schema finds wrong; the
+    /// documents no schema describes are checked as documents only.
+    public func validate(_ path: DocumentPath? = nil) throws(CairnError) -> [(path: DocumentPath, problems: [String])] {
+        var paths: [DocumentPath] = []
+        if let path {
+            try checkOwned(path)
+            guard FileSystem.kind(absolute(path.fileName)) == .file else {
+                throw CairnError(.notFound, "there is no document at \(path)")
+            }
+            paths = [path]
+        } else {
+            if let user = DocumentPath(fileName: "users/\(uid).json"), FileSystem.kind(absolute(user.fileName)) == .file {
+                paths.append(user)
+            }
+            paths += documents(under: "users/\(uid)")
+        }
+        let set = try schemaSet()
+        var report: [(path: DocumentPath, problems: [String])] = []
+        for document in paths {
+            guard let bytes = try FileSystem.read(absolute(document.fileName)) else { continue }
+            let value: JSONValue
+            do {
+                value = try JSONParser().parse(bytes)
+            } catch {
+                report.append((document, [error.description]))
+                continue
+            }
+            guard case .object = value else {
+                report.append((document, ["holds a JSON \(value.typeName); a document is an object"]))
+                continue
+            }
+            var problems = set?.validate(value, at: document).map(\.description) ?? []
+            if let kind = set?.kind(of: document), !JSONValue.same(kind.filled(value), value) {
+                problems.append("its derived fields (\(kind.derived.keys.sorted().joined(separator: ", "))) are not what its other fields give")
+            }
+            if !problems.isEmpty { report.append((document, problems)) }
+        }
+        return report
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CairnCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds the schema sets shipped with Cairn: in the folders of `$CAIRN_SCHEMA_PATH`
+/// (colon-separated), then `share/cairn/schema` beside the installed tool (`bin/../share`),
+/// then a `schema/` folder above the tool (a checkout, where the build lives in `.build/`).
+enum SchemaLocator {
+    static func folders() -> [String] {
+        var folders: [String] = []
+        if let variable = ProcessInfo.processInfo.environment["CAIRN_SCHEMA_PATH"] {
+            folders += variable.split(separator: ":").map(String.init)
+        }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var folder = parent(executable)
+            folders.append(parent(folder) + "/share/cairn/schema")
+            while folder != "/" && !folder.isEmpty {
+                folders.append(folder + "/schema")
+                folder = parent(folder)
+            }
+        }
+        return folders
+    }
+
+    /// The files of the set `name`, or an error that lists the sets there are.
+    static func files(of name: String) throws -> [String: [UInt8]] {
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+            throw CairnError(.invalidInput, "invalid schema set name \"\(name)\"")
+        }
+        for folder in folders() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + name)) ?? []
+            let schemaFiles = names.filter { $0.hasSuffix(".schema.json") }
+            guard !schemaFiles.isEmpty else { continue }
+            var files: [String: [UInt8]] = [:]
+            for file in schemaFiles {
+                guard let data = FileManager.default.contents(atPath: folder + "/" + name + "/" + file) else {
+                    throw CairnError(.io, "cannot read \(folder)/\(name)/\(file)")
+                }
+                files[file] = Array(data)
+            }
+            return files
+        }
+        let known = Set(folders().flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { set in
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + set)) ?? []).contains { $0.hasSuffix(".schema.json") }
+            }
+        }).sorted()
+        let list = known.isEmpty ? "none found; set CAIRN_SCHEMA_PATH to the folder that holds the sets" : "known: " + known.joined(separator: ", ")
+        throw CairnError(.notFound, "there is no schema set \"\(name)\" (\(list))")
+    }
+
+    private static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

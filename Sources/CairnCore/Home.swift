@@ -76,8 +76,11 @@ public struct Home: Sendable {
     /// Creates the store of `uid` and makes it active if no user was. With a schema set (its
     /// name and its files), the store checks documents against it and merges by its
     /// policies; the set is copied into the store (`.cairn/schema/`) and travels with it.
+    /// With `mergeDriver` (the path of the `cairn` tool), plain `git merge` and `git pull` in
+    /// the store merge documents through `cairn merge-driver`, as Cairn itself does.
     @discardableResult
-    public func createStore(_ uid: String, schemaSet: (name: String, files: [String: [UInt8]])? = nil) throws(CairnError) -> Store {
+    public func createStore(_ uid: String, schemaSet: (name: String, files: [String: [UInt8]])? = nil,
+                            mergeDriver: String? = nil) throws(CairnError) -> Store {
         try Self.validate(uid: uid)
         if let schemaSet {
             do {
@@ -91,7 +94,7 @@ public struct Home: Sendable {
             throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder)")
         }
         try FileSystem.makeFolders(root)
-        let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet)
+        let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet, mergeDriver: mergeDriver)
         let active = try activeUser()
         if active == nil || !users().contains(active!) {
             try use(uid)

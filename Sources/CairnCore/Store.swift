@@ -33,6 +33,12 @@ public final class Store {
     static let identityFile = ".cairn/store.json"
     /// The folder of the store's schema set.
     static let schemaFolder = ".cairn/schema"
+    /// Selects Cairn's merge driver for every document, so `git merge` merges as Cairn does.
+    static let gitAttributes = """
+        # Documents merge field by field under the store's schema set (cairn merge-driver).
+        *.json merge=cairn
+
+        """
     /// The branch every store works on.
     public static let branch = "main"
 
@@ -53,12 +59,17 @@ public final class Store {
 
     /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
     /// and the schema set's files in `.cairn/schema/`.
-    static func create(uid: String, folder: String, schemaSet: (name: String, files: [String: [UInt8]])?) throws(CairnError) -> Store {
+    static func create(uid: String, folder: String, schemaSet: (name: String, files: [String: [UInt8]])?,
+                       mergeDriver: String?) throws(CairnError) -> Store {
         do {
             let repository = try Repository.create(at: folder, initialBranch: branch)
             try repository.setConfig("user.name", to: "Cairn")
             try repository.setConfig("user.email", to: "\(uid)@cairn.invalid")
             try repository.setConfig("cairn.uid", to: uid)
+            if let mergeDriver {
+                try repository.setConfig("merge.cairn.name", to: "Cairn: documents merged under the store's policies")
+                try repository.setConfig("merge.cairn.driver", to: "'\(mergeDriver)' merge-driver %O %A %B %P")
+            }
             // A write's temporary file never shows in `git status`, even after a crash.
             try FileSystem.makeFolders(repository.gitdir + "info")
             try FileSystem.appendLines(Array(".cairn-tmp-*\n".utf8), to: repository.gitdir + "info/exclude")
@@ -73,7 +84,8 @@ public final class Store {
         if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
         try FileSystem.makeFolders(folder + "/" + schemaFolder)
         try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: folder + "/" + identityFile)
-        var written = [identityFile]
+        try FileSystem.writeAtomically(Array(gitAttributes.utf8), to: folder + "/.gitattributes")
+        var written = [identityFile, ".gitattributes"]
         for (name, bytes) in schemaSet?.files ?? [:] {
             try FileSystem.writeAtomically(bytes, to: folder + "/" + schemaFolder + "/" + name)
             written.append(schemaFolder + "/" + name)

@@ -25,7 +25,7 @@ struct Cairn: ParsableCommand {
         subcommands: [
             Init.self, Use.self, Users.self,
             Put.self, Get.self, Remove.self, List.self,
-            Status.self, Checkpoint.self, Log.self, Validate.self,
+            Status.self, Checkpoint.self, Log.self, Validate.self, MergeDriver.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -16,7 +16,7 @@ struct Init: ParsableCommand {
     func run() throws {
         let home = global.resolvedHome
         let set = try schema.map { (name: $0, files: try SchemaLocator.files(of: $0)) }
-        let store = try home.createStore(uid, schemaSet: set)
+        let store = try home.createStore(uid, schemaSet: set, mergeDriver: SchemaLocator.executable())
         let active = try home.activeUser() == uid ? " (active)" : ""
         print("Created the store of user \(uid) at \(store.folder)\(active)")
     }

@@ -13,15 +13,20 @@ import Glibc
 /// (colon-separated), then `share/cairn/schema` beside the installed tool (`bin/../share`),
 /// then a `schema/` folder above the tool (a checkout, where the build lives in `.build/`).
 enum SchemaLocator {
+    /// The running tool's own path (`/proc/self/exe`).
+    static func executable() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     static func folders() -> [String] {
         var folders: [String] = []
         if let variable = ProcessInfo.processInfo.environment["CAIRN_SCHEMA_PATH"] {
             folders += variable.split(separator: ":").map(String.init)
         }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let executable = executable() {
             var folder = parent(executable)
             folders.append(parent(folder) + "/share/cairn/schema")
             while folder != "/" && !folder.isEmpty {

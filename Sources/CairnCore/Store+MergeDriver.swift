@@ -1,0 +1,46 @@
+import CairnMerge
+
+extension Store {
+    /// Opens the store whose working tree is `folder`, whatever home holds it (git runs merge
+    /// drivers at the top of the working tree).
+    public static func open(folder: String) throws(CairnError) -> Store {
+        guard let bytes = try FileSystem.read(folder + "/" + identityFile),
+              case .string(let uid)? = (try? JSONParser().parse(bytes))?.field("uid") else {
+            throw CairnError(.notFound, "\(folder) is not a Cairn store (it has no readable \(identityFile))")
+        }
+        return try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+    }
+
+    /// Merges one document as git's merge driver does: the three versions' files (`base`
+    /// empty when both sides added the document), the result written over `ours`. Returns
+    /// what the policies decided.
+    public func mergeDriver(base: String, ours: String, theirs: String, path: String) throws(CairnError) -> [ConflictRecord] {
+        guard let document = DocumentPath(fileName: path) else {
+            throw CairnError(.invalidInput, "cannot merge \(path): it is not a document; resolve it by hand")
+        }
+        func load(_ file: String, _ role: String) throws(CairnError) -> JSONValue? {
+            guard let bytes = try FileSystem.read(file) else {
+                throw CairnError(.notFound, "cannot merge \(path): the \(role) version (\(file)) cannot be read")
+            }
+            if bytes.isEmpty { return nil }
+            do {
+                return try JSONParser().parse(bytes)
+            } catch {
+                throw CairnError(.invalidInput, "cannot merge \(path): the \(role) version is not valid JSON (\(error.description)); resolve it by hand", cause: error)
+            }
+        }
+        let set = try schemaSet()
+        let (b, x, y) = (try load(base, "common"), try load(ours, "current"), try load(theirs, "other"))
+        let outcome = set?.merge(document, base: b, ours: x, theirs: y)
+            ?? MergePolicy.plain.merge(base: b, ours: x, theirs: y)
+        guard let value = outcome.value else {
+            throw CairnError(.invalidInput, "cannot merge \(path): the policies leave no document; resolve it by hand")
+        }
+        try FileSystem.writeAtomically(value.canonicalBytes(), to: ours)
+        return outcome.conflicts.map { record in
+            var named = record
+            named.document = document.description
+            return named
+        }
+    }
+}

@@ -1,0 +1,18 @@
+extension SchemaSet {
+    /// Merges whole sets of documents (path → document) under the policies of this set:
+    /// documents added, changed or deleted on either side, a modification kept against a
+    /// deletion, an addition on both sides merged against an empty base. Symmetric like every
+    /// policy: the same documents and the same records, whichever side is `ours`.
+    public func mergeDocuments(
+        base: [DocumentPath: JSONValue], ours: [DocumentPath: JSONValue], theirs: [DocumentPath: JSONValue]
+    ) -> (documents: [DocumentPath: JSONValue], conflicts: [ConflictRecord]) {
+        var documents: [DocumentPath: JSONValue] = [:]
+        var conflicts: [ConflictRecord] = []
+        for path in Set(base.keys).union(ours.keys).union(theirs.keys) {
+            let outcome = merge(path, base: base[path], ours: ours[path], theirs: theirs[path])
+            if let value = outcome.value { documents[path] = value }
+            conflicts += outcome.conflicts
+        }
+        return (documents, conflicts.sorted())
+    }
+}

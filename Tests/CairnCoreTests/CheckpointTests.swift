@@ -26,7 +26,7 @@ import Testing
         #expect(try git("status", "--porcelain", in: store.folder).stdout == "")
         #expect(try git("fsck", "--strict", in: store.folder).status == 0)
         let files = try git("ls-tree", "-r", "--name-only", "HEAD", in: store.folder).stdout
-        #expect(files == ".cairn/store.json\nusers/u1/books/b1.json\nusers/u1/examAttempts/attempt-1.json\n")
+        #expect(files == ".cairn/store.json\n.gitattributes\nusers/u1/books/b1.json\nusers/u1/examAttempts/attempt-1.json\n")
     }
 
     @Test func aCheckpointWithNothingPendingCommitsNothing() throws {

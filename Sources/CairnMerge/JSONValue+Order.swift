@@ -23,8 +23,11 @@ extension JSONValue {
 
     /// Compares two values as a version or a time stamp: numbers by value, strings (ISO 8601
     /// stamps compare correctly as text) by their bytes; anything else, or two values of
-    /// different kinds, by canonical order. Absent is smallest.
+    /// different kinds, by canonical order. Absent and `null` (a stamp not set yet) are
+    /// smallest.
     static func stampOrder(_ left: JSONValue?, _ right: JSONValue?) -> Int {
+        let left = left == .null ? nil : left
+        let right = right == .null ? nil : right
         switch (left, right) {
         case (.integer(let a)?, .integer(let b)?): return a == b ? 0 : (a < b ? -1 : 1)
         case (let a?, let b?):

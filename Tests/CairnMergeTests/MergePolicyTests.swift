@@ -127,3 +127,14 @@ import Testing
         #expect(merged.conflicts.map(\.pointer) == ["/a~1b/~0x"])
     }
 }
+
+@Suite struct StampOrderTests {
+    @Test func aStampNotSetYetLosesToAnySetOne() {
+        let policy = MergePolicy.lww("processedAt", children: [:])
+        let merged = policy.merge(base: .object(["n": .integer(0)]),
+                                  ours: .object(["n": .integer(1), "processedAt": .null]),
+                                  theirs: .object(["n": .integer(2), "processedAt": .integer(5)]))
+        #expect(merged.value?.field("n") == .integer(2))
+        #expect(MergePolicy.max.merge(base: .integer(1), ours: .null, theirs: .integer(3)).value == .integer(3))
+    }
+}

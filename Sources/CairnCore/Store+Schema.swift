@@ -35,7 +35,7 @@ extension Store {
 
     /// Refuses to change or delete an existing document of an append-only kind.
     func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyChange) throws(CairnError) {
-        guard let kind = try schemaSet()?.kind(of: path), kind.policy == .appendOnly,
+        guard let kind = try schemaSet()?.kind(of: path), kind.policy.isAppendOnly,
               FileSystem.kind(absolute(path.fileName)) == .file else { return }
         let hint = change == .change ? "write a new document instead" : "append-only documents are kept for good"
         throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)")

@@ -29,7 +29,7 @@ extension MergePolicy {
     func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at pointer: String,
                deciding decider: Decider, into records: inout [ConflictRecord]) -> JSONValue? {
         switch self {
-        case .appendOnly:
+        case .appendOnly, .appendOnlyLatest:
             return mergeAppendOnly(base, ours, theirs, at: pointer, into: &records)
         case .counter:
             if JSONValue.same(ours, base) { return theirs }
@@ -73,7 +73,7 @@ extension MergePolicy {
             return kept
         case .union:
             return mergeUnion(base, ours, theirs, at: pointer, deciding: decider, into: &records)
-        case .appendOnly:
+        case .appendOnly, .appendOnlyLatest:
             return nil  // handled above
         }
     }
@@ -201,8 +201,13 @@ extension MergePolicy {
             guard let ours else { return theirs }
             guard let theirs else { return ours }
             if JSONValue.same(ours, theirs) { return ours }
-            // Created on both sides with different content: the first in canonical order stays.
-            let (kept, replaced) = JSONValue.canonicalOrder(ours, theirs) < 0 ? (ours, theirs) : (theirs, ours)
+            // Created on both sides with different content: the later by the policy's field,
+            // or else the first in canonical order, stays.
+            var oursFirst = JSONValue.canonicalOrder(ours, theirs) < 0
+            if case .appendOnlyLatest(let field) = self, JSONValue.stampOrder(ours.field(field), theirs.field(field)) != 0 {
+                oursFirst = JSONValue.stampOrder(ours.field(field), theirs.field(field)) > 0
+            }
+            let (kept, replaced) = oursFirst ? (ours, theirs) : (theirs, ours)
             records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: replaced))
             return kept
         }

@@ -12,7 +12,8 @@ extension MergePolicy {
     /// annotation (none: `fields`), and those of its `properties`, recursively.
     ///
     /// Annotations: `"fields"`, `{"lww": F}`, `{"highest": F, "then": G}`,
-    /// `{"entries": "latest", "by": F}`, `"append-only"`, `"counter"`, `"max"`, `"min"`,
+    /// `{"entries": "latest", "by": F}`, `"append-only"`, `{"append-only": {"latest": F}}`,
+    /// `"counter"`, `"max"`, `"min"`,
     /// `"union"`. A property without one merges by `fields`.
     public init(schema: JSONValue) throws(PolicyError) {
         try self.init(schema: schema, pointer: "")
@@ -65,6 +66,14 @@ extension MergePolicy {
                     throw fail("derive takes {\"count\": MAP, \"where\": {…}} or {\"latestKey\": MAP, \"by\": F, \"where\": {…}}")
                 }
                 self = .plain
+                return
+            }
+            if case .object(let options)? = annotation["append-only"] {
+                guard annotation.count == 1, options.count == 1, case .string(let field)? = options["latest"] else {
+                    throw fail("append-only takes {\"latest\": F}: a duplicate creation keeps the side whose F is greater")
+                }
+                try noChildren("append-only")
+                self = .appendOnlyLatest(by: field)
                 return
             }
             if case .string(let field)? = annotation["lww"], annotation.count == 1 {

@@ -24,6 +24,9 @@ public indirect enum MergePolicy: Hashable, Sendable {
     /// the first in canonical order kept; changed or deleted after creation, refused — the
     /// base kept. Every refusal is recorded.
     case appendOnly
+    /// Append-only, but a document created differently on both sides comes from the side whose
+    /// field `by` is greater (a duplicate answer: the later one wins), the other recorded.
+    case appendOnlyLatest(by: String)
     /// An integer that counts: `base + (ours − base) + (theirs − base)`, so no increment is lost.
     case counter
     /// The greater of the two changed values: numbers by value, time stamps (ISO 8601 text)
@@ -42,10 +45,19 @@ public indirect enum MergePolicy: Hashable, Sendable {
         case .highest(let field, let then, _): then.map { "highest(\(field), then \($0))" } ?? "highest(\(field))"
         case .entriesLatest(let field): "entries latest by \(field)"
         case .appendOnly: "append-only"
+        case .appendOnlyLatest(let field): "append-only, duplicates latest by \(field)"
         case .counter: "counter"
         case .max: "max"
         case .min: "min"
         case .union: "union"
+        }
+    }
+
+    /// Whether documents of this policy never change once created.
+    public var isAppendOnly: Bool {
+        switch self {
+        case .appendOnly, .appendOnlyLatest: true
+        default: false
         }
     }
 

@@ -47,7 +47,7 @@ enum MergeLaws {
                 failures += 1
                 Issue.record("\(policy.name) not symmetric, case \(number) of seed \(seed): \(sample)", sourceLocation: sourceLocation)
             }
-            let keepsBase = policy == .appendOnly && sample.base != nil
+            let keepsBase = policy.isAppendOnly && sample.base != nil
             for changed in [sample.ours, sample.theirs] where !keepsBase {
                 for outcome in [policy.merge(base: sample.base, ours: sample.base, theirs: changed),
                                 policy.merge(base: sample.base, ours: changed, theirs: sample.base)] {

@@ -12,6 +12,7 @@ import Testing
         #expect(try policy(#"{"x-merge":{"lww":"clientUpdatedAt"}}"#) == .lww("clientUpdatedAt", children: [:]))
         #expect(try policy(#"{"x-merge":{"highest":"version","then":"updatedAt"}}"#) == .highest("version", then: "updatedAt", children: [:]))
         #expect(try policy(#"{"x-merge":{"entries":"latest","by":"updatedAt"}}"#) == .entriesLatest(by: "updatedAt"))
+        #expect(try policy(#"{"x-merge":{"append-only":{"latest":"answered_at"}}}"#) == .appendOnlyLatest(by: "answered_at"))
         for name in ["append-only", "counter", "max", "min", "union"] {
             #expect(try policy(#"{"x-merge":"\#(name)"}"#).name == name)
         }

@@ -51,6 +51,7 @@ import Testing
         MergeLaws.check(.counter, seed: 10) { MergeSamples.sample(&$0, draw: number) }
         MergeLaws.check(.union, seed: 11) { MergeSamples.sample(&$0) { MergeSamples.value(&$0) } }
         MergeLaws.check(.appendOnly, seed: 12) { MergeSamples.sample(&$0) { MergeSamples.object(&$0) } }
+        MergeLaws.check(.appendOnlyLatest(by: "a"), seed: 14) { MergeSamples.sample(&$0) { MergeSamples.object(&$0) } }
     }
 
     @Test func counterLosesNoIncrement() {
@@ -118,6 +119,14 @@ import Testing
         #expect(changed.conflicts.count == 2)
         let twice = MergePolicy.appendOnly.merge(base: nil, ours: attempt, theirs: attempt)
         #expect(twice.value == attempt && twice.conflicts.isEmpty)
+        // A duplicate answer given on two devices: the later one stays.
+        let early = try json(#"{"answer":"B","answered_at":"2026-11-20T10:00:00Z"}"#)
+        let late = try json(#"{"answer":"A","answered_at":"2026-11-20T10:05:00Z"}"#)
+        let duplicate = MergePolicy.appendOnlyLatest(by: "answered_at").merge(base: nil, ours: late, theirs: early)
+        #expect(duplicate.value == late)
+        #expect(duplicate.conflicts.map(\.replaced) == [early])
+        // …and once created, it is not changed.
+        #expect(MergePolicy.appendOnlyLatest(by: "answered_at").merge(base: early, ours: late, theirs: early).value == early)
     }
 
     @Test func keysWithSlashesAndTildesAreEscapedInPointers() throws {

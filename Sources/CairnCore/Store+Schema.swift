@@ -24,13 +24,39 @@ extension Store {
     /// that refuses it: its schema's first complaint, and how many more there are.
     func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
         guard let set = try schemaSet(), let kind = set.kind(of: path) else { return value }
-        let document = kind.filled(value)
+        let document = kind.filled(value) { count in self.documents(of: count, below: path) }
         let errors = kind.schema.validate(document)
         if let first = errors.first {
             let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
             throw CairnError(.invalidInput, "\(path) breaks its schema (\(kind.file)) at \(first)\(more); nothing was written")
         }
         return document
+    }
+
+    /// The stored documents of a counted collection below `owner`.
+    func documents(of count: DocumentCount, below owner: DocumentPath) -> [JSONValue] {
+        documents(under: owner.folderName).filter { count.contains($0, below: owner) }.compactMap { path in
+            (try? FileSystem.read(absolute(path.fileName))).flatMap { $0 }.flatMap { try? JSONParser().parse($0) }
+        }
+    }
+
+    /// Computes again the counts of the documents above `changed` that count documents like
+    /// them, and writes those that changed (recorded as pending like any write). The caller
+    /// holds the lock.
+    func refreshCounts(after changed: [DocumentPath]) throws {
+        guard let set = try schemaSet() else { return }
+        var owners: [DocumentPath] = []
+        for path in changed {
+            for owner in set.owners(affectedBy: path) where !owners.contains(owner) { owners.append(owner) }
+        }
+        for owner in owners {
+            guard let bytes = try FileSystem.read(absolute(owner.fileName)),
+                  let value = try? JSONParser().parse(bytes) else { continue }
+            let updated = set.filled(value, at: owner) { count in self.documents(of: count, below: owner) }.canonicalBytes()
+            guard updated != bytes else { continue }
+            try journal.append([owner.fileName])
+            try FileSystem.writeAtomically(updated, to: absolute(owner.fileName))
+        }
     }
 
     /// Refuses to change or delete an existing document of an append-only kind.
@@ -78,8 +104,9 @@ extension Store {
                 continue
             }
             var problems = set?.validate(value, at: document).map(\.description) ?? []
-            if let kind = set?.kind(of: document), !JSONValue.same(kind.filled(value), value) {
-                problems.append("its derived fields (\(kind.derived.keys.sorted().joined(separator: ", "))) are not what its other fields give")
+            if let kind = set?.kind(of: document),
+               !JSONValue.same(kind.filled(value) { count in self.documents(of: count, below: document) }, value) {
+                problems.append("its derived fields (\(kind.computedFields.sorted().joined(separator: ", "))) are not what the documents give; put it again to compute them")
             }
             if !problems.isEmpty { report.append((document, problems)) }
         }

@@ -32,6 +32,7 @@ extension Store {
             try journal.append([path.fileName])
             try FileSystem.makeFolders(absolute(path.collection.description))
             try FileSystem.writeAtomically(bytes, to: file)
+            try refreshCounts(after: [path])
             return old == nil ? .created : .updated
         }
     }
@@ -70,6 +71,7 @@ extension Store {
             }
             removeEmptyFolders(below: path.folderName)
             FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
+            try refreshCounts(after: removed)
             return removed
         }
     }

@@ -6,10 +6,15 @@
 ///   `sections` have all the given field values;
 /// - `{"latestKey": "sections", "by": "updatedAt", "where": {"completed": true}}` — the key
 ///   of the entry with the greatest `by` among those that match (ties: the greater key);
-///   null when none does.
+///   null when none does;
+/// - `{"ratio": ["completedTasks", "totalTasks"], "scale": 100}` — one field divided by
+///   another, times `scale` (default 1); 0 when the divisor is 0.
+///
+/// (Counts of other documents are ``DocumentCount``s.)
 public enum Derivation: Hashable, Sendable {
     case count(map: String, where: [String: JSONValue])
     case latestKey(map: String, by: String, where: [String: JSONValue])
+    case ratio(numerator: String, denominator: String, scale: Double)
 
     init?(annotation: JSONValue) {
         guard case .object(let fields) = annotation else { return nil }
@@ -19,6 +24,12 @@ public enum Derivation: Hashable, Sendable {
         } else if case .string(let map)? = fields["latestKey"], case .string(let by)? = fields["by"],
                   fields.keys.allSatisfy({ ["latestKey", "by", "where"].contains($0) }) {
             self = .latestKey(map: map, by: by, where: filter)
+        } else if case .array(let names)? = fields["ratio"], names.count == 2,
+                  case .string(let numerator) = names[0], case .string(let denominator) = names[1],
+                  fields.keys.allSatisfy({ $0 == "ratio" || $0 == "scale" }) {
+            let scale = fields["scale"].map { $0.number } ?? 1
+            guard let scale else { return nil }
+            self = .ratio(numerator: numerator, denominator: denominator, scale: scale)
         } else {
             return nil
         }
@@ -41,6 +52,10 @@ public enum Derivation: Hashable, Sendable {
                 return order != 0 ? order < 0 : first.0.utf8.lexicographicallyPrecedes(second.0.utf8)
             }
             return latest.map { .string($0.0) } ?? .null
+        case .ratio(let numerator, let denominator, let scale):
+            guard let top = document.field(numerator)?.number, let bottom = document.field(denominator)?.number,
+                  bottom != 0 else { return .double(0) }
+            return .double(top / bottom * scale)
         }
     }
 }

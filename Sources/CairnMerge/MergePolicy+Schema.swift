@@ -62,8 +62,8 @@ extension MergePolicy {
             }
             if let derive = annotation["derive"] {
                 // Computed again after the merge; how it merges meanwhile does not matter.
-                guard annotation.count == 1, Derivation(annotation: derive) != nil else {
-                    throw fail("derive takes {\"count\": MAP, \"where\": {…}} or {\"latestKey\": MAP, \"by\": F, \"where\": {…}}")
+                guard annotation.count == 1, Derivation(annotation: derive) != nil || DocumentCount(annotation: derive) != nil else {
+                    throw fail("derive takes {\"count\": MAP, \"where\": {…}}, {\"latestKey\": MAP, \"by\": F}, {\"ratio\": [F, G], \"scale\": N} or {\"countDocuments\": \"collection/*/collection\", \"where\": {…}}")
                 }
                 self = .plain
                 return

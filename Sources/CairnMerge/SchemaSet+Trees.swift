@@ -13,6 +13,13 @@ extension SchemaSet {
             if let value = outcome.value { documents[path] = value }
             conflicts += outcome.conflicts
         }
+        // Counts of documents: from the merged documents.
+        for (path, value) in documents {
+            guard let kind = kind(of: path), !kind.counted.isEmpty else { continue }
+            documents[path] = kind.filled(value) { count in
+                documents.filter { count.contains($0.key, below: path) }.map(\.value)
+            }
+        }
         return (documents, conflicts.sorted())
     }
 }

@@ -11,11 +11,27 @@ public struct SchemaSet: Sendable {
         public var policy: MergePolicy
         /// Top-level fields computed from the rest of the document.
         public var derived: [String: Derivation]
+        /// Top-level fields that count documents below this one.
+        public var counted: [String: DocumentCount]
 
-        /// `document` with its derived fields computed.
-        public func filled(_ document: JSONValue) -> JSONValue {
-            guard case .object(var fields) = document, !derived.isEmpty else { return document }
-            for (name, derivation) in derived { fields[name] = derivation.compute(document) }
+        /// All the computed fields' names.
+        public var computedFields: [String] { Array(derived.keys) + Array(counted.keys) }
+
+        /// `document` with its derived fields computed; with `documents` (the documents of a
+        /// counted collection), its counts too — without, they are left as they are.
+        public func filled(_ document: JSONValue, documents: ((DocumentCount) -> [JSONValue])? = nil) -> JSONValue {
+            guard case .object(var fields) = document, !derived.isEmpty || !counted.isEmpty else { return document }
+            if let documents {
+                for (name, count) in counted { fields[name] = count.count(documents(count)) }
+            }
+            // Ratios read counts and other fields: everything else first.
+            for (name, derivation) in derived {
+                if case .ratio = derivation { continue }
+                fields[name] = derivation.compute(.object(fields))
+            }
+            for (name, derivation) in derived {
+                if case .ratio = derivation { fields[name] = derivation.compute(.object(fields)) }
+            }
             return .object(fields)
         }
     }
@@ -51,12 +67,15 @@ public struct SchemaSet: Sendable {
                 throw SchemaSetError(file: name, reason: error.description)
             }
             var derived: [String: Derivation] = [:]
+            var counted: [String: DocumentCount] = [:]
             for (key, property) in json.field("properties")?.objectValue ?? [:] {
                 if let annotation = property.field("x-merge")?.field("derive") {
                     derived[key] = Derivation(annotation: annotation)
+                    counted[key] = DocumentCount(annotation: annotation)
                 }
             }
-            kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy, derived: derived))
+            kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy,
+                              derived: derived, counted: counted))
         }
         self.kinds = kinds
     }
@@ -81,16 +100,33 @@ public struct SchemaSet: Sendable {
         if let kind, let value = outcome.value {
             outcome.value = kind.filled(value)
             outcome.conflicts.removeAll { record in
-                kind.derived.keys.contains { record.pointer == "/" + MergePolicy.escape($0) }
+                kind.computedFields.contains { record.pointer == "/" + MergePolicy.escape($0) }
             }
         }
         for index in outcome.conflicts.indices { outcome.conflicts[index].document = path.description }
         return outcome
     }
 
-    /// `document` as it is stored at `path`: its derived fields computed.
-    public func filled(_ document: JSONValue, at path: DocumentPath) -> JSONValue {
-        kind(of: path)?.filled(document) ?? document
+    /// `document` as it is stored at `path`: its derived fields computed (its counts too,
+    /// from `documents`: the documents of a counted collection below `path`).
+    public func filled(_ document: JSONValue, at path: DocumentPath,
+                       documents: ((DocumentCount) -> [JSONValue])? = nil) -> JSONValue {
+        kind(of: path)?.filled(document, documents: documents) ?? document
+    }
+
+    /// The documents above `path` that count documents like it: their counts change when it
+    /// is written or deleted.
+    public func owners(affectedBy path: DocumentPath) -> [DocumentPath] {
+        var owners: [DocumentPath] = []
+        var length = 2
+        while length < path.segments.count {
+            if let owner = try? DocumentPath(path.segments.prefix(length).joined(separator: "/")),
+               let kind = kind(of: owner), kind.counted.values.contains(where: { $0.contains(path, below: owner) }) {
+                owners.append(owner)
+            }
+            length += 2
+        }
+        return owners
     }
 
     /// What is wrong with `document` as the document at `path`: [] when its schema accepts it

@@ -78,3 +78,28 @@ import Testing
         }
     }
 }
+
+@Suite struct DocumentCountMergeTests {
+    @Test func twoDevicesEachAddingAProfileCountBoth() throws {
+        let folder = ShippedSchemaSetsTests.root.appendingPathComponent("remi")
+        var files: [String: [UInt8]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".schema.json") {
+            files[name] = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+        }
+        let set = try SchemaSet(files: files)
+        let user = try DocumentPath("users/u1")
+        let base: [DocumentPath: JSONValue] = [user: .object(["profileCount": .integer(0), "taskCount": .integer(0)])]
+        var phone = base
+        phone[try DocumentPath("users/u1/profiles/+447700900123")] = .object(["phoneNumber": .string("+447700900123")])
+        phone[user] = .object(["profileCount": .integer(1), "taskCount": .integer(0)])
+        var tablet = base
+        tablet[try DocumentPath("users/u1/profiles/+447700900456")] = .object(["phoneNumber": .string("+447700900456")])
+        tablet[try DocumentPath("users/u1/profiles/+447700900456/habits/h1")] = .object(["title": .string("Walk")])
+        tablet[user] = .object(["profileCount": .integer(1), "taskCount": .integer(1)])
+        let merged = set.mergeDocuments(base: base, ours: phone, theirs: tablet)
+        #expect(merged.documents[user]?.field("profileCount") == .integer(2))
+        #expect(merged.documents[user]?.field("taskCount") == .integer(1))
+        #expect(!merged.conflicts.contains { $0.document == "users/u1" })
+        #expect(set.owners(affectedBy: try DocumentPath("users/u1/profiles/+447700900456/habits/h1")) == [user])
+    }
+}

@@ -1,3 +1,4 @@
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -64,5 +65,22 @@ import Testing
         #expect(result.stderr.contains("there is no schema set \"no-such-app\" (known: "))
         #expect(result.stderr.contains("life-in-uk"))
         #expect(!FileManager.default.fileExists(atPath: cli.home + "/u2"))
+    }
+}
+
+/// An installed tool finds the schema sets beside it, in `share/cairn/schema`.
+@Suite struct InstalledSchemaSetsTests {
+    @Test func anInstalledToolFindsTheSetsInShare() throws {
+        let cli = CLI()
+        let prefix = cli.scratch("prefix")
+        let sets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("schema").path
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/share/cairn", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.executable, toPath: prefix + "/bin/cairn")
+        try FileManager.default.copyItem(atPath: sets, toPath: prefix + "/share/cairn/schema")
+        let result = try runProcess(prefix + "/bin/cairn", ["--home", cli.home, "init", "u1", "--schema", "bonfire"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: cli.home + "/u1/.cairn/schema/word-progress.schema.json"))
     }
 }

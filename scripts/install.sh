@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs cairn into PREFIX (default /usr/local): the tool in PREFIX/bin, built in release
+# mode with the Swift runtime linked in, and the apps' schema sets in PREFIX/share/cairn/schema,
+# where the installed tool looks for them (`cairn init UID --schema life-in-uk`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="${1:-/usr/local}"
+bash scripts/install-deps.sh
+swift build -c release --static-swift-stdlib --product cairn
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+install -d "$prefix/bin" "$prefix/share/cairn/schema"
+install -m 0755 "$bin/cairn" "$prefix/bin/cairn"
+cp -R schema/. "$prefix/share/cairn/schema/"
+echo "Installed $prefix/bin/cairn and the schema sets in $prefix/share/cairn/schema"

@@ -27,6 +27,13 @@ public struct ConflictRecord: Hashable, Sendable, Comparable, CustomStringConver
             let text = value.canonicalText.replacingNewlines()
             return text.count > 120 ? String(text.prefix(120)) + "…" : text
         }
+        var (kept, replaced) = (kept, replaced)
+        // Two objects: only the fields where they differ say what was decided.
+        if case .object(let a)? = kept, case .object(let b)? = replaced {
+            let differing = Set(a.keys).union(b.keys).filter { !JSONValue.same(a[$0], b[$0]) }
+            kept = .object(a.filter { differing.contains($0.key) })
+            replaced = .object(b.filter { differing.contains($0.key) })
+        }
         let place = document.isEmpty ? (pointer.isEmpty ? "/" : pointer) : document + (pointer.isEmpty ? "" : "#" + pointer)
         return "\(place) [\(policy)] kept \(show(kept)), replaced \(show(replaced))"
     }

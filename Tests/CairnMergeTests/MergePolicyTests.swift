@@ -147,3 +147,15 @@ import Testing
         #expect(MergePolicy.max.merge(base: .integer(1), ours: .null, theirs: .integer(3)).value == .integer(3))
     }
 }
+
+@Suite struct ConflictRecordTests {
+    @Test func aRecordOfTwoObjectsShowsTheFieldsThatDiffer() throws {
+        let record = ConflictRecord(
+            document: "users/u1/boards/b1", pointer: "", policy: "highest(version)",
+            kept: try JSONParser().parse(#"{"name":"Laptop","version":3,"size":3}"#),
+            replaced: try JSONParser().parse(#"{"name":"Phone","version":2,"size":3}"#))
+        #expect(record.description == #"users/u1/boards/b1 [highest(version)] kept { "name": "Laptop", "version": 3 }, replaced { "name": "Phone", "version": 2 }"#)
+        let deleted = ConflictRecord(pointer: "/a", policy: "fields", kept: .integer(1), replaced: nil)
+        #expect(deleted.description == "/a [fields] kept 1, replaced (deleted)")
+    }
+}

@@ -40,7 +40,7 @@ let package = Package(
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git", "CairnTestSupport"]),
-        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "CairnCore", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,7 +48,7 @@ extension Store {
                 updates.append(.remove(path: path))
             }
         }
-        let baseline = try head?.treeID ?? repository.emptyTree()
+        let baseline = head?.treeID ?? ObjectID.emptyTree
         let updated = try repository.updateTree(baseline, with: updates)
         let tree = updated.id
         var changes: [FileChange] = []

@@ -24,6 +24,10 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         self.init(oid)
     }
 
+    /// The id of the empty tree. git and libgit2 know it without the object being stored, so
+    /// a first commit can be built from it without writing an object nothing will point to.
+    public static let emptyTree = ObjectID(hex: "4b825dc642cb6eb9a060e54bf8d69288fbee4904")!
+
     /// The 40-digit hexadecimal form.
     public var hex: String {
         let digits = Array("0123456789abcdef".utf8)

@@ -6,7 +6,7 @@ extension Store {
     /// document (against every parent, as `git log PATH` simplifies merges).
     public func history(of path: DocumentPath? = nil, limit: Int? = nil) throws(CairnError) -> [HistoryEntry] {
         if let path { try checkOwned(path) }
-        do {
+        return try translatingErrors("cannot read the history") { () throws -> [HistoryEntry] in
             guard let head = try repository.headCommit() else { return [] }
             var entries: [HistoryEntry] = []
             try repository.walkHistory(from: head.id) { commit in
@@ -24,10 +24,6 @@ extension Store {
                 return limit.map { entries.count < $0 } ?? true
             }
             return entries
-        } catch let error as GitError {
-            throw CairnError.git(error, doing: "cannot read the history")
-        } catch {
-            throw CairnError(.io, "cannot read the history: \(error)")
         }
     }
 }

@@ -4,7 +4,7 @@ extension Store {
     /// The documents written since the last checkpoint. Without `scan` only the paths the
     /// store recorded are compared (cheap); with `scan`, every file of the working tree.
     public func status(scan: Bool = false) throws(CairnError) -> StoreStatus {
-        do {
+        try translatingErrors("cannot read the status") { () throws -> StoreStatus in
             let head = try repository.headCommit()
             var changes: [String: FileChange.Kind] = [:]
             for path in try journal.paths() {
@@ -25,12 +25,6 @@ extension Store {
             }
             let pending = changes.map { FileChange(path: $0.key, kind: $0.value) }.sorted()
             return StoreStatus(head: head, pending: pending)
-        } catch let error as CairnError {
-            throw error
-        } catch let error as GitError {
-            throw CairnError.git(error, doing: "cannot read the status")
-        } catch {
-            throw CairnError(.io, "cannot read the status: \(error)")
         }
     }
 }

@@ -131,8 +131,14 @@ public final class Store {
 
     /// Runs `body` under the store's lock, turning libgit2 failures into store errors.
     func locked<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
+        try translatingErrors(what) { try lock.withLock(body) }
+    }
+
+    /// Runs `body`, turning whatever it throws into a store error: libgit2's failures in the
+    /// store's terms, anything else as an I/O failure of `what`.
+    func translatingErrors<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
         do {
-            return try lock.withLock(body)
+            return try body()
         } catch let error as CairnError {
             throw error
         } catch let error as GitError {

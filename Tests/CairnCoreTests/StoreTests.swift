@@ -9,8 +9,6 @@ import Testing
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
 
-    func json(_ text: String) throws -> JSONValue { try JSONParser().parse(text) }
-    func path(_ text: String) throws -> DocumentPath { try DocumentPath(text) }
 
     @Test func putWritesCanonicalJSONToTheDocumentsFile() throws {
         let store = try home.createStore("u1")

@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config.
@@ -22,14 +23,17 @@ let package = Package(
         .target(name: "Git", dependencies: ["CGit2"]),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
-        // The store on disk: writes, checkpoints, history, users, locking.
-        .target(name: "CairnCore", dependencies: ["CairnMerge", "Git"]),
+        // The store on disk: writes, checkpoints, history, users, locking, sync.
+        .target(
+            name: "CairnCore",
+            dependencies: ["CairnMerge", "Git", .product(name: "Logging", package: "swift-log")]),
         // The command-line tool.
         .executableTarget(
             name: "cairn",
             dependencies: [
                 "CairnCore", "CairnMerge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // What every test target shares: temporary folders, running programs, seeded randomness.

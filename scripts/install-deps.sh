@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs, on Debian or Ubuntu, what building and testing Cairn needs and the machine lacks:
-# libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), and git
-# (the tests read stores with plain git, as users do).
+# libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), git
+# (the tests read stores with plain git, as users do), and lighttpd (the tests' loopback git
+# server: smart HTTP through git http-backend, with a password per user).
 set -euo pipefail
 
 need=()
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists libgit2 2>/dev/null || need+=(libgit2-dev)
 command -v git >/dev/null 2>&1 || need+=(git)
+command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 
 if [ ${#need[@]} -eq 0 ]; then
     exit 0

@@ -43,6 +43,13 @@ public struct CairnError: Error, Sendable, CustomStringConvertible {
         case corrupt
         /// The file system refused (permissions, disk full, I/O error).
         case io
+        /// The remote could not be reached or the connection broke; trying again later may work.
+        case network
+        /// The remote refused the credentials, or asked for some and none were given.
+        case authentication
+        /// The remote refused the push (its hook, its rules); trying again will not help until
+        /// what it names is fixed.
+        case refused
     }
 }
 

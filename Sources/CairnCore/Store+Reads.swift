@@ -67,3 +67,11 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// How many documents the store holds (`users/<uid>` and everything under it).
+    public func documentCount() throws(CairnError) -> Int {
+        let own = FileSystem.kind(absolute("users/\(uid).json")) == .file ? 1 : 0
+        return own + documents(under: "users/\(uid)").count
+    }
+}

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Git
+import Logging
 
 /// One user's store: a git repository whose working tree holds that user's documents,
 /// `users/<uid>.json` and everything under `users/<uid>/`.
@@ -22,6 +23,9 @@ public final class Store {
     let journal: PendingJournal
     /// The schema set, read on first use (`.some(nil)`: the store has none).
     var loadedSchemaSet: SchemaSet??
+    /// Where the store reports what it does (checkpoints, fetches, merges, pushes, with
+    /// counts), as structured log lines.
+    public var logger = Logger(label: "cairn")
 
     /// How long a write waits for another process's lock by default, in seconds
     /// (`CAIRN_LOCK_TIMEOUT` overrides it).
@@ -61,25 +65,7 @@ public final class Store {
     /// and the schema set's files in `.cairn/schema/`.
     static func create(uid: String, folder: String, schemaSet: (name: String, files: [String: [UInt8]])?,
                        mergeDriver: String?) throws(CairnError) -> Store {
-        do {
-            let repository = try Repository.create(at: folder, initialBranch: branch)
-            try repository.setConfig("user.name", to: "Cairn")
-            try repository.setConfig("user.email", to: "\(uid)@cairn.invalid")
-            try repository.setConfig("cairn.uid", to: uid)
-            if let mergeDriver {
-                try repository.setConfig("merge.cairn.name", to: "Cairn: documents merged under the store's policies")
-                try repository.setConfig("merge.cairn.driver", to: "'\(mergeDriver)' merge-driver %O %A %B %P")
-            }
-            // A write's temporary file never shows in `git status`, even after a crash.
-            try FileSystem.makeFolders(repository.gitdir + "info")
-            try FileSystem.appendLines(Array(".cairn-tmp-*\n".utf8), to: repository.gitdir + "info/exclude")
-        } catch let error as CairnError {
-            throw error
-        } catch let error as GitError {
-            throw CairnError.git(error, doing: "cannot create a store at \(folder)")
-        } catch {
-            throw CairnError(.io, "cannot create a store at \(folder): \(error)")
-        }
+        _ = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
         if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
         try FileSystem.makeFolders(folder + "/" + schemaFolder)
@@ -96,6 +82,32 @@ public final class Store {
             try store.commitPending(message: "Create the store of user \(uid)")
         }
         return store
+    }
+
+    /// Creates an empty repository for the store of `uid` with the store's configuration:
+    /// its own committer identity, git's merge driver set to Cairn's, and temporary files
+    /// kept out of `git status`.
+    static func makeRepository(uid: String, folder: String, mergeDriver: String?) throws(CairnError) -> Repository {
+        do {
+            let repository = try Repository.create(at: folder, initialBranch: branch)
+            try repository.setConfig("user.name", to: "Cairn")
+            try repository.setConfig("user.email", to: "\(uid)@cairn.invalid")
+            try repository.setConfig("cairn.uid", to: uid)
+            if let mergeDriver {
+                try repository.setConfig("merge.cairn.name", to: "Cairn: documents merged under the store's policies")
+                try repository.setConfig("merge.cairn.driver", to: "'\(mergeDriver)' merge-driver %O %A %B %P")
+            }
+            // A write's temporary file never shows in `git status`, even after a crash.
+            try FileSystem.makeFolders(repository.gitdir + "info")
+            try FileSystem.appendLines(Array(".cairn-tmp-*\n".utf8), to: repository.gitdir + "info/exclude")
+            return repository
+        } catch let error as CairnError {
+            throw error
+        } catch let error as GitError {
+            throw CairnError.git(error, doing: "cannot create a store at \(folder)")
+        } catch {
+            throw CairnError(.io, "cannot create a store at \(folder): \(error)")
+        }
     }
 
     /// The absolute path of a file of the working tree.
@@ -129,9 +141,15 @@ public final class Store {
                          time: Int64(Date().timeIntervalSince1970))
     }
 
-    /// Runs `body` under the store's lock, turning libgit2 failures into store errors.
+    /// Runs `body` under the store's lock, turning libgit2 failures into store errors. A move
+    /// of the working tree that a killed process left half done is finished first.
     func locked<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
-        try translatingErrors(what) { try lock.withLock(body) }
+        try translatingErrors(what) {
+            try lock.withLock {
+                try finishInterruptedMove()
+                return try body()
+            }
+        }
     }
 
     /// Runs `body`, turning whatever it throws into a store error: libgit2's failures in the

@@ -26,9 +26,11 @@ final class StoreLock {
     private var descriptor: Int32 = -1
     private var depth = 0
 
-    init(gitdir: String, timeout: Double) {
+    /// The lock of the repository at `gitdir`: `cairn/lock` in it, or `file` when given (the
+    /// lock Cairn takes on a bare remote while it pushes there).
+    init(gitdir: String, timeout: Double, file: String = "cairn/lock") {
         self.gitdir = gitdir.hasSuffix("/") ? gitdir : gitdir + "/"
-        self.path = self.gitdir + "cairn/lock"
+        self.path = self.gitdir + file
         self.timeout = timeout
     }
 
@@ -53,7 +55,7 @@ final class StoreLock {
     }
 
     private func acquire() throws(CairnError) {
-        try FileSystem.makeFolders(gitdir + "cairn")
+        try FileSystem.makeFolders(FileSystem.parent(of: path))
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd == -1 { throw FileSystem.failure("open", path, errno: errno) }
         let deadline = Date().addingTimeInterval(timeout)
@@ -119,9 +121,9 @@ final class StoreLock {
         let fields = state.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count >= 3, let started = Int(fields[2]) else { return }
         var candidates: [String] = []
-        for folder in ["", "cairn/", "refs/heads/"] {
+        for folder in ["", "cairn/", "refs/heads/", "refs/remotes/origin/"] {
             candidates += FileSystem.names(in: gitdir + folder)
-                .filter { $0.hasSuffix(".lock") && folder + $0 != "cairn/lock" }
+                .filter { $0.hasSuffix(".lock") && gitdir + folder + $0 != path }
                 .map { folder + $0 }
         }
         for name in candidates {

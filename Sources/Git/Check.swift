@@ -18,12 +18,15 @@ func check(
     line: Int = #line
 ) throws(GitError) -> Int32 {
     guard result < 0 else { return result }
-    throw GitError(
+    let last = lastError()
+    var error = GitError(
         code: GitError.Code(rawValue: result),
-        message: lastErrorMessage() ?? "failed with code \(result)",
+        message: last?.message ?? "failed with code \(result)",
         function: function,
         location: GitError.SourceLocation(file: file, line: line)
     )
+    error.category = last?.category ?? 0
+    throw error
 }
 
 /// A failure found by this module itself (not returned by libgit2), in the same shape.
@@ -45,9 +48,9 @@ func posixFailure(_ call: String, _ path: String, file: String = #fileID, line: 
     return failure(.generic, "\(call) \(path): \(reason)", call, file: file, line: line)
 }
 
-/// `git_error_last()`: the message libgit2 kept for the last failure on this thread.
-private func lastErrorMessage() -> String? {
-    guard let error = git_error_last(), let text = error.pointee.message else { return nil }
-    let message = String(cString: text)
-    return message.isEmpty ? nil : message
+/// `git_error_last()`: the message and class libgit2 kept for the last failure on this thread.
+private func lastError() -> (message: String?, category: Int32)? {
+    guard let error = git_error_last() else { return nil }
+    let message = error.pointee.message.map { String(cString: $0) }
+    return (message?.isEmpty == false ? message : nil, error.pointee.klass)
 }

@@ -11,6 +11,8 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     public var function: String
     /// Where in Cairn the call was made.
     public var location: SourceLocation
+    /// The class libgit2 gave the failure (`git_error_t`: network, HTTP, SSL, …); 0 when none.
+    public var category: Int32 = 0
 
     public init(code: Code, message: String, function: String, location: SourceLocation) {
         self.code = code
@@ -20,6 +22,13 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(function): \(message)" }
+
+    /// Whether the failure came from the network on the way to a remote (a connection refused,
+    /// cut or timed out, an HTTP or TLS failure): the kind worth trying again later.
+    public var isNetworkFailure: Bool {
+        [GIT_ERROR_NET, GIT_ERROR_HTTP, GIT_ERROR_SSL, GIT_ERROR_SSH].contains { $0.rawValue == category }
+            && code != .auth
+    }
 
     /// A libgit2 result code as a Swift value that can be matched in `catch` clauses:
     /// `catch let error as GitError where error.code == .notFound`, or `case .locked = error`.

@@ -27,15 +27,30 @@ public final class Repository {
         self.init(handle: repository!)
     }
 
-    /// Creates a normal (non-bare) repository at `path`, making the folder if needed, with
-    /// `initialBranch` as the unborn HEAD (`git_repository_init_ext`).
-    public static func create(at path: String, initialBranch: String) throws(GitError) -> Repository {
+    /// Opens the repository a git hook runs in, as git describes it in the environment
+    /// (`GIT_DIR`, and `GIT_OBJECT_DIRECTORY` / `GIT_ALTERNATE_OBJECT_DIRECTORIES`, where a
+    /// push's objects wait until its hooks accept it), else at `path`
+    /// (`git_repository_open_ext` with `GIT_REPOSITORY_OPEN_FROM_ENV`).
+    public convenience init(openingFromEnvironmentOr path: String) throws(GitError) {
+        try GitLibrary.ensureReady()
+        var repository: OpaquePointer?
+        try check(
+            git_repository_open_ext(&repository, path, GIT_REPOSITORY_OPEN_FROM_ENV.rawValue, nil),
+            "git_repository_open_ext")
+        self.init(handle: repository!)
+    }
+
+    /// Creates a repository at `path`, making the folder if needed, with `initialBranch` as the
+    /// unborn HEAD (`git_repository_init_ext`): a normal one with a working tree, or a bare one
+    /// (a remote) when `bare` is set.
+    public static func create(at path: String, initialBranch: String, bare: Bool = false) throws(GitError) -> Repository {
         try GitLibrary.ensureReady()
         var options = git_repository_init_options()
         try check(
             git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
             "git_repository_init_options_init")
         options.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue | GIT_REPOSITORY_INIT_NO_REINIT.rawValue
+            | (bare ? GIT_REPOSITORY_INIT_BARE.rawValue : 0)
         var repository: OpaquePointer?
         let result = initialBranch.withCString { branch in
             options.initial_head = branch
@@ -49,6 +64,9 @@ public final class Repository {
     public var workdir: String {
         git_repository_workdir(handle).map { String(cString: $0) } ?? ""
     }
+
+    /// Whether the repository has no working tree (a remote) (`git_repository_is_bare`).
+    public var isBare: Bool { git_repository_is_bare(handle) == 1 }
 
     /// The `.git` folder, with a trailing `/` (`git_repository_path`).
     public var gitdir: String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import Logging
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,27 +20,45 @@ struct Cairn: ParsableCommand {
         discussion: """
             Exit status: 0 on success (a checkpoint with nothing to do succeeds), 1 when the \
             command failed (one line on stderr says why and what to do), 64 for a usage error, \
-            75 when the store stayed busy (another process held its lock; try again).
+            75 when trying again later may work (the store stayed busy, or the remote could not \
+            be reached). CAIRN_LOG=info (or debug, notice, warning) prints structured log lines \
+            on stderr.
             """,
         version: "0.1.0",
         subcommands: [
             Init.self, Use.self, Users.self,
             Put.self, Get.self, Remove.self, List.self,
-            Status.self, Checkpoint.self, Log.self, Validate.self, MergeDriver.self,
+            Status.self, Checkpoint.self, Log.self, Validate.self,
+            RemoteCommand.self, Clone.self, Sync.self, Conflicts.self,
+            MergeDriver.self, ServerCommand.self, Hook.self,
         ])
 
     @OptionGroup var global: GlobalOptions
 
     /// Parses and runs the command; a store error becomes one line on stderr and an exit status.
     static func main() {
+        bootstrapLogging()
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CairnError {
             Output.error("cairn: \(error.message)\n")
-            Glibc.exit(error.code == .busy ? 75 : 1)
+            Glibc.exit(error.code == .busy || error.code == .network ? 75 : 1)
         } catch {
             exit(withError: error)
+        }
+    }
+}
+
+extension Cairn {
+    /// Structured log lines on stderr at the level `CAIRN_LOG` names; none without it.
+    static func bootstrapLogging() {
+        let level = ProcessInfo.processInfo.environment["CAIRN_LOG"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        LoggingSystem.bootstrap { label in
+            guard let level else { return SwiftLogNoOpLogHandler() }
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
         }
     }
 }

@@ -13,11 +13,17 @@ struct Init: ParsableCommand {
     @Option(help: ArgumentHelp("The app's schema set (life-in-uk, …): documents are checked against it and merge by its policies.", valueName: "set"))
     var schema: String?
 
+    @Option(help: ArgumentHelp("The remote to sync with (see cairn remote set).", valueName: "url"))
+    var remote: String?
+
     func run() throws {
         let home = global.resolvedHome
         let set = try schema.map { (name: $0, files: try SchemaLocator.files(of: $0)) }
+        let remoteURL = try remote.map { (text) throws(CairnError) in try RemoteURL(text) }
         let store = try home.createStore(uid, schemaSet: set, mergeDriver: SchemaLocator.executable())
+        if let remoteURL { try store.setRemote(remoteURL) }
         let active = try home.activeUser() == uid ? " (active)" : ""
         print("Created the store of user \(uid) at \(store.folder)\(active)")
+        if let remoteURL { print("It syncs with \(remoteURL) (cairn sync)") }
     }
 }

@@ -18,6 +18,11 @@ struct Status: ParsableCommand {
         } else {
             print("User \(store.uid), no checkpoint yet")
         }
+        if let remote = try store.remote(), let (ahead, behind) = try store.unpushed() {
+            let queued = ahead == 0 ? "every checkpoint pushed" : "\(ahead) checkpoint\(ahead == 1 ? "" : "s") not pushed"
+            let incoming = behind == 0 ? "" : ", \(behind) fetched not merged"
+            print("Remote \(remote): \(queued)\(incoming) (as of the last sync)")
+        }
         guard !status.pending.isEmpty else {
             print("Nothing to checkpoint.")
             return

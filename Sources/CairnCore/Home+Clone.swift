@@ -1,0 +1,84 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CairnMerge
+import Git
+
+extension Home {
+    /// Restores a user's store from a remote onto this machine: a new store whose history,
+    /// documents and schema set are the remote's, set to sync with it. `uid` defaults to the
+    /// remote's name (`…/u1.git` → `u1`) and must be the user the remote's store belongs to.
+    ///
+    /// Everything fetched is checked before a file is written (see ``StoreTree``); on any
+    /// failure the new store's folder is removed, as if nothing happened.
+    @discardableResult
+    public func cloneStore(from remote: RemoteURL, uid: String? = nil, options: SyncOptions = SyncOptions(),
+                           mergeDriver: String? = nil) throws(CairnError) -> Store {
+        guard let uid = uid ?? remote.impliedUID else {
+            throw CairnError(.invalidInput, "cannot tell whose progress \(remote) holds; name the user with --user UID")
+        }
+        try Self.validate(uid: uid)
+        let folder = storeFolder(uid)
+        if FileSystem.kind(folder) != nil {
+            throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder); sync it with: cairn --user \(uid) sync")
+        }
+        try FileSystem.makeFolders(root)
+        do {
+            let store = try Store.restore(uid: uid, folder: folder, from: remote, options: options, mergeDriver: mergeDriver)
+            let active = try activeUser()
+            if active == nil || !users().contains(active!) {
+                try use(uid)
+            }
+            return store
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+    }
+}
+
+extension Store {
+    /// Makes the store of `uid` at `folder` from what `remote` holds.
+    static func restore(uid: String, folder: String, from remote: RemoteURL, options: SyncOptions,
+                        mergeDriver: String?) throws(CairnError) -> Store {
+        let repository = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
+        do {
+            try configureRemote(remote, in: repository)
+        } catch {
+            throw CairnError(.io, "cannot set the remote of the new store: \(error)")
+        }
+        // A store without its identity file is not a store yet: open it bare of checks.
+        try FileSystem.makeFolders(folder + "/.cairn")
+        try FileSystem.writeAtomically(Array("{\"uid\":\"\(uid)\"}".utf8), to: folder + "/" + identityFile)
+        let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        try store.locked("cannot restore the store of \(uid) from \(remote)") {
+            var retry = 0
+            while true {
+                do {
+                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(), progress: options.progress)
+                    break
+                } catch let error as CairnError where error.code == .network && retry < options.retry.delays.count {
+                    let pause = options.retry.delays[retry]
+                    retry += 1
+                    options.willRetry?(error, pause, retry)
+                    options.sleep(pause)
+                }
+            }
+            guard let tip = try repository.reference(remoteBranch) else {
+                throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch); create the store with: cairn init \(uid) --remote \(remote), then cairn sync")
+            }
+            _ = try FileSystem.removeFile(folder + "/" + identityFile)
+            try checkCommits(in: repository, from: tip, hiding: [], uid: uid)
+            let tree = try repository.commit(tip).treeID
+            guard let identity = try repository.entry(at: identityFile, inTree: tree),
+                  case .string(uid)? = try? JSONParser().parse(repository.blobContent(identity.id)).field("uid") else {
+                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(identityFile) names another user, or none); give the right --user")
+            }
+            try store.checkFetched(tip)
+            try store.moveWorkingTree(from: nil, to: tip)
+        }
+        return store
+    }
+}

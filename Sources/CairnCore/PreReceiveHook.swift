@@ -1,0 +1,139 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CairnMerge
+import Git
+
+/// The checks a user's bare repository runs on every push (`cairn hook pre-receive`), the
+/// server's side of the Firestore rule `request.auth.uid == uid`:
+///
+/// - the pusher (`REMOTE_USER`, set by the web server) is the repository's user (`<uid>.git`);
+/// - only `main` changes, never deleted, always a fast-forward;
+/// - every new commit holds only what a store of that user may hold (``StoreTree``);
+/// - every document that arrives is at most 1 MiB, valid JSON, and valid under the schema set
+///   (the server's own copy, else the one the repository already holds);
+/// - an append-only document that exists is never changed or deleted.
+public struct PreReceiveHook {
+    /// The repository's user, from its folder name.
+    public let uid: String
+    /// The authenticated user the web server names, if any.
+    public let remoteUser: String?
+    let repository: Repository
+    let gitdir: String
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+                currentFolder: String = FileManager.default.currentDirectoryPath) throws(CairnError) {
+        do {
+            repository = try Repository(openingFromEnvironmentOr: currentFolder)
+        } catch {
+            throw CairnError(.notFound, "cairn hook pre-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error)
+        }
+        gitdir = repository.gitdir
+        var name = FileSystem.lastComponent(of: String(gitdir.dropLast(gitdir.hasSuffix("/") ? 1 : 0)))
+        if name.hasSuffix(".git") { name.removeLast(4) }
+        uid = (try? repository.config("cairn.uid")).flatMap { $0 } ?? name
+        remoteUser = environment["REMOTE_USER"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Checks the updates git gives the hook on stdin (`<old> <new> <ref>` per line); throws
+    /// the refusals, one per line, each naming the document and the rule.
+    public func check(_ input: String) throws(CairnError) {
+        var refusals: [String] = []
+        if let remoteUser, remoteUser != uid {
+            refusals.append("user \(remoteUser) may not push to the progress of \(uid)")
+        }
+        for line in input.split(separator: "\n") where refusals.isEmpty {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3 else {
+                refusals.append("unreadable update line \(String(reflecting: String(line)))")
+                continue
+            }
+            let zero = String(repeating: "0", count: 40)
+            let old = fields[0] == zero ? nil : ObjectID(hex: String(fields[0]))
+            let new = fields[1] == zero ? nil : ObjectID(hex: String(fields[1]))
+            do {
+                refusals += try check(reference: String(fields[2]), from: old, to: new)
+            } catch {
+                refusals.append("cannot check the push: \(error)")
+            }
+        }
+        guard refusals.isEmpty else {
+            let shown = refusals.prefix(20).joined(separator: "\n")
+            let more = refusals.count > 20 ? "\n… and \(refusals.count - 20) more" : ""
+            throw CairnError(.refused, shown + more)
+        }
+    }
+
+    private func check(reference: String, from old: ObjectID?, to new: ObjectID?) throws -> [String] {
+        guard reference == "refs/heads/" + Store.branch else {
+            return ["only \(Store.branch) holds progress; \(reference) is refused"]
+        }
+        guard let new else { return ["deleting \(Store.branch) is refused: progress is kept for good"] }
+        if let old, old != new, try !repository.isDescendant(new, of: old) {
+            return ["the push is not a fast-forward of \(old.short): history is never rewritten; fetch and merge first"]
+        }
+        if let (commit, reason) = try Store.firstRefusal(in: repository, from: new, hiding: old.map { [$0] } ?? [], uid: uid) {
+            return ["commit \(commit.short): \(reason)"]
+        }
+        let oldTree = try old.map { try repository.commit($0).treeID }
+        let newTree = try repository.commit(new).treeID
+        let set = try schemaSet(oldTree: oldTree, newTree: newTree)
+        var refusals: [String] = []
+        for difference in try repository.differences(among: [oldTree, newTree]) {
+            guard let document = DocumentPath(fileName: difference.path) else { continue }
+            let kind = set?.kind(of: document)
+            if difference.entries[0] != nil, let kind, kind.policy.isAppendOnly {
+                let change = difference.entries[1] == nil ? "deleted" : "changed"
+                refusals.append("\(document) is append-only (\(kind.file)): an existing document is never \(change)")
+                continue
+            }
+            guard let entry = difference.entries[1] else { continue }
+            let bytes = try repository.blobContent(entry.id)
+            guard bytes.count <= JSONLimits.documents.maxBytes else {
+                refusals.append("\(document) is \(bytes.count) bytes; a document is at most \(JSONLimits.documents.maxBytes) bytes")
+                continue
+            }
+            let value: JSONValue
+            do {
+                value = try JSONParser().parse(bytes)
+            } catch {
+                refusals.append("\(document) is not valid JSON: \(error.description)")
+                continue
+            }
+            guard case .object = value else {
+                refusals.append("\(document) holds a JSON \(value.typeName); a document is an object")
+                continue
+            }
+            if let kind, let first = kind.schema.validate(value).first {
+                refusals.append("\(document) breaks its schema (\(kind.file)) at \(first)")
+            }
+        }
+        return refusals
+    }
+
+    /// The schema set to check documents against: the server's own (`cairn/schema/` in the
+    /// bare repository), else the set the repository held before the push, else the pushed one.
+    private func schemaSet(oldTree: ObjectID?, newTree: ObjectID) throws -> SchemaSet? {
+        var files: [String: [UInt8]] = [:]
+        for name in FileSystem.names(in: gitdir + "cairn/schema") where name.hasSuffix(".schema.json") {
+            files[name] = try FileSystem.read(gitdir + "cairn/schema/" + name)
+        }
+        if files.isEmpty {
+            for tree in [oldTree, newTree].compactMap({ $0 }) {
+                for file in try repository.files(under: Store.schemaFolder, inTree: tree) where file.path.hasSuffix(".schema.json") {
+                    guard let entry = file.entries[0] else { continue }
+                    files[FileSystem.lastComponent(of: file.path)] = try repository.blobContent(entry.id)
+                }
+                if !files.isEmpty { break }
+            }
+        }
+        guard !files.isEmpty else { return nil }
+        do {
+            return try SchemaSet(files: files)
+        } catch {
+            throw CairnError(.corrupt, "the schema set the push is checked against is broken: \(error.description)", cause: error)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Git
+
+/// Where a store syncs: a bare repository reached by a path or `file://`, `git://` (read
+/// only), `http(s)://` (smart HTTP) or `ssh://`.
+///
+/// Credentials written into an HTTP URL (`https://u1:secret@host/u1.git`) are taken out: the
+/// URL Cairn keeps and shows never holds a password; the password is used for the command
+/// that was given it, and otherwise comes from `CAIRN_PASSWORD`.
+public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
+    public enum Transport: Sendable, Hashable {
+        /// A bare repository on this machine (a path or `file://`).
+        case path
+        /// `git://`: unauthenticated and read-only.
+        case git
+        /// `http://` or `https://`.
+        case http
+        /// `ssh://` or `user@host:path`.
+        case ssh
+    }
+
+    public let transport: Transport
+    /// The URL without its password: what the store's configuration keeps and what libgit2 is
+    /// given. A path is made absolute.
+    public let url: String
+    /// The user name written in the URL, if any.
+    public let username: String?
+    /// The password written in the URL, if any (never stored).
+    public let password: String?
+
+    public init(_ text: String, relativeTo folder: String? = nil) throws(CairnError) {
+        guard !text.isEmpty, !text.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw CairnError(.invalidInput, "invalid remote \(String(reflecting: text)): give a path to a bare repository or a file://, http(s)://, ssh:// or git:// URL")
+        }
+        let lower = text.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            transport = .http
+            let scheme = text.prefix { $0 != ":" } + "://"
+            let rest = text.dropFirst(scheme.count)
+            let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+            let authority = rest[..<authorityEnd]
+            if let at = authority.lastIndex(of: "@") {
+                let userInfo = authority[..<at]
+                let user = userInfo.prefix { $0 != ":" }
+                username = Self.percentDecoded(String(user))
+                password = user.endIndex < userInfo.endIndex
+                    ? Self.percentDecoded(String(userInfo[userInfo.index(after: user.endIndex)...])) : nil
+                url = scheme + (user.isEmpty ? "" : user + "@") + authority[authority.index(after: at)...] + rest[authorityEnd...]
+            } else {
+                (username, password) = (nil, nil)
+                url = text
+            }
+            guard authority.contains(where: { $0 != "@" && $0 != ":" }) else {
+                throw CairnError(.invalidInput, "invalid remote \(url): it names no host")
+            }
+            return
+        }
+        (username, password) = (nil, nil)
+        if lower.hasPrefix("git://") {
+            (transport, url) = (.git, text)
+        } else if lower.hasPrefix("ssh://") || lower.hasPrefix("git+ssh://") {
+            (transport, url) = (.ssh, text)
+        } else if lower.hasPrefix("file://") {
+            let path = String(text.dropFirst("file://".count))
+            guard path.hasPrefix("/") else {
+                throw CairnError(.invalidInput, "invalid remote \(text): a file:// URL needs an absolute path (file:///srv/cairn/u1.git)")
+            }
+            (transport, url) = (.path, path)
+        } else if text.contains("://") {
+            throw CairnError(.invalidInput, "unsupported remote \(text): use a path, file://, http(s)://, ssh:// or git://")
+        } else if let colon = text.firstIndex(of: ":"), text[..<colon].contains("@"), !text[..<colon].contains("/") {
+            (transport, url) = (.ssh, text)  // user@host:path, as scp writes it
+        } else {
+            let base = folder ?? FileManager.default.currentDirectoryPath
+            (transport, url) = (.path, Self.absolute(text, in: base))
+        }
+    }
+
+    /// What to show and store: the URL without a password.
+    public var description: String { url }
+
+    /// Whether Cairn refuses to push there: `git://` has no authentication, and a user's
+    /// progress is private.
+    public var isReadOnly: Bool { transport == .git }
+
+    /// The user id a URL most likely serves: its last component without `.git`
+    /// (`https://host/git/u1.git` → `u1`).
+    public var impliedUID: String? {
+        var last = url.split(separator: "/").last.map(String.init) ?? ""
+        if let colon = last.lastIndex(of: ":") { last = String(last[last.index(after: colon)...]) }
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        return last.isEmpty ? nil : last
+    }
+
+    /// The credentials to offer: the URL's own, else `CAIRN_USERNAME` / `CAIRN_PASSWORD`
+    /// (the user name defaulting to the URL's). Nil when there is no password to give.
+    public func credentials(environment: [String: String] = ProcessInfo.processInfo.environment) -> Credentials? {
+        guard transport == .http || transport == .ssh else { return nil }
+        let user = username ?? environment["CAIRN_USERNAME"]
+        let secret = password ?? environment["CAIRN_PASSWORD"]
+        guard let user, let secret else { return nil }
+        return Credentials(username: user, password: secret)
+    }
+
+    static func absolute(_ path: String, in folder: String) -> String {
+        let joined = path.hasPrefix("/") ? path : folder + "/" + path
+        return Home.normalize(joined)
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

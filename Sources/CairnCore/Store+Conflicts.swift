@@ -1,0 +1,36 @@
+import CairnMerge
+import Git
+
+extension Store {
+    /// What the policies decided in the store's merges, newest merge first; with `revision`,
+    /// in that commit only. Each record names the document, the value kept and the value
+    /// replaced; the replaced value is also in the history of the merge's other parent.
+    public func conflicts(at revision: String? = nil) throws(CairnError) -> [(commit: Commit, records: [ConflictRecord])] {
+        try translatingErrors("cannot read the conflicts") { () throws -> [(commit: Commit, records: [ConflictRecord])] in
+            if let revision {
+                let commit = try resolve(revision)
+                return [(commit, Self.conflictRecords(in: commit.message))]
+            }
+            guard let head = try repository.headCommit() else { return [] }
+            var found: [(commit: Commit, records: [ConflictRecord])] = []
+            try repository.walkHistory(from: head.id) { commit in
+                if commit.parentIDs.count > 1 {
+                    let records = Self.conflictRecords(in: commit.message)
+                    if !records.isEmpty { found.append((commit, records)) }
+                }
+                return true
+            }
+            return found
+        }
+    }
+
+    /// The records a merge message carries as `Cairn-Conflict:` trailers.
+    static func conflictRecords(in message: String) -> [ConflictRecord] {
+        let prefix = conflictTrailer + ": "
+        return message.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix(prefix),
+                  let value = try? JSONParser().parse(Array(line.dropFirst(prefix.count).utf8)) else { return nil }
+            return ConflictRecord(json: value)
+        }
+    }
+}

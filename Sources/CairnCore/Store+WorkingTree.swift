@@ -1,0 +1,78 @@
+import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Git
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Store {
+    /// The file that says a move of the working tree to another commit is under way:
+    /// `<from> <to>` (`-` for none), written before the first file changes and removed after
+    /// the branch points to `<to>`.
+    var movePath: String { repository.gitdir + "cairn/moving" }
+
+    /// Makes the working tree, the index and the branch those of commit `target`, changing
+    /// only the files that differ from commit `from` (the branch's commit now, nil for none).
+    /// The caller holds the lock and has nothing pending.
+    ///
+    /// Crash-safe: the move is noted first, files are written and the index saved, the disk
+    /// synced, then the branch moved (compare-and-swap from `from`) and the note removed. A
+    /// move cut short is finished by the next command that takes the lock.
+    func moveWorkingTree(from: ObjectID?, to target: ObjectID) throws {
+        try FileSystem.writeAtomically(Array("\(from?.hex ?? "-") \(target.hex)\n".utf8), to: movePath, durable: true)
+        try rewriteFiles(from: from, to: target)
+        try repository.setReference("refs/heads/" + Self.branch, to: target, expecting: from,
+                                    message: "cairn: move to \(target.short)")
+        _ = try FileSystem.removeFile(movePath)
+    }
+
+    /// Finishes a move of the working tree that a killed process left half done. The caller
+    /// holds the lock.
+    func finishInterruptedMove() throws {
+        guard let bytes = try FileSystem.read(movePath) else { return }
+        let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count == 2, let target = ObjectID(hex: String(fields[1])) else {
+            _ = try FileSystem.removeFile(movePath)
+            return
+        }
+        let from = ObjectID(hex: String(fields[0]))
+        let head = try repository.reference("refs/heads/" + Self.branch)
+        if head == from || head == target {
+            try rewriteFiles(from: from, to: target)
+            if head != target {
+                try repository.setReference("refs/heads/" + Self.branch, to: target, expecting: from,
+                                            message: "cairn: finish the move to \(target.short)")
+            }
+        }
+        _ = try FileSystem.removeFile(movePath)
+    }
+
+    /// Writes the files of `target` that differ from `from` (removing those it lacks), updates
+    /// their index entries, and syncs the file system.
+    private func rewriteFiles(from: ObjectID?, to target: ObjectID) throws {
+        let oldTree = try from.map { try repository.commit($0).treeID }
+        let newTree = try repository.commit(target).treeID
+        let index = try Index.open(gitdir: repository.gitdir)
+        for difference in try repository.differences(among: [oldTree, newTree]) {
+            let path = difference.path
+            if let entry = difference.entries[1] {
+                try FileSystem.makeFolders(FileSystem.parent(of: absolute(path)))
+                try FileSystem.writeAtomically(try repository.blobContent(entry.id), to: absolute(path))
+                try index.stage(try IndexEntry.forFile(atPath: absolute(path), path: path, id: entry.id))
+            } else {
+                try FileSystem.removeFile(absolute(path))
+                FileSystem.removeEmptyFolders(from: FileSystem.parent(of: absolute(path)), upTo: folder)
+                try index.remove(path: path)
+            }
+        }
+        try index.write()
+        // One call makes every file written above durable before the branch moves.
+        Glibc.sync()
+        loadedSchemaSet = nil
+    }
+}

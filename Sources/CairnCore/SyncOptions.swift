@@ -1,0 +1,42 @@
+import Git
+
+/// How a sync behaves: its retries, its credentials, and who hears about its progress.
+public struct SyncOptions: Sendable {
+    /// Pauses before trying again after a network failure.
+    public var retry: RetrySchedule
+    /// How many times to fetch, merge and push in all when another device pushed first.
+    public var pushAttempts: Int
+    /// Credentials to offer instead of those of the URL or the environment.
+    public var credentials: Credentials?
+    /// Called as objects arrive or leave.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Called before each pause of the retry schedule: the failure, the pause in seconds, and
+    /// which retry comes next (1, 2, …).
+    public var willRetry: (@Sendable (CairnError, Double, Int) -> Void)?
+    /// Pauses for the given seconds (replaceable so tests run without waiting).
+    public var sleep: @Sendable (Double) -> Void
+
+    public init(retry: RetrySchedule = .standard, pushAttempts: Int = 6, credentials: Credentials? = nil,
+                progress: (@Sendable (TransferProgress) -> Void)? = nil,
+                willRetry: (@Sendable (CairnError, Double, Int) -> Void)? = nil,
+                sleep: @escaping @Sendable (Double) -> Void = SyncOptions.sleepForReal) {
+        self.retry = retry
+        self.pushAttempts = max(1, pushAttempts)
+        self.credentials = credentials
+        self.progress = progress
+        self.willRetry = willRetry
+        self.sleep = sleep
+    }
+
+    /// Blocks the calling thread for `seconds`.
+    public static let sleepForReal: @Sendable (Double) -> Void = { seconds in
+        guard seconds > 0 else { return }
+        var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&pause, &remaining) == -1 && errno == EINTR { pause = remaining }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,49 @@
+import CairnMerge
+import Git
+
+/// What a sync did.
+public struct SyncResult: Sendable {
+    /// How the remote's work came in.
+    public enum Integration: Sendable, Hashable {
+        /// The remote had nothing this store lacked.
+        case upToDate
+        /// The store had nothing the remote lacked, and moved to the remote's commit.
+        case fastForward
+        /// Both had new checkpoints: a merge commit joins them.
+        case merged(ObjectID)
+    }
+
+    /// The checkpoint of pending writes made first.
+    public var checkpoint: CheckpointResult
+    public var integration: Integration = .upToDate
+    /// What the policies decided in the merge.
+    public var conflicts: [ConflictRecord] = []
+    /// The files of the working tree the sync changed (the remote's changes), sorted.
+    public var changedFiles: [String] = []
+    /// Checkpoints the push sent (0 when the remote had them all).
+    public var pushedCommits = 0
+    /// How many rounds of fetch, merge and push it took (more than 1 when another device
+    /// pushed first).
+    public var rounds = 1
+    /// The commit the store and the remote are on after the sync.
+    public var head: ObjectID?
+
+    /// One line for people: what came in, what went out.
+    public var summary: String {
+        var parts: [String] = []
+        switch integration {
+        case .upToDate: break
+        case .fastForward: parts.append("fast-forwarded, \(Self.documents(changedFiles.count)) changed")
+        case .merged(let id):
+            let decided = conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") decided (cairn conflicts)"
+            parts.append("merged \(id.short), \(Self.documents(changedFiles.count)) changed\(decided)")
+        }
+        if pushedCommits > 0 { parts.append("pushed \(pushedCommits) checkpoint\(pushedCommits == 1 ? "" : "s")") }
+        if parts.isEmpty { return "Already in sync at \(head?.short ?? "-")" }
+        return "Synced at \(head?.short ?? "-"): " + parts.joined(separator: "; ")
+    }
+
+    private static func documents(_ count: Int) -> String {
+        "\(count) file\(count == 1 ? "" : "s")"
+    }
+}

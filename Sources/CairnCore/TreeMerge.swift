@@ -1,0 +1,141 @@
+import CairnMerge
+import Git
+
+/// The three-way merge of two commits' trees under a schema set's policies, done by reading
+/// only what differs: folders equal on the three sides are never opened, and the result is
+/// built from `ours` by replacing the documents that change.
+///
+/// It gives the same documents as ``SchemaSet/mergeDocuments(base:ours:theirs:)`` on whole
+/// stores, and the same tree whichever side is `ours`. With several merge bases (criss-cross
+/// histories) the base is itself a merge of them, so a counter never counts twice.
+struct TreeMerge {
+    let repository: Repository
+    let schemaSet: SchemaSet?
+
+    /// What a merge produced: the tree, what the policies decided, and the documents whose
+    /// content differs from `ours`.
+    struct Outcome {
+        var tree: ObjectID
+        var conflicts: [ConflictRecord]
+        var changedFromOurs: [String]
+        /// Documents both sides had changed, merged value by value.
+        var mergedDocuments: Int
+    }
+
+    /// Merges the trees of commits `ours` and `theirs` over their merge base.
+    func merge(commit ours: ObjectID, with theirs: ObjectID) throws -> Outcome {
+        let base = try baseTree(ours, theirs)
+        return try merge(base: base, ours: repository.commit(ours).treeID, theirs: repository.commit(theirs).treeID)
+    }
+
+    /// The tree to merge against: the one merge base's, a merge of the merge bases when there
+    /// are several, or the empty tree for unrelated histories.
+    func baseTree(_ ours: ObjectID, _ theirs: ObjectID) throws -> ObjectID {
+        let bases = try repository.mergeBases(ours, theirs)
+        guard var current = bases.first else { return ObjectID.emptyTree }
+        for next in bases.dropFirst() {
+            let tree = try merge(base: baseTree(current, next), ours: repository.commit(current).treeID,
+                                 theirs: repository.commit(next).treeID).tree
+            // A commit nothing points to, so that the next base's merge bases can be found.
+            let fixed = Signature(name: "Cairn", email: "merge-base@cairn.invalid", time: 0)
+            current = try repository.createCommit(
+                tree: tree, parents: [current, next], message: "Virtual merge base\n",
+                author: fixed, committer: fixed, updating: nil)
+        }
+        return try repository.commit(current).treeID
+    }
+
+    /// Merges three trees.
+    func merge(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws -> Outcome {
+        func present(_ tree: ObjectID) -> ObjectID? { tree == ObjectID.emptyTree ? nil : tree }
+        let differences = try repository.differences(among: [present(base), present(ours), present(theirs)])
+        var updates: [TreeUpdate] = []
+        var conflicts: [ConflictRecord] = []
+        var changed: [String] = []
+        var merged = 0
+        var touched: [DocumentPath] = []
+        for difference in differences {
+            let (b, o, t) = (difference.entries[0], difference.entries[1], difference.entries[2])
+            let document = DocumentPath(fileName: difference.path)
+            if let document { touched.append(document) }
+            if o == t || b == t { continue }
+            if b == o {
+                updates.append(t.map { .upsert(path: difference.path, id: $0.id, mode: $0.mode) } ?? .remove(path: difference.path))
+                changed.append(difference.path)
+                continue
+            }
+            guard let document else {
+                // A file of the store itself (.cairn/, .gitattributes) changed on both sides:
+                // kept over a deletion, else the greater content, whichever side has it.
+                let kept = try [o, t].compactMap { $0 }.max { x, y in
+                    try repository.blobContent(x.id).lexicographicallyPrecedes(repository.blobContent(y.id))
+                }
+                if let kept, kept != o {
+                    updates.append(.upsert(path: difference.path, id: kept.id, mode: kept.mode))
+                    changed.append(difference.path)
+                }
+                continue
+            }
+            merged += 1
+            let (base, mine, other) = (try value(b, document), try value(o, document), try value(t, document))
+            let outcome = schemaSet?.merge(document, base: base, ours: mine, theirs: other)
+                ?? MergePolicy.plain.merge(base: base, ours: mine, theirs: other)
+            conflicts += outcome.conflicts.map { record in
+                var named = record
+                named.document = document.description
+                return named
+            }
+            if let result = outcome.value {
+                let id = try repository.writeBlob(result.canonicalBytes())
+                if id != o?.id {
+                    updates.append(.upsert(path: difference.path, id: id, mode: 0o100644))
+                    changed.append(difference.path)
+                }
+            } else if o != nil {
+                updates.append(.remove(path: difference.path))
+                changed.append(difference.path)
+            }
+        }
+        var tree = try repository.updateTree(ours, with: updates).id
+        // Counts of documents: computed again from the merged tree, for every document that
+        // counts something that differed.
+        if let schemaSet {
+            var countUpdates: [TreeUpdate] = []
+            var owners: [DocumentPath] = []
+            for path in touched {
+                if let kind = schemaSet.kind(of: path), !kind.counted.isEmpty, !owners.contains(path) { owners.append(path) }
+                for owner in schemaSet.owners(affectedBy: path) where !owners.contains(owner) { owners.append(owner) }
+            }
+            for owner in owners.sorted() {
+                guard let entry = try repository.entry(at: owner.fileName, inTree: tree), !entry.isTree,
+                      let current = try value(entry, owner) else { continue }
+                let filled = schemaSet.filled(current, at: owner) { count in
+                    ((try? repository.files(under: owner.folderName, inTree: tree)) ?? []).compactMap { file in
+                        guard let path = DocumentPath(fileName: file.path), count.contains(path, below: owner),
+                              let entry = file.entries[0] else { return nil }
+                        return try? value(entry, path)
+                    }
+                }
+                let bytes = filled.canonicalBytes()
+                let id = try repository.writeBlob(bytes)
+                if id != entry.id {
+                    countUpdates.append(.upsert(path: owner.fileName, id: id, mode: 0o100644))
+                    if !changed.contains(owner.fileName) { changed.append(owner.fileName) }
+                }
+            }
+            if !countUpdates.isEmpty { tree = try repository.updateTree(tree, with: countUpdates).id }
+        }
+        return Outcome(tree: tree, conflicts: conflicts.sorted(), changedFromOurs: changed.sorted(), mergedDocuments: merged)
+    }
+
+    /// The document an entry holds, parsed; nil for an absent entry.
+    private func value(_ entry: TreeEntry?, _ path: DocumentPath) throws -> JSONValue? {
+        guard let entry else { return nil }
+        let bytes = try repository.blobContent(entry.id)
+        do {
+            return try JSONParser().parse(bytes)
+        } catch {
+            throw CairnError(.corrupt, "\(path) in history is not a valid document (\(error.description)); the store or the remote holds data Cairn did not write", cause: error)
+        }
+    }
+}

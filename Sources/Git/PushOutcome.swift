@@ -1,0 +1,17 @@
+/// What the remote said about a push. libgit2 returns success even when the server refused a
+/// reference: the refusal arrives only here, and the caller must treat it as a failure.
+public struct PushOutcome: Sendable, Hashable {
+    /// Each refused reference with the server's reason (such as `pre-receive hook declined`).
+    public var rejections: [String: String]
+    /// What the server printed for the user while it received the push (its hooks' output),
+    /// one line each, without the `remote:` prefix.
+    public var remoteMessages: [String]
+
+    public init(rejections: [String: String] = [:], remoteMessages: [String] = []) {
+        self.rejections = rejections
+        self.remoteMessages = remoteMessages
+    }
+
+    /// Whether every reference was accepted.
+    public var accepted: Bool { rejections.isEmpty }
+}

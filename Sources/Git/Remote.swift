@@ -1,0 +1,95 @@
+import CGit2
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A remote repository reached by URL — a path, `file://`, `git://`, `http(s)://` or `ssh://`
+/// — without a name in the repository's configuration (`git_remote_create_anonymous`), so
+/// nothing about it, credentials least of all, is written to disk.
+///
+/// Like its repository, a remote has one owner and is not `Sendable`.
+public final class Remote {
+    let handle: OpaquePointer
+    /// The repository the remote fetches into and pushes from; kept alive with the remote.
+    public let repository: Repository
+
+    public init(repository: Repository, url: String) throws(GitError) {
+        var remote: OpaquePointer?
+        try check(git_remote_create_anonymous(&remote, repository.handle, url), "git_remote_create_anonymous")
+        self.handle = remote!
+        self.repository = repository
+    }
+
+    deinit {
+        git_remote_free(handle)
+    }
+
+    /// Downloads what `refspecs` name and updates the local references they map to
+    /// (`git_remote_fetch`; no tags, no `FETCH_HEAD`). A source reference the remote lacks
+    /// is no error: its destination is left as it was.
+    public func fetch(_ refspecs: [String], credentials: Credentials? = nil,
+                      progress: ((TransferProgress) -> Void)? = nil) throws(GitError) {
+        var options = git_fetch_options()
+        try check(git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
+        options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        options.update_fetchhead = 0
+        let session = RemoteSession(credentials: credentials, progress: progress)
+        session.install(in: &options.callbacks)
+        let result = withStringArray(refspecs) { array in
+            git_remote_fetch(handle, array, &options, "fetch")
+        }
+        withExtendedLifetime(session) {}
+        try check(result, "git_remote_fetch")
+    }
+
+    /// Uploads what `refspecs` name (`git_remote_push`). Returns what the server said: a
+    /// reference it refused comes back in ``PushOutcome/rejections``, not as a throw, because
+    /// that is the only place libgit2 reports it.
+    public func push(_ refspecs: [String], credentials: Credentials? = nil,
+                     progress: ((TransferProgress) -> Void)? = nil) throws(GitError) -> PushOutcome {
+        var options = git_push_options()
+        try check(git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
+        let session = RemoteSession(credentials: credentials, progress: progress)
+        session.install(in: &options.callbacks)
+        let result = withStringArray(refspecs) { array in
+            git_remote_push(handle, array, &options)
+        }
+        return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in
+            try check(result, "git_remote_push")
+            return PushOutcome(rejections: session.rejections, remoteMessages: session.remoteMessages)
+        }
+    }
+
+    /// The references the remote advertises, name → commit (`git_remote_connect`,
+    /// `git_remote_ls`).
+    public func references(credentials: Credentials? = nil) throws(GitError) -> [String: ObjectID] {
+        var callbacks = git_remote_callbacks()
+        try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
+        let session = RemoteSession(credentials: credentials, progress: nil)
+        session.install(in: &callbacks)
+        return try withExtendedLifetime(session) { () throws(GitError) -> [String: ObjectID] in
+            try check(git_remote_connect(handle, GIT_DIRECTION_FETCH, &callbacks, nil, nil), "git_remote_connect")
+            defer { git_remote_disconnect(handle) }
+            var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+            var count = 0
+            try check(git_remote_ls(&heads, &count, handle), "git_remote_ls")
+            var found: [String: ObjectID] = [:]
+            for position in 0..<count {
+                guard let head = heads?[position]?.pointee else { continue }
+                found[String(cString: head.name)] = ObjectID(head.oid)
+            }
+            return found
+        }
+    }
+}
+
+/// Calls `body` with `strings` as a `git_strarray` that lives for the call.
+func withStringArray<T>(_ strings: [String], _ body: (UnsafePointer<git_strarray>) -> T) -> T {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeMutableBufferPointer { buffer in
+        var array = git_strarray(strings: buffer.baseAddress, count: buffer.count)
+        return body(&array)
+    }
+}

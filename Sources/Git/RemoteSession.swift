@@ -1,0 +1,90 @@
+import CGit2
+
+/// The state libgit2's remote callbacks share during one fetch or push: the credentials to
+/// offer (once), the progress handler, and what the server said.
+final class RemoteSession {
+    let credentials: Credentials?
+    let progress: ((TransferProgress) -> Void)?
+    var offeredCredentials = false
+    var offeredAgent = false
+    var rejections: [String: String] = [:]
+    var sideband: [UInt8] = []
+
+    init(credentials: Credentials?, progress: ((TransferProgress) -> Void)?) {
+        self.credentials = credentials
+        self.progress = progress
+    }
+
+    /// The server's messages, one line each; lines rewritten in place with `\r` (progress
+    /// counters) keep only their last state.
+    var remoteMessages: [String] {
+        String(decoding: sideband, as: UTF8.self)
+            .split(whereSeparator: { $0 == "\n" })
+            .compactMap { line in line.split(separator: "\r").last.map(String.init) }
+            .map { $0.trimmingTrailingSpaces() }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Fills `callbacks` with this session's handlers. The session must outlive the call
+    /// that uses them.
+    func install(in callbacks: inout git_remote_callbacks) {
+        callbacks.payload = Unmanaged.passUnretained(self).toOpaque()
+        callbacks.credentials = { out, _, usernameFromURL, allowed, payload in
+            let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
+            if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, let credentials = session.credentials,
+               !session.offeredCredentials {
+                session.offeredCredentials = true
+                return git_credential_userpass_plaintext_new(out, credentials.username, credentials.password)
+            }
+            if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0, !session.offeredAgent {
+                session.offeredAgent = true
+                let user = usernameFromURL.map { String(cString: $0) } ?? session.credentials?.username ?? "git"
+                return git_credential_ssh_key_from_agent(out, user)
+            }
+            let reason = session.offeredCredentials || session.offeredAgent
+                ? "the remote refused the credentials"
+                : "the remote asks for credentials and none were given"
+            git_error_set_str(Int32(GIT_ERROR_CALLBACK.rawValue), reason)
+            return GIT_EAUTH.rawValue
+        }
+        callbacks.transfer_progress = { stats, payload in
+            let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
+            if let progress = session.progress, let stats {
+                progress(TransferProgress(
+                    direction: .receiving, objects: Int(stats.pointee.received_objects),
+                    totalObjects: Int(stats.pointee.total_objects), bytes: Int(stats.pointee.received_bytes)))
+            }
+            return 0
+        }
+        callbacks.push_transfer_progress = { current, total, bytes, payload in
+            let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
+            session.progress?(TransferProgress(direction: .sending, objects: Int(current),
+                                               totalObjects: Int(total), bytes: bytes))
+            return 0
+        }
+        callbacks.sideband_progress = { text, length, payload in
+            let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
+            if let text, length > 0 {
+                text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+                    session.sideband += UnsafeBufferPointer(start: $0, count: Int(length))
+                }
+            }
+            return 0
+        }
+        callbacks.push_update_reference = { reference, status, payload in
+            let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
+            if let reference, let status {
+                session.rejections[String(cString: reference)] = String(cString: status)
+            }
+            return 0
+        }
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,91 @@
+import CGit2
+
+extension Repository {
+    /// The commit a reference points to (`refs/heads/main`, `refs/remotes/origin/main`,
+    /// `HEAD`), or nil when it does not exist or is unborn (`git_reference_name_to_id`).
+    public func reference(_ name: String) throws(GitError) -> ObjectID? {
+        var id = git_oid()
+        let result = git_reference_name_to_id(&id, handle, name)
+        if result == GIT_ENOTFOUND.rawValue || result == GIT_EUNBORNBRANCH.rawValue { return nil }
+        try check(result, "git_reference_name_to_id")
+        return ObjectID(id)
+    }
+
+    /// Points the direct reference `name` at `id`, only if it still points to `expected` (nil:
+    /// only if it does not exist yet) — a compare-and-swap under the reference's lock file
+    /// (`git_reference_create_matching`). Throws `.modified` when it moved meanwhile.
+    public func setReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?,
+                             message: String) throws(GitError) {
+        var reference: OpaquePointer?
+        var raw = id.raw
+        let result: Int32
+        if let expected {
+            var old = expected.raw
+            result = git_reference_create_matching(&reference, handle, name, &raw, 1, &old, message)
+        } else {
+            result = git_reference_create(&reference, handle, name, &raw, 0, message)
+        }
+        try check(result, "git_reference_create_matching")
+        git_reference_free(reference)
+    }
+
+    /// Removes a reference if it exists (`git_reference_remove`).
+    public func removeReference(_ name: String) throws(GitError) {
+        let result = git_reference_remove(handle, name)
+        if result == GIT_ENOTFOUND.rawValue { return }
+        try check(result, "git_reference_remove")
+    }
+
+    /// The best common ancestors of two commits: one, or several after criss-cross merges,
+    /// or none for unrelated histories (`git_merge_bases`). Sorted by id, so the order never
+    /// depends on which side asks.
+    public func mergeBases(_ one: ObjectID, _ two: ObjectID) throws(GitError) -> [ObjectID] {
+        var found = git_oidarray()
+        var (a, b) = (one.raw, two.raw)
+        let result = git_merge_bases(&found, handle, &a, &b)
+        if result == GIT_ENOTFOUND.rawValue { return [] }
+        try check(result, "git_merge_bases")
+        defer { git_oidarray_dispose(&found) }
+        return (0..<found.count).map { ObjectID(found.ids[$0]) }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+    }
+
+    /// Whether `descendant` has `ancestor` in its history (a commit is not its own
+    /// descendant) (`git_graph_descendant_of`).
+    public func isDescendant(_ descendant: ObjectID, of ancestor: ObjectID) throws(GitError) -> Bool {
+        var (a, b) = (descendant.raw, ancestor.raw)
+        return try check(git_graph_descendant_of(handle, &a, &b), "git_graph_descendant_of") == 1
+    }
+
+    /// How many commits `local` has that `upstream` lacks, and the other way round
+    /// (`git_graph_ahead_behind`).
+    public func aheadBehind(_ local: ObjectID, _ upstream: ObjectID) throws(GitError) -> (ahead: Int, behind: Int) {
+        var ahead = 0, behind = 0
+        var (a, b) = (local.raw, upstream.raw)
+        try check(git_graph_ahead_behind(&ahead, &behind, handle, &a, &b), "git_graph_ahead_behind")
+        return (ahead, behind)
+    }
+
+    /// The commits reachable from `tip` but not from `hidden` (the new commits of a push or
+    /// a fetch), oldest first (`git_revwalk_push`, `git_revwalk_hide`).
+    public func commits(from tip: ObjectID, hiding hidden: [ObjectID]) throws(GitError) -> [ObjectID] {
+        var walk: OpaquePointer?
+        try check(git_revwalk_new(&walk, handle), "git_revwalk_new")
+        defer { git_revwalk_free(walk) }
+        try check(git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue),
+                  "git_revwalk_sorting")
+        var raw = tip.raw
+        try check(git_revwalk_push(walk, &raw), "git_revwalk_push")
+        for id in hidden {
+            var hide = id.raw
+            try check(git_revwalk_hide(walk, &hide), "git_revwalk_hide")
+        }
+        var found: [ObjectID] = []
+        var id = git_oid()
+        while true {
+            let result = git_revwalk_next(&id, walk)
+            if result == GIT_ITEROVER.rawValue { return found }
+            try check(result, "git_revwalk_next")
+            found.append(ObjectID(id))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import CairnCore
+
+struct Clone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a user's store from a remote onto this machine.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var transfer: TransferOptions
+
+    @Argument(help: "The remote: a path or file:// URL of a bare repository, http(s)://, ssh:// or git://.")
+    var url: String
+
+    func run() throws {
+        let home = global.resolvedHome
+        let remote = try RemoteURL(url)
+        let store = try home.cloneStore(from: remote, uid: global.user, options: transfer.syncOptions(),
+                                        mergeDriver: SchemaLocator.executable())
+        let documents = try store.documentCount()
+        let active = try home.activeUser() == store.uid ? " (active)" : ""
+        print("Restored the store of user \(store.uid) from \(remote) at \(store.folder)\(active): \(documents) document\(documents == 1 ? "" : "s")")
+    }
+}

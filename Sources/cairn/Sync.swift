@@ -1,0 +1,29 @@
+import ArgumentParser
+import CairnCore
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Checkpoint, fetch, merge under the policies, and push.",
+        discussion: """
+            Pending writes are checkpointed first. When another device pushed first, the store \
+            fetches and merges again. Network failures are retried on the schedule (--retry); \
+            refused credentials, a push the server refuses and foreign data end the sync at \
+            once, with the store back on its last checkpoint. Credentials: the URL's, else \
+            $CAIRN_USERNAME and $CAIRN_PASSWORD.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var transfer: TransferOptions
+
+    func run() throws {
+        let store = try global.openStore()
+        let result = try store.sync(transfer.syncOptions())
+        if let commit = result.checkpoint.commit {
+            print("Checkpoint \(commit.short): \(result.checkpoint.summary)")
+        }
+        print(result.summary)
+        for record in result.conflicts {
+            print("  " + record.description)
+        }
+    }
+}

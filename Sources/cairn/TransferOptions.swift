@@ -1,0 +1,65 @@
+import ArgumentParser
+import CairnCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The options of the commands that talk to a remote: quiet or not, and the retry schedule.
+struct TransferOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print no progress (progress shows only on a terminal anyway).")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Pauses in seconds before retrying after a network failure, like 5,30,300, or none (default: $CAIRN_SYNC_RETRY, else 5,30,300).", valueName: "seconds"))
+    var retry: String?
+
+    /// Sync options with this command's progress and retries.
+    func syncOptions() throws -> SyncOptions {
+        let schedule: RetrySchedule
+        if let retry {
+            schedule = try RetrySchedule(parsing: retry)
+        } else {
+            schedule = try RetrySchedule.fromEnvironment()
+        }
+        var options = SyncOptions(retry: schedule)
+        guard !quiet, isatty(2) == 1 else { return options }
+        let meter = ProgressMeter()
+        let retries = schedule.delays.count
+        options.progress = { step in meter.show(step) }
+        options.willRetry = { error, pause, retry in
+            meter.finishLine()
+            Output.error("cairn: \(error.message); trying again in \(RetrySchedule([pause])) s (retry \(retry) of \(retries))\n")
+        }
+        return options
+    }
+}
+
+/// Transfer progress on one terminal line, rewritten in place (`Receiving objects: 40% (8/20), 3.1 KiB`).
+///
+/// Unchecked `Sendable`: libgit2 calls progress handlers on the thread that runs the fetch or
+/// push, and a command runs one at a time, so the line state is never touched concurrently.
+final class ProgressMeter: @unchecked Sendable {
+    private var open = false
+
+    func show(_ step: TransferProgress) {
+        let verb = step.direction == .receiving ? "Receiving" : "Sending"
+        let percent = step.totalObjects > 0 ? "\(step.objects * 100 / step.totalObjects)% " : ""
+        Output.error("\r\(verb) objects: \(percent)(\(step.objects)/\(step.totalObjects)), \(Self.size(step.bytes))\u{1B}[K")
+        open = true
+    }
+
+    /// Ends the progress line, if one is open.
+    func finishLine() {
+        if open { Output.error("\n") }
+        open = false
+    }
+
+    deinit { finishLine() }
+
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        let (unit, scale) = bytes < 1 << 20 ? ("KiB", 1024) : ("MiB", 1 << 20)
+        let tenths = bytes * 10 / scale
+        return "\(tenths / 10).\(tenths % 10) \(unit)"
+    }
+}

@@ -151,6 +151,9 @@ extension Store {
                progress: (@Sendable (TransferProgress) -> Void)?) throws {
         let started = Date()
         var last: TransferProgress?
+        if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
+            throw CairnError(.notFound, "cannot fetch from \(remote): there is no repository there; create it with: cairn server init FOLDER UID")
+        }
         do {
             let connection = try Remote(repository: repository, url: remote.url)
             try connection.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials) { step in
@@ -336,7 +339,7 @@ extension Store {
         if message.contains("404") || (remote.transport == .path && (message.contains("could not find repository") || message.contains("not a git repository") || message.contains("failed to resolve path"))) {
             return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there; create it with: cairn server init FOLDER UID", cause: error)
         }
-        if error.isNetworkFailure {
+        if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {
             return CairnError(.network, "cannot \(what) \(remote): \(message)", cause: error)
         }
         return CairnError(.corrupt, "cannot \(what) \(remote): \(message)", cause: error)

@@ -23,6 +23,10 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(function): \(message)" }
 
+    /// Whether the operating system refused a call (a socket that could not connect, a file
+    /// that could not be opened).
+    public var isSystemFailure: Bool { category == GIT_ERROR_OS.rawValue }
+
     /// Whether the failure came from the network on the way to a remote (a connection refused,
     /// cut or timed out, an HTTP or TLS failure): the kind worth trying again later.
     public var isNetworkFailure: Bool {

@@ -156,6 +156,14 @@ public final class GitHTTPServer: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = console
         process.standardError = console
+        // lighttpd inherits the starting thread's signal mask (Process keeps it), and the test
+        // runner's threads block SIGTERM: unblocked while it starts, so stop() ends it at once.
+        var term = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&term)
+        sigaddset(&term, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &term, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         let deadline = Date() + 10
         while true {

@@ -1,0 +1,476 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CairnTestSupport
+import Foundation
+import Testing
+
+/// The tool against a real smart-HTTP git server on 127.0.0.1 (lighttpd and `git http-backend`,
+/// basic auth per user, the repositories made by `cairn server init` with Cairn's hook):
+/// devices converge through it, only the owner reaches a repository, and what the hook refuses
+/// reaches the device as one line.
+@Suite(.serialized) struct HTTPSyncTests {
+    static let passwords = ["u1": "p@ss-1", "u2": "p@ss-2"]
+
+    /// What a program of these tests said and how it ended.
+    struct Finished {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Why the served repositories could not be made.
+    struct SetupError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Per-user bare repositories made by `cairn server init`, served over HTTP.
+    final class Served {
+        let folder = TemporaryFolder("cairn-http-repos")
+        let server: GitHTTPServer
+        var root: String { folder.path + "/repos" }
+
+        /// `schema`: the schema set the hook checks pushed documents against (none: the set
+        /// each store carries).
+        init(schema: String? = nil) throws {
+            let root = folder.path + "/repos"
+            let created = try runBounded(CLI.executable, ["server", "init", root, "u1", "u2"] + (schema.map { ["--schema", $0] } ?? []))
+            guard created.status == 0 else {
+                throw SetupError(description: "cairn server init failed: \(created.stderr)")
+            }
+            server = try GitHTTPServer(root: root, users: HTTPSyncTests.passwords)
+        }
+
+        func url(_ uid: String, user: String? = nil, password: String? = nil) -> String {
+            server.url(for: uid, user: user, password: password)
+        }
+
+        /// The commit the server's `main` of `uid` points at ("" when it has none).
+        func main(_ uid: String) throws -> String {
+            try runBounded("/usr/bin/git", ["--git-dir", root + "/\(uid).git", "rev-parse", "--verify", "-q", "refs/heads/main"])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// One device: a home of its own. The tool runs there without any credentials from the
+    /// test's environment, with network retries off, and with the password given (if any) in
+    /// `CAIRN_PASSWORD`, as a user's shell would.
+    final class Device {
+        let name: String
+        let cli = CLI()
+        var home: String { cli.home }
+
+        init(_ name: String = "device") {
+            self.name = name
+        }
+
+        @discardableResult
+        func callAsFunction(_ arguments: String..., input: String? = nil, password: String? = nil) throws -> Finished {
+            try runBounded(CLI.executable, ["--home", home] + arguments, input: input,
+                    environment: password.map { ["CAIRN_PASSWORD": $0] } ?? [:])
+        }
+
+        /// Runs `git -C HOME/UID ARGS…`.
+        @discardableResult
+        func git(_ arguments: String..., uid: String = "u1") throws -> Finished {
+            try runBounded("/usr/bin/git", ["-C", home + "/" + uid] + arguments)
+        }
+
+        func head(_ uid: String = "u1") throws -> String {
+            try git("rev-parse", "HEAD", uid: uid).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func tree(_ uid: String = "u1") throws -> String {
+            try git("rev-parse", "HEAD^{tree}", uid: uid).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func attempts() throws -> [String] {
+            try self("ls", "users/u1/examAttempts").stdout.split(separator: "\n").map(String.init)
+        }
+
+        /// The book `b1` as the store reads it (empty when it has none).
+        func book() throws -> [String: Any] {
+            let result = try self("get", "users/u1/books/b1")
+            guard result.status == 0 else { return [:] }
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        }
+
+        /// Marks one section of the book as this device's reader left it, keeping the rest of
+        /// the book as this device knows it: what an app does on every page turn.
+        func touchBook(section: String, completed: Bool, at time: Int) throws -> Finished {
+            var book = try book()
+            var sections = book["sections"] as? [String: Any] ?? [:]
+            sections[section] = ["completed": completed, "updatedAt": time]
+            book["schemaVersion"] = 1
+            book["bookId"] = "b1"
+            book["sections"] = sections
+            book["updatedAt"] = max(book["updatedAt"] as? Int ?? 0, time)
+            book["completedCount"] = nil
+            book["lastSectionId"] = nil
+            let data = try JSONSerialization.data(withJSONObject: book, options: [.sortedKeys])
+            return try self("put", "users/u1/books/b1", input: String(decoding: data, as: UTF8.self))
+        }
+
+        /// Every byte of the store's git configuration, to show no password is kept there.
+        func gitConfig(_ uid: String = "u1") throws -> String {
+            try String(contentsOfFile: home + "/" + uid + "/.git/config", encoding: .utf8)
+        }
+    }
+
+    static func attempt(_ id: String, score: Int = 80) -> String {
+        #"{"attemptId":"\#(id)","examId":"practice-1","status":"passed","score":\#(score)}"#
+    }
+
+    static func book(_ sections: [String: Int]) -> String {
+        let entries = sections.keys.sorted().map { #""\#($0)":{"completed":true,"updatedAt":\#(sections[$0]!)}"# }
+        return #"{"schemaVersion":1,"bookId":"b1","sections":{\#(entries.joined(separator: ","))},"updatedAt":\#(sections.values.max() ?? 0)}"#
+    }
+
+    /// Whether `stderr` is exactly one line starting `cairn: `.
+    static func isOneLine(_ stderr: String) -> Bool {
+        stderr.hasPrefix("cairn: ") && stderr.hasSuffix("\n") && stderr.dropLast().firstIndex(of: "\n") == nil
+    }
+
+    /// Two devices of u1 meet only through the server: A creates the store and pushes it, B
+    /// restores it with `cairn clone`; both add their own exam attempt and read different
+    /// sections of the same book offline; A syncs, B syncs (merging A's work under the
+    /// policies), A syncs again (fast-forward). Both then hold the same tree, which is the
+    /// server's, with every attempt and both sections; the password given in the URL was used
+    /// and never stored.
+    @Test(.timeLimit(.minutes(1))) func twoDevicesConvergeThroughTheServer() throws {
+        let served = try Served()
+        defer { served.server.stop() }
+        let password = Self.passwords["u1"]!
+        let url = served.url("u1", user: "u1", password: password)
+        let a = Device("A")
+        let b = Device("B")
+
+        let created = try a("init", "u1", "--schema", "life-in-uk", "--remote", url)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(!created.stdout.contains(password))
+        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
+        #expect(try a("put", "users/u1/books/b1", input: Self.book(["s1": 10])).status == 0)
+        // The URL's password was for init only: sync takes it from CAIRN_PASSWORD.
+        let first = try a("sync", "-q", password: password)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try served.main("u1") == a.head())
+
+        let cloned = try b("--user", "u1", "clone", url)
+        #expect(cloned.status == 0, "\(cloned.stderr)")
+        #expect(cloned.stdout.hasPrefix("Restored the store of user u1 from "), "\(cloned.stdout)")
+        #expect(!cloned.stdout.contains(password))
+        #expect(try b("get", "users/u1/examAttempts/a1").stdout.contains("\"score\": 80"))
+        #expect(try b.head() == a.head())
+
+        // Offline on both: a new attempt each, and each device reads its own section.
+        #expect(try a("put", "users/u1/examAttempts/a2", input: Self.attempt("a2", score: 90)).status == 0)
+        #expect(try a("put", "users/u1/books/b1", input: Self.book(["s1": 10, "s2": 20])).status == 0)
+        #expect(try b("put", "users/u1/examAttempts/a3", input: Self.attempt("a3", score: 70)).status == 0)
+        #expect(try b("put", "users/u1/books/b1", input: Self.book(["s1": 10, "s3": 30])).status == 0)
+
+        for (device, step) in [(a, "A pushes first"), (b, "B merges A's work and pushes"), (a, "A fast-forwards")] {
+            let synced = try device("sync", "-q", password: password)
+            #expect(synced.status == 0, "\(step): \(synced.stderr)")
+        }
+
+        #expect(try a.tree() == b.tree())
+        #expect(try a.head() == b.head())
+        #expect(try served.main("u1") == a.head())
+        for device in [a, b] {
+            #expect(try device.attempts() == ["a1", "a2", "a3"], "attempts on \(device.name)")
+            let book = try device.book()
+            let sections = book["sections"] as? [String: Any] ?? [:]
+            #expect(sections.keys.sorted() == ["s1", "s2", "s3"], "sections on \(device.name): \(book)")
+            #expect(book["completedCount"] as? Int == 3, "completedCount on \(device.name): \(book)")
+            #expect(book["lastSectionId"] as? String == "s3", "lastSectionId on \(device.name): \(book)")
+            #expect(try device.git("status", "--porcelain").stdout == "", "clean working tree on \(device.name)")
+            let remote = try device.git("config", "remote.origin.url").stdout
+            #expect(remote == "http://u1@127.0.0.1:\(served.server.port)/git/u1.git\n", "remote on \(device.name)")
+            #expect(try !device.gitConfig().contains(password), "no password in .git/config on \(device.name)")
+            #expect(try !device.gitConfig().contains("p%40ss"), "no encoded password in .git/config on \(device.name)")
+            #expect(try device("status").stdout.contains("every checkpoint pushed"), "status on \(device.name)")
+        }
+
+        // Nothing stored the password: without CAIRN_PASSWORD the sync says what to give.
+        let bare = try a("sync", "-q")
+        #expect(bare.status == 1, "\(bare.stderr)")
+        #expect(Self.isOneLine(bare.stderr), "\(bare.stderr)")
+        #expect(bare.stderr.contains("CAIRN_PASSWORD"), "\(bare.stderr)")
+    }
+
+    /// Three devices of u1 work in rounds: in each, every device writes an attempt of its own
+    /// and marks its own section of the shared book, then the devices sync in an order drawn
+    /// from a seeded generator (so many interleavings of pushes, merges and fast-forwards
+    /// occur). After a last round in which every device syncs twice, all three hold the same
+    /// tree as the server, with every attempt and every device's latest section.
+    @Test(.timeLimit(.minutes(1))) func threeDevicesInShuffledOrderConverge() throws {
+        let served = try Served()
+        defer { served.server.stop() }
+        let password = Self.passwords["u1"]!
+        let url = served.url("u1", user: "u1", password: password)
+        let seed: UInt64 = 0xCA1A_2025
+        var random = SplitMix(seed: seed)
+        let devices = [Device("A"), Device("B"), Device("C")]
+
+        #expect(try devices[0]("init", "u1", "--schema", "life-in-uk", "--remote", url).status == 0)
+        #expect(try devices[0]("sync", "-q", password: password).status == 0)
+        for device in devices.dropFirst() {
+            let cloned = try device("--user", "u1", "clone", url)
+            #expect(cloned.status == 0, "clone on \(device.name): \(cloned.stderr)")
+        }
+
+        var expectedAttempts: [String] = []
+        var latest: [String: (completed: Bool, time: Int)] = [:]
+        var time = 100
+        for round in 1...3 {
+            for device in devices {
+                let id = "r\(round)-\(device.name)"
+                expectedAttempts.append(id)
+                #expect(try device("put", "users/u1/examAttempts/\(id)", input: Self.attempt(id, score: 50 + round * 10)).status == 0)
+                time += 1
+                let completed = (round + device.name.count) % 2 == 0
+                let touched = try device.touchBook(section: "s-\(device.name)", completed: completed, at: time)
+                #expect(touched.status == 0, "book on \(device.name), round \(round): \(touched.stderr)")
+                latest["s-\(device.name)"] = (completed, time)
+            }
+            let order = devices.shuffled(using: &random)
+            for device in order {
+                let synced = try device("sync", "-q", password: password)
+                #expect(synced.status == 0, "seed \(seed), round \(round), order \(order.map(\.name)): sync on \(device.name): \(synced.stderr)")
+            }
+        }
+        for device in devices + devices {
+            let synced = try device("sync", "-q", password: password)
+            #expect(synced.status == 0, "seed \(seed), final round: sync on \(device.name): \(synced.stderr)")
+        }
+
+        let trees = try devices.map { try $0.tree() }
+        #expect(Set(trees).count == 1, "seed \(seed): trees \(trees)")
+        #expect(try served.main("u1") == devices[0].head(), "seed \(seed)")
+        for device in devices {
+            #expect(try device.attempts() == expectedAttempts.sorted(), "seed \(seed): attempts on \(device.name)")
+            let sections = try device.book()["sections"] as? [String: [String: Any]] ?? [:]
+            for (section, value) in latest {
+                #expect(sections[section]?["updatedAt"] as? Int == value.time, "seed \(seed): \(section) on \(device.name): \(sections)")
+                #expect(sections[section]?["completed"] as? Bool == value.completed, "seed \(seed): \(section) on \(device.name): \(sections)")
+            }
+            #expect(try device.git("status", "--porcelain").stdout == "", "seed \(seed): clean working tree on \(device.name)")
+        }
+    }
+
+    /// Who reaches a repository: for u1.git and u2.git, each of the owner with the right
+    /// password, the other (valid) user, an anonymous client and the owner with a wrong
+    /// password, tries to fetch (`cairn clone`) and to push (`cairn sync` from a store of that
+    /// user whose remote carries those credentials). Only the owner gets through; everyone
+    /// else gets one `cairn: ` line saying which credentials to give, a refused clone leaves no
+    /// store behind, and a refused push leaves the server's main as it was.
+    @Test(.timeLimit(.minutes(1))) func onlyTheOwnerFetchesAndPushes() throws {
+        let served = try Served()
+        defer { served.server.stop() }
+
+        struct Case {
+            var story: String
+            var user: String?
+            var password: String?
+            var allowed: Bool
+
+            /// What the refusal tells the user: give credentials, or check the ones given.
+            var hint: String {
+                user.map { "refused the credentials of \($0): check CAIRN_USERNAME and CAIRN_PASSWORD" }
+                    ?? "it asks for credentials: set CAIRN_USERNAME and CAIRN_PASSWORD"
+            }
+        }
+
+        for owner in ["u1", "u2"] {
+            let other = owner == "u1" ? "u2" : "u1"
+            let right = Self.passwords[owner]!
+            // The owner's first device creates the store on the server, and a second one
+            // (the pusher) restores it: its pushes try every case's credentials.
+            let first = Device("first \(owner)")
+            #expect(try first("init", owner, "--schema", "life-in-uk", "--remote", served.url(owner, user: owner, password: right)).status == 0)
+            #expect(try first("--user", owner, "put", "users/\(owner)/examAttempts/seed", input: Self.attempt("seed")).status == 0)
+            let seeded = try first("--user", owner, "sync", "-q", password: right)
+            #expect(seeded.status == 0, "seeding \(owner).git: \(seeded.stderr)")
+            let pusher = Device("pusher \(owner)")
+            let restored = try pusher("--user", owner, "clone", served.url(owner, user: owner, password: right))
+            #expect(restored.status == 0, "restoring \(owner) for the pushes: \(restored.stderr)")
+
+            let cases = [
+                Case(story: "\(other), a valid user, on the repository of \(owner)", user: other, password: Self.passwords[other], allowed: false),
+                Case(story: "an anonymous client on the repository of \(owner)", user: nil, password: nil, allowed: false),
+                Case(story: "\(owner) with a wrong password", user: owner, password: "not-\(right)", allowed: false),
+                Case(story: "\(owner), the owner, with the right password", user: owner, password: right, allowed: true),
+            ]
+            for (index, access) in cases.enumerated() {
+                // Fetch: a clone on a fresh device, the credentials in the URL.
+                let device = Device("clone \(index)")
+                let before = try served.main(owner)
+                let clone = try device("--user", owner, "clone", served.url(owner, user: access.user, password: access.password))
+                let exists = FileManager.default.fileExists(atPath: device.home + "/" + owner)
+                if access.allowed {
+                    #expect(clone.status == 0, "clone by \(access.story) must succeed: \(clone.stderr)")
+                    #expect(exists, "clone by \(access.story) must create the store")
+                    #expect(try device.head(owner) == before, "clone by \(access.story) must restore the server's main")
+                } else {
+                    #expect(clone.status == 1, "clone by \(access.story) must be refused with status 1: \(clone.status) \(clone.stderr)")
+                    #expect(Self.isOneLine(clone.stderr), "clone by \(access.story) must say why in one line: \(clone.stderr)")
+                    #expect(clone.stderr.contains("CAIRN_PASSWORD") || clone.stderr.contains("credentials"),
+                            "clone by \(access.story) must name the credentials to give: \(clone.stderr)")
+                    #expect(clone.stderr.contains(access.hint), "clone by \(access.story) must say \(access.hint): \(clone.stderr)")
+                    #expect(!clone.stderr.contains("p@ss") && !clone.stderr.contains("p%40ss"),
+                            "clone by \(access.story) must not show the password: \(clone.stderr)")
+                    #expect(!exists, "a refused clone by \(access.story) must leave no store behind")
+                }
+
+                // Push: the pusher's store, its remote set to these credentials (the user in
+                // the URL, the password in CAIRN_PASSWORD), with one new attempt to send.
+                let id = "push-\(index)"
+                #expect(try pusher("--user", owner, "put", "users/\(owner)/examAttempts/\(id)", input: Self.attempt(id)).status == 0)
+                let set = try pusher("--user", owner, "remote", "set", served.url(owner, user: access.user))
+                #expect(set.status == 0, "remote set for \(access.story): \(set.stderr)")
+                let push = try pusher("--user", owner, "sync", "-q", password: access.password)
+                if access.allowed {
+                    #expect(push.status == 0, "push by \(access.story) must succeed: \(push.stderr)")
+                    #expect(try served.main(owner) == pusher.head(owner), "push by \(access.story) must move the server's main")
+                    #expect(try pusher("--user", owner, "ls", "users/\(owner)/examAttempts").stdout
+                        == ((0...index).map { "push-\($0)" } + ["seed"]).joined(separator: "\n") + "\n")
+                } else {
+                    #expect(push.status == 1, "push by \(access.story) must be refused with status 1: \(push.status) \(push.stderr)")
+                    #expect(Self.isOneLine(push.stderr), "push by \(access.story) must say why in one line: \(push.stderr)")
+                    #expect(push.stderr.contains("CAIRN_PASSWORD") || push.stderr.contains("credentials"),
+                            "push by \(access.story) must name the credentials to give: \(push.stderr)")
+                    #expect(push.stderr.contains(access.hint), "push by \(access.story) must say \(access.hint): \(push.stderr)")
+                    #expect(try served.main(owner) == before, "a refused push by \(access.story) must leave the server's main alone")
+                }
+                if let password = access.password {
+                    #expect(try !pusher.gitConfig(owner).contains(password), "no password stored after \(access.story)")
+                }
+            }
+        }
+    }
+
+    /// The server's hook has the last word, and its refusal reaches the device: an attempt
+    /// changed with plain git behind Cairn's back is refused as append-only, and a new attempt
+    /// with a score over 100 as breaking its schema. Each refusal is one `cairn: ` line naming
+    /// the document; the device keeps its commit (HEAD as before the sync) and the server's
+    /// main does not move.
+    @Test(.timeLimit(.minutes(1))) func hookRefusalsReachTheDevice() throws {
+        let served = try Served(schema: "life-in-uk")
+        defer { served.server.stop() }
+        let password = Self.passwords["u1"]!
+        let url = served.url("u1", user: "u1", password: password)
+        let a = Device("A")
+        let b = Device("B")
+        #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", url).status == 0)
+        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
+        let first = try a("sync", "-q", password: password)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try b("--user", "u1", "clone", url).status == 0)
+        let published = try served.main("u1")
+        #expect(published == (try a.head()))
+
+        // Plain git changes the recorded score of a1.
+        let file = a.home + "/u1/users/u1/examAttempts/a1.json"
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(original.contains("\"score\": 80"), "\(original)")
+        try original.replacingOccurrences(of: "\"score\": 80", with: "\"score\": 95").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try a.git("-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-am", "Raise the score").status == 0)
+        let edited = try a.head()
+        let changed = try a("sync", "-q", password: password)
+        #expect(changed.status == 1, "\(changed.status) \(changed.stderr)")
+        #expect(Self.isOneLine(changed.stderr), "\(changed.stderr)")
+        #expect(changed.stderr.contains("append-only"), "\(changed.stderr)")
+        #expect(changed.stderr.contains("users/u1/examAttempts/a1"), "\(changed.stderr)")
+        #expect(try a.head() == edited, "the refused commit stays on the device")
+        #expect(try served.main("u1") == published)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"score\": 95"))
+
+        // Plain git adds an attempt whose score breaks the schema (at most 100).
+        let added = b.home + "/u1/users/u1/examAttempts/a2.json"
+        try original.replacingOccurrences(of: "\"score\": 80", with: "\"score\": 120")
+            .replacingOccurrences(of: "\"a1\"", with: "\"a2\"")
+            .write(toFile: added, atomically: true, encoding: .utf8)
+        #expect(try b.git("add", "users/u1/examAttempts/a2.json").status == 0)
+        #expect(try b.git("-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "Add a2").status == 0)
+        let committed = try b.head()
+        let broken = try b("sync", "-q", password: password)
+        #expect(broken.status == 1, "\(broken.status) \(broken.stderr)")
+        #expect(Self.isOneLine(broken.stderr), "\(broken.stderr)")
+        #expect(broken.stderr.contains("breaks its schema"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("users/u1/examAttempts/a2"), "\(broken.stderr)")
+        #expect(try b.head() == committed, "the refused commit stays on the device")
+        #expect(try served.main("u1") == published)
+    }
+
+    /// `cairn status` tells how many checkpoints wait for the next sync: one after a put and a
+    /// checkpoint, none once the sync pushed it.
+    @Test(.timeLimit(.minutes(1))) func statusCountsCheckpointsNotPushed() throws {
+        let served = try Served()
+                defer { served.server.stop() }
+        let password = Self.passwords["u1"]!
+        let a = Device("A")
+        #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1", password: password)).status == 0)
+        #expect(try a("sync", "-q", password: password).status == 0)
+        #expect(try a("status").stdout.contains("every checkpoint pushed"))
+
+        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
+        #expect(try a("checkpoint").status == 0)
+        let waiting = try a("status").stdout
+        #expect(waiting.contains("Remote http://u1@127.0.0.1:\(served.server.port)/git/u1.git: 1 checkpoint not pushed"), "\(waiting)")
+
+        let synced = try a("sync", "-q", password: password)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let pushed = try a("status").stdout
+        #expect(pushed.contains("every checkpoint pushed"), "\(pushed)")
+        #expect(!pushed.contains("not pushed"), "\(pushed)")
+        #expect(try served.main("u1") == a.head())
+    }
+}
+
+/// Runs a program to its end with the test's environment minus any Cairn credentials and
+/// home, network retries off, plus `environment`; kills it by its PID if it runs longer than
+/// `limit` seconds, so a hung transfer fails the test instead of stalling the suite.
+private func runBounded(_ executable: String, _ arguments: [String], input: String? = nil,
+                 environment: [String: String] = [:], limit: TimeInterval = 30) throws -> HTTPSyncTests.Finished {
+    let folder = TemporaryFolder("cairn-http-run")
+    let paths = (input: folder.path + "/stdin", output: folder.path + "/stdout", error: folder.path + "/stderr")
+    try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: paths.input))
+    try Data().write(to: URL(fileURLWithPath: paths.output))
+    try Data().write(to: URL(fileURLWithPath: paths.error))
+    let stdin = try FileHandle(forReadingFrom: URL(fileURLWithPath: paths.input))
+    let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.output))
+    let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.error))
+    defer {
+        try? stdin.close()
+        try? stdout.close()
+        try? stderr.close()
+    }
+    var variables = ProcessInfo.processInfo.environment
+    for name in ["CAIRN_USERNAME", "CAIRN_PASSWORD", "CAIRN_HOME", "CAIRN_LOG"] {
+        variables[name] = nil
+    }
+    variables["CAIRN_SYNC_RETRY"] = "none"
+    variables["GIT_TERMINAL_PROMPT"] = "0"
+    variables.merge(environment) { $1 }
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = variables
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let deadline = Date() + limit
+    while process.isRunning, Date() < deadline {
+        usleep(2_000)
+    }
+    let killed = process.isRunning
+    if killed {
+        kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
+    let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    let said = read(paths.error) + (killed ? "\n[killed after \(Int(limit)) s: \(([executable] + arguments).joined(separator: " "))]\n" : "")
+    return HTTPSyncTests.Finished(status: process.terminationStatus, stdout: read(paths.output), stderr: said)
+}

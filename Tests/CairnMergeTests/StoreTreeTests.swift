@@ -1,0 +1,52 @@
+import CairnMerge
+import Testing
+
+/// What a fetched tree may hold: the catalogue of crafted paths a hostile remote could send.
+@Suite struct StoreTreeTests {
+    func refusal(_ path: String, mode: UInt32 = 0o100644, uid: String = "u1") -> String? {
+        StoreTree.refusal(of: path.split(separator: "/", omittingEmptySubsequences: false).map { Array($0.utf8) },
+                          mode: mode, uid: uid)
+    }
+
+    @Test func theStoreFilesAndTheUsersDocumentsAreAccepted() {
+        for path in [".gitattributes", ".cairn/store.json", ".cairn/schema/book.schema.json", "users/u1.json",
+                     "users/u1/books/b1.json", "users/u1/profiles/p1/habits/h1.json"] {
+            #expect(refusal(path) == nil, "\(path)")
+        }
+    }
+
+    @Test func craftedPathsAreRefusedWithTheReason() {
+        let cases: [(String, String)] = [
+            ("users/u1/../u2/books/b1.json", "'..' is not a name"),
+            ("users/u1/./books/b1.json", "'.' is not a name"),
+            (".git/config", "git's own folder"),
+            ("users/u1/.GIT/hooks/x.json", "git's own folder"),
+            ("users/u1/GIT~1/x.json", "git's own folder"),
+            ("users/u1/.git./x.json", "git's own folder"),
+            ("users/u1/.git /x.json", "git's own folder"),
+            ("users/u1/books\\b1.json", "backslash"),
+            ("users/u1//b1.json", "empty name"),
+            ("users/u2/books/b1.json", "another user"),
+            ("users/u2.json", "another user"),
+            ("README.md", "outside the store's folders"),
+            ("users/u1/books/b1.txt", "not a document's file"),
+            ("users/u1/books.json", "not a document's file"),
+        ]
+        for (path, reason) in cases {
+            let found = refusal(path)
+            #expect(found?.contains(reason) == true, "\(path): \(found ?? "accepted")")
+        }
+    }
+
+    @Test func onlyPlainFilesAreAccepted() {
+        #expect(refusal("users/u1/books/b1.json", mode: 0o120000)?.contains("symbolic link") == true)
+        #expect(refusal("users/u1/books/b1.json", mode: 0o160000)?.contains("submodule") == true)
+        #expect(refusal("users/u1/books/b1.json", mode: 0o100755)?.contains("executable") == true)
+    }
+
+    @Test func namesThatAreNotUTF8AreRefused() {
+        let found = StoreTree.refusal(of: [Array("users".utf8), Array("u1".utf8), [0xFF, 0xFE], Array("b.json".utf8)],
+                                      mode: 0o100644, uid: "u1")
+        #expect(found?.contains("not UTF-8") == true)
+    }
+}

@@ -23,10 +23,10 @@ public struct PreReceiveHook {
     let repository: Repository
     let gitdir: String
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
-                currentFolder: String = FileManager.default.currentDirectoryPath) throws(CairnError) {
+    /// Opens the repository git runs the hook in (`GIT_DIR`, else the current folder).
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CairnError) {
         do {
-            repository = try Repository(openingFromEnvironmentOr: currentFolder)
+            repository = try Repository.openFromEnvironment()
         } catch {
             throw CairnError(.notFound, "cairn hook pre-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error)
         }

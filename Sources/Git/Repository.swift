@@ -29,15 +29,16 @@ public final class Repository {
 
     /// Opens the repository a git hook runs in, as git describes it in the environment
     /// (`GIT_DIR`, and `GIT_OBJECT_DIRECTORY` / `GIT_ALTERNATE_OBJECT_DIRECTORIES`, where a
-    /// push's objects wait until its hooks accept it), else at `path`
-    /// (`git_repository_open_ext` with `GIT_REPOSITORY_OPEN_FROM_ENV`).
-    public convenience init(openingFromEnvironmentOr path: String) throws(GitError) {
+    /// push's objects wait until its hooks accept it), else the one around the current folder
+    /// (`git_repository_open_ext` with `GIT_REPOSITORY_OPEN_FROM_ENV` and no path, the only
+    /// way libgit2 reads `GIT_DIR`).
+    public static func openFromEnvironment() throws(GitError) -> Repository {
         try GitLibrary.ensureReady()
         var repository: OpaquePointer?
         try check(
-            git_repository_open_ext(&repository, path, GIT_REPOSITORY_OPEN_FROM_ENV.rawValue, nil),
+            git_repository_open_ext(&repository, nil, GIT_REPOSITORY_OPEN_FROM_ENV.rawValue, nil),
             "git_repository_open_ext")
-        self.init(handle: repository!)
+        return Repository(handle: repository!)
     }
 
     /// Creates a repository at `path`, making the folder if needed, with `initialBranch` as the

@@ -40,12 +40,18 @@ struct TransferOptions: ParsableArguments {
 /// push, and a command runs one at a time, so the line state is never touched concurrently.
 final class ProgressMeter: @unchecked Sendable {
     private var open = false
+    private var shown = ""
 
     func show(_ step: TransferProgress) {
         let verb = step.direction == .receiving ? "Receiving" : "Sending"
         let percent = step.totalObjects > 0 ? "\(step.objects * 100 / step.totalObjects)% " : ""
-        Output.error("\r\(verb) objects: \(percent)(\(step.objects)/\(step.totalObjects)), \(Self.size(step.bytes))\u{1B}[K")
+        let line = "\(verb) objects: \(percent)(\(step.objects)/\(step.totalObjects)), \(Self.size(step.bytes))"
+        guard line != shown else { return }
+        shown = line
+        Output.error("\r" + line + "\u{1B}[K")
         open = true
+        // The last step of a transfer ends the line, so what follows starts clean.
+        if step.totalObjects > 0, step.objects == step.totalObjects { finishLine() }
     }
 
     /// Ends the progress line, if one is open.

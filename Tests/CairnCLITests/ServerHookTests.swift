@@ -1,0 +1,120 @@
+import CairnTestSupport
+import Foundation
+import Testing
+
+/// `cairn hook pre-receive` in a repository of `cairn server init`: pushes made with plain git
+/// that break a rule are refused with the document and the rule, and the server keeps its
+/// branch. (git runs hooks for pushes to a path too, so no web server is needed here.)
+@Suite struct ServerHookTests {
+    let folder = TemporaryFolder("cairn-hook")
+    var server: String { folder.path + "/server/u1.git" }
+    var store: String { folder.path + "/phone/u1" }
+
+    @discardableResult
+    func cairn(_ arguments: String..., input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+        try runProcess(CLI.executable, ["--home", folder.path + "/phone"] + arguments, input: input,
+                       environment: ["CAIRN_SYNC_RETRY": "none"].merging(environment) { $1 })
+    }
+
+    @discardableResult
+    func git(_ arguments: String...) throws -> ProcessResult {
+        try runProcess("/usr/bin/git", ["-C", store] + arguments)
+    }
+
+    func serverMain() throws -> String {
+        try runProcess("/usr/bin/git", ["--git-dir", server, "rev-parse", "main"]).stdout
+    }
+
+    /// A server repository checking the life-in-uk set, and a store that pushed an attempt.
+    func setUp() throws {
+        #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1", "--schema", "life-in-uk"]).status == 0)
+        #expect(try cairn("init", "u1", "--schema", "life-in-uk", "--remote", server).status == 0)
+        #expect(try cairn("put", "users/u1/examAttempts/a1", input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#).status == 0)
+        #expect(try cairn("sync").status == 0)
+        let config = try runProcess("/usr/bin/git", ["--git-dir", server, "config", "--get-regexp", "^receive\\."]).stdout
+        #expect(config.contains("receive.denynonfastforwards true") && config.contains("receive.fsckobjects true"))
+    }
+
+    /// Commits `files` (path → content, nil to delete) with plain git and pushes; returns what
+    /// git said, after checking the server's branch did not move, and undoes the commit.
+    func refusedPush(_ files: [String: String?], _ arguments: [String] = []) throws -> String {
+        let before = try serverMain()
+        for (path, content) in files {
+            let file = store + "/" + path
+            if let content {
+                try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(content.utf8).write(to: URL(fileURLWithPath: file))
+            } else {
+                try FileManager.default.removeItem(atPath: file)
+            }
+        }
+        try git("add", "-A")
+        try git("commit", "-qm", "by hand")
+        let push = try runProcess("/usr/bin/git", ["-C", store, "push", "origin", "main"] + arguments)
+        #expect(push.status != 0)
+        #expect(try serverMain() == before, "the server's branch moved")
+        try git("reset", "-q", "--hard", "HEAD~1")
+        return push.stderr
+    }
+
+    @Test func pushesBreakingARuleAreRefusedWithTheDocumentAndTheRule() throws {
+        try setUp()
+        let attempt = "users/u1/examAttempts/a1.json"
+        #expect(try refusedPush([attempt: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":99}"#])
+            .contains("remote: cairn: users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never changed"))
+        #expect(try refusedPush([attempt: nil]).contains("users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never deleted"))
+        #expect(try refusedPush(["users/u1/examAttempts/a2.json": #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":120}"#])
+            .contains("users/u1/examAttempts/a2 breaks its schema (exam-attempt.schema.json) at /score"))
+        #expect(try refusedPush(["users/u1/notes/n1.json": "{\"text\": 1,"]).contains("users/u1/notes/n1 is not valid JSON"))
+        let large = "{\"text\":\"" + String(repeating: "x", count: 1_100_000) + "\"}"
+        #expect(try refusedPush(["users/u1/notes/n2.json": large]).contains("users/u1/notes/n2 is 1100011 bytes; a document is at most 1048576 bytes"))
+        #expect(try refusedPush(["users/u2/books/b1.json": "{}"]).contains("users/u2/books/b1.json belongs to another user than u1"))
+        #expect(try refusedPush(["notes.txt": "hello"]).contains("notes.txt is outside the store's folders"))
+        // Deleting the branch, and rewriting history.
+        let deletion = try runProcess("/usr/bin/git", ["-C", store, "push", "origin", ":main"])
+        #expect(deletion.status != 0)
+        try git("reset", "-q", "--hard", "HEAD~1")
+        #expect(try refusedPush(["users/u1/notes/n3.json": "{}"], ["--force"]).contains("not a fast-forward"))
+        #expect(try runProcess("/usr/bin/git", ["--git-dir", server, "fsck", "--strict"]).status == 0)
+    }
+
+    @Test func anotherAuthenticatedUserIsRefused() throws {
+        try setUp()
+        let main = try serverMain().trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = "\(main) \(main) refs/heads/main\n"
+        func hook(_ user: String?) throws -> ProcessResult {
+            var environment = ["GIT_DIR": server]
+            if let user { environment["REMOTE_USER"] = user }
+            return try runProcess(CLI.executable, ["hook", "pre-receive"], input: line, environment: environment)
+        }
+        let other = try hook("u2")
+        #expect(other.status == 1)
+        #expect(other.stderr == "cairn: user u2 may not push to the progress of u1\n")
+        #expect(try hook("u1").status == 0)
+        #expect(try hook(nil).status == 0)
+        let branch = try runProcess(CLI.executable, ["hook", "pre-receive"], input: "\(main) \(main) refs/heads/other\n",
+                                    environment: ["GIT_DIR": server])
+        #expect(branch.status == 1 && branch.stderr.contains("only main holds progress"))
+    }
+
+    /// The log lines a sync writes with CAIRN_LOG, and retries after network failures.
+    @Test func syncLogsWhatItDidAndRetriesNetworkFailures() throws {
+        try setUp()
+        #expect(try cairn("put", "users/u1/examAttempts/a2", input: #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":70}"#).status == 0)
+        let logged = try cairn("sync", environment: ["CAIRN_LOG": "info"])
+        #expect(logged.status == 0)
+        for line in ["checkpoint", "fetch", "push"] {
+            #expect(logged.stderr.split(separator: "\n").contains { $0.hasSuffix("[CairnCore] \(line)") }, "\(line): \(logged.stderr)")
+        }
+        #expect(logged.stderr.contains("commits=1"))
+        #expect(try cairn("remote", "set", "http://127.0.0.1:9/git/u1.git").status == 0)
+        let started = Date()
+        let failed = try cairn("sync", "--retry", "0.2,0.4", environment: ["CAIRN_LOG": "warning"])
+        #expect(failed.status == 75)
+        #expect(failed.stderr.components(separatedBy: "network failure").count - 1 == 2, "\(failed.stderr)")
+        #expect(Date().timeIntervalSince(started) >= 0.6)
+        #expect(failed.stderr.hasSuffix("cairn: cannot fetch from http://127.0.0.1:9/git/u1.git: failed to connect to 127.0.0.1: Connection refused\n"))
+        let bad = try cairn("sync", "--retry", "5,soon")
+        #expect(bad.status == 1 && bad.stderr.contains("invalid retry schedule"))
+    }
+}

@@ -333,6 +333,9 @@ extension Store {
                 : "it refused the credentials of \(credentials!.username): check CAIRN_USERNAME and CAIRN_PASSWORD"
             return CairnError(.authentication, "cannot \(what) \(remote): \(hint)", cause: error)
         }
+        if message.contains("hostkey") || message.contains("host key") {
+            return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
+        }
         if message.contains("403") {
             return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
         }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, on Debian or Ubuntu, what building and testing Cairn needs and the machine lacks:
 # libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), git
-# (the tests read stores with plain git, as users do), and lighttpd (the tests' loopback git
-# server: smart HTTP through git http-backend, with a password per user).
+# (the tests read stores with plain git, as users do), lighttpd (the tests' loopback git
+# server: smart HTTP through git http-backend, with a password per user), and openssh-server
+# and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent).
 set -euo pipefail
 
 need=()
@@ -10,6 +11,8 @@ command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists libgit2 2>/dev/null || need+=(libgit2-dev)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
+[ -x /usr/sbin/sshd ] || need+=(openssh-server)
+{ command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then
     exit 0

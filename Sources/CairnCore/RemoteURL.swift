@@ -54,7 +54,8 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
                 (username, password) = (nil, nil)
                 url = text
             }
-            guard authority.contains(where: { $0 != "@" && $0 != ":" }) else {
+            let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+            guard !host.prefix(while: { $0 != ":" }).isEmpty else {
                 throw CairnError(.invalidInput, "invalid remote \(url): it names no host")
             }
             return

@@ -28,7 +28,7 @@ public struct RetrySchedule: Sendable, Hashable, CustomStringConvertible {
             return
         }
         var delays: [Double] = []
-        for part in trimmed.split(separator: ",") {
+        for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
             guard let value = Double(String(part.trimmedOfSpaces)), value >= 0, value <= 86_400 else {
                 throw CairnError(.invalidInput, "invalid retry schedule \(String(reflecting: text)): give seconds separated by commas, like 5,30,300 (or none)")
             }
@@ -45,14 +45,5 @@ public struct RetrySchedule: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         delays.isEmpty ? "none" : delays.map { $0 == $0.rounded() ? "\(Int($0))" : "\($0)" }.joined(separator: ",")
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmedOfSpaces: SubSequence {
-        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
-        return self[start..<Swift.max(start, end)]
     }
 }

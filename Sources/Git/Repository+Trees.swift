@@ -7,18 +7,9 @@ extension Repository {
     /// The id of the blob at `path` in a commit's tree, or nil when there is none
     /// (`git_tree_entry_bypath`). A folder at `path` counts as none.
     public func blobID(at path: String, inCommit commitID: ObjectID) throws(GitError) -> ObjectID? {
-        try withCommit(commitID) { (commit) throws(GitError) -> ObjectID? in
-            var tree: OpaquePointer?
-            try check(git_commit_tree(&tree, commit), "git_commit_tree")
-            defer { git_tree_free(tree) }
-            var entry: OpaquePointer?
-            let result = git_tree_entry_bypath(&entry, tree, path)
-            if result == GIT_ENOTFOUND.rawValue { return nil }
-            try check(result, "git_tree_entry_bypath")
-            defer { git_tree_entry_free(entry) }
-            guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
-            return ObjectID(git_tree_entry_id(entry).pointee)
-        }
+        let tree = try withCommit(commitID) { (commit) throws(GitError) in ObjectID(git_commit_tree_id(commit).pointee) }
+        guard let entry = try entry(at: path, inTree: tree), entry.isBlob else { return nil }
+        return entry.id
     }
 
     /// The content of a blob (`git_blob_lookup`, `git_blob_rawcontent`).

@@ -18,6 +18,8 @@ public struct TreeEntry: Hashable, Sendable {
 
     /// Whether the entry is a folder.
     public var isTree: Bool { mode == 0o040000 }
+    /// Whether the entry names a blob: a file (executable or not) or a symbolic link.
+    public var isBlob: Bool { mode & 0o170000 == 0o100000 || mode == 0o120000 }
     /// Whether the entry is a plain, non-executable file: the only kind a store holds.
     public var isRegularFile: Bool { mode == 0o100644 }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CairnTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The tool against a real smart-HTTP git server on 127.0.0.1 (lighttpd and `git http-backend`,
@@ -12,12 +13,6 @@ import Testing
 @Suite(.serialized) struct HTTPSyncTests {
     static let passwords = ["u1": "p@ss-1", "u2": "p@ss-2"]
 
-    /// What a program of these tests said and how it ended.
-    struct Finished {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
 
     /// Why the served repositories could not be made.
     struct SetupError: Error, CustomStringConvertible {
@@ -65,14 +60,14 @@ import Testing
         }
 
         @discardableResult
-        func callAsFunction(_ arguments: String..., input: String? = nil, password: String? = nil) throws -> Finished {
+        func callAsFunction(_ arguments: String..., input: String? = nil, password: String? = nil) throws -> ProcessResult {
             try runBounded(CLI.executable, ["--home", home] + arguments, input: input,
                     environment: password.map { ["CAIRN_PASSWORD": $0] } ?? [:])
         }
 
         /// Runs `git -C HOME/UID ARGS…`.
         @discardableResult
-        func git(_ arguments: String..., uid: String = "u1") throws -> Finished {
+        func git(_ arguments: String..., uid: String = "u1") throws -> ProcessResult {
             try runBounded("/usr/bin/git", ["-C", home + "/" + uid] + arguments)
         }
 
@@ -97,7 +92,7 @@ import Testing
 
         /// Marks one section of the book as this device's reader left it, keeping the rest of
         /// the book as this device knows it: what an app does on every page turn.
-        func touchBook(section: String, completed: Bool, at time: Int) throws -> Finished {
+        func touchBook(section: String, completed: Bool, at time: Int) throws -> ProcessResult {
             var book = try book()
             var sections = book["sections"] as? [String: Any] ?? [:]
             sections[section] = ["completed": completed, "updatedAt": time]
@@ -196,6 +191,43 @@ import Testing
         #expect(bare.status == 1, "\(bare.stderr)")
         #expect(Self.isOneLine(bare.stderr), "\(bare.stderr)")
         #expect(bare.stderr.contains("CAIRN_PASSWORD"), "\(bare.stderr)")
+    }
+
+    /// Four devices that worked offline sync at the same moment: the server takes one push at
+    /// a time (its compare-and-swap on main), the others fetch, merge and push again, and in
+    /// the end nothing any device wrote is missing anywhere.
+    @Test(.timeLimit(.minutes(1))) func devicesSyncingAtOnceLoseNothing() throws {
+        let served = try Served()
+        defer { served.server.stop() }
+        let password = Self.passwords["u1"]!
+        let url = served.url("u1", user: "u1")
+        let first = Device("first")
+        #expect(try first("init", "u1", "--schema", "life-in-uk", "--remote", url).status == 0)
+        #expect(try first("sync", "-q", password: password).status == 0)
+        let devices = (1...4).map { Device("d\($0)") }
+        for (number, device) in devices.enumerated() {
+            #expect(try device("clone", url, password: password).status == 0)
+            for index in 0..<2 {
+                #expect(try device("put", "users/u1/examAttempts/d\(number)-\(index)", input: Self.attempt("d\(number)-\(index)")).status == 0)
+            }
+        }
+        let homes = devices.map(\.home)
+        let statuses = Mutex([Int32](repeating: -1, count: homes.count))
+        DispatchQueue.concurrentPerform(iterations: homes.count) { index in
+            let synced = try? runBounded(CLI.executable, ["--home", homes[index], "sync", "-q"],
+                                         environment: ["CAIRN_PASSWORD": password])
+            statuses.withLock { $0[index] = synced?.status ?? -2 }
+        }
+        #expect(statuses.withLock { $0 } == [0, 0, 0, 0])
+        for device in devices + [first] {
+            #expect(try device("sync", "-q", password: password).status == 0)
+        }
+        let expected = (0..<4).flatMap { number in (0..<2).map { "d\(number)-\($0)" } }.sorted()
+        for device in devices + [first] {
+            #expect(try device.tree() == first.tree(), "\(device.name)")
+            #expect(try device.attempts() == expected, "\(device.name)")
+        }
+        #expect(try served.main("u1") == first.head())
     }
 
     /// Three devices of u1 work in rounds: in each, every device writes an attempt of its own
@@ -425,52 +457,4 @@ import Testing
         #expect(!pushed.contains("not pushed"), "\(pushed)")
         #expect(try served.main("u1") == a.head())
     }
-}
-
-/// Runs a program to its end with the test's environment minus any Cairn credentials and
-/// home, network retries off, plus `environment`; kills it by its PID if it runs longer than
-/// `limit` seconds, so a hung transfer fails the test instead of stalling the suite.
-private func runBounded(_ executable: String, _ arguments: [String], input: String? = nil,
-                 environment: [String: String] = [:], limit: TimeInterval = 30) throws -> HTTPSyncTests.Finished {
-    let folder = TemporaryFolder("cairn-http-run")
-    let paths = (input: folder.path + "/stdin", output: folder.path + "/stdout", error: folder.path + "/stderr")
-    try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: paths.input))
-    try Data().write(to: URL(fileURLWithPath: paths.output))
-    try Data().write(to: URL(fileURLWithPath: paths.error))
-    let stdin = try FileHandle(forReadingFrom: URL(fileURLWithPath: paths.input))
-    let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.output))
-    let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.error))
-    defer {
-        try? stdin.close()
-        try? stdout.close()
-        try? stderr.close()
-    }
-    var variables = ProcessInfo.processInfo.environment
-    for name in ["CAIRN_USERNAME", "CAIRN_PASSWORD", "CAIRN_HOME", "CAIRN_LOG"] {
-        variables[name] = nil
-    }
-    variables["CAIRN_SYNC_RETRY"] = "none"
-    variables["GIT_TERMINAL_PROMPT"] = "0"
-    variables.merge(environment) { $1 }
-
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = variables
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let deadline = Date() + limit
-    while process.isRunning, Date() < deadline {
-        usleep(2_000)
-    }
-    let killed = process.isRunning
-    if killed {
-        kill(process.processIdentifier, SIGKILL)
-    }
-    process.waitUntilExit()
-    let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-    let said = read(paths.error) + (killed ? "\n[killed after \(Int(limit)) s: \(([executable] + arguments).joined(separator: " "))]\n" : "")
-    return HTTPSyncTests.Finished(status: process.terminationStatus, stdout: read(paths.output), stderr: said)
 }

@@ -1,0 +1,40 @@
+import CairnMerge
+import Git
+
+extension Store {
+    /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).
+    func mergeCommit(_ head: ObjectID, _ theirs: ObjectID) throws -> (commit: ObjectID, outcome: TreeMerge.Outcome) {
+        let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet()).merge(commit: head, with: theirs)
+        let incoming = try repository.aheadBehind(theirs, head).ahead
+        let signature = signature()
+        let commit = try repository.createCommit(
+            tree: outcome.tree, parents: [head, theirs],
+            message: Self.mergeMessage(incoming: incoming, outcome: outcome),
+            author: signature, committer: signature, updating: nil)
+        return (commit, outcome)
+    }
+
+    /// The trailer key of a conflict record in a merge commit's message.
+    static let conflictTrailer = "Cairn-Conflict"
+
+    /// The merge commit's message: a summary line, the records for people, then one trailer
+    /// per record (`Cairn-Conflict: {…}`, the whole record as JSON) for `cairn conflicts`.
+    static func mergeMessage(incoming: Int, outcome: TreeMerge.Outcome) -> String {
+        let count = outcome.conflicts.count
+        var text = "Sync: merged \(incoming) checkpoint\(incoming == 1 ? "" : "s") from the remote"
+        if outcome.mergedDocuments > 0 {
+            text += " (\(outcome.mergedDocuments) document\(outcome.mergedDocuments == 1 ? "" : "s") changed on both sides, \(count) conflict\(count == 1 ? "" : "s") decided)"
+        }
+        text += "\n"
+        guard count > 0 else { return text }
+        text += "\nDecided by the policies (the replaced values stay in the parents' history):\n"
+        for record in outcome.conflicts {
+            text += "  \(record)\n"
+        }
+        text += "\n"
+        for record in outcome.conflicts {
+            text += "\(conflictTrailer): \(record.jsonValue.canonicalText.replacingNewlinesCompactly())\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,95 @@
+import CairnMerge
+import Git
+
+extension Store {
+    enum PushResult {
+        case accepted
+        /// Another device pushed first: fetch and merge again.
+        case behind
+        case refused(String)
+    }
+
+    /// Pushes `local` to the remote's branch, which was `expected` at the last fetch.
+    ///
+    /// A path remote is written by libgit2 without compare-and-swap, so the push holds a lock
+    /// on the bare repository, checks that its branch is still `expected`, and checks after
+    /// that it is `local`.
+    func push(_ local: ObjectID, to remote: RemoteURL, expecting expected: ObjectID?, credentials: Credentials?,
+              progress: (@Sendable (TransferProgress) -> Void)?) throws -> PushResult {
+        let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
+        func send() throws -> PushOutcome {
+            do {
+                let connection = try Remote(repository: repository, url: remote.url)
+                return try connection.push([refspec], credentials: credentials) { progress?($0) }
+            } catch {
+                if error.code == .nonFastForward || error.message.contains("not present locally") {
+                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])
+                }
+                throw Self.remoteFailure(error, remote: remote, credentials: credentials, doing: "push to")
+            }
+        }
+        let outcome: PushOutcome
+        if remote.transport == .path {
+            let bareLock = StoreLock(gitdir: remote.url, timeout: lock.timeout, file: "cairn-push.lock")
+            outcome = try bareLock.withLock { () throws -> PushOutcome in
+                let bare = try Self.openRemoteRepository(remote)
+                guard try bare.reference("refs/heads/" + Self.branch) == expected else {
+                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])
+                }
+                let outcome = try send()
+                if outcome.accepted, try Self.openRemoteRepository(remote).reference("refs/heads/" + Self.branch) != local {
+                    throw CairnError(.io, "the push to \(remote) did not land (its branch is not \(local.short)); sync again")
+                }
+                return outcome
+            }
+        } else {
+            outcome = try send()
+        }
+        guard let reason = outcome.rejections.values.first else { return .accepted }
+        let lowered = reason.lowercased()
+        if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref"]
+            .contains(where: lowered.contains) {
+            return .behind
+        }
+        let said = outcome.remoteMessages.filter { $0.hasPrefix("cairn:") }.map { String($0.dropFirst(6).trimmedOfSpaces) }
+        return .refused(said.isEmpty ? reason : said.joined(separator: "; "))
+    }
+
+    static func openRemoteRepository(_ remote: RemoteURL) throws(CairnError) -> Repository {
+        do {
+            return try Repository(openingAt: remote.url)
+        } catch {
+            throw CairnError(.notFound, "there is no repository at \(remote); create it with: cairn server init FOLDER UID", cause: error)
+        }
+    }
+
+    /// A failure talking to a remote, classified: credentials, network, missing repository.
+    static func remoteFailure(_ error: any Error, remote: RemoteURL, credentials: Credentials?, doing what: String) -> CairnError {
+        if let error = error as? CairnError { return error }
+        guard let error = error as? GitError else { return CairnError(.io, "cannot \(what) \(remote): \(error)") }
+        let message = error.message
+        if error.code == .auth || message.contains("401") || message.contains("authentication replays") {
+            let hint = if remote.transport == .ssh {
+                "it refused the keys of the running ssh-agent: add yours with ssh-add (SSH_AUTH_SOCK must point to the agent) and check the server authorizes it"
+            } else if let credentials {
+                "it refused the credentials of \(credentials.username): check CAIRN_USERNAME and CAIRN_PASSWORD"
+            } else {
+                "it asks for credentials: set CAIRN_USERNAME and CAIRN_PASSWORD (or put the user in the URL)"
+            }
+            return CairnError(.authentication, "cannot \(what) \(remote): \(hint)", cause: error)
+        }
+        if message.contains("hostkey") || message.contains("host key") {
+            return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
+        }
+        if message.contains("403") {
+            return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
+        }
+        if message.contains("404") || (remote.transport == .path && (message.contains("could not find repository") || message.contains("not a git repository") || message.contains("failed to resolve path"))) {
+            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there; create it with: cairn server init FOLDER UID", cause: error)
+        }
+        if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {
+            return CairnError(.network, "cannot \(what) \(remote): \(message)", cause: error)
+        }
+        return CairnError(.corrupt, "cannot \(what) \(remote): \(message)", cause: error)
+    }
+}

@@ -1,0 +1,15 @@
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmedOfSpaces: SubSequence {
+        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
+        let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
+        return self[start..<Swift.max(start, end)]
+    }
+}
+
+extension String {
+    /// The text on one line (JSON's newlines and indentation removed).
+    func replacingNewlinesCompactly() -> String {
+        split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+    }
+}

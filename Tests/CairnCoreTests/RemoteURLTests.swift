@@ -1,0 +1,77 @@
+import CairnCore
+import Testing
+
+/// What `init --remote`, `remote set` and `clone` accept, and what they keep.
+@Suite struct RemoteURLTests {
+    @Test func eachTransportIsRecognized() throws {
+        let cases: [(String, RemoteURL.Transport, String)] = [
+            ("/srv/cairn/u1.git", .path, "/srv/cairn/u1.git"),
+            ("file:///srv/cairn/u1.git", .path, "/srv/cairn/u1.git"),
+            ("git://host/u1.git", .git, "git://host/u1.git"),
+            ("https://host/git/u1.git", .http, "https://host/git/u1.git"),
+            ("HTTP://host:8080/u1.git", .http, "HTTP://host:8080/u1.git"),
+            ("ssh://git@host:2222/srv/u1.git", .ssh, "ssh://git@host:2222/srv/u1.git"),
+            ("git@host:srv/u1.git", .ssh, "git@host:srv/u1.git"),
+        ]
+        for (text, transport, url) in cases {
+            let remote = try RemoteURL(text)
+            #expect(remote.transport == transport, "\(text)")
+            #expect(remote.url == url, "\(text)")
+        }
+        #expect(try RemoteURL("server/u1.git", relativeTo: "/home/me").url == "/home/me/server/u1.git")
+        #expect(try RemoteURL("../server/./u1.git", relativeTo: "/home/me").url == "/home/server/u1.git")
+    }
+
+    @Test func aPasswordInTheURLIsUsedButNeverKept() throws {
+        let remote = try RemoteURL("https://u1:p%40ss%3Aword@host/git/u1.git")
+        #expect(remote.url == "https://u1@host/git/u1.git")
+        #expect(remote.description == remote.url)
+        #expect(remote.username == "u1")
+        #expect(remote.password == "p@ss:word")
+        #expect(remote.credentials(environment: [:]) == Credentials(username: "u1", password: "p@ss:word"))
+        let plain = try RemoteURL("https://host/git/u1.git")
+        #expect(plain.credentials(environment: [:]) == nil)
+        #expect(plain.credentials(environment: ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": "x"]) == Credentials(username: "u1", password: "x"))
+        #expect(try RemoteURL("https://u1@host/git/u1.git").credentials(environment: ["CAIRN_PASSWORD": "x"]) == Credentials(username: "u1", password: "x"))
+        #expect(try RemoteURL("/srv/u1.git").credentials(environment: ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": "x"]) == nil)
+    }
+
+    @Test func theUserOfARemoteIsItsLastPart() throws {
+        #expect(try RemoteURL("https://host/git/u1.git").impliedUID == "u1")
+        #expect(try RemoteURL("/srv/cairn/u2.git/").impliedUID == "u2")
+        #expect(try RemoteURL("git@host:u3.git").impliedUID == "u3")
+        #expect(try RemoteURL("git://host/u1.git").isReadOnly)
+        #expect(try !RemoteURL("https://host/u1.git").isReadOnly)
+    }
+
+    @Test func whatIsNotARemoteIsRefusedWithTheReason() {
+        let cases: [(String, String)] = [
+            ("", "invalid remote"),
+            ("ftp://host/u1.git", "unsupported remote"),
+            ("file://relative/u1.git", "absolute path"),
+            ("https://", "names no host"),
+            ("https://u1:pw@/u1.git", "names no host"),
+            ("/srv/u1.git\nx", "invalid remote"),
+        ]
+        for (text, reason) in cases {
+            #expect(throws: CairnError.self, "\(String(reflecting: text))") { try RemoteURL(text) }
+            do {
+                _ = try RemoteURL(text)
+            } catch {
+                #expect(error.message.contains(reason), "\(String(reflecting: text)): \(error.message)")
+                #expect(!error.message.contains("pw"))
+            }
+        }
+    }
+
+    @Test func retrySchedulesParse() throws {
+        #expect(try RetrySchedule(parsing: "5,30,300").delays == [5, 30, 300])
+        #expect(try RetrySchedule(parsing: " 0.5 , 2 ").delays == [0.5, 2])
+        #expect(try RetrySchedule(parsing: "none").delays.isEmpty)
+        #expect(try RetrySchedule(parsing: "").delays.isEmpty)
+        #expect(RetrySchedule.standard.description == "5,30,300")
+        for bad in ["5,,30", "-1", "soon", "1e9"] {
+            #expect(throws: CairnError.self, "\(bad)") { try RetrySchedule(parsing: bad) }
+        }
+    }
+}

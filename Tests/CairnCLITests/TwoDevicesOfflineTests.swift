@@ -149,6 +149,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/laptop/u1"))
     }
 
+    /// Transfer progress shows on a terminal only: `script` gives the tool one.
+    @Test func progressShowsOnATerminalOnly() throws {
+        try setUp()
+        try on("phone", "put", "users/u1/examAttempts/a1", input: attempt("a1"))
+        let command = "'\(CLI.executable)' --home '\(folder.path)/phone' sync"
+        let terminal = try runProcess("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("Sending objects: 100%"), "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("Synced at"))
+        try on("phone", "put", "users/u1/examAttempts/a2", input: attempt("a2"))
+        let quiet = try runProcess("/usr/bin/script", ["-qec", command + " -q", "/dev/null"], environment: environment)
+        #expect(quiet.status == 0 && !quiet.stdout.contains("objects"), "\(quiet.stdout)")
+        try on("phone", "put", "users/u1/examAttempts/a3", input: attempt("a3"))
+        let piped = try on("phone", "sync")
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+    }
+
     /// A sync killed while it rewrote the working tree is finished by the next command.
     @Test func aMoveOfTheWorkingTreeCutShortIsFinishedByTheNextCommand() throws {
         try setUp()

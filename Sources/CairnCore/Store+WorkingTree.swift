@@ -24,8 +24,10 @@ extension Store {
     /// synced, then the branch moved (compare-and-swap from `from`) and the note removed. A
     /// move cut short is finished by the next command that takes the lock.
     func moveWorkingTree(from: ObjectID?, to target: ObjectID) throws {
+        let differences = try changedFiles(from: from, to: target)
+        try checkNoHandEdits(differences)
         try FileSystem.writeAtomically(Array("\(from?.hex ?? "-") \(target.hex)\n".utf8), to: movePath, durable: true)
-        try rewriteFiles(from: from, to: target)
+        try rewriteFiles(differences)
         try repository.setReference("refs/heads/" + Self.branch, to: target, expecting: from,
                                     message: "cairn: move to \(target.short)")
         _ = try FileSystem.removeFile(movePath)
@@ -43,7 +45,7 @@ extension Store {
         let from = ObjectID(hex: String(fields[0]))
         let head = try repository.reference("refs/heads/" + Self.branch)
         if head == from || head == target {
-            try rewriteFiles(from: from, to: target)
+            try rewriteFiles(changedFiles(from: from, to: target))
             if head != target {
                 try repository.setReference("refs/heads/" + Self.branch, to: target, expecting: from,
                                             message: "cairn: finish the move to \(target.short)")
@@ -52,13 +54,33 @@ extension Store {
         _ = try FileSystem.removeFile(movePath)
     }
 
-    /// Writes the files of `target` that differ from `from` (removing those it lacks), updates
-    /// their index entries, and syncs the file system.
-    private func rewriteFiles(from: ObjectID?, to target: ObjectID) throws {
+    /// The files that differ between two commits (nil: none), with their entries in each.
+    private func changedFiles(from: ObjectID?, to target: ObjectID) throws -> [TreeDifference] {
         let oldTree = try from.map { try repository.commit($0).treeID }
-        let newTree = try repository.commit(target).treeID
+        return try repository.differences(among: [oldTree, repository.commit(target).treeID])
+    }
+
+    /// Refuses to move while a file the move would replace or remove holds something else than
+    /// its last checkpoint: an edit by hand that no scan has recorded, which the move would lose.
+    private func checkNoHandEdits(_ differences: [TreeDifference]) throws {
+        for difference in differences {
+            let file = absolute(difference.path)
+            let old = difference.entries[0]?.id
+            switch FileSystem.kind(file) {
+            case nil where old == nil: continue
+            case .file? where old != nil:
+                if try repository.hashFile(atPath: file) == old { continue }
+            default: break
+            }
+            throw CairnError(.invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it; record the edit with cairn checkpoint --scan, then sync again")
+        }
+    }
+
+    /// Writes the files that differ (removing those the new commit lacks), updates their index
+    /// entries, and syncs the file system.
+    private func rewriteFiles(_ differences: [TreeDifference]) throws {
         let index = try Index.open(gitdir: repository.gitdir)
-        for difference in try repository.differences(among: [oldTree, newTree]) {
+        for difference in differences {
             let path = difference.path
             if let entry = difference.entries[1] {
                 try FileSystem.makeFolders(FileSystem.parent(of: absolute(path)))

@@ -149,6 +149,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/laptop/u1"))
     }
 
+    /// A document edited by hand (no scan yet) that the remote changed too is never lost:
+    /// the sync stops and says how to record the edit; after the scan it merges.
+    @Test func aHandEditIsNeverOverwrittenBySync() throws {
+        try setUp()
+        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#)
+        try on("phone", "sync")
+        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote], environment: environment).status == 0)
+        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":true,"updatedAt":20}},"updatedAt":20}"#)
+        try on("phone", "sync")
+        let file = folder.path + "/tablet/u1/users/u1/books/b1.json"
+        let edited = #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s3":{"completed":true,"updatedAt":30}},"updatedAt":30}"#
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: file))
+        let head = try git("tablet", "rev-parse", "HEAD")
+        let refused = try on("tablet", "sync")
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "cairn: users/u1/books/b1.json was changed by hand since the last checkpoint, and the sync would replace it; record the edit with cairn checkpoint --scan, then sync again\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == edited)
+        #expect(try git("tablet", "rev-parse", "HEAD") == head)
+        #expect(try on("tablet", "checkpoint", "--scan").status == 0)
+        #expect(try on("tablet", "sync").status == 0)
+        let book = try on("tablet", "get", "users/u1/books/b1").stdout
+        #expect(book.contains("\"s2\"") && book.contains("\"s3\""))
+    }
+
     /// Transfer progress shows on a terminal only: `script` gives the tool one.
     @Test func progressShowsOnATerminalOnly() throws {
         try setUp()

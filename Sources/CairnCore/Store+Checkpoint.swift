@@ -72,6 +72,7 @@ extension Store {
             message: message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(changes),
             author: signature, committer: signature, updating: "HEAD")
         try journal.clear()
+        logger.info("checkpoint", metadata: ["commit": "\(commit.short)", "documents": "\(changes.count)"])
         return CheckpointResult(commit: commit, changes: changes)
     }
 

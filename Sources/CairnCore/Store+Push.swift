@@ -33,11 +33,11 @@ extension Store {
             let bareLock = StoreLock(gitdir: remote.url, timeout: lock.timeout, file: "cairn-push.lock")
             outcome = try bareLock.withLock { () throws -> PushOutcome in
                 let bare = try Self.openRemoteRepository(remote)
-                guard try bare.reference("refs/heads/" + Self.branch) == expected else {
+                guard try bare.reference(branchReference) == expected else {
                     return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])
                 }
                 let outcome = try send()
-                if outcome.accepted, try Self.openRemoteRepository(remote).reference("refs/heads/" + Self.branch) != local {
+                if outcome.accepted, try Self.openRemoteRepository(remote).reference(branchReference) != local {
                     throw CairnError(.io, "the push to \(remote) did not land (its branch is not \(local.short)); sync again")
                 }
                 return outcome

@@ -4,6 +4,8 @@ extension Store {
     /// The name of the store's remote in its git configuration, as git itself names it, so
     /// `git fetch`, `git pull` and `git log origin/main` work in a store as they do anywhere.
     static let remoteName = "origin"
+    /// The store's branch, as a reference name.
+    var branchReference: String { "refs/heads/" + Self.branch }
     /// Where the remote's branch is kept after a fetch.
     static let remoteBranch = "refs/remotes/origin/main"
 
@@ -35,7 +37,7 @@ extension Store {
     public func unpushed() throws(CairnError) -> (ahead: Int, behind: Int)? {
         try translatingErrors("cannot compare with the remote") { () throws -> (ahead: Int, behind: Int)? in
             guard try remote() != nil else { return nil }
-            guard let head = try repository.reference("refs/heads/" + Self.branch) else { return (0, 0) }
+            guard let head = try repository.reference(branchReference) else { return (0, 0) }
             guard let remote = try repository.reference(Self.remoteBranch) else {
                 var count = 0
                 try repository.walkHistory(from: head) { _ in count += 1; return true }

@@ -31,9 +31,6 @@ extension Store {
         let credentials = options.credentials ?? remote.credentials()
         return try locked("cannot sync with \(remote)") { () throws -> SyncResult in
             let checkpoint = try commitPending(message: nil)
-            if let commit = checkpoint.commit {
-                logger.info("checkpoint", metadata: ["commit": "\(commit.short)", "documents": "\(checkpoint.changes.count)"])
-            }
             let start = try repository.reference(branchReference)
             var result = SyncResult(checkpoint: checkpoint)
             do {
@@ -48,8 +45,6 @@ extension Store {
             }
         }
     }
-
-    var branchReference: String { "refs/heads/" + Self.branch }
 
     private func syncRounds(remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
                             result: inout SyncResult) throws {

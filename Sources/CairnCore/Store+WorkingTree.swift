@@ -28,7 +28,7 @@ extension Store {
         try checkNoHandEdits(differences)
         try FileSystem.writeAtomically(Array("\(from?.hex ?? "-") \(target.hex)\n".utf8), to: movePath, durable: true)
         try rewriteFiles(differences)
-        try repository.setReference("refs/heads/" + Self.branch, to: target, expecting: from,
+        try repository.setReference(branchReference, to: target, expecting: from,
                                     message: "cairn: move to \(target.short)")
         _ = try FileSystem.removeFile(movePath)
     }
@@ -43,11 +43,11 @@ extension Store {
             return
         }
         let from = ObjectID(hex: String(fields[0]))
-        let head = try repository.reference("refs/heads/" + Self.branch)
+        let head = try repository.reference(branchReference)
         if head == from || head == target {
             try rewriteFiles(changedFiles(from: from, to: target))
             if head != target {
-                try repository.setReference("refs/heads/" + Self.branch, to: target, expecting: from,
+                try repository.setReference(branchReference, to: target, expecting: from,
                                             message: "cairn: finish the move to \(target.short)")
             }
         }

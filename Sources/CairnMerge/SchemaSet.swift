@@ -13,6 +13,8 @@ public struct SchemaSet: Sendable {
         public var derived: [String: Derivation]
         /// Top-level fields that count documents below this one.
         public var counted: [String: DocumentCount]
+        /// When a write of such a document is checkpointed (nil: the schema says nothing).
+        public var checkpoint: CheckpointPolicy?
 
         /// All the computed fields' names.
         public var computedFields: [String] { Array(derived.keys) + Array(counted.keys) }
@@ -66,6 +68,13 @@ public struct SchemaSet: Sendable {
             } catch {
                 throw SchemaSetError(file: name, reason: error.description)
             }
+            var checkpoint: CheckpointPolicy?
+            if let annotation = json.field("x-cairn")?.field("checkpoint") {
+                guard let policy = CheckpointPolicy(annotation: annotation) else {
+                    throw SchemaSetError(file: name, reason: "x-cairn.checkpoint is \"immediate\", {\"throttle\": seconds} or {\"debounce\": seconds}")
+                }
+                checkpoint = policy
+            }
             var derived: [String: Derivation] = [:]
             var counted: [String: DocumentCount] = [:]
             for (key, property) in json.field("properties")?.objectValue ?? [:] {
@@ -75,7 +84,7 @@ public struct SchemaSet: Sendable {
                 }
             }
             kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy,
-                              derived: derived, counted: counted))
+                              derived: derived, counted: counted, checkpoint: checkpoint))
         }
         self.kinds = kinds
     }

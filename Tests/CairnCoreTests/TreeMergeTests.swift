@@ -17,13 +17,7 @@ import Testing
     }
 
     static func schemaSet(_ name: String) throws -> SchemaSet {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("schema/\(name)")
-        var files: [String: [UInt8]] = [:]
-        for file in try FileManager.default.contentsOfDirectory(atPath: root.path) where file.hasSuffix(".schema.json") {
-            files[file] = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
-        }
-        return try SchemaSet(files: files)
+        try SchemaSet(files: shippedSchemaSet(name).files)
     }
 
     /// A tree holding exactly `documents`.

@@ -117,12 +117,13 @@ public struct PreReceiveHook {
     /// bare repository), else the set the repository held before the push, else the pushed one.
     private func schemaSet(oldTree: ObjectID?, newTree: ObjectID) throws -> SchemaSet? {
         var files: [String: [UInt8]] = [:]
-        for name in FileSystem.names(in: gitdir + "cairn/schema") where name.hasSuffix(".schema.json") {
+        for name in FileSystem.names(in: gitdir + "cairn/schema") where SchemaSetFolder.isSetFile(name) {
             files[name] = try FileSystem.read(gitdir + "cairn/schema/" + name)
         }
         if files.isEmpty {
             for tree in [oldTree, newTree].compactMap({ $0 }) {
-                for file in try repository.files(under: Store.schemaFolder, inTree: tree) where file.path.hasSuffix(".schema.json") {
+                for file in try repository.files(under: Store.schemaFolder, inTree: tree)
+                where SchemaSetFolder.isSetFile(FileSystem.lastComponent(of: file.path)) {
                     guard let entry = file.entries[0] else { continue }
                     files[FileSystem.lastComponent(of: file.path)] = try repository.blobContent(entry.id)
                 }

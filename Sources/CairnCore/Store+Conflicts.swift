@@ -2,7 +2,7 @@ import CairnMerge
 import Git
 
 extension Store {
-    /// What the policies decided in the store's merges, newest merge first; with `revision`,
+    /// What the policies decided in the store's merges and imports, newest first; with `revision`,
     /// in that commit only. Each record names the document, the value kept and the value
     /// replaced; the replaced value is also in the history of the merge's other parent.
     public func conflicts(at revision: String? = nil) throws(CairnError) -> [(commit: Commit, records: [ConflictRecord])] {
@@ -14,10 +14,8 @@ extension Store {
             guard let head = try repository.headCommit() else { return [] }
             var found: [(commit: Commit, records: [ConflictRecord])] = []
             try repository.walkHistory(from: head.id) { commit in
-                if commit.parentIDs.count > 1 {
-                    let records = Self.conflictRecords(in: commit.message)
-                    if !records.isEmpty { found.append((commit, records)) }
-                }
+                let records = Self.conflictRecords(in: commit.message)
+                if !records.isEmpty { found.append((commit, records)) }
                 return true
             }
             return found

@@ -5,7 +5,7 @@ extension Store {
     public func schemaSet() throws(CairnError) -> SchemaSet? {
         if let loaded = loadedSchemaSet { return loaded }
         var files: [String: [UInt8]] = [:]
-        for name in FileSystem.names(in: absolute(Self.schemaFolder)) where name.hasSuffix(".schema.json") {
+        for name in FileSystem.names(in: absolute(Self.schemaFolder)) where SchemaSetFolder.isSetFile(name) {
             files[name] = try FileSystem.read(absolute(Self.schemaFolder + "/" + name))
         }
         var set: SchemaSet?

@@ -45,8 +45,35 @@ struct TreeMerge {
         return try repository.commit(current).treeID
     }
 
-    /// Merges three trees.
+    /// Merges three trees. A tree whose schema set is at a lower version than another's is
+    /// migrated to that version first, so an old device's documents merge with a new one's.
     func merge(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws -> Outcome {
+        let reader = StoreTreeReader(repository: repository)
+        let trees = [base, ours, theirs]
+        let versions = try trees.map { $0 == ObjectID.emptyTree ? 0 : try reader.version($0) }
+        let top = versions.max()!
+        guard versions.allSatisfy({ $0 == top || $0 == 0 }) else {
+            // The set to migrate to: of the trees at the top version, the one whose schema
+            // files sort last, so that both directions of a merge pick the same.
+            var candidates: [(entries: [String: ObjectID], tree: ObjectID)] = []
+            for (tree, version) in zip(trees, versions) where version == top {
+                candidates.append((try reader.schemaEntries(tree), tree))
+            }
+            func key(_ entries: [String: ObjectID]) -> [UInt8] {
+                entries.keys.sorted().flatMap { Array($0.utf8) + entries[$0]!.bytes }
+            }
+            let chosen = candidates.max { key($0.entries).lexicographicallyPrecedes(key($1.entries)) }!
+            guard let target = try reader.schemaSet(chosen.tree) else { return try mergeAligned(base: base, ours: ours, theirs: theirs, set: schemaSet) }
+            let aligned = try trees.map { tree in
+                tree == ObjectID.emptyTree ? tree : try reader.migrated(tree, to: target, targetEntries: chosen.entries)
+            }
+            return try mergeAligned(base: aligned[0], ours: aligned[1], theirs: aligned[2], set: target)
+        }
+        return try mergeAligned(base: base, ours: ours, theirs: theirs, set: schemaSet)
+    }
+
+    /// Merges three trees whose documents are at one schema version, under `schemaSet`.
+    private func mergeAligned(base: ObjectID, ours: ObjectID, theirs: ObjectID, set schemaSet: SchemaSet?) throws -> Outcome {
         func present(_ tree: ObjectID) -> ObjectID? { tree == ObjectID.emptyTree ? nil : tree }
         let differences = try repository.differences(among: [present(base), present(ours), present(theirs)])
         var updates: [TreeUpdate] = []

@@ -46,6 +46,21 @@ public struct PathPattern: Hashable, Sendable, CustomStringConvertible {
         return values
     }
 
+    /// The document path with each placeholder replaced by its value; nil when a value is
+    /// missing or is not a valid ID.
+    public func fill(_ values: [String: String]) -> DocumentPath? {
+        var ids: [String] = []
+        for segment in segments {
+            switch segment {
+            case .literal(let text): ids.append(text)
+            case .placeholder(let name):
+                guard let value = values[name] else { return nil }
+                ids.append(value)
+            }
+        }
+        return try? DocumentPath(ids.joined(separator: "/"))
+    }
+
     /// How many literal segments: of two patterns that match, the more literal one applies
     /// (`users/{uid}/progress/exam` over `users/{uid}/progress/{docId}`).
     var specificity: Int {

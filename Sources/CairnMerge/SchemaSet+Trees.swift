@@ -23,3 +23,17 @@ extension SchemaSet {
         return (documents, conflicts.sorted())
     }
 }
+
+extension SchemaSet {
+    /// Every document with its derived fields and counts computed from the whole set of
+    /// documents, as a store holds them after a migration.
+    public func filledAll(_ documents: [DocumentPath: JSONValue]) -> [DocumentPath: JSONValue] {
+        var filled: [DocumentPath: JSONValue] = [:]
+        for (path, value) in documents {
+            filled[path] = self.filled(value, at: path) { count in
+                documents.filter { count.contains($0.key, below: path) }.map(\.value)
+            }
+        }
+        return filled
+    }
+}

@@ -39,12 +39,18 @@ public struct SchemaSet: Sendable {
     }
 
     public let kinds: [Kind]
+    /// The set's version and how documents move up to it (``SchemaMigrations/fileName``).
+    public let migrations: SchemaMigrations
 
     /// Reads a set from its files (name → content). Every file must be a schema with an
-    /// `x-cairn.path` and readable `x-merge` annotations, and no two may name the same paths.
+    /// `x-cairn.path` and readable `x-merge` annotations, and no two may name the same paths;
+    /// `migrations.json`, when present, declares the version and the migrations.
     public init(files: [String: [UInt8]]) throws(SchemaSetError) {
         var kinds: [Kind] = []
-        for name in files.keys.sorted() {
+        migrations = try files[SchemaMigrations.fileName].map { (bytes) throws(SchemaSetError) in
+            try SchemaMigrations(json: bytes)
+        } ?? .initial
+        for name in files.keys.sorted() where name != SchemaMigrations.fileName {
             let json: JSONValue
             do {
                 json = try JSONParser().parse(files[name]!)

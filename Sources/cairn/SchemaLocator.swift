@@ -43,17 +43,7 @@ enum SchemaLocator {
             throw CairnError(.invalidInput, "invalid schema set name \"\(name)\"")
         }
         for folder in folders() {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + name)) ?? []
-            let schemaFiles = names.filter { $0.hasSuffix(".schema.json") }
-            guard !schemaFiles.isEmpty else { continue }
-            var files: [String: [UInt8]] = [:]
-            for file in schemaFiles {
-                guard let data = FileManager.default.contents(atPath: folder + "/" + name + "/" + file) else {
-                    throw CairnError(.io, "cannot read \(folder)/\(name)/\(file)")
-                }
-                files[file] = Array(data)
-            }
-            return files
+            if let set = try SchemaSetFolder.read(folder + "/" + name) { return set.files }
         }
         let known = Set(folders().flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { set in

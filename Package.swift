@@ -36,6 +36,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The library quickstart of the README, compiled and run by the tests.
+        .executableTarget(name: "quickstart", dependencies: ["CairnCore"], path: "examples/quickstart"),
         // What every test target shares: temporary folders, running programs, seeded randomness.
         .target(name: "CairnTestSupport", path: "Tests/CairnTestSupport"),
         .testTarget(name: "GitTests", dependencies: ["Git", "CairnTestSupport"]),
@@ -44,7 +46,7 @@ let package = Package(
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git", "CairnTestSupport"]),
-        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "quickstart", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -84,7 +84,11 @@ public struct PreReceiveHook {
         for difference in try repository.differences(among: [oldTree, newTree]) {
             guard let document = DocumentPath(fileName: difference.path) else { continue }
             let kind = set?.kind(of: document)
-            if difference.entries[0] != nil, let kind, kind.policy.isAppendOnly {
+            if let old = difference.entries[0], let kind, kind.policy.isAppendOnly {
+                if difference.entries[1] == nil, let retention = kind.retention,
+                   try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set) {
+                    continue
+                }
                 let change = difference.entries[1] == nil ? "deleted" : "changed"
                 refusals.append("\(document) is append-only (\(kind.file)): an existing document is never \(change)")
                 continue
@@ -111,6 +115,19 @@ public struct PreReceiveHook {
             }
         }
         return refusals
+    }
+
+    /// Whether deleting `document` is what its kind's retention does: the collection keeps at
+    /// least `keep` documents later than it.
+    private func isExpired(_ document: DocumentPath, old: TreeEntry, under retention: RetentionPolicy,
+                           kind: SchemaSet.Kind, in tree: ObjectID, set: SchemaSet?) throws -> Bool {
+        var documents: [DocumentPath: JSONValue] = [document: try JSONParser().parse(repository.blobContent(old.id))]
+        for file in try repository.files(under: document.collection.description, inTree: tree) {
+            guard let path = DocumentPath(fileName: file.path), path.collection == document.collection,
+                  set?.kind(of: path)?.file == kind.file, let entry = file.entries[0] else { continue }
+            documents[path] = try JSONParser().parse(repository.blobContent(entry.id))
+        }
+        return retention.expired(documents).contains(document)
     }
 
     /// The schema set to check documents against: the server's own (`cairn/schema/` in the

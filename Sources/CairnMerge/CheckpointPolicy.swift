@@ -19,7 +19,7 @@ public enum CheckpointPolicy: Hashable, Sendable, CustomStringConvertible {
         case .string("immediate"):
             self = .immediate
         case .object(let fields) where fields.count == 1:
-            guard let (name, value) = fields.first, let seconds = value.numberValue, seconds >= 0, seconds <= 86_400 else { return nil }
+            guard let (name, value) = fields.first, let seconds = value.number, seconds >= 0, seconds <= 86_400 else { return nil }
             switch name {
             case "throttle": self = .throttle(seconds)
             case "debounce": self = .debounce(seconds)

@@ -42,7 +42,7 @@ extension JSONValue {
     }
 
     /// The value as a number, when it is one.
-    var number: Double? {
+    public var number: Double? {
         switch self {
         case .integer(let integer): Double(integer)
         case .double(let double): double

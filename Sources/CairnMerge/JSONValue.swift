@@ -18,15 +18,6 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 
-    /// The number, integer or not, as a `Double`; nil for any other value.
-    public var numberValue: Double? {
-        switch self {
-        case .integer(let value): Double(value)
-        case .double(let value): value
-        default: nil
-        }
-    }
-
     /// The value of a field of an object; nil for a missing field or a value that is not an object.
     public func field(_ name: String) -> JSONValue? {
         objectValue?[name]

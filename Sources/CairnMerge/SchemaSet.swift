@@ -15,6 +15,8 @@ public struct SchemaSet: Sendable {
         public var counted: [String: DocumentCount]
         /// When a write of such a document is checkpointed (nil: the schema says nothing).
         public var checkpoint: CheckpointPolicy?
+        /// How many such documents a collection keeps (nil: all).
+        public var retention: RetentionPolicy?
 
         /// All the computed fields' names.
         public var computedFields: [String] { Array(derived.keys) + Array(counted.keys) }
@@ -81,6 +83,13 @@ public struct SchemaSet: Sendable {
                 }
                 checkpoint = policy
             }
+            var retention: RetentionPolicy?
+            if let annotation = json.field("x-cairn")?.field("retention") {
+                guard let policy = RetentionPolicy(annotation: annotation) else {
+                    throw SchemaSetError(file: name, reason: "x-cairn.retention is {\"keep\": N, \"by\": \"field\"} with N ≥ 1")
+                }
+                retention = policy
+            }
             var derived: [String: Derivation] = [:]
             var counted: [String: DocumentCount] = [:]
             for (key, property) in json.field("properties")?.objectValue ?? [:] {
@@ -90,7 +99,7 @@ public struct SchemaSet: Sendable {
                 }
             }
             kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy,
-                              derived: derived, counted: counted, checkpoint: checkpoint))
+                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention))
         }
         self.kinds = kinds
     }

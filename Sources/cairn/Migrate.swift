@@ -1,0 +1,27 @@
+import ArgumentParser
+import CairnCore
+
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Move the store to a newer version of its schema set, in one checkpoint.",
+        discussion: """
+            The new set's migrations.json declares its version and how documents move from \
+            older versions (moved, fields renamed, removed or set). Devices still on the old \
+            version keep syncing: their documents are migrated before each merge.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The schema set to move to (remi, …).", valueName: "set"))
+    var schema: String
+
+    func run() throws {
+        let store = try global.openStore()
+        let result = try store.upgradeSchemaSet((name: schema, files: try SchemaLocator.files(of: schema)))
+        guard let commit = result.commit else {
+            print("The store of \(store.uid) already uses \(schema) as it is; nothing to do.")
+            return
+        }
+        print("Checkpoint \(commit.short): \(result.summary)")
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import CairnCore
+
+struct Prune: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apply the schema set's retention: remove documents older than the latest N it keeps.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let result = try global.openStore().prune()
+        guard let commit = result.commit else {
+            print("Nothing to prune.")
+            return
+        }
+        print("Checkpoint \(commit.short): \(result.summary)")
+    }
+}

@@ -102,6 +102,27 @@ public struct Home: Sendable {
         return store
     }
 
+    /// Deletes the store of `uid` from this machine — an anonymous user's once its progress
+    /// was imported, say. What it pushed stays on its remote; what it did not is gone, so a
+    /// store with unpushed checkpoints or pending writes is refused unless `force` is set.
+    public func deleteStore(_ uid: String, force: Bool = false) throws(CairnError) {
+        try Self.validate(uid: uid)
+        let store = try openStore(uid)
+        if !force {
+            let pending = try store.status().pending.count
+            let unpushed = try store.unpushed()?.ahead
+            if pending > 0 || (unpushed ?? 1) > 0 {
+                throw CairnError(.invalidInput, "the store of \(uid) holds progress found nowhere else (\(pending) pending write(s), \(unpushed.map { "\($0) unpushed checkpoint(s)" } ?? "no remote")); import or sync it first, or delete with force")
+            }
+        }
+        do {
+            try FileManager.default.removeItem(atPath: storeFolder(uid))
+        } catch {
+            throw CairnError(.io, "cannot delete \(storeFolder(uid)): \(error)")
+        }
+        if try activeUser() == uid { _ = try FileSystem.removeFile(root + "/active") }
+    }
+
     /// A user id follows the rules of a document ID (it is one: `users/<uid>`).
     static func validate(uid: String) throws(CairnError) {
         do {

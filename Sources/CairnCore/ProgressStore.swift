@@ -29,6 +29,8 @@ public final class ProgressStore: @unchecked Sendable {
     public let folder: String
     /// The clock checkpoints and syncs are scheduled by.
     public let clock: any CheckpointClock
+    /// The home the store is in.
+    public let home: Home
 
     private let queue: DispatchQueue
     /// Marks the store's queue, so a call made from it (inside ``withStore(_:)``) runs at once
@@ -50,6 +52,7 @@ public final class ProgressStore: @unchecked Sendable {
     /// Opens the store of `user` (default: the home's active user).
     public init(home: Home = .resolve(), user: String? = nil, clock: any CheckpointClock = SystemClock()) throws(CairnError) {
         store = try home.openStore(user)
+        self.home = home
         uid = store.uid
         folder = store.folder
         self.clock = clock
@@ -156,7 +159,7 @@ public final class ProgressStore: @unchecked Sendable {
     /// Syncs every `seconds` from now on (and once at once), until ``stopSyncing()``. Failures
     /// are left for the next round; the store's log says what they were.
     public func startSyncing(every seconds: Double, options: SyncOptions = SyncOptions()) {
-        queue.async { [self] in
+        try? onQueue { () throws(CairnError) in
             syncTimer?.cancel()
             scheduleSync(every: seconds, after: 0, options: options)
         }
@@ -173,6 +176,26 @@ public final class ProgressStore: @unchecked Sendable {
     /// When the next scheduled checkpoint is due, by the store's clock; nil when no write waits.
     public var nextCheckpoint: Double? {
         (try? onQueue { () throws(CairnError) in scheduler.nextDue }) ?? nil
+    }
+
+    /// Takes the progress of another user of the same home (an anonymous user, after the
+    /// person signs in) into this one, explicitly (see ``Store/importProgress(of:)``); the
+    /// observers hear of the documents it changed.
+    @discardableResult
+    public func importProgress(of other: String) async throws -> ImportResult {
+        try await background { [self] () throws(CairnError) in
+            let source = try home.openStore(other)
+            let head = try store.withExclusiveAccess { try store.repository.reference(store.branchReference) }
+            let result = try store.importProgress(of: source)
+            scheduler.checkpointed(at: clock.now(), kinds: [])
+            if let commit = result.commit, let head {
+                let changed = try store.translatingErrors("cannot read the import") {
+                    try store.repository.differences(among: [store.repository.commit(head).treeID, store.repository.commit(commit).treeID])
+                }
+                publish(changed.compactMap { DocumentPath(fileName: $0.path) })
+            }
+            return result
+        }
     }
 
     // MARK: Observation

@@ -152,4 +152,54 @@ import Testing
         #expect(try pending(store) == 0, "attempts are checkpointed at once")
         #expect(try store.withStore { store throws(CairnError) in try store.validate() }.isEmpty)
     }
+
+    /// Syncs on a schedule: every 5 minutes of the store's clock, the tablet's work arrives.
+    @Test func scheduledSyncsRunOnTheClock() async throws {
+        let remote = folder.path + "/server"
+        _ = try Server.createRepositories(in: remote, uids: ["u1"], cairn: "/bin/false")
+        let clock = ManualClock()
+        let phone = try open(clock, device: "phone")
+        try phone.withStore { store throws(CairnError) in try store.setRemote(RemoteURL(remote + "/u1.git")) }
+        try await phone.sync(SyncOptions(retry: .none))
+        try home("tablet").cloneStore(from: RemoteURL(remote + "/u1.git"), options: SyncOptions(retry: .none))
+        let tablet = try ProgressStore(home: home("tablet"), user: "u1", clock: ManualClock())
+
+        phone.startSyncing(every: 300, options: SyncOptions(retry: .none))
+        try tablet.put(.object(["attemptId": .string("t1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(70)]),
+                       at: "users/u1/examAttempts/t1")
+        try await tablet.sync(SyncOptions(retry: .none))
+        clock.advance(by: 0)       // the first round: at once
+        #expect(try phone.list("users/u1/examAttempts") == ["t1"])
+        try tablet.put(.object(["attemptId": .string("t2"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(71)]),
+                       at: "users/u1/examAttempts/t2")
+        try await tablet.sync(SyncOptions(retry: .none))
+        clock.advance(by: 299)
+        #expect(try phone.list("users/u1/examAttempts") == ["t1"])
+        clock.advance(by: 1)
+        #expect(try phone.list("users/u1/examAttempts") == ["t1", "t2"])
+        phone.stopSyncing()
+        #expect(clock.scheduledCount == 0)
+    }
+
+    /// An anonymous user's progress joins the signed-in account, explicitly; the anonymous
+    /// store stays until the app deletes it, and is refused deletion while it holds progress
+    /// found nowhere else.
+    @Test func anAnonymousUsersProgressIsImportedThenDeleted() async throws {
+        try home().createStore("anon-1", schemaSet: shippedSchemaSet("life-in-uk"))
+        let anonymous = try ProgressStore(home: home(), user: "anon-1", clock: ManualClock())
+        try anonymous.put(.object(["attemptId": .string("a1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(60)]),
+                          at: "users/anon-1/examAttempts/a1")
+        let account = try open()
+        let changes = account.changes()
+        var seen = changes.makeAsyncIterator()
+        let result = try await account.importProgress(of: "anon-1")
+        #expect(result.documents == [try DocumentPath("users/u1/examAttempts/a1")])
+        #expect(await seen.next() == [try DocumentPath("users/u1/examAttempts/a1")])
+        #expect(try account.get("users/u1/examAttempts/a1")?.field("score") == .integer(60))
+        #expect(try anonymous.list("users/anon-1/examAttempts") == ["a1"])
+        #expect(try await account.importProgress(of: "anon-1").commit == nil)
+        #expect(throws: CairnError.self) { try home().deleteStore("anon-1") }
+        try home().deleteStore("anon-1", force: true)
+        #expect(!home().users().contains("anon-1"))
+    }
 }

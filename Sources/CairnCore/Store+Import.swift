@@ -33,15 +33,23 @@ extension Store {
                 throw CairnError(.notFound, "the store of \(other.uid) has no checkpoint to import")
             }
             let previous = try lastImport(of: other.uid)
+            if previous == tip {
+                return ImportResult(from: other.uid, commit: nil, documents: [], conflicts: [])
+            }
+            let reader = StoreTreeReader(repository: repository)
+            let (theirVersion, ourVersion) = (try reader.version(repository.commit(tip).treeID), try reader.version(repository.commit(head).treeID))
+            if theirVersion > ourVersion {
+                throw CairnError(.invalidInput, "the store of \(other.uid) is at schema version \(theirVersion), this one at \(ourVersion); move this store to that version first (cairn migrate --schema SET) — nothing was imported")
+            }
             let headTree = try repository.commit(head).treeID
             let theirs = try rewrittenTree(of: tip, from: other.uid, over: headTree)
             let base = try previous.map { try rewrittenTree(of: $0, from: other.uid, over: headTree) }
                 ?? rewrittenTree(of: nil, from: other.uid, over: headTree)
             let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet()).merge(base: base, ours: headTree, theirs: theirs)
             let brought = try repository.differences(among: [base, theirs]).compactMap { DocumentPath(fileName: $0.path) }
-            guard outcome.tree != headTree else {
-                return ImportResult(from: other.uid, commit: nil, documents: brought, conflicts: outcome.conflicts)
-            }
+            // Recorded even when nothing of this store changes (its documents already held the
+            // other's, or the policies kept its own): the next import starts from here, and
+            // what the policies decided is written down.
             var message = "Import the progress of \(other.uid): \(brought.count) document\(brought.count == 1 ? "" : "s")"
             message += outcome.mergedDocuments > 0 ? " (\(outcome.mergedDocuments) merged with this user's)\n" : "\n"
             if !outcome.conflicts.isEmpty {

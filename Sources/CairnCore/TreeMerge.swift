@@ -67,7 +67,10 @@ struct TreeMerge {
             let aligned = try trees.map { tree in
                 tree == ObjectID.emptyTree ? tree : try reader.migrated(tree, to: target, targetEntries: chosen.entries)
             }
-            return try mergeAligned(base: aligned[0], ours: aligned[1], theirs: aligned[2], set: target)
+            var outcome = try mergeAligned(base: aligned[0], ours: aligned[1], theirs: aligned[2], set: target)
+            // What changed is what the working tree will see: against `ours` as it is.
+            outcome.changedFromOurs = try repository.differences(among: [ours, outcome.tree]).map(\.path)
+            return outcome
         }
         return try mergeAligned(base: base, ours: ours, theirs: theirs, set: schemaSet)
     }

@@ -13,6 +13,7 @@ struct Prune: ParsableCommand {
             print("Nothing to prune.")
             return
         }
-        print("Checkpoint \(commit.short): \(result.summary)")
+        let count = result.changes.count
+        print("Checkpoint \(commit.short): \(count) document\(count == 1 ? "" : "s") removed by the retention of the schema set (cairn log -n 1 lists them)")
     }
 }

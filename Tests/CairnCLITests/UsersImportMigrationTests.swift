@@ -330,6 +330,7 @@ import Testing
         let pruned = try on("a", "u1", "prune")
         #expect(pruned.status == 0, "\(pruned.stderr)")
         #expect(pruned.stdout.hasPrefix("Checkpoint "), "\(pruned.stdout)")
+        #expect(pruned.stdout.contains(": 2 documents removed by the retention of the schema set"), "\(pruned.stdout)")
         #expect(try commits("a", "u1") == count + 1)
         #expect(try on("a", "u1", "ls", "users/u1/examAttempts").stdout == "a3\na4\na5\n")
         #expect(try on("a", "u1", "log", "-n", "1").stdout.contains("Retention: 2 documents removed"))

@@ -12,6 +12,7 @@ import Git
 /// URL Cairn keeps and shows never holds a password; the password is used for the command
 /// that was given it, and otherwise comes from `CAIRN_PASSWORD`.
 public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
+    /// How Cairn reaches the remote.
     public enum Transport: Sendable, Hashable {
         /// A bare repository on this machine (a path or `file://`).
         case path
@@ -23,6 +24,7 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
         case ssh
     }
 
+    /// How the remote is reached.
     public let transport: Transport
     /// The URL without its password: what the store's configuration keeps and what libgit2 is
     /// given. A path is made absolute.
@@ -32,6 +34,8 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
     /// The password written in the URL, if any (never stored).
     public let password: String?
 
+    /// Parses a remote as a user gives it; a relative path is taken from `folder` (default:
+    /// the current folder). Refuses, in one line, what is not a remote Cairn can use.
     public init(_ text: String, relativeTo folder: String? = nil) throws(CairnError) {
         guard !text.isEmpty, !text.contains(where: { $0.isNewline || $0 == "\0" }) else {
             throw CairnError(.invalidInput, "invalid remote \(String(reflecting: text)): give a path to a bare repository or a file://, http(s)://, ssh:// or git:// URL")

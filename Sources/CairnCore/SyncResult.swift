@@ -15,6 +15,7 @@ public struct SyncResult: Sendable {
 
     /// The checkpoint of pending writes made first.
     public var checkpoint: CheckpointResult
+    /// Whether the store fast-forwarded, merged, or had nothing to take in.
     public var integration: Integration = .upToDate
     /// What the policies decided in the merge.
     public var conflicts: [ConflictRecord] = []

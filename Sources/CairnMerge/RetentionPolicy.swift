@@ -3,7 +3,9 @@
 /// field `by` (ties by ID); older ones are removed by an explicit prune, in one checkpoint,
 /// and the server's hook lets exactly those deletions through — even of append-only documents.
 public struct RetentionPolicy: Hashable, Sendable, CustomStringConvertible {
+    /// How many documents a collection keeps.
     public var keep: Int
+    /// The field that orders them (a time stamp or a version): the greatest are kept.
     public var by: String
 
     public init(keep: Int, by: String) {

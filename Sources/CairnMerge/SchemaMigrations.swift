@@ -21,15 +21,20 @@ public struct SchemaMigrations: Sendable, Hashable {
 
     /// The version the set is at.
     public var version: Int
+    /// The migrations, each from one version to the next, in order.
     public var migrations: [Migration]
 
+    /// How documents move from version `from` to `to` (= `from` + 1).
     public struct Migration: Sendable, Hashable {
         public var from: Int
         public var to: Int
+        /// What the migration is for, as its author wrote it.
         public var description: String
+        /// Applied in order to the whole store.
         public var steps: [Step]
     }
 
+    /// One change to the documents of a store.
     public enum Step: Sendable, Hashable {
         case move(from: PathPattern, to: PathPattern)
         case rename(in: PathPattern, field: [String], to: [String])

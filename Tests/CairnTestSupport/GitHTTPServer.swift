@@ -45,7 +45,7 @@ public final class GitHTTPServer: Sendable {
         var tries = 0
         while true {
             tries += 1
-            let port = try Self.freePort()
+            let port = try Loopback.freePort()
             let configuration = Self.configuration(root: root, folder: folder.path, port: port,
                                                    users: users.keys.sorted())
             try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
@@ -77,7 +77,7 @@ public final class GitHTTPServer: Sendable {
     public func stop() {
         stopping.lock()
         defer { stopping.unlock() }
-        Self.terminate(process)
+        Loopback.terminate(process)
     }
 
     /// The server's error log content (for test failure messages), then anything lighttpd
@@ -176,80 +176,14 @@ public final class GitHTTPServer: Sendable {
                 throw StartError(description: "GitHTTPServer: lighttpd exited (status \(process.terminationStatus)) on port \(port):\n\(log)")
             }
             // "server started" is logged once lighttpd has bound its port, so a connection is to it.
-            if paths.log.contains("server started"), canConnect(port: port) {
+            if paths.log.contains("server started"), Loopback.canConnect(port: port) {
                 return process
             }
             if Date() >= deadline {
-                terminate(process)
+                Loopback.terminate(process)
                 throw StartError(description: "GitHTTPServer: lighttpd did not accept connections on port \(port) within 10 s:\n\(paths.log)")
             }
             usleep(20_000)
-        }
-    }
-
-    private static func terminate(_ process: Process) {
-        guard process.isRunning else {
-            return
-        }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date() + 5
-        while process.isRunning, Date() < deadline {
-            usleep(20_000)
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        return address
-    }
-
-    private static func newSocket() throws -> Int32 {
-        #if canImport(Glibc)
-        let socketType = Int32(SOCK_STREAM.rawValue)
-        #else
-        let socketType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
-        if descriptor < 0 {
-            throw StartError(description: "GitHTTPServer: socket() failed: \(String(cString: strerror(errno)))")
-        }
-        return descriptor
-    }
-
-    /// A port of 127.0.0.1 that was free a moment ago.
-    private static func freePort() throws -> Int {
-        let descriptor = try newSocket()
-        defer { close(descriptor) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        if !bound {
-            throw StartError(description: "GitHTTPServer: no free port: \(String(cString: strerror(errno)))")
-        }
-        return Int(in_port_t(bigEndian: address.sin_port))
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        guard let descriptor = try? newSocket() else {
-            return false
-        }
-        defer { close(descriptor) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 

@@ -54,7 +54,7 @@ public final class SSHServer: Sendable {
         var launched: (port: Int, pid: pid_t)?
         while launched == nil {
             tries += 1
-            let port = try Self.freePort()
+            let port = try Loopback.freePort()
             try Self.configuration(paths: paths, port: port).write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             launched = try Self.launchServer(paths: paths, port: port, lastTry: tries == 5).map { (port, $0) }
         }
@@ -81,7 +81,7 @@ public final class SSHServer: Sendable {
             try "[127.0.0.1]:\(port) \(fields[0]) \(fields[1])\n"
                 .write(toFile: paths.home + "/.ssh/known_hosts", atomically: false, encoding: .utf8)
         } catch {
-            Self.terminate(agent)
+            Loopback.terminate(agent)
             Self.terminate(server)
             throw error
         }
@@ -122,7 +122,7 @@ public final class SSHServer: Sendable {
         stopping.lock()
         defer { stopping.unlock() }
         Self.terminate(pid)
-        Self.terminate(agent)
+        Loopback.terminate(agent)
     }
 
     /// What sshd logged, then what the agent printed (for test failure messages).
@@ -197,7 +197,7 @@ public final class SSHServer: Sendable {
                 throw StartError(description: "SSHServer: sshd exited (status \(status)) on port \(port):\n\(log)")
             }
             // "Server listening" is logged once sshd has bound its port, so a connection is to it.
-            if paths.log.contains("Server listening on"), canConnect(port: port) {
+            if paths.log.contains("Server listening on"), Loopback.canConnect(port: port) {
                 return pid
             }
             if Date() >= deadline {
@@ -313,7 +313,7 @@ public final class SSHServer: Sendable {
                 throw StartError(description: "SSHServer: ssh-agent exited (status \(process.terminationStatus)):\n\(paths.log)")
             }
             if Date() >= deadline {
-                terminate(process)
+                Loopback.terminate(process)
                 throw StartError(description: "SSHServer: ssh-agent made no socket within 10 s:\n\(paths.log)")
             }
             usleep(20_000)
@@ -321,70 +321,4 @@ public final class SSHServer: Sendable {
         return process
     }
 
-    /// Ends `process`: SIGTERM, then SIGKILL if it still runs after 5 s.
-    private static func terminate(_ process: Process) {
-        guard process.isRunning else {
-            return
-        }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date() + 5
-        while process.isRunning, Date() < deadline {
-            usleep(20_000)
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        return address
-    }
-
-    private static func newSocket() throws -> Int32 {
-        #if canImport(Glibc)
-        let socketType = Int32(SOCK_STREAM.rawValue)
-        #else
-        let socketType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, socketType, 0)
-        if descriptor < 0 {
-            throw StartError(description: "SSHServer: socket() failed: \(String(cString: strerror(errno)))")
-        }
-        return descriptor
-    }
-
-    /// A port of 127.0.0.1 that was free a moment ago.
-    private static func freePort() throws -> Int {
-        let descriptor = try newSocket()
-        defer { close(descriptor) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        if !bound {
-            throw StartError(description: "SSHServer: no free port: \(String(cString: strerror(errno)))")
-        }
-        return Int(in_port_t(bigEndian: address.sin_port))
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        guard let descriptor = try? newSocket() else {
-            return false
-        }
-        defer { close(descriptor) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// What the tests' loopback servers share: a free port of 127.0.0.1, whether something
+/// listens there, and stopping a child process by its PID.
+public enum Loopback {
+    /// Why a port could not be found.
+    public struct PortError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A port of 127.0.0.1 that was free a moment ago (bound to port 0, then released).
+    public static func freePort() throws -> Int {
+        let descriptor = try newSocket()
+        defer { close(descriptor) }
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        if !bound {
+            throw PortError(description: "no free port on 127.0.0.1: \(String(cString: strerror(errno)))")
+        }
+        return Int(in_port_t(bigEndian: address.sin_port))
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+    public static func canConnect(port: Int) -> Bool {
+        guard let descriptor = try? newSocket() else {
+            return false
+        }
+        defer { close(descriptor) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Stops a child by its PID: SIGTERM, up to 5 s, then SIGKILL; waits for it either way.
+    public static func terminate(_ process: Process) {
+        guard process.isRunning else {
+            return
+        }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date() + 5
+        while process.isRunning, Date() < deadline {
+            usleep(20_000)
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(port).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        return address
+    }
+
+    private static func newSocket() throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if descriptor < 0 {
+            throw PortError(description: "socket() failed: \(String(cString: strerror(errno)))")
+        }
+        return descriptor
+    }
+}

@@ -11,4 +11,6 @@ public struct ImportResult: Sendable {
     public var documents: [DocumentPath]
     /// What the policies decided where both had the same document.
     public var conflicts: [ConflictRecord]
+    /// The files of this store the import changed, sorted.
+    public var changedFiles: [String] = []
 }

@@ -18,8 +18,8 @@ import Dispatch
 /// ```
 ///
 /// All the work on the repository happens on the store's own serial dispatch queue, never on
-/// Swift's cooperative thread pool: the synchronous methods wait for it (a write takes about a
-/// millisecond), the `async` ones (checkpoint, sync) suspend the caller instead. The store is
+/// Swift's cooperative thread pool: the synchronous methods (writes and reads) wait for it,
+/// the `async` ones (checkpoint, sync) suspend the caller instead. The store is
 /// `Sendable` — share it between tasks and threads — and stays the one owner of its
 /// repository. Another process writing the same store waits for the store's lock as usual.
 public final class ProgressStore: @unchecked Sendable {
@@ -184,16 +184,9 @@ public final class ProgressStore: @unchecked Sendable {
     @discardableResult
     public func importProgress(of other: String) async throws -> ImportResult {
         try await background { [self] () throws(CairnError) in
-            let source = try home.openStore(other)
-            let head = try store.withExclusiveAccess { try store.repository.reference(store.branchReference) }
-            let result = try store.importProgress(of: source)
+            let result = try store.importProgress(of: home.openStore(other))
             scheduler.checkpointed(at: clock.now(), kinds: [])
-            if let commit = result.commit, let head {
-                let changed = try store.translatingErrors("cannot read the import") {
-                    try store.repository.differences(among: [store.repository.commit(head).treeID, store.repository.commit(commit).treeID])
-                }
-                publish(changed.compactMap { DocumentPath(fileName: $0.path) })
-            }
+            publish(result.changedFiles.compactMap { DocumentPath(fileName: $0) })
             return result
         }
     }

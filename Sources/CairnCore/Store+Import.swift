@@ -63,9 +63,10 @@ extension Store {
             let signature = signature()
             let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: message,
                                                      author: signature, committer: signature, updating: nil)
-            try moveWorkingTree(from: head, to: commit)
+            let changed = try moveWorkingTree(from: head, to: commit)
             logger.info("import", metadata: ["from": "\(other.uid)", "documents": "\(brought.count)", "commit": "\(commit.short)"])
-            return ImportResult(from: other.uid, commit: commit, documents: brought, conflicts: outcome.conflicts)
+            return ImportResult(from: other.uid, commit: commit, documents: brought, conflicts: outcome.conflicts,
+                                changedFiles: changed.sorted())
         }
     }
 

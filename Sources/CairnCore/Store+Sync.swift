@@ -38,7 +38,7 @@ extension Store {
                 return result
             } catch {
                 if let now = try? repository.reference(branchReference), let start, now != start {
-                    try? moveWorkingTree(from: now, to: start)
+                    _ = try? moveWorkingTree(from: now, to: start)
                 }
                 logger.error("sync failed", metadata: ["reason": "\(error)"])
                 throw error
@@ -72,24 +72,23 @@ extension Store {
             result.head = head
             if let theirs, theirs != head {
                 if try repository.isDescendant(theirs, of: head) {
-                    let changed = try repository.differences(among: [repository.commit(head).treeID, repository.commit(theirs).treeID])
-                    try moveWorkingTree(from: head, to: theirs)
+                    let changed = try moveWorkingTree(from: head, to: theirs)
                     result.integration = .fastForward
-                    result.changedFiles = Array(Set(result.changedFiles + changed.map(\.path))).sorted()
+                    result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
                     result.head = theirs
                     logger.info("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
                     return
                 }
                 if try !repository.isDescendant(head, of: theirs) {
                     let merge = try mergeCommit(head, theirs)
-                    try moveWorkingTree(from: head, to: merge.commit)
+                    let changed = try moveWorkingTree(from: head, to: merge.commit)
                     result.integration = .merged(merge.commit)
                     result.conflicts = merge.outcome.conflicts
-                    result.changedFiles = Array(Set(result.changedFiles + merge.outcome.changedFromOurs)).sorted()
+                    result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
                     result.head = merge.commit
                     logger.info("merge", metadata: [
                         "commit": "\(merge.commit.short)", "documents": "\(merge.outcome.mergedDocuments)",
-                        "files": "\(merge.outcome.changedFromOurs.count)", "conflicts": "\(merge.outcome.conflicts.count)",
+                        "files": "\(changed.count)", "conflicts": "\(merge.outcome.conflicts.count)",
                     ])
                 }
             }

@@ -22,8 +22,10 @@ extension Store {
     ///
     /// Crash-safe: the move is noted first, files are written and the index saved, the disk
     /// synced, then the branch moved (compare-and-swap from `from`) and the note removed. A
-    /// move cut short is finished by the next command that takes the lock.
-    func moveWorkingTree(from: ObjectID?, to target: ObjectID) throws {
+    /// move cut short is finished by the next command that takes the lock. Returns the paths
+    /// of the files it changed.
+    @discardableResult
+    func moveWorkingTree(from: ObjectID?, to target: ObjectID) throws -> [String] {
         let differences = try changedFiles(from: from, to: target)
         try checkNoHandEdits(differences)
         try FileSystem.writeAtomically(Array("\(from?.hex ?? "-") \(target.hex)\n".utf8), to: movePath, durable: true)
@@ -31,6 +33,7 @@ extension Store {
         try repository.setReference(branchReference, to: target, expecting: from,
                                     message: "cairn: move to \(target.short)")
         _ = try FileSystem.removeFile(movePath)
+        return differences.map(\.path)
     }
 
     /// Finishes a move of the working tree that a killed process left half done. The caller

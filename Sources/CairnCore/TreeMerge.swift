@@ -12,12 +12,10 @@ struct TreeMerge {
     let repository: Repository
     let schemaSet: SchemaSet?
 
-    /// What a merge produced: the tree, what the policies decided, and the documents whose
-    /// content differs from `ours`.
+    /// What a merge produced: the tree and what the policies decided.
     struct Outcome {
         var tree: ObjectID
         var conflicts: [ConflictRecord]
-        var changedFromOurs: [String]
         /// Documents both sides had changed, merged value by value.
         var mergedDocuments: Int
     }
@@ -67,10 +65,7 @@ struct TreeMerge {
             let aligned = try trees.map { tree in
                 tree == ObjectID.emptyTree ? tree : try reader.migrated(tree, to: target, targetEntries: chosen.entries)
             }
-            var outcome = try mergeAligned(base: aligned[0], ours: aligned[1], theirs: aligned[2], set: target)
-            // What changed is what the working tree will see: against `ours` as it is.
-            outcome.changedFromOurs = try repository.differences(among: [ours, outcome.tree]).map(\.path)
-            return outcome
+            return try mergeAligned(base: aligned[0], ours: aligned[1], theirs: aligned[2], set: target)
         }
         return try mergeAligned(base: base, ours: ours, theirs: theirs, set: schemaSet)
     }
@@ -81,7 +76,6 @@ struct TreeMerge {
         let differences = try repository.differences(among: [present(base), present(ours), present(theirs)])
         var updates: [TreeUpdate] = []
         var conflicts: [ConflictRecord] = []
-        var changed: [String] = []
         var merged = 0
         var touched: [DocumentPath] = []
         for difference in differences {
@@ -91,7 +85,6 @@ struct TreeMerge {
             if o == t || b == t { continue }
             if b == o {
                 updates.append(t.map { .upsert(path: difference.path, id: $0.id, mode: $0.mode) } ?? .remove(path: difference.path))
-                changed.append(difference.path)
                 continue
             }
             guard let document else {
@@ -102,7 +95,6 @@ struct TreeMerge {
                 }
                 if let kept, kept != o {
                     updates.append(.upsert(path: difference.path, id: kept.id, mode: kept.mode))
-                    changed.append(difference.path)
                 }
                 continue
             }
@@ -119,11 +111,9 @@ struct TreeMerge {
                 let id = try repository.writeBlob(result.canonicalBytes())
                 if id != o?.id {
                     updates.append(.upsert(path: difference.path, id: id, mode: 0o100644))
-                    changed.append(difference.path)
                 }
             } else if o != nil {
                 updates.append(.remove(path: difference.path))
-                changed.append(difference.path)
             }
         }
         var tree = try repository.updateTree(ours, with: updates).id
@@ -150,12 +140,11 @@ struct TreeMerge {
                 let id = try repository.writeBlob(bytes)
                 if id != entry.id {
                     countUpdates.append(.upsert(path: owner.fileName, id: id, mode: 0o100644))
-                    if !changed.contains(owner.fileName) { changed.append(owner.fileName) }
                 }
             }
             if !countUpdates.isEmpty { tree = try repository.updateTree(tree, with: countUpdates).id }
         }
-        return Outcome(tree: tree, conflicts: conflicts.sorted(), changedFromOurs: changed.sorted(), mergedDocuments: merged)
+        return Outcome(tree: tree, conflicts: conflicts.sorted(), mergedDocuments: merged)
     }
 
     /// The document an entry holds, parsed; nil for an absent entry.

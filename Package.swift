@@ -39,7 +39,7 @@ let package = Package(
         // The library quickstart of the README, compiled and run by the tests.
         .executableTarget(name: "quickstart", dependencies: ["CairnCore"], path: "examples/quickstart"),
         // What every test target shares: temporary folders, running programs, seeded randomness.
-        .target(name: "CairnTestSupport", path: "Tests/CairnTestSupport"),
+        .target(name: "CairnTestSupport", dependencies: ["CairnMerge"], path: "Tests/CairnTestSupport"),
         .testTarget(name: "GitTests", dependencies: ["Git", "CairnTestSupport"]),
         .testTarget(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnTestSupport"],

@@ -21,6 +21,7 @@ extension Store {
     /// credentials or foreign data fetched end the sync at once. A failed sync leaves the
     /// store on the commit it started from (its checkpoints kept for the next try), with
     /// whatever was fetched.
+    @discardableResult
     public func sync(_ options: SyncOptions = SyncOptions()) throws(CairnError) -> SyncResult {
         guard let remote = try remote() else {
             throw CairnError(.notFound, "the store of user \(uid) has no remote; set one with: cairn remote set URL")

@@ -30,7 +30,7 @@ struct Cairn: ParsableCommand {
             Put.self, Get.self, Remove.self, List.self,
             Status.self, Checkpoint.self, Log.self, Validate.self,
             RemoteCommand.self, Clone.self, Sync.self, Conflicts.self,
-            Import.self, Migrate.self, Prune.self,
+            Import.self, Migrate.self, Prune.self, Simulate.self,
             MergeDriver.self, ServerCommand.self, Hook.self,
         ])
 

@@ -16,9 +16,11 @@ enum Output {
         writeAll(Array(text.utf8), to: 2)
     }
 
-    /// `text` padded with spaces to `width` characters, for columns.
-    static func pad(_ text: String, to width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    /// `text` padded with spaces to `width` characters, for columns (on the left with `right`).
+    static func pad(_ text: String, to width: Int, right: Bool = false) -> String {
+        guard text.count < width else { return text }
+        let spaces = String(repeating: " ", count: width - text.count)
+        return right ? spaces + text : text + spaces
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {

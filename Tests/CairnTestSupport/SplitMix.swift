@@ -1,16 +1,4 @@
-/// A small seeded random generator (SplitMix64), so a failing random case replays.
-public struct SplitMix: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import CairnMerge
 
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator of `cairn simulate`, for tests whose random cases must replay.
+public typealias SplitMix = CairnMerge.SplitMix

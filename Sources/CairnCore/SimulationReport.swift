@@ -1,0 +1,23 @@
+/// What one simulated schedule did and whether its invariants held.
+public struct SimulationReport: Sendable {
+    /// The seed that replays the schedule.
+    public var seed: UInt64
+    /// The operations, one line each (`d1 put users/u1/examAttempts/d1-3`), in order.
+    public var schedule: [String] = []
+    public var writes = 0
+    public var checkpoints = 0
+    public var syncs = 0
+    public var merges = 0
+    public var conflicts = 0
+    public var kills = 0
+    public var offlinePeriods = 0
+    /// The invariants that did not hold, each saying what was expected and what was found.
+    public var violations: [String] = []
+
+    public init(seed: UInt64) {
+        self.seed = seed
+    }
+
+    /// Whether every invariant held.
+    public var passed: Bool { violations.isEmpty }
+}

@@ -117,6 +117,29 @@ struct TreeMerge {
             }
         }
         var tree = try repository.updateTree(ours, with: updates).id
+        // A document deleted with its subcollections on one side while the other changed
+        // something below it: the change is kept (modify beats delete), and so the documents
+        // above it come back, so that nothing is left without its parent.
+        var restored: [TreeUpdate] = []
+        for path in touched where try repository.entry(at: path.fileName, inTree: tree) != nil {
+            var length = 2
+            while length < path.segments.count {
+                let ancestor = try DocumentPath.checked(path.segments.prefix(length).joined(separator: "/"))
+                length += 2
+                guard try repository.entry(at: ancestor.fileName, inTree: tree) == nil,
+                      !restored.contains(where: { $0.path == ancestor.fileName }) else { continue }
+                let sides = try [ours, theirs, base].map { try repository.entry(at: ancestor.fileName, inTree: $0) }
+                guard let kept = sides.compactMap({ $0 }).first else { continue }
+                restored.append(.upsert(path: ancestor.fileName, id: kept.id, mode: kept.mode))
+                conflicts.append(ConflictRecord(document: ancestor.description, pointer: "", policy: "cascade",
+                                                kept: try value(kept, ancestor), replaced: nil))
+                touched.append(ancestor)
+            }
+        }
+        if !restored.isEmpty {
+            tree = try repository.updateTree(tree, with: restored).id
+            conflicts.sort()
+        }
         // Counts of documents: computed again from the merged tree, for every document that
         // counts something that differed.
         if let schemaSet {

@@ -13,6 +13,19 @@ extension SchemaSet {
             if let value = outcome.value { documents[path] = value }
             conflicts += outcome.conflicts
         }
+        // A document deleted with its subcollections on one side while the other changed
+        // something below it comes back (from either side: it is the base's), so the kept
+        // change is never left without its parent.
+        for path in documents.keys.sorted() {
+            var length = 2
+            while length < path.segments.count {
+                let ancestor = DocumentPath(checkedSegments: Array(path.segments.prefix(length)))
+                length += 2
+                guard documents[ancestor] == nil, let kept = ours[ancestor] ?? theirs[ancestor] ?? base[ancestor] else { continue }
+                documents[ancestor] = kept
+                conflicts.append(ConflictRecord(document: ancestor.description, pointer: "", policy: "cascade", kept: kept, replaced: nil))
+            }
+        }
         // Counts of documents: from the merged documents.
         for (path, value) in documents {
             guard let kind = kind(of: path), !kind.counted.isEmpty else { continue }

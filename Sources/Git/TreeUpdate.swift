@@ -6,3 +6,12 @@ public enum TreeUpdate: Hashable, Sendable {
     /// Removes the entry at `path`; folders left empty disappear.
     case remove(path: String)
 }
+
+extension TreeUpdate {
+    /// The path the update puts or removes.
+    public var path: String {
+        switch self {
+        case .upsert(let path, _, _), .remove(let path): path
+        }
+    }
+}

@@ -157,4 +157,30 @@ import Testing
         #expect(try count(final) == .integer(8))  // 1 + 1 + 3 + 1 + 2
         #expect(try merge.merge(commit: tabletLater, with: phoneLater).tree == repository.commit(final).treeID)
     }
+
+    /// Seed 002's "no orphans": one device deletes a profile with its habits while the other
+    /// changed a habit. The change is kept, so the profile comes back, recorded.
+    @Test func aCascadeDeleteLosesToAChangeBelowItWithoutOrphans() throws {
+        let set = try Self.schemaSet("remi")
+        let profile = try DocumentPath("users/u1/profiles/+447700900123")
+        let habit = try DocumentPath("users/u1/profiles/+447700900123/habits/h1")
+        let message = try DocumentPath("users/u1/profiles/+447700900123/messages/m1")
+        let base: [DocumentPath: JSONValue] = [
+            profile: .object(["phoneNumber": .string("+447700900123")]),
+            habit: .object(["title": .string("Walk"), "completionCount": .integer(1)]),
+            message: .object(["textResponse": .string("done")]),
+        ]
+        let deleted: [DocumentPath: JSONValue] = [:]
+        var changed = base
+        changed[habit] = .object(["title": .string("Walk"), "completionCount": .integer(2)])
+        let merge = TreeMerge(repository: repository, schemaSet: set)
+        let outcome = try merge.merge(base: tree(base), ours: tree(deleted), theirs: tree(changed))
+        let merged = try documents(outcome.tree)
+        #expect(merged[habit]?.field("completionCount") == .integer(2))
+        #expect(merged[profile] == base[profile], "the parent comes back")
+        #expect(merged[message] == nil, "what nobody changed stays deleted")
+        #expect(outcome.conflicts.contains { $0.document == profile.description && $0.policy == "cascade" && $0.replaced == nil })
+        #expect(try merge.merge(base: tree(base), ours: tree(changed), theirs: tree(deleted)).tree == outcome.tree)
+        #expect(merged.mapValues { $0.canonicalBytes() } == set.mergeDocuments(base: base, ours: deleted, theirs: changed).documents.mapValues { $0.canonicalBytes() })
+    }
 }

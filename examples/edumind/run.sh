@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Seed 001, EduMind.AI offline assessments: a student downloads an assessment on a phone and a
+# tablet, answers a question on the tablet whose network drops before the sync, answers the
+# whole assessment offline on the phone (that question again: the seed's "Duplicate Response")
+# and submits it; both devices sync later through a bare remote. Checks: one response per
+# question, the later answered_at kept and the earlier one recorded, the submission unchanged,
+# every queued operation of both devices kept, and both devices on the server's tree.
+source "$(dirname "$0")/../lib.sh"
+
+# Times: answered_at and submitted_at in milliseconds, downloaded_at and the queue in seconds.
+student=u1
+assessment=algebra-quiz-1
+quiz='{"id":"algebra-quiz-1","title":"Algebra Quiz","version":2,"questions":[{"id":"q-001","text":"x + 3 = 7"},{"id":"q-002","text":"2x = 84"},{"id":"q-003","text":"x / 5 = 3"}]}'
+
+# response DEVICE QUESTION UUID ANSWER ANSWERED_AT: a pending response, keyed by assessment and question.
+response() {
+    put "$1" "users/$student/pending_responses/${assessment}_$2" \
+        "{\"id\":\"$3\",\"student_id\":\"$student\",\"assessment_id\":\"$assessment\",\"question_id\":\"$2\",\"response_data\":{\"answer\":\"$4\",\"timeSpentMs\":45000},\"answered_at\":$5,\"synced\":false,\"sync_attempts\":0}"
+}
+# queue DEVICE N TYPE CREATED_AT ID: an operation of that device's sync queue, in its order N;
+# an upload_response links the response's id (its client UUID), a submit_assessment names the assessment.
+queue() {
+    local data link=""
+    if [ "$3" = upload_response ]; then data="{\"response_id\":\"$5\"}"; link=",\"pending_response_id\":\"$5\""
+    else data="{\"assessment_id\":\"$5\"}"; fi
+    put "$1" "users/$student/devices/$1/sync_queue/$2" \
+        "{\"id\":$2,\"operation_type\":\"$3\",\"operation_data\":$data,\"status\":\"pending\",\"created_at\":$4,\"retry_count\":0$link}"
+}
+# cache DEVICE DOWNLOADED_AT COMPLETED [LAST_ACCESSED]: the assessment cached on that device
+# ("Store in SQLite with expiration": 7 days).
+cache() {
+    local accessed=""; [ -n "${4:-}" ] && accessed=",\"last_accessed_at\":$4"
+    put "$1" "users/$student/devices/$1/cached_assessments/$assessment" \
+        "{\"assessment_id\":\"$assessment\",\"assessment_version\":\"2\",\"assessment_data\":$quiz,\"downloaded_at\":$2,\"expires_at\":$(($2 + 7 * 86400)),\"size_bytes\":${#quiz},\"is_completed\":$3$accessed}"
+}
+# questions DEVICE: the question_id of every pending response on that device, sorted.
+questions() {
+    for id in $(quietly "$1" ls "users/$student/pending_responses"); do
+        field "$1" "users/$student/pending_responses/$id" question_id
+    done | tr -d '"' | sort | tr '\n' ' '
+}
+ids() { quietly "$1" ls "$2" | tr '\n' ' '; }
+
+server "$student" edumind
+on phone init "$student" --schema edumind --remote "$(remote "$student")"
+
+echo
+echo "# Download phase (online): each device caches the assessment."
+cache phone 1698364800 false
+on phone sync
+on tablet clone "$(remote "$student")"
+cache tablet 1698365000 false
+on tablet sync
+
+echo
+echo "# The tablet: the student answers q-002 online; the network drops before the sync completes."
+response tablet q-002 resp-7f3a "42" 1698378100000
+queue tablet 1 upload_response 1698378100 resp-7f3a
+on tablet checkpoint -m "Answered q-002 (not synced: the network dropped)"
+
+echo
+echo "# The phone, offline (no network): the student answers every question, q-002 again, and submits."
+response phone q-001 resp-1c20 "4" 1698378400000
+response phone q-002 resp-2d41 "84" 1698378460000
+response phone q-003 resp-3e62 "15" 1698378520000
+put phone "users/$student/submitted_assessments/$assessment" \
+    "{\"assessment_id\":\"$assessment\",\"assessment_version\":\"2\",\"student_id\":\"$student\",\"submitted_at\":1698378600000,\"response_ids\":[\"resp-1c20\",\"resp-2d41\",\"resp-3e62\"]}"
+queue phone 1 upload_response 1698378400 resp-1c20
+queue phone 2 upload_response 1698378460 resp-2d41
+queue phone 3 upload_response 1698378520 resp-3e62
+queue phone 4 submit_assessment 1698378600 "$assessment"
+cache phone 1698364800 true 1698378600
+on phone checkpoint -m "Algebra quiz answered and submitted offline"
+on phone status
+
+echo
+echo "# A submitted assessment is never changed (append-only): the phone cannot resubmit it."
+step phone "cairn put users/$student/submitted_assessments/$assessment <<< '{… \"submitted_at\":1698379000000 …}'"
+if printf '%s' "{\"assessment_id\":\"$assessment\",\"assessment_version\":\"2\",\"student_id\":\"$student\",\"submitted_at\":1698379000000}" \
+    | quietly phone put "users/$student/submitted_assessments/$assessment"; then
+    resubmitted=yes
+else
+    resubmitted=no
+fi
+
+echo
+echo "# Back online: the phone syncs first, then the tablet (its earlier q-002 arrives last), then the phone again."
+on phone sync
+on tablet sync
+on phone sync
+on phone conflicts
+on tablet ls "users/$student/pending_responses"
+on tablet get "users/$student/pending_responses/${assessment}_q-002"
+
+echo
+for d in phone tablet; do
+    check "$d: one response per question id" equal "$(questions "$d")" "q-001 q-002 q-003 "
+    check "$d: the duplicate q-002 keeps the later answered_at (the phone's)" \
+        equal "$(field "$d" "users/$student/pending_responses/${assessment}_q-002" answered_at)" 1698378460000
+    check "$d: and its answer" \
+        equal "$(field "$d" "users/$student/pending_responses/${assessment}_q-002" response_data answer)" '"84"'
+    check "$d: the submitted assessment is the phone's, unchanged" \
+        equal "$(field "$d" "users/$student/submitted_assessments/$assessment" submitted_at)" 1698378600000
+    check "$d: the phone's four queued operations" equal "$(ids "$d" "users/$student/devices/phone/sync_queue")" "1 2 3 4 "
+    check "$d: the tablet's queued operation" equal "$(ids "$d" "users/$student/devices/tablet/sync_queue")" "1 "
+    check "$d: each device's cached copy, the phone's marked completed" equal \
+        "$(field "$d" "users/$student/devices/phone/cached_assessments/$assessment" is_completed) $(field "$d" "users/$student/devices/tablet/cached_assessments/$assessment" is_completed)" "true false"
+    check "$d: every document valid" quietly "$d" validate
+done
+check "the resubmission was refused" equal "$resubmitted" no
+check "the merge recorded the replaced q-002 answer (the tablet's resp-7f3a)" \
+    eval "quietly phone conflicts | grep 'pending_responses/${assessment}_q-002' | grep -q 'replaced { \"answered_at\": 1698378100000, \"id\": \"resp-7f3a\"'"
+on tablet get "users/$student/pending_responses/${assessment}_q-002" --at HEAD~1
+check "the replaced answer stays in the history (the tablet's side of the merge)" \
+    equal "$(quietly tablet get "users/$student/pending_responses/${assessment}_q-002" --at HEAD~1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')" resp-7f3a
+check "phone and tablet converged with the server" converged "$student" phone tablet
+echo "(one answer per question, the later one kept, the submission as sent; converged; nothing lost)"

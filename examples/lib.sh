@@ -39,7 +39,7 @@ field() {
     local device="$1" path="$2"; shift 2
     quietly "$device" get "$path" | python3 -c 'import json,sys; v=json.load(sys.stdin)
 for k in sys.argv[1:]: v=v[k]
-print(json.dumps(v, sort_keys=True))' "$@"
+print(json.dumps(v, sort_keys=True, ensure_ascii=False))' "$@"
 }
 
 # tree DEVICE UID: the tree id of the device's store.

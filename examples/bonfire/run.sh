@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Bonfire (seed 003): one learner's private progress on a phone, a tablet and a laptop, all
+# offline at once, then synced through a bare remote. Word-progress counters add up across
+# the devices (no review lost), book progress merges field by field (the reading position
+# never goes back, the first completion stays), every reading session is kept, and a badge
+# earned on two devices is awarded once.
+source "$(dirname "$0")/../lib.sh"
+
+words=users/u1/wordProgress
+books=users/u1/bookProgress
+sessions=users/u1/readingSessions
+
+# word DEVICE ID LEMMA PROFICIENCY CORRECT INCORRECT REVIEWED-AT: a word's spaced-repetition
+# state as that device's app writes it: its own running totals.
+word() {
+    put "$1" "$words/$2" "{\"user\":\"u1\",\"book\":\"starry-forest\",\"lemma\":\"$3\",\"proficiency\":$4,\"correctCount\":$5,\"incorrectCount\":$6,\"lastReviewedAt\":\"$7\"}"
+}
+
+# session DEVICE ID STARTED DURATION WORDS START-PAGE END-PAGE: one reading session.
+session() {
+    put "$1" "$sessions/$2" "{\"user\":\"u1\",\"book\":\"starry-forest\",\"startedAt\":\"$3\",\"durationSeconds\":$4,\"wordsRead\":$5,\"startPageIndex\":$6,\"endPageIndex\":$7}"
+}
+
+server u1 bonfire
+on phone init u1 --schema bonfire --remote "$(remote u1)"
+
+echo
+echo "# The phone: the learner's profile, a first session of Starry Forest Adventure, two words."
+put phone users/u1/profile/main '{"displayName":"Mia","preferredLocale":"es-ES","readingStreak":1,"lastSessionAt":"2026-11-20T18:10:00Z","updatedAt":"2026-11-20T18:10:00Z"}'
+session phone 7f1c2a90-0001 2026-11-20T18:00:00Z 600 140 0 0
+put phone "$books/starry-forest" '{"user":"u1","book":"starry-forest","lastPageIndex":0,"percentComplete":33.3,"lastOpenedAt":"2026-11-20T18:00:00Z"}'
+word phone bosque bosque 0.4 3 2 2026-11-20T18:05:00Z
+word phone estrella estrella 0.5 2 1 2026-11-20T18:06:00Z
+on phone sync
+on tablet clone "$(remote u1)"
+on laptop clone "$(remote u1)"
+
+echo
+echo "# All three offline. The phone: a session on page 1, 4 right and 1 wrong on \"bosque\"."
+session phone 7f1c2a90-0002 2026-11-21T07:30:00Z 540 120 1 1
+word phone bosque bosque 0.6 7 3 2026-11-21T07:35:00Z
+put phone "$books/starry-forest" '{"user":"u1","book":"starry-forest","lastPageIndex":1,"percentComplete":66.7,"lastOpenedAt":"2026-11-21T07:30:00Z"}'
+put phone users/u1/profile/main '{"displayName":"Mia","preferredLocale":"es-ES","readingStreak":2,"lastSessionAt":"2026-11-21T07:39:00Z","updatedAt":"2026-11-21T07:39:00Z"}'
+on phone checkpoint -m "Morning session"
+echo "# Late that night, still offline, the phone changes the display name."
+put phone users/u1/profile/main '{"displayName":"Mia Garcia","preferredLocale":"es-ES","readingStreak":2,"lastSessionAt":"2026-11-21T07:39:00Z","updatedAt":"2026-11-21T23:00:00Z"}'
+on phone checkpoint -m "Display name"
+
+echo "# The tablet: a long session to the last page, the book completed and its badge earned;"
+echo "# 2 right and 2 wrong on \"bosque\", 5 right on \"estrella\", a new word \"luna\"."
+session tablet 3b9e44d1-0001 2026-11-21T19:00:00Z 1500 300 0 2
+word tablet bosque bosque 0.45 5 4 2026-11-21T19:10:00Z
+word tablet estrella estrella 0.8 7 1 2026-11-21T19:12:00Z
+word tablet luna luna 0.5 1 0 2026-11-21T19:20:00Z
+put tablet "$books/starry-forest" '{"user":"u1","book":"starry-forest","lastPageIndex":2,"percentComplete":100,"lastOpenedAt":"2026-11-21T19:00:00Z","completedAt":"2026-11-21T19:25:00Z"}'
+put tablet users/u1/profile/main '{"displayName":"Mia","preferredLocale":"es-ES","readingStreak":2,"lastSessionAt":"2026-11-21T19:25:00Z","updatedAt":"2026-11-21T19:25:00Z"}'
+put tablet users/u1/achievements/first-book '{"user":"u1","code":"first-book","earnedAt":"2026-11-21T19:25:00Z","progressValue":1,"detail":"Starry Forest Adventure"}'
+on tablet checkpoint -m "Evening session"
+
+echo "# The laptop: the same book read to the end later that night (completed and badge again),"
+echo "# 1 right on \"bosque\", and \"luna\" met there too: 2 right, 1 wrong."
+session laptop c05e17aa-0001 2026-11-21T22:00:00Z 900 260 0 2
+word laptop bosque bosque 0.5 4 2 2026-11-21T22:05:00Z
+word laptop luna luna 0.4 2 1 2026-11-21T22:10:00Z
+put laptop "$books/starry-forest" '{"user":"u1","book":"starry-forest","lastPageIndex":2,"percentComplete":100,"lastOpenedAt":"2026-11-21T22:00:00Z","completedAt":"2026-11-21T22:15:00Z"}'
+put laptop users/u1/profile/main '{"displayName":"Mia","preferredLocale":"es-ES","readingStreak":2,"lastSessionAt":"2026-11-21T22:15:00Z","updatedAt":"2026-11-21T22:15:00Z"}'
+put laptop users/u1/achievements/first-book '{"user":"u1","code":"first-book","earnedAt":"2026-11-21T22:15:00Z","progressValue":1,"detail":"Starry Forest Adventure"}'
+on laptop checkpoint -m "Late session"
+
+echo
+echo "# Back online, one after the other; then the first two again to pick up the merges."
+on phone sync
+on tablet sync
+on laptop sync
+on phone sync
+on tablet sync
+on phone get "$words/bosque"
+on tablet get "$books/starry-forest"
+on laptop conflicts
+
+check "the three devices converged on the server's tree" converged u1 phone tablet laptop
+check "bosque: right answers 3 + 4 (phone) + 2 (tablet) + 1 (laptop) = 10" \
+    equal "$(field phone "$words/bosque" correctCount)" 10
+check "bosque: wrong answers 2 + 1 (phone) + 2 (tablet) + 0 (laptop) = 5" \
+    equal "$(field laptop "$words/bosque" incorrectCount)" 5
+check "estrella: 2 + 5 (tablet only) = 7 right, 1 wrong" \
+    equal "$(field tablet "$words/estrella" correctCount) $(field tablet "$words/estrella" incorrectCount)" "7 1"
+check "estrella: the proficiency changed on the tablet only is the tablet's" \
+    equal "$(field phone "$words/estrella" proficiency)" 0.8
+check "luna, new on the tablet and the laptop: 1 + 2 = 3 right, 0 + 1 = 1 wrong" \
+    equal "$(field phone "$words/luna" correctCount) $(field phone "$words/luna" incorrectCount)" "3 1"
+check "bosque: the latest review is the laptop's" \
+    equal "$(field tablet "$words/bosque" lastReviewedAt)" '"2026-11-21T22:05:00Z"'
+check "bosque: its proficiency, changed on all three, is one value everywhere and recorded" \
+    grep -q 'users/u1/wordProgress/bosque#/proficiency \[fields\] kept' <<<"$(quietly phone conflicts)"
+check "the reading position never goes back: page 2, 100 %" \
+    equal "$(field phone "$books/starry-forest" lastPageIndex) $(field phone "$books/starry-forest" percentComplete)" "2 100"
+check "the book was last opened on the laptop" \
+    equal "$(field phone "$books/starry-forest" lastOpenedAt)" '"2026-11-21T22:00:00Z"'
+check "the first completion (the tablet's) is kept" \
+    equal "$(field laptop "$books/starry-forest" completedAt)" '"2026-11-21T19:25:00Z"'
+check "the profile is the latest edit (the phone's new name) with the latest session (the laptop's)" \
+    equal "$(field tablet users/u1/profile/main displayName) $(field tablet users/u1/profile/main updatedAt) $(field tablet users/u1/profile/main lastSessionAt)" '"Mia Garcia" "2026-11-21T23:00:00Z" "2026-11-21T22:15:00Z"'
+check "every session of every device is kept: 1 + 1 (phone) + 1 (tablet) + 1 (laptop)" \
+    equal "$(quietly laptop ls "$sessions" | tr '\n' ' ')" "3b9e44d1-0001 7f1c2a90-0001 7f1c2a90-0002 c05e17aa-0001 "
+check "each session is the one its device wrote" \
+    equal "$(field phone "$sessions/c05e17aa-0001" durationSeconds) $(field laptop "$sessions/3b9e44d1-0001" wordsRead)" "900 300"
+check "the badge is awarded once, the first award (the tablet's) kept" \
+    equal "$(quietly phone ls users/u1/achievements) $(field phone users/u1/achievements/first-book earnedAt)" 'first-book "2026-11-21T19:25:00Z"'
+check "cairn conflicts records the second award of the badge" \
+    grep -q 'users/u1/achievements/first-book \[append-only\] kept { "earnedAt": "2026-11-21T19:25:00Z" }, replaced { "earnedAt": "2026-11-21T22:15:00Z" }' <<<"$(quietly phone conflicts)"
+on laptop get users/u1/achievements/first-book --at HEAD^1
+check "the laptop's own award stays in its history (the merge's first parent)" \
+    equal "$(quietly laptop get users/u1/achievements/first-book --at HEAD^1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["earnedAt"])')" 2026-11-21T22:15:00Z
+for d in phone tablet laptop; do check "$d: every document valid" quietly "$d" validate; done
+
+echo "(three devices converged; every answer counted, every session kept, the badge awarded once)"

@@ -126,6 +126,17 @@ public struct SchemaSet: Sendable {
             outcome.conflicts.removeAll { record in
                 kind.computedFields.contains { record.pointer == "/" + MergePolicy.escape($0) }
             }
+            // A record of the whole document shows what was decided, not the computed fields
+            // (counted again after the merge, so the values would be stale).
+            func withoutComputed(_ value: JSONValue?) -> JSONValue? {
+                guard case .object(var fields)? = value else { return value }
+                for name in kind.computedFields { fields[name] = nil }
+                return .object(fields)
+            }
+            for index in outcome.conflicts.indices where outcome.conflicts[index].pointer.isEmpty {
+                outcome.conflicts[index].kept = withoutComputed(outcome.conflicts[index].kept)
+                outcome.conflicts[index].replaced = withoutComputed(outcome.conflicts[index].replaced)
+            }
         }
         for index in outcome.conflicts.indices { outcome.conflicts[index].document = path.description }
         return outcome

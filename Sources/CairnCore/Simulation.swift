@@ -63,7 +63,12 @@ public struct Simulation: Sendable {
             report.syncs += 1
             if case .merged = result.integration { report.merges += 1 }
             report.conflicts += result.conflicts.count
-            note(device, "\(what): \(result.summary)")
+            let kind = switch result.integration {
+            case .upToDate: "up to date"
+            case .fastForward: "fast-forward"
+            case .merged: "merged"
+            }
+            note(device, "\(what): \(kind), \(result.changedFiles.count) files in, \(result.conflicts.count) conflicts, \(result.pushedCommits) pushed")
         }
 
         for step in 0..<steps {

@@ -110,7 +110,7 @@ public struct PreReceiveHook {
                 refusals.append("\(document) holds a JSON \(value.typeName); a document is an object")
                 continue
             }
-            if let kind, let first = kind.schema.validate(value).first {
+            if let kind, let first = kind.validate(value, at: document).first {
                 refusals.append("\(document) breaks its schema (\(kind.file)) at \(first)")
             }
         }

@@ -25,7 +25,7 @@ extension Store {
     func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
         guard let set = try schemaSet(), let kind = set.kind(of: path) else { return value }
         let document = kind.filled(value) { count in self.documents(of: count, below: path) }
-        let errors = kind.schema.validate(document)
+        let errors = kind.validate(document, at: path)
         if let first = errors.first {
             let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
             throw CairnError(.invalidInput, "\(path) breaks its schema (\(kind.file)) at \(first)\(more); nothing was written")

@@ -33,6 +33,11 @@ public struct PathPattern: Hashable, Sendable, CustomStringConvertible {
         }.joined(separator: "/")
     }
 
+    /// The names of the placeholders, in order.
+    public var placeholders: [String] {
+        segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
+    }
+
     /// The values of the placeholders when `path` matches, else nil.
     public func match(_ path: DocumentPath) -> [String: String]? {
         guard path.segments.count == segments.count else { return nil }

@@ -17,6 +17,26 @@ public struct SchemaSet: Sendable {
         public var checkpoint: CheckpointPolicy?
         /// How many such documents a collection keeps (nil: all).
         public var retention: RetentionPolicy?
+        /// Schemas the IDs of the path must meet, by placeholder
+        /// (`"x-cairn": {"ids": {"phone": {"pattern": "^\\+[1-9][0-9]{6,14}$"}}}`): a document's own
+        /// fields are its schema's, the IDs of its path these.
+        public var ids: [String: Schema] = [:]
+
+        /// What is wrong with `document` as the document at `path`: the IDs of its path, then
+        /// its fields; [] when both are right.
+        public func validate(_ document: JSONValue, at path: DocumentPath) -> [ValidationError] {
+            var errors: [ValidationError] = []
+            let captures = pattern.match(path) ?? [:]
+            for (name, schema) in ids.sorted(by: { $0.key < $1.key }) {
+                guard let id = captures[name] else { continue }
+                errors += schema.validate(.string(id)).map { error in
+                    ValidationError(pointer: "{\(name)}", keyword: error.keyword,
+                                    schemaPath: "/x-cairn/ids/\(name)" + error.schemaPath,
+                                    message: "the ID \(String(reflecting: id)) " + error.message)
+                }
+            }
+            return errors + schema.validate(document)
+        }
 
         /// All the computed fields' names.
         public var computedFields: [String] { Array(derived.keys) + Array(counted.keys) }
@@ -90,6 +110,13 @@ public struct SchemaSet: Sendable {
                 }
                 retention = policy
             }
+            var ids: [String: Schema] = [:]
+            for (placeholder, schema) in json.field("x-cairn")?.field("ids")?.objectValue ?? [:] {
+                guard pattern.placeholders.contains(placeholder), case .object = schema else {
+                    throw SchemaSetError(file: name, reason: "x-cairn.ids.\(placeholder) names no placeholder of \(text), or is not a schema")
+                }
+                ids[placeholder] = Schema(schema)
+            }
             var derived: [String: Derivation] = [:]
             var counted: [String: DocumentCount] = [:]
             for (key, property) in json.field("properties")?.objectValue ?? [:] {
@@ -99,7 +126,7 @@ public struct SchemaSet: Sendable {
                 }
             }
             kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy,
-                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention))
+                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids))
         }
         self.kinds = kinds
     }
@@ -167,7 +194,7 @@ public struct SchemaSet: Sendable {
     /// What is wrong with `document` as the document at `path`: [] when its schema accepts it
     /// (or no schema describes it).
     public func validate(_ document: JSONValue, at path: DocumentPath) -> [ValidationError] {
-        kind(of: path)?.schema.validate(document) ?? []
+        kind(of: path)?.validate(document, at: path) ?? []
     }
 }
 

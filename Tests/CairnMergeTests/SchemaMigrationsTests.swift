@@ -98,4 +98,16 @@ import Testing
         #expect(remi.migrations.version == 2)
         #expect(try SchemaSet(files: ShippedSchemaSetsTests.files(of: "remi-v1")).migrations == .initial)
     }
+
+    @Test func theIDsOfAPathAreCheckedByTheirSchemas() throws {
+        let remi = try SchemaSet(files: ShippedSchemaSetsTests.files(of: "remi"))
+        let habit: JSONValue = .object(["id": .string("h1"), "userId": .string("u1"), "profileId": .string("+447700900123"),
+                                        "scheduledTime": .string("09:00"), "nextScheduledDate": .string("2026-11-23")])
+        #expect(remi.validate(habit, at: try path("users/u1/profiles/+447700900123/habits/h1")).isEmpty)
+        let errors = remi.validate(habit, at: try path("users/u1/profiles/rose/habits/h1"))
+        #expect(errors.first?.pointer == "{phone}")
+        #expect(errors.first?.description.contains("the ID \"rose\" does not match") == true)
+        let bad = #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}", "ids": {"phone": {"pattern": "x"}}}}"#
+        #expect(throws: SchemaSetError.self) { try SchemaSet(files: ["note.schema.json": Array(bad.utf8)]) }
+    }
 }

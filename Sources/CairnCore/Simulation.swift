@@ -35,6 +35,7 @@ public struct Simulation: Sendable {
         var random = SplitMix(seed: seed)
         var report = SimulationReport(seed: seed)
         let uid = "u1"
+        try checkSchemaSet(uid: uid)
         _ = try Server.createRepositories(in: folder + "/server", uids: [uid], cairn: "cairn")
         let remote = try RemoteURL(folder + "/server/\(uid).git")
         let options = SyncOptions(retry: .none, sleep: { _ in })
@@ -141,6 +142,21 @@ public struct Simulation: Sendable {
         try check(stores: stores, folder: folder, uid: uid, attempts: attempts, marks: marks,
                   increments: increments, report: &report)
         return report
+    }
+
+    /// Refuses a set that does not describe the documents the simulation writes.
+    private func checkSchemaSet(uid: String) throws(CairnError) {
+        let set: SchemaSet
+        do {
+            set = try SchemaSet(files: schemaSet.files)
+        } catch {
+            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description)", cause: error)
+        }
+        for (path, policy) in [("examAttempts/a", "append-only"), ("books/b", "entries"), ("progress/exam", "counter")] {
+            guard set.kind(of: try DocumentPath.checked("users/\(uid)/\(path)")) != nil else {
+                throw CairnError(.invalidInput, "cairn simulate plays the life-in-uk app's documents, and the set \(schemaSet.name) does not describe users/{uid}/\(path) (\(policy)); use --schema life-in-uk or a set derived from it")
+            }
+        }
     }
 
     private func check(stores: [Store], folder: String, uid: String, attempts: [DocumentPath: JSONValue],

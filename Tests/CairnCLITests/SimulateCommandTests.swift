@@ -12,6 +12,8 @@ import Testing
         let verbose = try runProcess(CLI.executable, ["simulate", "--devices", "2", "--steps", "5", "--schedules", "1", "--seed", "3", "--verbose"])
         #expect(verbose.stdout.hasPrefix("schedule 3:\n  d"), "\(verbose.stdout)")
         #expect(verbose.stdout.contains("final sync"))
+        let other = try runProcess(CLI.executable, ["simulate", "--schema", "oybc", "--schedules", "1"])
+        #expect(other.status == 1 && other.stderr.contains("plays the life-in-uk app's documents"), "\(other.stderr)")
         for bad in [["--devices", "0"], ["--steps", "0"], ["--schedules", "-1"]] {
             let refused = try runProcess(CLI.executable, ["simulate"] + bad)
             #expect(refused.status == 64, "\(bad): \(refused.stderr)")

@@ -60,6 +60,9 @@ struct Simulate: ParsableCommand {
                     for violation in report.violations { print("  " + violation) }
                     throw ExitCode(1)
                 }
+                if isatty(2) == 1, !verbose, schedules >= 100, (index + 1) % 50 == 0 || index + 1 == schedules {
+                    Output.error("\r\(index + 1)/\(schedules) schedules\(index + 1 == schedules ? "\n" : "")")
+                }
                 total.writes += report.writes
                 total.checkpoints += report.checkpoints
                 total.syncs += report.syncs

@@ -134,12 +134,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func theHookRefusalReachesTheDeviceOverSSH() throws {
         let served = try Served()
         defer { served.server.stop() }
-        let a = Device("A", environment: served.server.environment)
-        #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", served.url).status == 0)
-        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
-        let first = try a("sync", "-q")
-        #expect(first.status == 0, "\(first.stderr)\n\(served.server.log)")
-        let published = try served.main()
+        let (a, published) = try Self.publishedStore(served)
         #expect(published == (try a.revision("HEAD")))
 
         let file = a.home + "/u1/users/u1/examAttempts/a1.json"
@@ -158,18 +153,23 @@ import Testing
         #expect(try served.main() == published)
     }
 
+    /// Device A's store of u1 with one attempt, pushed over SSH; and the server's commit.
+    static func publishedStore(_ served: Served) throws -> (Device, String) {
+        let a = Device("A", environment: served.server.environment)
+        #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", served.url).status == 0)
+        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
+        let first = try a("sync", "-q")
+        #expect(first.status == 0, "\(first.stderr)\n\(served.server.log)")
+        return (a, try served.main())
+    }
+
     /// A host whose key is not in `~/.ssh/known_hosts` is not talked to: a clone fails with
     /// status 1 (an authentication error, not a network one to retry) and one line naming
     /// known_hosts, leaving nothing in the home; a sync to it fails the same way.
     @Test(.timeLimit(.minutes(1))) func anUnknownHostKeyIsRefused() throws {
         let served = try Served()
         defer { served.server.stop() }
-        let a = Device("A", environment: served.server.environment)
-        #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", served.url).status == 0)
-        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
-        let first = try a("sync", "-q")
-        #expect(first.status == 0, "\(first.stderr)\n\(served.server.log)")
-        let published = try served.main()
+        let (a, published) = try Self.publishedStore(served)
 
         let stranger = Device("stranger", environment: served.server.environment(knownHosts: false))
         let cloned = try stranger("clone", served.url)

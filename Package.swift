@@ -27,6 +27,9 @@ let package = Package(
         .target(
             name: "CairnCore",
             dependencies: ["CairnMerge", "Git", .product(name: "Logging", package: "swift-log")]),
+        // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
+        // dependency of Cairn itself.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The command-line tool.
         .executableTarget(
             name: "cairn",
@@ -38,6 +41,14 @@ let package = Package(
         ),
         // The library quickstart of the README, compiled and run by the tests.
         .executableTarget(name: "quickstart", dependencies: ["CairnCore"], path: "examples/quickstart"),
+        // The benchmarks against git and SQLite (scripts/bench.sh runs them in release mode).
+        .executableTarget(
+            name: "cairn-bench",
+            dependencies: [
+                "CairnCore", "CairnMerge", "CSQLite", "CairnTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // What every test target shares: temporary folders, running programs, seeded randomness.
         .target(name: "CairnTestSupport", dependencies: ["CairnMerge"], path: "Tests/CairnTestSupport"),
         .testTarget(name: "GitTests", dependencies: ["Git", "CairnTestSupport"]),

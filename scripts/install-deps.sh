@@ -3,12 +3,14 @@
 # libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), git
 # (the tests read stores with plain git, as users do), lighttpd (the tests' loopback git
 # server: smart HTTP through git http-backend, with a password per user), and openssh-server
-# and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent).
+# and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent),
+# libsqlite3-dev (the benchmark's peer for reads and writes; Cairn itself never uses SQLite).
 set -euo pipefail
 
 need=()
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists libgit2 2>/dev/null || need+=(libgit2-dev)
+pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)

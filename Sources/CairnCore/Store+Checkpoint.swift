@@ -28,6 +28,11 @@ extension Store {
     /// and a journal that the next checkpoint completes.
     @discardableResult
     func commitPending(message: String?) throws -> CheckpointResult {
+        // The new blobs and trees go to disk as one pack, written before the commit.
+        try repository.packingWrites { try commitPendingObjects(message: message) }
+    }
+
+    private func commitPendingObjects(message: String?) throws -> CheckpointResult {
         let paths = try journal.paths()
         guard !paths.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
         let head = try repository.headCommit()

@@ -30,8 +30,12 @@ extension Store {
             if old == bytes { return .unchanged }
             if old != nil { try checkAppendOnly(path, change: .change) }
             try journal.append([path.fileName])
-            try FileSystem.makeFolders(absolute(path.collection.description))
-            try FileSystem.writeAtomically(bytes, to: file)
+            if old != nil {
+                try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + "cairn/spare")
+            } else {
+                try FileSystem.makeFolders(absolute(path.collection.description))
+                try FileSystem.writeAtomically(bytes, to: file)
+            }
             try refreshCounts(after: [path])
             return old == nil ? .created : .updated
         }

@@ -97,11 +97,17 @@ final class StoreLock {
         return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
+    /// Writes the state in place, padded with spaces to a fixed width: the file keeps its
+    /// size, so no write of it allocates or frees a block (truncating it did, at a cost that
+    /// showed in every write).
     private func writeState(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = ftruncate(descriptor, 0)
+        var bytes = Array(text.utf8.filter { $0 != 0x0A })
+        bytes += [UInt8](repeating: 0x20, count: max(0, Self.stateWidth - 1 - bytes.count)) + [0x0A]
         _ = pwrite(descriptor, bytes, bytes.count, 0)
     }
+
+    /// `busy <pid> <start>` fits with room to spare; an older, longer state is overwritten whole.
+    private static let stateWidth = 64
 
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"

@@ -21,9 +21,12 @@ struct TreeMerge {
     }
 
     /// Merges the trees of commits `ours` and `theirs` over their merge base.
+    /// The merged documents and trees are written as one pack (see `Repository.packingWrites`).
     func merge(commit ours: ObjectID, with theirs: ObjectID) throws -> Outcome {
-        let base = try baseTree(ours, theirs)
-        return try merge(base: base, ours: repository.commit(ours).treeID, theirs: repository.commit(theirs).treeID)
+        try repository.packingWrites {
+            let base = try baseTree(ours, theirs)
+            return try merge(base: base, ours: repository.commit(ours).treeID, theirs: repository.commit(theirs).treeID)
+        }
     }
 
     /// The tree to merge against: the one merge base's, a merge of the merge bases when there
@@ -46,6 +49,10 @@ struct TreeMerge {
     /// Merges three trees. A tree whose schema set is at a lower version than another's is
     /// migrated to that version first, so an old device's documents merge with a new one's.
     func merge(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws -> Outcome {
+        try repository.packingWrites { try mergeTrees(base: base, ours: ours, theirs: theirs) }
+    }
+
+    private func mergeTrees(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws -> Outcome {
         let reader = StoreTreeReader(repository: repository)
         let trees = [base, ours, theirs]
         let versions = try trees.map { $0 == ObjectID.emptyTree ? 0 : try reader.version($0) }
@@ -65,6 +72,8 @@ struct TreeMerge {
             let aligned = try trees.map { tree in
                 tree == ObjectID.emptyTree ? tree : try reader.migrated(tree, to: target, targetEntries: chosen.entries)
             }
+            // The merge reads the migrated trees.
+            try repository.writePendingObjects()
             return try mergeAligned(base: aligned[0], ours: aligned[1], theirs: aligned[2], set: target)
         }
         return try mergeAligned(base: base, ours: ours, theirs: theirs, set: schemaSet)
@@ -78,10 +87,14 @@ struct TreeMerge {
         var conflicts: [ConflictRecord] = []
         var merged = 0
         var touched: [DocumentPath] = []
+        // Whether a side deleted a file, or the merge did: only then can a document lose the
+        // documents above it.
+        var removals = false
         for difference in differences {
             let (b, o, t) = (difference.entries[0], difference.entries[1], difference.entries[2])
             let document = DocumentPath(fileName: difference.path)
             if let document { touched.append(document) }
+            if b != nil, o == nil || t == nil { removals = true }
             if o == t || b == t { continue }
             if b == o {
                 updates.append(t.map { .upsert(path: difference.path, id: $0.id, mode: $0.mode) } ?? .remove(path: difference.path))
@@ -113,15 +126,19 @@ struct TreeMerge {
                     updates.append(.upsert(path: difference.path, id: id, mode: 0o100644))
                 }
             } else if o != nil {
+                removals = true
                 updates.append(.remove(path: difference.path))
             }
         }
         var tree = try repository.updateTree(ours, with: updates).id
+        // What follows reads the merged tree: the objects waiting for the pack go first.
+        try repository.writePendingObjects()
         // A document deleted with its subcollections on one side while the other changed
         // something below it: the change is kept (modify beats delete), and so the documents
         // above it come back, so that nothing is left without its parent.
         var restored: [TreeUpdate] = []
-        for path in touched where try repository.entry(at: path.fileName, inTree: tree) != nil {
+        for path in touched where removals {
+            guard path.segments.count > 2, try repository.entry(at: path.fileName, inTree: tree) != nil else { continue }
             var length = 2
             while length < path.segments.count {
                 let ancestor = try DocumentPath.checked(path.segments.prefix(length).joined(separator: "/"))
@@ -138,6 +155,7 @@ struct TreeMerge {
         }
         if !restored.isEmpty {
             tree = try repository.updateTree(tree, with: restored).id
+            try repository.writePendingObjects()
             conflicts.sort()
         }
         // Counts of documents: computed again from the merged tree, for every document that

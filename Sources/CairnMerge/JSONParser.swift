@@ -161,8 +161,23 @@ private struct Reader {
     /// Reads a string from its opening quote to its closing one.
     mutating func readString() throws(JSONParseError) -> String {
         position += 1
+        // Most strings have no escape: they become a String straight from the input.
+        let start = position
+        while position < input.count {
+            let byte = input[position]
+            if byte == UInt8(ascii: "\"") {
+                guard let text = String(validating: input[start..<position], as: UTF8.self) else {
+                    throw error("string is not valid UTF-8", at: start - 1)
+                }
+                position += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            position += 1
+        }
         var bytes: [UInt8] = []
-        var runStart = position
+        var runStart = start
+        position = start
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
@@ -265,6 +280,18 @@ private struct Reader {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
             guard let digit = current, isDigit(digit) else { throw error("expected a digit in the exponent") }
             skipDigits()
+        }
+        // Up to 18 digits cannot overflow: the common integer needs no text.
+        if isInteger, position - start <= 18 {
+            var value: Int64 = 0
+            var index = start
+            let negative = input[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            while index < position {
+                value = value &* 10 &+ Int64(input[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+            return .integer(negative ? -value : value)
         }
         let text = String(decoding: input[start..<position], as: UTF8.self)
         if isInteger {

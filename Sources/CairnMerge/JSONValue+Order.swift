@@ -9,6 +9,7 @@ extension JSONValue {
         case (nil, _): return -1
         case (_, nil): return 1
         case (let a?, let b?):
+            if a.isSame(as: b) { return 0 }
             let first = a.canonicalBytes()
             let second = b.canonicalBytes()
             if first == second { return 0 }
@@ -17,8 +18,38 @@ extension JSONValue {
     }
 
     /// Whether two values (either may be absent) are the same bytes in canonical form.
+    ///
+    /// Compared value by value, without writing either: strings and keys by their UTF-8
+    /// bytes (Swift's `==` would equate "é" and "e\u{301}", which are different bytes), doubles
+    /// by their bits (0.0 and -0.0 are written differently), integers and doubles never
+    /// equal (`1` and `1.0` are written differently).
     public static func same(_ left: JSONValue?, _ right: JSONValue?) -> Bool {
-        canonicalOrder(left, right) == 0
+        switch (left, right) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        case (let a?, let b?): return a.isSame(as: b)
+        }
+    }
+
+    private func isSame(as other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isSame(as: $1) }
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+            for (key, value) in a {
+                guard let index = b.index(forKey: key), b.keys[index].utf8.elementsEqual(key.utf8),
+                      value.isSame(as: b.values[index]) else { return false }
+            }
+            return true
+        default:
+            return false
+        }
     }
 
     /// Compares two values as a version or a time stamp: numbers by value, strings (ISO 8601

@@ -224,14 +224,16 @@ extension MergePolicy {
 
     /// A key as a JSON pointer segment (RFC 6901): `~` as `~0`, `/` as `~1`.
     static func escape(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        // Nearly every key has neither; the validator escapes every key it visits.
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }
 
 extension String {
     /// Replaces every occurrence of `target`, without Foundation.
     func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard contains(target) else { return self }
+        guard let first = target.utf8.first, utf8.contains(first), contains(target) else { return self }
         return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

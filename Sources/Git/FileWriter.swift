@@ -36,9 +36,10 @@ enum FileWriter {
     }
 
     /// Writes `bytes` to the open temporary file `fd`, fsyncs and closes it, and renames it
-    /// to `path`; on failure the temporary file is removed.
+    /// to `path` (then fsyncs the folder, unless the caller will); on failure the temporary
+    /// file is removed.
     static func finish(_ fd: Int32, writing bytes: [UInt8], temporary: String, into path: String,
-                       mode: mode_t? = nil) throws(GitError) {
+                       mode: mode_t? = nil, syncFolder shouldSyncFolder: Bool = true) throws(GitError) {
         do throws(GitError) {
             try writeAll(bytes, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw posixFailure("fsync", temporary) }
@@ -54,7 +55,7 @@ enum FileWriter {
             unlink(temporary)
             throw error
         }
-        syncFolder(of: path)
+        if shouldSyncFolder { syncFolder(of: path) }
     }
 
     /// fsyncs the folder holding `path`, so a rename in it is durable.

@@ -39,6 +39,8 @@ extension Repository {
         committer: Signature,
         updating reference: String?
     ) throws(GitError) -> ObjectID {
+        // libgit2 reads the tree: objects waiting for a pack are written first.
+        try writePendingObjects()
         var tree: OpaquePointer?
         var rawTree = treeID.raw
         try check(git_tree_lookup(&tree, handle, &rawTree), "git_tree_lookup")

@@ -25,8 +25,10 @@ extension Repository {
 
     /// Writes an object as a loose object file whose zlib stream stores the bytes in stored
     /// (uncompressed) blocks, fsynced with its folder, and returns its id (`git_odb_hash`).
-    /// Writing is skipped when the object exists.
+    /// Writing is skipped when the object exists. Inside ``packingWrites(_:)`` the object
+    /// goes to the pending pack instead.
     func writeLooseObject(_ content: [UInt8], type: git_object_t) throws(GitError) -> ObjectID {
+        if pendingPack != nil { return try pendingPack!.add(content, type: type) }
         var oid = git_oid()
         try check(content.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, type) }, "git_odb_hash")
         let id = ObjectID(oid)

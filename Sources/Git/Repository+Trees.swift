@@ -80,8 +80,10 @@ extension Repository {
 extension Repository {
     /// Writes `bytes` as a blob (`git_blob_create_from_buffer`). Unlike creating it from a
     /// file of the working tree, this applies no filters, so it reads no attributes and never
-    /// the index (which libgit2 cannot read once Cairn has split it).
+    /// the index (which libgit2 cannot read once Cairn has split it). Inside
+    /// ``packingWrites(_:)`` the blob goes to the pending pack instead.
     public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+        if pendingPack != nil { return try pendingPack!.add(bytes, type: GIT_OBJECT_BLOB) }
         var id = git_oid()
         try check(bytes.withUnsafeBytes { git_blob_create_from_buffer(&id, handle, $0.baseAddress, $0.count) },
                   "git_blob_create_from_buffer")

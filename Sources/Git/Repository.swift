@@ -7,6 +7,8 @@ import CGit2
 /// and is not `Sendable`.
 public final class Repository {
     let handle: OpaquePointer
+    /// New objects waiting to be written as one pack (see ``packingWrites(_:)``).
+    var pendingPack: PackWriter?
 
     private init(handle: OpaquePointer) {
         self.handle = handle

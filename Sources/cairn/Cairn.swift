@@ -31,7 +31,7 @@ struct Cairn: ParsableCommand {
             Status.self, Checkpoint.self, Log.self, Validate.self,
             RemoteCommand.self, Clone.self, Sync.self, Conflicts.self,
             Import.self, Migrate.self, Prune.self, Simulate.self,
-            MergeDriver.self, ServerCommand.self, Hook.self,
+            MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -75,6 +75,31 @@ import Testing
             #expect(once == twice)
         }
     }
+
+    /// `same` compares values without writing them; it must agree with comparing their
+    /// canonical bytes, including where Swift's own equality would not.
+    @Test func sameAgreesWithCanonicalBytes() {
+        let pairs: [(JSONValue, JSONValue)] = [
+            (.string("é"), .string("e\u{301}")),
+            (.object(["é": .integer(1)]), .object(["e\u{301}": .integer(1)])),
+            (.double(0.0), .double(-0.0)),
+            (.integer(1), .double(1.0)),
+            (.array([.null]), .array([.null, .null])),
+        ]
+        for (left, right) in pairs {
+            #expect(!JSONValue.same(left, right), "\(left) and \(right)")
+            #expect(JSONValue.same(left, left))
+        }
+        var generator = SplitMix(seed: 77)
+        for _ in 0..<5_000 {
+            let left = MergeSamples.value(&generator, depth: 3)
+            let right = MergeSamples.value(&generator, depth: 3)
+            #expect(JSONValue.same(left, right) == (left.canonicalBytes() == right.canonicalBytes()))
+            #expect(JSONValue.same(left, left))
+        }
+        #expect(JSONValue.same(nil, nil))
+        #expect(!JSONValue.same(nil, .null))
+    }
 }
 
 /// Random JSON values for fixed-point checks.

@@ -1,0 +1,104 @@
+import CGit2
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// New objects gathered in memory and written as one pack file with its index, instead of
+/// one loose file each.
+///
+/// A checkpoint or a merge writes tens to thousands of objects at once. As loose objects
+/// each is a file created, fsynced and renamed, and creating files is the slowest thing a
+/// file system does (ext4's inode allocator grows slow once many files were deleted). As a
+/// pack they are two files and two fsyncs. The objects are stored whole (no deltas) in zlib
+/// streams of stored blocks, like Cairn's loose trees; git and libgit2 read them as any pack
+/// (version 2, index version 2).
+struct PackWriter {
+    private var entries: [(id: ObjectID, type: git_object_t, content: [UInt8])] = []
+    private var ids: Set<ObjectID> = []
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// Adds an object (once, however often it is given) and returns its id (`git_odb_hash`).
+    mutating func add(_ content: [UInt8], type: git_object_t) throws(GitError) -> ObjectID {
+        var oid = git_oid()
+        try check(content.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, type) }, "git_odb_hash")
+        let id = ObjectID(oid)
+        if ids.insert(id).inserted {
+            entries.append((id, type, content))
+        }
+        return id
+    }
+
+    /// Drops the objects `shouldRemove` picks.
+    mutating func removeAll(where shouldRemove: (ObjectID) -> Bool) {
+        entries.removeAll { shouldRemove($0.id) }
+        ids = Set(entries.map(\.id))
+    }
+
+    /// The pack and its index: `pack-<checksum>.pack` and `.idx` bytes, and the checksum.
+    func encoded() throws(GitError) -> (pack: [UInt8], index: [UInt8], name: String) {
+        var pack: [UInt8] = Array("PACK".utf8)
+        pack.appendBigEndian(UInt32(2))
+        pack.appendBigEndian(UInt32(entries.count))
+        var located: [(id: ObjectID, offset: Int, crc: UInt32)] = []
+        located.reserveCapacity(entries.count)
+        for entry in entries {
+            let offset = pack.count
+            guard offset < 0x8000_0000 else {
+                throw failure(.generic, "a pack of new objects would pass 2 GB", "cairn_pack_write")
+            }
+            // Type and size: 3 bits of type, then the size 4 bits first and 7 bits a byte after.
+            var size = entry.content.count
+            var byte = UInt8(truncatingIfNeeded: entry.type.rawValue << 4) | UInt8(size & 0x0F)
+            size >>= 4
+            while size > 0 {
+                pack.append(byte | 0x80)
+                byte = UInt8(size & 0x7F)
+                size >>= 7
+            }
+            pack.append(byte)
+            pack += Zlib.stored(entry.content)
+            located.append((entry.id, offset, CRC32.checksum(pack[offset...])))
+        }
+        let checksum = SHA1.hash(pack)
+        pack += checksum
+
+        located.sort { $0.id.bytes.lexicographicallyPrecedes($1.id.bytes) }
+        var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63]
+        index.appendBigEndian(UInt32(2))
+        var fanout = [UInt32](repeating: 0, count: 256)
+        for entry in located { fanout[Int(entry.id.bytes[0])] += 1 }
+        var running: UInt32 = 0
+        for count in fanout {
+            running += count
+            index.appendBigEndian(running)
+        }
+        for entry in located { index += entry.id.bytes }
+        for entry in located { index.appendBigEndian(entry.crc) }
+        for entry in located { index.appendBigEndian(UInt32(entry.offset)) }
+        index += checksum
+        index += SHA1.hash(index)
+        let name = checksum.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return (pack, index, name)
+    }
+
+    /// Writes the pack and then its index into `objects/pack` (each fsynced, then renamed, so
+    /// that a reader finding the index finds the whole pack), then fsyncs the folder.
+    func write(into gitdir: String) throws(GitError) {
+        guard !entries.isEmpty else { return }
+        let (pack, index, name) = try encoded()
+        let folder = gitdir + "objects/pack"
+        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw posixFailure("mkdir", folder) }
+        for (bytes, suffix) in [(pack, "pack"), (index, "idx")] {
+            var template = Array((folder + "/tmp_pack_XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd == -1 { throw posixFailure("mkstemp", folder) }
+            let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            try FileWriter.finish(fd, writing: bytes, temporary: temporary, into: "\(folder)/pack-\(name).\(suffix)",
+                                  mode: 0o444, syncFolder: false)
+        }
+        FileWriter.syncFolder(of: folder + "/pack-\(name).idx")
+    }
+}

@@ -1,0 +1,119 @@
+import CGit2
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Repository {
+    /// Runs `body` with the blobs and trees it writes gathered in memory and written at its
+    /// end as one pack (see ``PackWriter``). A commit created inside writes them first, as
+    /// libgit2 reads the commit's tree. When `body` throws, the gathered objects are dropped:
+    /// nothing refers to them. Nested calls join the outer one.
+    public func packingWrites<T>(_ body: () throws -> T) throws -> T {
+        if pendingPack != nil { return try body() }
+        pendingPack = PackWriter()
+        do {
+            let result = try body()
+            try writePendingObjects()
+            pendingPack = nil
+            return result
+        } catch {
+            pendingPack = nil
+            throw error
+        }
+    }
+
+    /// Writes the objects gathered so far as a pack now, and lets libgit2 see it
+    /// (`git_odb_refresh`), for code that reads what it wrote; then merges the small packs
+    /// when there are many. Outside ``packingWrites(_:)`` it does nothing.
+    public func writePendingObjects() throws(GitError) {
+        guard var pack = pendingPack, !pack.isEmpty else { return }
+        // Objects the store has already (a document set back to an earlier version, a merge
+        // both sides made alike) are not written again.
+        var database: OpaquePointer?
+        try check(git_repository_odb(&database, handle), "git_repository_odb")
+        defer { git_odb_free(database) }
+        pack.removeAll { id in
+            var raw = id.raw
+            return git_odb_exists_ext(database, &raw, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) == 1
+        }
+        pendingPack = PackWriter()
+        guard !pack.isEmpty else { return }
+        try pack.write(into: gitdir)
+        try refreshObjects()
+        try combineSmallPacks()
+    }
+
+    /// `git_odb_refresh`: rescans the object folders, for packs written outside libgit2.
+    func refreshObjects() throws(GitError) {
+        var database: OpaquePointer?
+        try check(git_repository_odb(&database, handle), "git_repository_odb")
+        defer { git_odb_free(database) }
+        try check(git_odb_refresh(database), "git_odb_refresh")
+    }
+
+    /// The pack files, by name (`pack-<checksum>`), with their sizes.
+    func packs() -> [(name: String, size: Int)] {
+        let folder = gitdir + "objects/pack"
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var found: [(name: String, size: Int)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix("pack-"), name.hasSuffix(".idx") else { continue }
+            let base = String(name.dropLast(4))
+            var info = stat()
+            guard stat(folder + "/" + base + ".pack", &info) == 0 else { continue }
+            found.append((base, Int(info.st_size)))
+        }
+        return found
+    }
+
+    /// Packs smaller than this are merged once there are more than ``smallPackLimit`` of them.
+    static let smallPackSize = 16 << 20
+    static let smallPackLimit = 16
+
+    /// Merges the small packs into one when there are more than ``smallPackLimit``: every
+    /// checkpoint and merge adds a pack, and each one more makes every object lookup longer.
+    /// The merged pack is built by libgit2's pack builder (`git_packbuilder_write`), which
+    /// stores similar objects (the versions of one folder's tree) as deltas of each other, so
+    /// the store also shrinks. The old packs are removed once the new one is in place.
+    func combineSmallPacks() throws(GitError) {
+        let small = packs().filter { $0.size < Self.smallPackSize }
+        guard small.count > Self.smallPackLimit else { return }
+        var builder: OpaquePointer?
+        try check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
+        defer { git_packbuilder_free(builder) }
+        for pack in small {
+            for id in try Self.objectIDs(inIndex: gitdir + "objects/pack/" + pack.name + ".idx") {
+                var raw = id.raw
+                try check(git_packbuilder_insert(builder, &raw, nil), "git_packbuilder_insert")
+            }
+        }
+        try check(git_packbuilder_write(builder, gitdir + "objects/pack", 0o444, nil, nil), "git_packbuilder_write")
+        let kept = "pack-" + ObjectID(git_packbuilder_hash(builder)!.pointee).hex
+        for pack in small where pack.name != kept {
+            unlink(gitdir + "objects/pack/" + pack.name + ".idx")
+            unlink(gitdir + "objects/pack/" + pack.name + ".pack")
+        }
+        try refreshObjects()
+    }
+
+    /// The object ids a pack index (version 2) lists.
+    static func objectIDs(inIndex path: String) throws(GitError) -> [ObjectID] {
+        guard let file = try MappedFile(path: path) else {
+            throw failure(.notFound, "\(path) is gone", "cairn_pack_index")
+        }
+        let bytes = file.bytes
+        guard bytes.count >= 8 + 1_024, bytes[0] == 0xFF, bytes[1] == 0x74, bytes[2] == 0x4F, bytes[3] == 0x63,
+              bytes[7] == 2 else {
+            throw failure(.generic, "\(path) is not a version 2 pack index", "cairn_pack_index")
+        }
+        let count = Int(bytes[8 + 1_020]) << 24 | Int(bytes[8 + 1_021]) << 16 | Int(bytes[8 + 1_022]) << 8 | Int(bytes[8 + 1_023])
+        let start = 8 + 1_024
+        guard bytes.count >= start + count * 20 else {
+            throw failure(.generic, "\(path) is cut short", "cairn_pack_index")
+        }
+        return (0..<count).map { ObjectID(rawBytes: Array(bytes[(start + $0 * 20)..<(start + $0 * 20 + 20)])) }
+    }
+}

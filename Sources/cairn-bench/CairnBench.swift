@@ -1,0 +1,117 @@
+import ArgumentParser
+import CairnCore
+import Foundation
+import Logging
+
+/// Times Cairn against the tools a user would pick instead — git for history and sync,
+/// SQLite for local reads and writes — in the same run, and writes the table to
+/// BENCHMARKS.md. Run it through `scripts/bench.sh`, which builds it in release mode.
+@main
+struct CairnBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cairn-bench",
+        abstract: "Benchmark Cairn against git and SQLite and write BENCHMARKS.md.")
+
+    enum Workload: String, CaseIterable, ExpressibleByArgument {
+        case checkpoint, sync, merge, clone, documents, exam
+    }
+
+    @Option(help: "Store sizes in documents, comma-separated.")
+    var sizes = "1000,10000"
+
+    @Option(help: "Rounds per workload (each side runs once a round).")
+    var rounds = 9
+
+    @Option(help: "Workloads to run, comma-separated (\(Workload.allCases.map(\.rawValue).joined(separator: ","))).")
+    var only = Workload.allCases.map(\.rawValue).joined(separator: ",")
+
+    @Option(help: "The cairn tool to time (default: the one built beside this program).")
+    var cairn: String?
+
+    @Option(help: "Where to write the Markdown table (none: -).")
+    var output = "BENCHMARKS.md"
+
+    @Option(help: "The scratch folder for the generated stores (default: $TMPDIR, else /tmp).")
+    var scratch: String?
+
+    @Option(help: "How the report names the command that made it.")
+    var commandLine = "bash scripts/bench.sh"
+
+    func run() throws {
+        // The stores' logs would interleave with the figures.
+        LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+        let sizes = try self.sizes.split(separator: ",").map { text -> Int in
+            guard let size = Int(text.trimmingCharacters(in: .whitespaces)), size >= 200 else {
+                throw ValidationError("--sizes takes whole numbers of at least 200, like 1000,10000; not \(text)")
+            }
+            return size
+        }
+        let workloads = try Set(only.split(separator: ",").map { text -> Workload in
+            guard let workload = Workload(rawValue: String(text)) else {
+                throw ValidationError("unknown workload \(text); choose from \(Workload.allCases.map(\.rawValue).joined(separator: ","))")
+            }
+            return workload
+        })
+        guard rounds >= 3 else { throw ValidationError("--rounds must be at least 3 for a median and a spread") }
+        let tool = cairn ?? (URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/cairn")
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            throw ValidationError("no cairn tool at \(tool); build it (swift build -c release) or give --cairn PATH")
+        }
+        let base = scratch ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let folder = base + "/cairn-bench-\(getpid())"
+        let bench = try Workbench(cairn: tool, folder: folder, rounds: rounds, schemaFolder: "schema/life-in-uk")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        var report = Report(machine: .current(workFolder: base, git: bench.git, cairn: tool),
+                            command: commandLine, rounds: rounds)
+        say(report.machine.lines.joined(separator: "\n"))
+        func record(_ rows: [Comparison]) {
+            for row in rows {
+                say("  \(row.workload) at \(row.documents.formatted()): \(row.cairnSide) \(row.cairn.summary) \(row.unit), "
+                    + "\(row.peerSide) \(row.peer.summary) \(row.unit): \(Samples.format(row.speedup))× faster, \(row.verdict)")
+            }
+            report.comparisons += rows
+        }
+        for documents in sizes {
+            say("\(documents.formatted()) documents")
+            if workloads.contains(.checkpoint) { record(try CheckpointBenchmark(bench: bench).run(documents: documents)) }
+            if workloads.contains(.sync) {
+                for transport in SyncBenchmark.Transport.allCases {
+                    record([try SyncBenchmark(bench: bench).run(documents: documents, transport: transport)])
+                }
+            }
+            if workloads.contains(.merge) { record(try MergeBenchmark(bench: bench).run(documents: documents)) }
+            if workloads.contains(.clone) {
+                for transport in CloneBenchmark.Transport.allCases {
+                    record([try CloneBenchmark(bench: bench).run(documents: documents, transport: transport)])
+                }
+            }
+            if workloads.contains(.documents) { record(try DocumentBenchmark(bench: bench).run(documents: documents)) }
+        }
+        report.growths = Growth.checkpoints(in: report.comparisons)
+        if workloads.contains(.exam) {
+            report.figures = try ExamSessionFigures(bench: bench).run()
+        }
+        report.notes = Explanations.notes
+        Explanations.annotate(&report)
+        let markdown = report.markdown
+        say("")
+        say(markdown)
+        if output != "-" {
+            try markdown.write(toFile: output, atomically: true, encoding: .utf8)
+            say("Written to \(output)")
+        }
+    }
+}
+
+/// Prints a line at once, unbuffered, so a long run shows its progress when its output goes
+/// to a file.
+func say(_ text: String) {
+    let bytes = Array((text + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if count <= 0 { return }
+        written += count
+    }
+}

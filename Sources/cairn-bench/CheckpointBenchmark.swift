@@ -1,0 +1,95 @@
+import CairnCore
+import CairnMerge
+
+/// A checkpoint of 10 changed documents: `cairn checkpoint` (the tool, a whole process) and
+/// `Store.checkpoint()` (the library, as an app calls it) against `git add <the 10 paths> &&
+/// git commit` on an identical repository.
+///
+/// Two sets of 10: in the large collections (5 new attempts, 5 books with sections marked:
+/// the two folders that hold nearly every document, whose trees git's format rewrites
+/// whole) and in a small one (10 of the 40 exams in progress, whatever the store's size).
+struct CheckpointBenchmark {
+    let bench: Workbench
+
+    enum Place: String, CaseIterable {
+        case large = "large collections"
+        case small = "a small collection"
+    }
+
+    static let changed = 10
+
+    func run(documents: Int) throws -> [Comparison] {
+        let work = try bench.scratch("checkpoint-\(documents)")
+        let home = work + "/home"
+        try bench.copy(try bench.home(documents: documents), to: home)
+        let storeFolder = home + "/" + Fixture.uid
+        let peer = work + "/peer"
+        try bench.copy(storeFolder, to: peer)
+        try bench.makePlainGit(peer)
+        let store = try Home(root: home).openStore(Fixture.uid)
+        let fixture = Fixture(documents: documents)
+
+        var rows: [Comparison] = []
+        for place in Place.allCases {
+            for side in ["cairn checkpoint", "Store.checkpoint()"] {
+                rows.append(Comparison(
+                    workload: "checkpoint of 10 documents in \(place.rawValue)", documents: documents,
+                    cairnSide: side, peerSide: "git add && git commit", unit: "ms",
+                    target: .fasterBy(10)))
+            }
+        }
+        var rng = SplitMix(seed: 7)
+        var nextAttempt = fixture.attempts
+        var stamp = 0
+        for round in 0..<bench.rounds {
+            for (index, row) in rows.enumerated() {
+                stamp += 1
+                let place = Place.allCases[index / 2]
+                var changes: [(path: String, value: JSONValue)] = []
+                switch place {
+                case .large:
+                    for _ in 0..<Self.changed / 2 {
+                        changes.append(Fixture.attempt(nextAttempt, &rng))
+                        nextAttempt += 1
+                        changes.append(Fixture.book(Int(rng.next() % UInt64(fixture.books)), low: stamp, high: 0))
+                    }
+                case .small:
+                    var numbers = Array(0..<Fixture.inProgressExams)
+                    numbers.shuffle(using: &rng)
+                    for number in numbers.prefix(Self.changed) {
+                        changes.append(Fixture.inProgress(number, stamp: stamp, &rng))
+                    }
+                }
+                for (path, value) in changes {
+                    try store.put(value, at: DocumentPath(path))
+                    try Workbench.write(value.canonicalBytes(), to: peer + "/" + path + ".json")
+                }
+                let files = changes.map { $0.path + ".json" }
+                let inProcess = row.cairnSide.hasPrefix("Store")
+                let cairnSide = {
+                    if inProcess {
+                        return try Stopwatch.milliseconds { _ = try store.checkpoint() }
+                    }
+                    return try bench.cairnCommand(home: home, ["checkpoint"]).timed()
+                }
+                let gitSide = {
+                    try bench.gitCommand(peer, ["add", "--"] + files).timed()
+                        + bench.gitCommand(peer, ["commit", "-q", "-m", "round \(round)"]).timed()
+                }
+                if round % 2 == 0 {
+                    rows[index].cairn.append(try cairnSide())
+                    rows[index].peer.append(try gitSide())
+                } else {
+                    rows[index].peer.append(try gitSide())
+                    rows[index].cairn.append(try cairnSide())
+                }
+            }
+        }
+        let (ours, theirs) = (try bench.tree(storeFolder), try bench.tree(peer))
+        guard ours == theirs else {
+            throw Command.Failure(description: "checkpoint at \(documents) documents: the store's tree \(ours) is not git's \(theirs); the comparison is void")
+        }
+        bench.remove(work)
+        return rows
+    }
+}

@@ -1,0 +1,69 @@
+import CairnTestSupport
+
+/// Restoring a user's progress on a new device: `cairn clone` against `git clone` of the
+/// same remote, both given a `file://` URL (so git transfers a pack as it would over a
+/// network, instead of hard-linking a local path's objects) or an HTTP one.
+struct CloneBenchmark {
+    let bench: Workbench
+
+    enum Transport: String, CaseIterable {
+        case file = "file://"
+        case http = "HTTP on 127.0.0.1"
+    }
+
+    func run(documents: Int, transport: Transport) throws -> Comparison {
+        let work = try bench.scratch("clone-\(documents)")
+        defer { bench.remove(work) }
+        let remotes = work + "/remote"
+        try bench.copy(try bench.remote(documents: documents), to: remotes + "/u1.git")
+        let password = "bench-password"
+        var server: GitHTTPServer?
+        defer { server?.stop() }
+        var cairnURL = "file://" + remotes + "/u1.git"
+        var gitURL = cairnURL
+        var credentials: [String: String] = [:]
+        if transport == .http {
+            let started = try GitHTTPServer(root: remotes, users: ["u1": password])
+            server = started
+            cairnURL = started.url(for: "u1")
+            gitURL = started.url(for: "u1", user: "u1", password: password)
+            credentials = ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": password]
+        }
+        var row = Comparison(
+            workload: "restore on a new device, over \(transport.rawValue)", documents: documents,
+            cairnSide: "cairn clone", peerSide: "git clone", unit: "ms", target: .atMost(1.2))
+        for round in 0..<bench.rounds {
+            let home = work + "/home"
+            let plain = work + "/plain"
+            let cairnSide = {
+                let time = try bench.cairnCommand(home: home, ["clone", "-q", cairnURL, "--user", "u1"], credentials).timed()
+                bench.remove(home)
+                return time
+            }
+            let gitSide = {
+                let time = try Command(bench.git, ["clone", "-q", gitURL, plain], environment: bench.environment).timed()
+                bench.remove(plain)
+                return time
+            }
+            if round == 0 {
+                // Once: both copies hold the same tree.
+                try bench.cairnCommand(home: home, ["clone", "-q", cairnURL, "--user", "u1"], credentials).run()
+                try Command(bench.git, ["clone", "-q", gitURL, plain], environment: bench.environment).run()
+                let (ours, theirs) = (try bench.tree(home + "/u1"), try bench.tree(plain))
+                guard ours == theirs else {
+                    throw Command.Failure(description: "clone at \(documents) documents: cairn's tree \(ours) is not git's \(theirs)")
+                }
+                bench.remove(home)
+                bench.remove(plain)
+            }
+            if round % 2 == 0 {
+                row.cairn.append(try cairnSide())
+                row.peer.append(try gitSide())
+            } else {
+                row.peer.append(try gitSide())
+                row.cairn.append(try cairnSide())
+            }
+        }
+        return row
+    }
+}

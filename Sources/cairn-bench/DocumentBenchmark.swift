@@ -1,0 +1,79 @@
+import CairnCore
+import CairnMerge
+
+/// One document read from a warm store, and one written, through the library an app uses
+/// (`ProgressStore.get` and `put`), against the same documents in SQLite. Both sides hand
+/// back or take the same thing: a parsed document (`JSONValue`) — SQLite's row is parsed with
+/// the same parser, and a written value is serialized to the same canonical bytes. A Cairn
+/// `put` also checks the document against its schema and computes its derived fields; it is
+/// atomic (temporary file, then rename) and recorded for the next checkpoint, which does not
+/// run here (the store's clock is stopped).
+struct DocumentBenchmark {
+    let bench: Workbench
+
+    static let batch = 500
+
+    func run(documents: Int) throws -> [Comparison] {
+        let work = try bench.scratch("documents-\(documents)")
+        defer { bench.remove(work) }
+        let home = work + "/home"
+        try bench.copy(try bench.home(documents: documents), to: home)
+        let progress = try ProgressStore(home: Home(root: home), user: Fixture.uid, clock: ManualClock())
+        let fixture = Fixture(documents: documents)
+        let all = fixture.all()
+        let database = try SQLiteDocuments(path: work + "/documents.sqlite")
+        try database.execute("BEGIN")
+        for (path, value) in all {
+            try database.put(value.canonicalBytes(), at: path)
+        }
+        try database.execute("COMMIT")
+
+        var rng = SplitMix(seed: 13)
+        let sample = (0..<Self.batch).map { _ in all[Int(rng.next() % UInt64(all.count))].path }
+        for path in sample {
+            let ours = try progress.get(path)
+            let theirs = try database.get(path).map { try JSONParser().parse($0) }
+            guard ours != nil, ours == theirs else {
+                throw Command.Failure(description: "\(path) reads differently from the store and from SQLite")
+            }
+        }
+        var get = Comparison(
+            workload: "get of one document, warm", documents: documents, cairnSide: "ProgressStore.get",
+            peerSide: "SQLite SELECT, then parse", unit: "µs", target: .atMost(1))
+        var put = Comparison(
+            workload: "put of one document (survives an app crash)", documents: documents, cairnSide: "ProgressStore.put",
+            peerSide: "SQLite upsert, WAL, synchronous=NORMAL", unit: "µs", target: .atMost(2))
+        let perCall = 1_000 / Double(Self.batch)
+        for round in 0..<bench.rounds {
+            let ourGets = {
+                try Stopwatch.milliseconds { for path in sample { _ = try progress.get(path) } } * perCall
+            }
+            let theirGets = {
+                try Stopwatch.milliseconds {
+                    for path in sample { _ = try database.get(path).map { try JSONParser().parse($0) } }
+                } * perCall
+            }
+            let writes = (0..<Self.batch).map { index in
+                Fixture.book(Int(rng.next() % UInt64(fixture.books)), low: round + 1, high: index % 7)
+            }
+            let ourPuts = {
+                try Stopwatch.milliseconds { for (path, value) in writes { try progress.put(value, at: path) } } * perCall
+            }
+            let theirPuts = {
+                try Stopwatch.milliseconds { for (path, value) in writes { try database.put(value.canonicalBytes(), at: path) } } * perCall
+            }
+            if round % 2 == 0 {
+                get.cairn.append(try ourGets())
+                get.peer.append(try theirGets())
+                put.cairn.append(try ourPuts())
+                put.peer.append(try theirPuts())
+            } else {
+                get.peer.append(try theirGets())
+                get.cairn.append(try ourGets())
+                put.peer.append(try theirPuts())
+                put.cairn.append(try ourPuts())
+            }
+        }
+        return [get, put]
+    }
+}

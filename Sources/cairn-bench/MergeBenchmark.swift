@@ -1,0 +1,88 @@
+import CairnCore
+import CairnMerge
+
+/// The three-way merge of two commits that changed the same books, one the first half of
+/// their sections and the other the second: `cairn merge-tree` (the tool) and
+/// `Store.mergeTree` (the library) against `git merge-tree --write-tree` on the same two
+/// commits (git's own line merge: it does not know the policies, so it reports the
+/// `completedCount`, `lastSectionId` and `updatedAt` lines as conflicts, but it reads,
+/// merges and writes the same files).
+struct MergeBenchmark {
+    let bench: Workbench
+
+    static let maximumBooks = 1_000
+
+    func run(documents: Int) throws -> [Comparison] {
+        let work = try bench.scratch("merge-\(documents)")
+        defer { bench.remove(work) }
+        let home = work + "/home"
+        try bench.copy(try bench.home(documents: documents), to: home)
+        let storeFolder = home + "/" + Fixture.uid
+        let peer = work + "/peer"
+        try bench.copy(storeFolder, to: peer)
+        try bench.makePlainGit(peer)
+        try bench.gitCommand(peer, ["config", "--unset", "merge.cairn.driver"]).run()
+        let count = min(Self.maximumBooks, Fixture(documents: documents).books)
+        for (branch, low, high) in [("ours", 1, 0), ("theirs", 0, 1)] {
+            try bench.gitCommand(peer, ["checkout", "-q", "-b", branch, "main"]).run()
+            var files: [String] = []
+            for number in 0..<count {
+                let (path, value) = Fixture.book(number, low: low, high: high)
+                try Workbench.write(value.canonicalBytes(), to: peer + "/" + path + ".json")
+                files.append(path + ".json")
+            }
+            try bench.gitCommand(peer, ["add", "--"] + files).run()
+            try bench.gitCommand(peer, ["commit", "-q", "-m", branch]).run()
+        }
+        try bench.gitCommand(peer, ["checkout", "-q", "main"]).run()
+        try bench.gitCommand(storeFolder, ["fetch", "-q", peer, "ours:refs/heads/ours", "theirs:refs/heads/theirs"]).run()
+        let store = try Home(root: home).openStore(Fixture.uid)
+
+        let label = "three-way merge of \(count.formatted()) books changed on both sides"
+        var rows = [
+            Comparison(workload: label, documents: documents, cairnSide: "cairn merge-tree",
+                       peerSide: "git merge-tree --write-tree", unit: "ms", target: .atMost(1)),
+            Comparison(workload: label, documents: documents, cairnSide: "Store.mergeTree",
+                       peerSide: "git merge-tree --write-tree", unit: "ms", target: .atMost(1)),
+        ]
+        var expected: String?
+        for round in 0..<bench.rounds {
+            for index in rows.indices {
+                let cairnSide = {
+                    if index == 1 {
+                        return try Stopwatch.milliseconds {
+                            let tree = try store.mergeTree("ours", "theirs").tree.description
+                            if expected == nil { expected = tree }
+                            guard tree == expected else { throw Command.Failure(description: "two merges of the same commits gave two trees") }
+                        }
+                    }
+                    return try bench.cairnCommand(home: home, ["merge-tree", "ours", "theirs"]).timed()
+                }
+                let gitSide = {
+                    // Exit status 1 says the line merge left conflicts: expected here.
+                    let command = bench.gitCommand(peer, ["merge-tree", "--write-tree", "ours", "theirs"])
+                    let start = Stopwatch.now()
+                    _ = try? command.run()
+                    return Stopwatch.now() - start
+                }
+                if round % 2 == 0 {
+                    rows[index].cairn.append(try cairnSide())
+                    rows[index].peer.append(gitSide())
+                } else {
+                    rows[index].peer.append(gitSide())
+                    rows[index].cairn.append(try cairnSide())
+                }
+            }
+        }
+        let merged = try bench.output(bench.cairn, ["--home", home, "merge-tree", "ours", "theirs"])
+        guard merged.split(separator: "\n").first.map(String.init) == expected else {
+            throw Command.Failure(description: "cairn merge-tree and Store.mergeTree disagree")
+        }
+        // The merged books hold both halves: the first book, read back from the merged tree.
+        let first = try bench.output(bench.git, ["-C", storeFolder, "show", "\(expected!):users/u1/books/book-0.json"])
+        guard Array((first + "\n").utf8) == Fixture.book(0, low: 1, high: 1).value.canonicalBytes() else {
+            throw Command.Failure(description: "the merged book-0 is not the union of both sides' sections")
+        }
+        return rows
+    }
+}

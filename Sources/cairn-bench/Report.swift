@@ -1,0 +1,66 @@
+import Foundation
+
+/// The benchmark's results as Markdown: printed, and written to BENCHMARKS.md.
+struct Report {
+    var machine: Machine
+    var command: String
+    var rounds: Int
+    var comparisons: [Comparison] = []
+    var growths: [Growth] = []
+    var figures: [(String, String)] = []
+    var notes: [String] = []
+
+    var markdown: String {
+        var lines = ["# Benchmarks", ""]
+        lines += machine.lines
+        lines += [
+            "",
+            "Made by `\(command)`. Each figure is a median with the smallest and largest in",
+            "brackets, over \(rounds) rounds in which Cairn and its peer take turns (one goes first in",
+            "even rounds, the other in odd ones), on identical data generated from a fixed seed.",
+            "\"× faster\" is the peer's median divided by Cairn's: above 1, Cairn is faster.",
+            "Absolute times vary with the machine and its load; the ratios are what to compare.",
+            "",
+            "| workload | documents | Cairn | peer | Cairn | peer | × faster | target | |",
+            "|---|---:|---|---|---:|---:|---:|---|---|",
+        ]
+        for row in comparisons {
+            lines.append("| \(row.workload) | \(row.documents.formatted()) | \(row.cairnSide) | \(row.peerSide) | "
+                + "\(row.cairn.summary) \(row.unit) | \(row.peer.summary) \(row.unit) | "
+                + "\(Samples.format(row.speedup))× | \(row.target.text) | \(row.verdict) |")
+        }
+        if !growths.isEmpty {
+            lines += ["", "## Growth with the store's size", "",
+                      "| workload | from | to | Cairn grew | peer grew | target | |",
+                      "|---|---:|---:|---:|---:|---|---|"]
+            for growth in growths {
+                lines.append("| \(growth.workload) | \(growth.from.formatted()) | \(growth.to.formatted()) | "
+                    + "\(Samples.format(growth.cairn))× | \(Samples.format(growth.peer))× | ≤ \(Samples.format(growth.limit))× | \(growth.verdict) |")
+            }
+        }
+        if !figures.isEmpty {
+            lines += ["", "## The seed's exam session", "", "| figure | value |", "|---|---|"]
+            for (name, value) in figures {
+                lines.append("| \(name) | \(value) |")
+            }
+        }
+        if !notes.isEmpty {
+            lines += ["", "## How each workload is measured", ""]
+            lines += notes.map { "- " + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Int {
+    /// 100000 as `100,000`.
+    func formatted() -> String {
+        let digits = Array(String(self))
+        var text = ""
+        for (position, digit) in digits.enumerated() {
+            if position > 0, (digits.count - position) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+}

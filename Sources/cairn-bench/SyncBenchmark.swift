@@ -1,0 +1,134 @@
+import CairnCore
+import CairnMerge
+import CairnTestSupport
+
+/// Two devices that each changed 100 documents offline, half of them the same documents,
+/// made to converge through one remote: `cairn sync` on the first, on the second (which
+/// merges) and on the first again (which fast-forwards), against `git pull && git push` in
+/// the same order on two clones whose `.gitattributes` send every document through `cairn
+/// merge-driver`, as a git user of a store would do. Over a path remote and over smart HTTP
+/// (lighttpd and git http-backend on 127.0.0.1). Both pairs must end on the same tree.
+struct SyncBenchmark {
+    let bench: Workbench
+
+    enum Transport: String, CaseIterable {
+        case path = "a path remote"
+        case http = "HTTP on 127.0.0.1"
+    }
+
+    /// Per device: 40 new attempts and 60 changed books, 50 of the books changed on both.
+    static let newAttempts = 40
+    static let changedBooks = 60
+    static let sharedBooks = 50
+
+    func run(documents: Int, transport: Transport) throws -> Comparison {
+        let work = try bench.scratch("sync-\(documents)")
+        defer { bench.remove(work) }
+        let fixture = Fixture(documents: documents)
+        let remotes = work + "/remote"
+        try bench.copy(try bench.remote(documents: documents), to: remotes + "/u1.git")
+        try bench.copy(try bench.remote(documents: documents), to: remotes + "/p1.git")
+        let password = "bench-password"
+        var server: GitHTTPServer?
+        defer { server?.stop() }
+        var cairnRemote = remotes + "/u1.git"
+        var peerRemote = remotes + "/p1.git"
+        var credentials: [String: String] = [:]
+        if transport == .http {
+            let started = try GitHTTPServer(root: remotes, users: ["u1": password, "p1": password])
+            server = started
+            cairnRemote = started.url(for: "u1")
+            peerRemote = started.url(for: "p1", user: "p1", password: password)
+            credentials = ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": password]
+            for name in ["u1", "p1"] {
+                try bench.gitCommand(remotes + "/\(name).git", ["config", "http.receivepack", "true"]).run()
+            }
+        }
+
+        // Two devices of each kind, copies of the generated store.
+        var stores: [Store] = []
+        var homes: [String] = []
+        var peers: [String] = []
+        for device in ["a", "b"] {
+            let home = work + "/device-\(device)"
+            try bench.copy(try bench.home(documents: documents), to: home)
+            let store = try Home(root: home).openStore(Fixture.uid)
+            try store.setRemote(RemoteURL(cairnRemote))
+            stores.append(store)
+            homes.append(home)
+            let peer = work + "/peer-\(device)"
+            try bench.copy(home + "/" + Fixture.uid, to: peer)
+            try bench.makePlainGit(peer)
+            try bench.gitCommand(peer, ["remote", "set-url", "origin", peerRemote]).run()
+            try bench.gitCommand(peer, ["fetch", "-q", "origin"]).run()
+            peers.append(peer)
+        }
+
+        var row = Comparison(
+            workload: "sync of 100 changed documents on each of two devices, over \(transport.rawValue)",
+            documents: documents, cairnSide: "cairn sync ×3", peerSide: "git pull && git push ×3, merge driver",
+            unit: "ms", target: .fasterBy(10))
+        var books = Array(repeating: (low: 0, high: 0), count: fixture.books)
+        var rng = SplitMix(seed: 11)
+        var stamp = 0
+        for round in 0..<bench.rounds {
+            stamp += 1
+            var numbers = Array(0..<fixture.books)
+            numbers.shuffle(using: &rng)
+            let shared = numbers.prefix(Self.sharedBooks)
+            let own = [
+                numbers.dropFirst(Self.sharedBooks).prefix(Self.changedBooks - Self.sharedBooks),
+                numbers.dropFirst(Self.changedBooks).prefix(Self.changedBooks - Self.sharedBooks),
+            ]
+            for device in 0..<2 {
+                var changes: [(path: String, value: JSONValue)] = []
+                for k in 0..<Self.newAttempts {
+                    changes.append(Fixture.attempt(fixture.attempts + round * 1_000 + device * 500 + k, &rng))
+                }
+                for number in Array(shared) + Array(own[device]) {
+                    let state = books[number]
+                    changes.append(device == 0 ? Fixture.book(number, low: stamp, high: state.high)
+                                               : Fixture.book(number, low: state.low, high: stamp))
+                }
+                for (path, value) in changes {
+                    try stores[device].put(value, at: DocumentPath(path))
+                    try Workbench.write(value.canonicalBytes(), to: peers[device] + "/" + path + ".json")
+                }
+                _ = try stores[device].checkpoint(message: "round \(round)")
+                try bench.gitCommand(peers[device], ["add", "--"] + changes.map { $0.path + ".json" }).run()
+                try bench.gitCommand(peers[device], ["commit", "-q", "-m", "round \(round)"]).run()
+            }
+            for number in shared { books[number] = (stamp, stamp) }
+            for number in own[0] { books[number].low = stamp }
+            for number in own[1] { books[number].high = stamp }
+
+            let cairnSide = {
+                var total = 0.0
+                for device in [0, 1, 0] {
+                    total += try bench.cairnCommand(home: homes[device], ["sync", "-q"], credentials).timed()
+                }
+                return total
+            }
+            let gitSide = {
+                var total = 0.0
+                for device in [0, 1, 0] {
+                    total += try bench.gitCommand(peers[device], ["pull", "-q", "--no-edit", "origin", "main"]).timed()
+                    total += try bench.gitCommand(peers[device], ["push", "-q", "origin", "main"]).timed()
+                }
+                return total
+            }
+            if round % 2 == 0 {
+                row.cairn.append(try cairnSide())
+                row.peer.append(try gitSide())
+            } else {
+                row.peer.append(try gitSide())
+                row.cairn.append(try cairnSide())
+            }
+            let trees = try (homes.map { $0 + "/" + Fixture.uid } + peers).map { try bench.tree($0) }
+            guard Set(trees).count == 1 else {
+                throw Command.Failure(description: "sync at \(documents) documents, round \(round): the devices ended on different trees \(trees) (cairn a, cairn b, git a, git b); the comparison is void")
+            }
+        }
+        return row
+    }
+}

@@ -79,6 +79,20 @@ enum FileSystem {
         }
     }
 
+    /// Writes `bytes` to `path` in place (created, or cut to nothing first): for files nothing
+    /// reads until the write is over.
+    static func write(_ bytes: [UInt8], to path: String) throws(CairnError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd == -1 { throw failure("create", path, errno: errno) }
+        do throws(CairnError) {
+            try writeAll(bytes, to: fd, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        try check(close(fd), "close", path)
+    }
+
     /// Replaces the content of the existing file `path` with `bytes` atomically, without
     /// creating a file: the bytes go to `spare` (a file on the same file system, made on first
     /// use), and the two swap names in one `renameat2(RENAME_EXCHANGE)`. A reader or a crash
@@ -106,6 +120,25 @@ enum FileSystem {
             try writeAtomically(bytes, to: path)
         }
     }
+
+    /// Flushes to disk what was written to the file system holding `path` (`syncfs`), or, where
+    /// that call is missing, to every file system (`sync`).
+    static func syncFileSystem(containing path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd != -1, let flush = syncfs else {
+            if fd != -1 { close(fd) }
+            Glibc.sync()
+            return
+        }
+        defer { close(fd) }
+        if flush(fd) != 0 { Glibc.sync() }
+    }
+
+    /// `syncfs`, which glibc has had since 2.14 but Swift's Glibc module does not show.
+    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+    }()
 
     /// `renameat2`, which glibc has had since 2.28 but Swift's Glibc module does not show.
     private static let renameExchange: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {

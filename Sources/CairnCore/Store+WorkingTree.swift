@@ -29,7 +29,7 @@ extension Store {
         let differences = try changedFiles(from: from, to: target)
         try checkNoHandEdits(differences)
         try FileSystem.writeAtomically(Array("\(from?.hex ?? "-") \(target.hex)\n".utf8), to: movePath, durable: true)
-        try rewriteFiles(differences)
+        try rewriteFiles(differences, fresh: from == nil)
         try repository.setReference(branchReference, to: target, expecting: from,
                                     message: "cairn: move to \(target.short)")
         _ = try FileSystem.removeFile(movePath)
@@ -80,14 +80,25 @@ extension Store {
     }
 
     /// Writes the files that differ (removing those the new commit lacks), updates their index
-    /// entries, and syncs the file system.
-    private func rewriteFiles(_ differences: [TreeDifference]) throws {
+    /// entries, and syncs the file system. A `fresh` working tree (the first checkout of a
+    /// clone, which nothing reads yet) gets its files written in place, as git's checkout
+    /// writes them, without a temporary file each: a move cut short is redone whole anyway.
+    private func rewriteFiles(_ differences: [TreeDifference], fresh: Bool = false) throws {
         let index = try Index.open(gitdir: repository.gitdir)
         for difference in differences {
             let path = difference.path
             if let entry = difference.entries[1] {
-                try FileSystem.makeFolders(FileSystem.parent(of: absolute(path)))
-                try FileSystem.writeAtomically(try repository.blobContent(entry.id), to: absolute(path))
+                let content = try repository.blobContent(entry.id)
+                if difference.entries[0] != nil, FileSystem.kind(absolute(path)) == .file {
+                    try FileSystem.replaceContents(of: absolute(path), with: content, spare: repository.gitdir + "cairn/spare")
+                } else {
+                    try FileSystem.makeFolders(FileSystem.parent(of: absolute(path)))
+                    if fresh {
+                        try FileSystem.write(content, to: absolute(path))
+                    } else {
+                        try FileSystem.writeAtomically(content, to: absolute(path))
+                    }
+                }
                 try index.stage(try IndexEntry.forFile(atPath: absolute(path), path: path, id: entry.id))
             } else {
                 try FileSystem.removeFile(absolute(path))
@@ -97,7 +108,7 @@ extension Store {
         }
         try index.write()
         // One call makes every file written above durable before the branch moves.
-        Glibc.sync()
+        FileSystem.syncFileSystem(containing: folder)
         loadedSchemaSet = nil
     }
 }

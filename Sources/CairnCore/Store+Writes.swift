@@ -111,6 +111,8 @@ extension Store {
     /// Only names that do not exist yet are checked, so writes to existing documents list no
     /// folder.
     func checkCaseCollisions(_ path: DocumentPath) throws(CairnError) {
+        // A document that exists was checked when it was created.
+        if FileSystem.kind(absolute(path.fileName)) == .file { return }
         var parent = folder
         for (position, id) in path.segments.enumerated() {
             let isLast = position == path.segments.count - 1

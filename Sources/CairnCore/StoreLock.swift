@@ -80,7 +80,7 @@ final class StoreLock {
         if let previous = readState(fd), previous.hasPrefix("busy ") {
             recoverAfterCrash(of: previous)
         }
-        writeState("busy \(getpid()) \(Int(Date().timeIntervalSince1970))\n")
+        writeState("busy \(Self.processID) \(Int(Date().timeIntervalSince1970))\n")
     }
 
     private func release() {
@@ -89,6 +89,8 @@ final class StoreLock {
         close(descriptor)
         descriptor = -1
     }
+
+    private static let processID = getpid()
 
     private func readState(_ fd: Int32) -> String? {
         var buffer = [UInt8](repeating: 0, count: 128)

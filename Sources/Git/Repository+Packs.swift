@@ -69,18 +69,34 @@ extension Repository {
         return found
     }
 
-    /// Packs smaller than this are merged once there are more than ``smallPackLimit`` of them.
-    static let smallPackSize = 16 << 20
-    static let smallPackLimit = 16
+    /// Past this many packs, the small ones are merged (see ``combineSmallPacks()``).
+    static let packLimit = 24
 
-    /// Merges the small packs into one when there are more than ``smallPackLimit``: every
-    /// checkpoint and merge adds a pack, and each one more makes every object lookup longer.
-    /// The merged pack is built by libgit2's pack builder (`git_packbuilder_write`), which
-    /// stores similar objects (the versions of one folder's tree) as deltas of each other, so
-    /// the store also shrinks. The old packs are removed once the new one is in place.
+    /// Merges the smaller packs into one once there are more than ``packLimit``: every
+    /// checkpoint, merge and fetch adds a pack, and each one more makes object lookups longer.
+    ///
+    /// Which packs: the fewest smallest ones that leave the packs in a geometric progression
+    /// (each at least twice the size of all smaller ones together), as `git repack
+    /// --geometric=2` chooses. An object is then packed again only each time the packs
+    /// around it double, so the work stays proportional to what was written, and the large
+    /// pack of a clone is left alone. The merged pack is built by libgit2's pack builder
+    /// (`git_packbuilder_write`), which stores similar objects (the versions of one folder's
+    /// tree) as deltas of each other, so the store shrinks too. The old packs are removed
+    /// once the new one is in place.
     func combineSmallPacks() throws(GitError) {
-        let small = packs().filter { $0.size < Self.smallPackSize }
-        guard small.count > Self.smallPackLimit else { return }
+        let sorted = packs().sorted { $0.size < $1.size }
+        guard sorted.count > Self.packLimit else { return }
+        var split = 0
+        for index in 1..<sorted.count where sorted[index - 1].size * 2 > sorted[index].size {
+            split = index
+        }
+        var total = sorted[..<split].reduce(0) { $0 + $1.size }
+        while split < sorted.count, total * 2 > sorted[split].size {
+            total += sorted[split].size
+            split += 1
+        }
+        let small = Array(sorted[..<split])
+        guard small.count >= 2 else { return }
         var builder: OpaquePointer?
         try check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
         defer { git_packbuilder_free(builder) }

@@ -22,8 +22,10 @@ struct CairnBench: ParsableCommand {
     @Option(help: "Rounds per workload (each side runs once a round).")
     var rounds = 9
 
-    @Option(help: "Workloads to run, comma-separated (\(Workload.allCases.map(\.rawValue).joined(separator: ","))).")
-    var only = Workload.allCases.map(\.rawValue).joined(separator: ",")
+    @Option(help: ArgumentHelp(
+        "Workloads to run, comma-separated (\(Workload.allCases.map(\.rawValue).joined(separator: ","))).",
+        discussion: "By default all; above 10,000 documents, sync and clone only when named here."))
+    var only: String?
 
     @Option(help: "The cairn tool to time (default: the one built beside this program).")
     var cairn: String?
@@ -33,6 +35,9 @@ struct CairnBench: ParsableCommand {
 
     @Option(help: "The scratch folder for the generated stores (default: $TMPDIR, else /tmp).")
     var scratch: String?
+
+    @Flag(help: "Keep the scratch folder (the generated stores and the last workload's copies) to look into.")
+    var keep = false
 
     @Option(help: "How the report names the command that made it.")
     var commandLine = "bash scripts/bench.sh"
@@ -46,7 +51,8 @@ struct CairnBench: ParsableCommand {
             }
             return size
         }
-        let workloads = try Set(only.split(separator: ",").map { text -> Workload in
+        let named = only != nil
+        let workloads = try Set((only ?? Workload.allCases.map(\.rawValue).joined(separator: ",")).split(separator: ",").map { text -> Workload in
             guard let workload = Workload(rawValue: String(text)) else {
                 throw ValidationError("unknown workload \(text); choose from \(Workload.allCases.map(\.rawValue).joined(separator: ","))")
             }
@@ -59,8 +65,14 @@ struct CairnBench: ParsableCommand {
         }
         let base = scratch ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         let folder = base + "/cairn-bench-\(getpid())"
-        let bench = try Workbench(cairn: tool, folder: folder, rounds: rounds, schemaFolder: "schema/life-in-uk")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bench = try Workbench(cairn: tool, folder: folder, rounds: rounds, keep: keep, schemaFolder: "schema/life-in-uk")
+        defer {
+            if keep {
+                say("Kept \(folder)")
+            } else {
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
 
         var report = Report(machine: .current(workFolder: base, git: bench.git, cairn: tool),
                             command: commandLine, rounds: rounds)
@@ -75,13 +87,16 @@ struct CairnBench: ParsableCommand {
         for documents in sizes {
             say("\(documents.formatted()) documents")
             if workloads.contains(.checkpoint) { record(try CheckpointBenchmark(bench: bench).run(documents: documents)) }
-            if workloads.contains(.sync) {
+            // Restoring and syncing a store of 100,000 documents take minutes a round, on
+            // both sides: they run at that size only when asked for.
+            let heavy = named || documents <= 10_000
+            if heavy, workloads.contains(.sync) {
                 for transport in SyncBenchmark.Transport.allCases {
                     record([try SyncBenchmark(bench: bench).run(documents: documents, transport: transport)])
                 }
             }
             if workloads.contains(.merge) { record(try MergeBenchmark(bench: bench).run(documents: documents)) }
-            if workloads.contains(.clone) {
+            if heavy, workloads.contains(.clone) {
                 for transport in CloneBenchmark.Transport.allCases {
                     record([try CloneBenchmark(bench: bench).run(documents: documents, transport: transport)])
                 }

@@ -89,7 +89,7 @@ struct CheckpointBenchmark {
         guard ours == theirs else {
             throw Command.Failure(description: "checkpoint at \(documents) documents: the store's tree \(ours) is not git's \(theirs); the comparison is void")
         }
-        bench.remove(work)
+        if !bench.keep { bench.remove(work) }
         return rows
     }
 }

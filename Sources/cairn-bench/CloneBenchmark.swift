@@ -13,7 +13,7 @@ struct CloneBenchmark {
 
     func run(documents: Int, transport: Transport) throws -> Comparison {
         let work = try bench.scratch("clone-\(documents)")
-        defer { bench.remove(work) }
+        defer { if !bench.keep { bench.remove(work) } }
         let remotes = work + "/remote"
         try bench.copy(try bench.remote(documents: documents), to: remotes + "/u1.git")
         let password = "bench-password"

@@ -15,7 +15,7 @@ struct DocumentBenchmark {
 
     func run(documents: Int) throws -> [Comparison] {
         let work = try bench.scratch("documents-\(documents)")
-        defer { bench.remove(work) }
+        defer { if !bench.keep { bench.remove(work) } }
         let home = work + "/home"
         try bench.copy(try bench.home(documents: documents), to: home)
         let progress = try ProgressStore(home: Home(root: home), user: Fixture.uid, clock: ManualClock())

@@ -14,7 +14,7 @@ struct MergeBenchmark {
 
     func run(documents: Int) throws -> [Comparison] {
         let work = try bench.scratch("merge-\(documents)")
-        defer { bench.remove(work) }
+        defer { if !bench.keep { bench.remove(work) } }
         let home = work + "/home"
         try bench.copy(try bench.home(documents: documents), to: home)
         let storeFolder = home + "/" + Fixture.uid

@@ -23,7 +23,7 @@ struct SyncBenchmark {
 
     func run(documents: Int, transport: Transport) throws -> Comparison {
         let work = try bench.scratch("sync-\(documents)")
-        defer { bench.remove(work) }
+        defer { if !bench.keep { bench.remove(work) } }
         let fixture = Fixture(documents: documents)
         let remotes = work + "/remote"
         try bench.copy(try bench.remote(documents: documents), to: remotes + "/u1.git")

@@ -12,6 +12,7 @@ final class Workbench {
     let git = "/usr/bin/git"
     let folder: String
     let rounds: Int
+    let keep: Bool
     let schemaSet: (name: String, files: [String: [UInt8]])
     private var built: [Int: String] = [:]
 
@@ -19,10 +20,11 @@ final class Workbench {
     /// (both sides read the same, empty one), a fixed identity, no automatic gc.
     let environment: [String: String]
 
-    init(cairn: String, folder: String, rounds: Int, schemaFolder: String) throws {
+    init(cairn: String, folder: String, rounds: Int, keep: Bool, schemaFolder: String) throws {
         self.cairn = cairn
         self.folder = folder
         self.rounds = rounds
+        self.keep = keep
         guard let set = try SchemaSetFolder.read(schemaFolder) else {
             throw Command.Failure(description: "no schema set at \(schemaFolder); run the benchmark from the project's folder")
         }

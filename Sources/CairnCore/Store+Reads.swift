@@ -3,11 +3,33 @@ import Git
 
 extension Store {
     /// The document at `path` as it is in the working tree, or nil when there is none.
+    ///
+    /// A document read before is not read and parsed again while its file keeps its stamp
+    /// (inode, size, modification and change times: one `stat`). A file changed in the last
+    /// second is not remembered, since a second change within one tick of the file system's
+    /// clock could keep its stamp. At most ``documentCacheLimit`` documents are kept.
     public func document(at path: DocumentPath) throws(CairnError) -> JSONValue? {
         try checkOwned(path)
-        guard let bytes = try FileSystem.read(absolute(path.fileName)) else { return nil }
-        return try parseStored(bytes, what: path.fileName)
+        let file = absolute(path.fileName)
+        guard let stamp = FileStamp(path: file) else {
+            documentCache[path] = nil
+            guard let bytes = try FileSystem.read(file) else { return nil }
+            return try parseStored(bytes, what: path.fileName)
+        }
+        if let cached = documentCache[path], cached.stamp == stamp { return cached.value }
+        guard let bytes = try FileSystem.read(file) else { return nil }
+        let value = try parseStored(bytes, what: path.fileName)
+        if stamp.isSettled(seconds: 1), FileStamp(path: file) == stamp {
+            if documentCache.count >= Self.documentCacheLimit { documentCache.removeAll(keepingCapacity: true) }
+            documentCache[path] = (stamp, value)
+        } else {
+            documentCache[path] = nil
+        }
+        return value
     }
+
+    /// How many parsed documents a store keeps for ``document(at:)``.
+    static let documentCacheLimit = 2_048
 
     /// The canonical bytes of the document at `path`, or nil when there is none.
     public func canonicalBytes(at path: DocumentPath) throws(CairnError) -> [UInt8]? {

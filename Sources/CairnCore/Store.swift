@@ -23,6 +23,9 @@ public final class Store {
     let journal: PendingJournal
     /// The schema set, read on first use (`.some(nil)`: the store has none).
     var loadedSchemaSet: SchemaSet??
+    /// Documents read before, with the stamp of the file they were read from (see
+    /// ``document(at:)``).
+    var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
     /// Where the store reports what it does (checkpoints, fetches, merges, pushes, with
     /// counts), as structured log lines.
     public var logger = Logger(label: "cairn")

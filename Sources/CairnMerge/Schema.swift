@@ -26,6 +26,9 @@ public struct Schema: Sendable {
     /// Every way `instance` breaks the schema; [] when it is valid.
     public func validate(_ instance: JSONValue) -> [ValidationError] {
         var validator = SchemaValidator(root: root)
+        validator.tracksPaths = false
+        guard !validator.errors(instance, against: root, schemaPath: "", instancePath: "", depth: 0).isEmpty else { return [] }
+        validator.tracksPaths = true
         return validator.errors(instance, against: root, schemaPath: "", instancePath: "", depth: 0)
     }
 

@@ -3,6 +3,9 @@
 struct SchemaValidator {
     let root: JSONValue
     private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+    /// Whether errors say where they are. A first pass without (nearly every document is
+    /// valid) builds no path strings; a second one with them runs only for an invalid document.
+    var tracksPaths = true
 
     init(root: JSONValue) {
         self.root = root
@@ -31,11 +34,13 @@ struct SchemaValidator {
         }
         let keywords = schema.objectValue!
 
-        func sub(_ value: JSONValue, _ subschema: JSONValue, _ path: String, _ pointer: String, depth extra: Int = 0) -> [ValidationError] {
-            errors(value, against: subschema, schemaPath: path, instancePath: pointer, depth: depth + extra)
+        func sub(_ value: JSONValue, _ subschema: JSONValue, _ path: @autoclosure () -> String,
+                 _ pointer: @autoclosure () -> String, depth extra: Int = 0) -> [ValidationError] {
+            errors(value, against: subschema, schemaPath: tracksPaths ? path() : "",
+                   instancePath: tracksPaths ? pointer() : "", depth: depth + extra)
         }
-        func valid(_ value: JSONValue, _ subschema: JSONValue, _ path: String) -> Bool {
-            sub(value, subschema, path, instancePath).isEmpty
+        func valid(_ value: JSONValue, _ subschema: JSONValue, _ path: @autoclosure () -> String) -> Bool {
+            sub(value, subschema, path(), instancePath).isEmpty
         }
 
         if case .string(let reference)? = keywords["$ref"] {
@@ -162,9 +167,9 @@ struct SchemaValidator {
             }
             let properties = keywords["properties"]?.objectValue ?? [:]
             let patternProperties = keywords["patternProperties"]?.objectValue ?? [:]
-            for key in JSONValue.sortedKeys(fields) {
+            for key in tracksPaths ? JSONValue.sortedKeys(fields) : Array(fields.keys) {
                 let value = fields[key]!
-                let pointer = instancePath + "/" + MergePolicy.escape(key)
+                let pointer = tracksPaths ? instancePath + "/" + MergePolicy.escape(key) : ""
                 var matched = false
                 if let propertySchema = properties[key] {
                     matched = true

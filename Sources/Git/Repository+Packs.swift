@@ -52,19 +52,20 @@ extension Repository {
         try check(git_odb_refresh(database), "git_odb_refresh")
     }
 
-    /// The pack files, by name (`pack-<checksum>`), with their sizes.
-    func packs() -> [(name: String, size: Int)] {
+    /// The pack files, by name (`pack-<checksum>`), with their sizes in bytes and in objects.
+    func packs() -> [(name: String, size: Int, objects: Int)] {
         let folder = gitdir + "objects/pack"
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
-        var found: [(name: String, size: Int)] = []
+        var found: [(name: String, size: Int, objects: Int)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name.hasPrefix("pack-"), name.hasSuffix(".idx") else { continue }
             let base = String(name.dropLast(4))
             var info = stat()
-            guard stat(folder + "/" + base + ".pack", &info) == 0 else { continue }
-            found.append((base, Int(info.st_size)))
+            guard stat(folder + "/" + base + ".pack", &info) == 0,
+                  let objects = Self.objectCount(inIndex: folder + "/" + name) else { continue }
+            found.append((base, Int(info.st_size), objects))
         }
         return found
     }
@@ -76,23 +77,23 @@ extension Repository {
     /// checkpoint, merge and fetch adds a pack, and each one more makes object lookups longer.
     ///
     /// Which packs: the fewest smallest ones that leave the packs in a geometric progression
-    /// (each at least twice the size of all smaller ones together), as `git repack
-    /// --geometric=2` chooses. An object is then packed again only each time the packs
+    /// of object counts (each holding at least twice as many objects as all smaller ones
+    /// together), as `git repack --geometric=2` chooses. An object is then packed again only each time the packs
     /// around it double, so the work stays proportional to what was written, and the large
     /// pack of a clone is left alone. The merged pack is built by libgit2's pack builder
     /// (`git_packbuilder_write`), which stores similar objects (the versions of one folder's
     /// tree) as deltas of each other, so the store shrinks too. The old packs are removed
     /// once the new one is in place.
     func combineSmallPacks() throws(GitError) {
-        let sorted = packs().sorted { $0.size < $1.size }
+        let sorted = packs().sorted { $0.objects < $1.objects }
         guard sorted.count > Self.packLimit else { return }
         var split = 0
-        for index in 1..<sorted.count where sorted[index - 1].size * 2 > sorted[index].size {
+        for index in 1..<sorted.count where sorted[index - 1].objects * 2 > sorted[index].objects {
             split = index
         }
-        var total = sorted[..<split].reduce(0) { $0 + $1.size }
-        while split < sorted.count, total * 2 > sorted[split].size {
-            total += sorted[split].size
+        var total = sorted[..<split].reduce(0) { $0 + $1.objects }
+        while split < sorted.count, total * 2 > sorted[split].objects {
+            total += sorted[split].objects
             split += 1
         }
         let small = Array(sorted[..<split])
@@ -113,6 +114,16 @@ extension Repository {
             unlink(gitdir + "objects/pack/" + pack.name + ".pack")
         }
         try refreshObjects()
+    }
+
+    /// How many objects a pack index (version 2) lists: the last entry of its fan-out table.
+    static func objectCount(inIndex path: String) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd != -1 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        guard pread(fd, &bytes, 4, 8 + 1_020) == 4 else { return nil }
+        return Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
     }
 
     /// The object ids a pack index (version 2) lists.

@@ -21,7 +21,7 @@ struct Report {
             "\"× faster\" is the peer's median divided by Cairn's: above 1, Cairn is faster.",
             "Absolute times vary with the machine and its load; the ratios are what to compare.",
             "",
-            "| workload | documents | Cairn | peer | Cairn | peer | × faster | target | |",
+            "| workload | documents | Cairn side | peer side | Cairn | peer | × faster | target | verdict |",
             "|---|---:|---|---|---:|---:|---:|---|---|",
         ]
         for row in comparisons {
@@ -49,18 +49,5 @@ struct Report {
             lines += notes.map { "- " + $0 }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension Int {
-    /// 100000 as `100,000`.
-    func formatted() -> String {
-        let digits = Array(String(self))
-        var text = ""
-        for (position, digit) in digits.enumerated() {
-            if position > 0, (digits.count - position) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
     }
 }

@@ -101,20 +101,23 @@ final class Workbench {
             try Self.write(value.canonicalBytes(), to: file)
         }
         _ = try store.checkpoint(message: "\(documents) generated documents", scan: true)
-        let remote = base + "/remote/u1.git"
-        try run(git, ["init", "-q", "--bare", remote])
-        try store.setRemote(RemoteURL(remote))
-        _ = try store.sync()
         let seconds = (Stopwatch.now() - start) / 1_000
         say("  generated a store of \(documents.formatted()) documents in \(Samples.format(seconds)) s")
         built[documents] = base
         return base + "/home"
     }
 
-    /// The bare remote that `home(documents:)` pushed to.
+    /// A bare remote the store of `home(documents:)` was pushed to (made on first use; the
+    /// store's copies then sync with it).
     func remote(documents: Int) throws -> String {
-        _ = try home(documents: documents)
-        return built[documents]! + "/remote/u1.git"
+        let home = try home(documents: documents)
+        let remote = built[documents]! + "/remote/u1.git"
+        if FileManager.default.fileExists(atPath: remote) { return remote }
+        try run(git, ["init", "-q", "--bare", remote])
+        let store = try Home(root: home).openStore(Fixture.uid)
+        try store.setRemote(RemoteURL(remote))
+        _ = try store.sync()
+        return remote
     }
 
     /// Writes a file as an app's document write would reach the disk, without fsync.

@@ -210,4 +210,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/tablet/u1/.git/cairn/moving"))
         #expect(try git("tablet", "status", "--porcelain").isEmpty)
     }
+
+    /// `cairn merge-tree` shows the merge a sync will make, without changing the store: the
+    /// same tree, the same decisions, and the branch, files and status untouched.
+    @Test func mergeTreePreviewsTheMergeOfASync() throws {
+        try setUp()
+        let clone = try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote], environment: environment)
+        #expect(clone.status == 0, "\(clone.stderr)")
+        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":20}},"updatedAt":20}"#)
+        try on("tablet", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":30},"s2":{"completed":true,"updatedAt":25}},"updatedAt":30}"#)
+        #expect(try on("phone", "sync").status == 0)
+        #expect(try on("tablet", "checkpoint").status == 0)
+        _ = try git("tablet", "fetch", "-q", "origin")
+        let head = try git("tablet", "rev-parse", "HEAD")
+
+        let preview = try on("tablet", "merge-tree", "main", "origin/main")
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let lines = preview.stdout.split(separator: "\n").map(String.init)
+        let tree = try #require(lines.first)
+        #expect(tree.count == 40)
+        #expect(lines.contains { $0.contains("users/u1/books/b1#/sections/s1") }, "\(preview.stdout)")
+        #expect(try git("tablet", "rev-parse", "HEAD") == head)
+        #expect(try git("tablet", "status", "--porcelain").isEmpty)
+        // The tree is written: git reads the merged book from it.
+        #expect(try git("tablet", "show", "\(tree):users/u1/books/b1.json").contains("\"s2\""))
+
+        #expect(try on("tablet", "sync").status == 0)
+        #expect(try git("tablet", "rev-parse", "HEAD^{tree}") == tree)
+
+        let unknown = try on("tablet", "merge-tree", "main", "no-such-branch")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown revision \"no-such-branch\""), "\(unknown.stderr)")
+    }
 }

@@ -33,6 +33,15 @@ struct SchemaValidator {
                                     message: "references nest deeper than \(Schema.maxDepth) levels; the schema loops")]
         }
         let keywords = schema.objectValue!
+        // Which keywords the schema has, found with one lookup per keyword it has: an absent
+        // keyword then costs no lookup (a schema node has a few of the forty).
+        var present: UInt64 = 0
+        for name in keywords.keys {
+            if let known = Keyword.byName[name] { present |= 1 << UInt64(known.rawValue) }
+        }
+        func keyword(_ known: Keyword) -> JSONValue? {
+            present & (1 << UInt64(known.rawValue)) == 0 ? nil : keywords[known.name]
+        }
 
         func sub(_ value: JSONValue, _ subschema: JSONValue, _ path: @autoclosure () -> String,
                  _ pointer: @autoclosure () -> String, depth extra: Int = 0) -> [ValidationError] {
@@ -43,7 +52,7 @@ struct SchemaValidator {
             sub(value, subschema, path(), instancePath).isEmpty
         }
 
-        if case .string(let reference)? = keywords["$ref"] {
+        if case .string(let reference)? = keyword(.ref) {
             if let target = resolve(reference) {
                 found += sub(instance, target, schemaPath + "/$ref", instancePath, depth: 1)
             } else {
@@ -52,7 +61,7 @@ struct SchemaValidator {
         }
 
         // Any type.
-        if let type = keywords["type"] {
+        if let type = keyword(.type) {
             let names: [String]
             switch type {
             case .string(let name): names = [name]
@@ -63,22 +72,21 @@ struct SchemaValidator {
                 fail("type", "is \(instance.typeName), must be \(names.joined(separator: " or "))")
             }
         }
-        if case .array(let allowed)? = keywords["enum"], !allowed.contains(where: { Self.equal($0, instance) }) {
+        if case .array(let allowed)? = keyword(.enumeration), !allowed.contains(where: { Self.equal($0, instance) }) {
             fail("enum", "is not one of the allowed values")
         }
-        if let constant = keywords["const"], !Self.equal(constant, instance) {
+        if let constant = keyword(.constant), !Self.equal(constant, instance) {
             fail("const", "must be \(Self.short(constant))")
         }
 
         // Numbers.
         if let number = instance.number {
-            if let divisor = keywords["multipleOf"]?.number, divisor > 0, !Self.isMultiple(instance, of: keywords["multipleOf"]!) {
+            if let divisor = keyword(.multipleOf)?.number, divisor > 0, !Self.isMultiple(instance, of: keyword(.multipleOf)!) {
                 fail("multipleOf", "must be a multiple of \(Self.short(.double(divisor)))")
             }
-            for (keyword, holds) in [("minimum", { (n: Int) in n >= 0 }), ("exclusiveMinimum", { $0 > 0 }),
-                                     ("maximum", { $0 <= 0 }), ("exclusiveMaximum", { $0 < 0 })] {
-                if let limit = keywords[keyword], limit.number != nil, !holds(Self.compareNumbers(instance, limit)) {
-                    fail(keyword, "is \(Self.short(instance)); \(keyword) is \(Self.short(limit))")
+            for (bound, holds) in Self.bounds {
+                if let limit = keyword(bound), limit.number != nil, !holds(Self.compareNumbers(instance, limit)) {
+                    fail(bound.name, "is \(Self.short(instance)); \(bound.name) is \(Self.short(limit))")
                 }
             }
             _ = number
@@ -87,13 +95,13 @@ struct SchemaValidator {
         // Strings.
         if case .string(let text) = instance {
             let length = text.unicodeScalars.count
-            if let minimum = Self.count(keywords["minLength"]), length < minimum {
+            if let minimum = Self.count(keyword(.minLength)), length < minimum {
                 fail("minLength", "is \(length) characters; at least \(minimum) needed")
             }
-            if let maximum = Self.count(keywords["maxLength"]), length > maximum {
+            if let maximum = Self.count(keyword(.maxLength)), length > maximum {
                 fail("maxLength", "is \(length) characters; at most \(maximum) allowed")
             }
-            if case .string(let pattern)? = keywords["pattern"] {
+            if case .string(let pattern)? = keyword(.pattern) {
                 switch matches(text, pattern) {
                 case true?: break
                 case false?: fail("pattern", "does not match \(pattern)")
@@ -105,35 +113,35 @@ struct SchemaValidator {
         // Arrays.
         if case .array(let elements) = instance {
             var prefix = 0
-            if case .array(let schemas)? = keywords["prefixItems"] {
+            if case .array(let schemas)? = keyword(.prefixItems) {
                 for (index, (element, itemSchema)) in zip(elements, schemas).enumerated() {
                     found += sub(element, itemSchema, schemaPath + "/prefixItems/\(index)", instancePath + "/\(index)")
                 }
                 prefix = schemas.count
             }
-            if let itemSchema = keywords["items"] {
+            if let itemSchema = keyword(.items) {
                 for index in elements.indices where index >= prefix {
                     found += sub(elements[index], itemSchema, schemaPath + "/items", instancePath + "/\(index)")
                 }
             }
-            if let containsSchema = keywords["contains"] {
+            if let containsSchema = keyword(.contains) {
                 let count = elements.filter { valid($0, containsSchema, schemaPath + "/contains") }.count
-                let minimum = Self.count(keywords["minContains"]) ?? 1
+                let minimum = Self.count(keyword(.minContains)) ?? 1
                 if count < minimum {
-                    fail(keywords["minContains"] == nil ? "contains" : "minContains",
+                    fail(keyword(.minContains) == nil ? "contains" : "minContains",
                          "holds \(count) matching element(s); at least \(minimum) needed")
                 }
-                if let maximum = Self.count(keywords["maxContains"]), count > maximum {
+                if let maximum = Self.count(keyword(.maxContains)), count > maximum {
                     fail("maxContains", "holds \(count) matching elements; at most \(maximum) allowed")
                 }
             }
-            if let minimum = Self.count(keywords["minItems"]), elements.count < minimum {
+            if let minimum = Self.count(keyword(.minItems)), elements.count < minimum {
                 fail("minItems", "has \(elements.count) items; at least \(minimum) needed")
             }
-            if let maximum = Self.count(keywords["maxItems"]), elements.count > maximum {
+            if let maximum = Self.count(keyword(.maxItems)), elements.count > maximum {
                 fail("maxItems", "has \(elements.count) items; at most \(maximum) allowed")
             }
-            if keywords["uniqueItems"] == .bool(true) {
+            if keyword(.uniqueItems) == .bool(true) {
                 outer: for first in elements.indices {
                     for second in elements.indices where second > first && Self.equal(elements[first], elements[second]) {
                         fail("uniqueItems", "items \(first) and \(second) are equal")
@@ -145,12 +153,12 @@ struct SchemaValidator {
 
         // Objects.
         if case .object(let fields) = instance {
-            if case .array(let names)? = keywords["required"] {
+            if case .array(let names)? = keyword(.required) {
                 for case .string(let name) in names where fields[name] == nil {
                     fail("required", "lacks the required field \"\(name)\"")
                 }
             }
-            if case .object(let dependencies)? = keywords["dependentRequired"] {
+            if case .object(let dependencies)? = keyword(.dependentRequired) {
                 for (trigger, needed) in dependencies where fields[trigger] != nil {
                     if case .array(let names) = needed {
                         for case .string(let name) in names where fields[name] == nil {
@@ -159,14 +167,14 @@ struct SchemaValidator {
                     }
                 }
             }
-            if let minimum = Self.count(keywords["minProperties"]), fields.count < minimum {
+            if let minimum = Self.count(keyword(.minProperties)), fields.count < minimum {
                 fail("minProperties", "has \(fields.count) fields; at least \(minimum) needed")
             }
-            if let maximum = Self.count(keywords["maxProperties"]), fields.count > maximum {
+            if let maximum = Self.count(keyword(.maxProperties)), fields.count > maximum {
                 fail("maxProperties", "has \(fields.count) fields; at most \(maximum) allowed")
             }
-            let properties = keywords["properties"]?.objectValue ?? [:]
-            let patternProperties = keywords["patternProperties"]?.objectValue ?? [:]
+            let properties = keyword(.properties)?.objectValue ?? [:]
+            let patternProperties = keyword(.patternProperties)?.objectValue ?? [:]
             for key in tracksPaths ? JSONValue.sortedKeys(fields) : Array(fields.keys) {
                 let value = fields[key]!
                 let pointer = tracksPaths ? instancePath + "/" + MergePolicy.escape(key) : ""
@@ -179,18 +187,18 @@ struct SchemaValidator {
                     matched = true
                     found += sub(value, patternProperties[pattern]!, schemaPath + "/patternProperties/" + MergePolicy.escape(pattern), pointer)
                 }
-                if !matched, let additional = keywords["additionalProperties"] {
+                if !matched, let additional = keyword(.additionalProperties) {
                     if additional == .bool(false) {
                         fail("additionalProperties", "has the field \"\(key)\", which the schema does not allow")
                     } else {
                         found += sub(value, additional, schemaPath + "/additionalProperties", pointer)
                     }
                 }
-                if let names = keywords["propertyNames"], !valid(.string(key), names, schemaPath + "/propertyNames") {
+                if let names = keyword(.propertyNames), !valid(.string(key), names, schemaPath + "/propertyNames") {
                     fail("propertyNames", "has the field name \"\(key)\", which the schema does not allow")
                 }
             }
-            if case .object(let dependentSchemas)? = keywords["dependentSchemas"] {
+            if case .object(let dependentSchemas)? = keyword(.dependentSchemas) {
                 for key in JSONValue.sortedKeys(dependentSchemas) where fields[key] != nil {
                     found += sub(instance, dependentSchemas[key]!, schemaPath + "/dependentSchemas/" + MergePolicy.escape(key), instancePath)
                 }
@@ -198,26 +206,26 @@ struct SchemaValidator {
         }
 
         // Combinations.
-        if case .array(let schemas)? = keywords["allOf"] {
+        if case .array(let schemas)? = keyword(.allOf) {
             for (index, subschema) in schemas.enumerated() {
                 found += sub(instance, subschema, schemaPath + "/allOf/\(index)", instancePath)
             }
         }
-        if case .array(let schemas)? = keywords["anyOf"],
+        if case .array(let schemas)? = keyword(.anyOf),
            !schemas.indices.contains(where: { valid(instance, schemas[$0], schemaPath + "/anyOf/\($0)") }) {
             fail("anyOf", "matches none of the \(schemas.count) alternatives")
         }
-        if case .array(let schemas)? = keywords["oneOf"] {
+        if case .array(let schemas)? = keyword(.oneOf) {
             let count = schemas.indices.filter { valid(instance, schemas[$0], schemaPath + "/oneOf/\($0)") }.count
             if count != 1 { fail("oneOf", "matches \(count) of the alternatives; exactly one must match") }
         }
-        if let negated = keywords["not"], valid(instance, negated, schemaPath + "/not") {
+        if let negated = keyword(.not), valid(instance, negated, schemaPath + "/not") {
             fail("not", "matches a schema it must not match")
         }
-        if let condition = keywords["if"] {
+        if let condition = keyword(.ifSchema) {
             if valid(instance, condition, schemaPath + "/if") {
-                if let then = keywords["then"] { found += sub(instance, then, schemaPath + "/then", instancePath) }
-            } else if let otherwise = keywords["else"] {
+                if let then = keyword(.thenSchema) { found += sub(instance, then, schemaPath + "/then", instancePath) }
+            } else if let otherwise = keyword(.elseSchema) {
                 found += sub(instance, otherwise, schemaPath + "/else", instancePath)
             }
         }
@@ -326,4 +334,64 @@ struct SchemaValidator {
         let text = value.canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
         return text.count > 60 ? String(text.prefix(60)) + "…" : text
     }
+}
+
+extension SchemaValidator {
+    /// The keywords the validator reads.
+    enum Keyword: Int, CaseIterable {
+        case ref
+        case additionalProperties
+        case allOf
+        case anyOf
+        case constant
+        case contains
+        case dependentRequired
+        case dependentSchemas
+        case elseSchema
+        case enumeration
+        case ifSchema
+        case items
+        case maxContains
+        case maxItems
+        case maxLength
+        case maxProperties
+        case minContains
+        case minItems
+        case minLength
+        case minProperties
+        case multipleOf
+        case not
+        case oneOf
+        case pattern
+        case patternProperties
+        case prefixItems
+        case properties
+        case propertyNames
+        case required
+        case thenSchema
+        case type
+        case uniqueItems
+        case minimum
+        case exclusiveMinimum
+        case maximum
+        case exclusiveMaximum
+
+        /// The keyword as a schema writes it.
+        var name: String { Self.names[rawValue] }
+
+        private static let names = [
+            "$ref", "additionalProperties", "allOf", "anyOf", "const", "contains",
+            "dependentRequired", "dependentSchemas", "else", "enum", "if", "items", "maxContains",
+            "maxItems", "maxLength", "maxProperties", "minContains", "minItems", "minLength",
+            "minProperties", "multipleOf", "not", "oneOf", "pattern", "patternProperties",
+            "prefixItems", "properties", "propertyNames", "required", "then", "type",
+            "uniqueItems", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
+        ]
+        static let byName: [String: Keyword] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+    }
+
+    /// The numeric bounds, and what the comparison of an instance with each must give.
+    static let bounds: [(Keyword, @Sendable (Int) -> Bool)] = [
+        (.minimum, { $0 >= 0 }), (.exclusiveMinimum, { $0 > 0 }), (.maximum, { $0 <= 0 }), (.exclusiveMaximum, { $0 < 0 }),
+    ]
 }

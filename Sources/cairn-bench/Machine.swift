@@ -44,7 +44,7 @@ struct Machine {
             memoryGiB: Int((Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824).rounded()),
             system: system,
             fileSystem: fileSystem,
-            versions: [gitVersion, "SQLite \(String(cString: sqlite3_libversion()))", "libgit2 \(libgit2)", "cairn at \(cairn)"])
+            versions: [gitVersion, "SQLite \(String(cString: sqlite3_libversion()))", "libgit2 \(libgit2)"])
     }
 
     var lines: [String] {

@@ -74,7 +74,7 @@ struct CairnBench: ParsableCommand {
             }
         }
 
-        var report = Report(machine: .current(workFolder: base, git: bench.git, cairn: tool),
+        var report = Report(machine: .current(workFolder: base, git: bench.git),
                             command: commandLine, rounds: rounds)
         say(report.machine.lines.joined(separator: "\n"))
         func record(_ rows: [Comparison]) {

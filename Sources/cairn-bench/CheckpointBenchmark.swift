@@ -20,12 +20,7 @@ struct CheckpointBenchmark {
 
     func run(documents: Int) throws -> [Comparison] {
         let work = try bench.scratch("checkpoint-\(documents)")
-        let home = work + "/home"
-        try bench.copy(try bench.home(documents: documents), to: home)
-        let storeFolder = home + "/" + Fixture.uid
-        let peer = work + "/peer"
-        try bench.copy(storeFolder, to: peer)
-        try bench.makePlainGit(peer)
+        let (home, storeFolder, peer) = try bench.storeAndPeer(documents: documents, in: work)
         let store = try Home(root: home).openStore(Fixture.uid)
         let fixture = Fixture(documents: documents)
 
@@ -76,13 +71,7 @@ struct CheckpointBenchmark {
                     try bench.gitCommand(peer, ["add", "--"] + files).timed()
                         + bench.gitCommand(peer, ["commit", "-q", "-m", "round \(round)"]).timed()
                 }
-                if round % 2 == 0 {
-                    rows[index].cairn.append(try cairnSide())
-                    rows[index].peer.append(try gitSide())
-                } else {
-                    rows[index].peer.append(try gitSide())
-                    rows[index].cairn.append(try cairnSide())
-                }
+                try rows[index].measure(round: round, cairn: cairnSide, peer: gitSide)
             }
         }
         let (ours, theirs) = (try bench.tree(storeFolder), try bench.tree(peer))

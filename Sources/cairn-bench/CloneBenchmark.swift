@@ -56,13 +56,7 @@ struct CloneBenchmark {
                 bench.remove(home)
                 bench.remove(plain)
             }
-            if round % 2 == 0 {
-                row.cairn.append(try cairnSide())
-                row.peer.append(try gitSide())
-            } else {
-                row.peer.append(try gitSide())
-                row.cairn.append(try cairnSide())
-            }
+            try row.measure(round: round, cairn: cairnSide, peer: gitSide)
         }
         return row
     }

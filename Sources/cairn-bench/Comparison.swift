@@ -50,4 +50,16 @@ struct Comparison {
         case nil: note ?? ""
         }
     }
+
+    /// Times both sides once, Cairn first in even rounds and the peer first in odd ones, so
+    /// that neither always runs on a machine the other just warmed or loaded.
+    mutating func measure(round: Int, cairn cairnSide: () throws -> Double, peer peerSide: () throws -> Double) rethrows {
+        if round % 2 == 0 {
+            cairn.append(try cairnSide())
+            peer.append(try peerSide())
+        } else {
+            peer.append(try peerSide())
+            cairn.append(try cairnSide())
+        }
+    }
 }

@@ -67,17 +67,8 @@ struct DocumentBenchmark {
             let theirPuts = {
                 try Stopwatch.milliseconds { for (path, value) in writes { try database.put(value.canonicalBytes(), at: path) } } * perCall
             }
-            if round % 2 == 0 {
-                get.cairn.append(try ourGets())
-                get.peer.append(try theirGets())
-                put.cairn.append(try ourPuts())
-                put.peer.append(try theirPuts())
-            } else {
-                get.peer.append(try theirGets())
-                get.cairn.append(try ourGets())
-                put.peer.append(try theirPuts())
-                put.cairn.append(try ourPuts())
-            }
+            try get.measure(round: round, cairn: ourGets, peer: theirGets)
+            try put.measure(round: round, cairn: ourPuts, peer: theirPuts)
         }
         return [get, put]
     }

@@ -12,7 +12,7 @@ struct Machine {
     var versions: [String]
 
     /// Describes this machine, the folder the stores live in, and the peers' versions.
-    static func current(workFolder: String, git: String, cairn: String) -> Machine {
+    static func current(workFolder: String, git: String) -> Machine {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -15,12 +15,7 @@ struct MergeBenchmark {
     func run(documents: Int) throws -> [Comparison] {
         let work = try bench.scratch("merge-\(documents)")
         defer { if !bench.keep { bench.remove(work) } }
-        let home = work + "/home"
-        try bench.copy(try bench.home(documents: documents), to: home)
-        let storeFolder = home + "/" + Fixture.uid
-        let peer = work + "/peer"
-        try bench.copy(storeFolder, to: peer)
-        try bench.makePlainGit(peer)
+        let (home, storeFolder, peer) = try bench.storeAndPeer(documents: documents, in: work)
         try bench.gitCommand(peer, ["config", "--unset", "merge.cairn.driver"]).run()
         let count = min(Self.maximumBooks, Fixture(documents: documents).books)
         for (branch, low, high) in [("ours", 1, 0), ("theirs", 0, 1)] {
@@ -65,13 +60,7 @@ struct MergeBenchmark {
                     _ = try? command.run()
                     return Stopwatch.now() - start
                 }
-                if round % 2 == 0 {
-                    rows[index].cairn.append(try cairnSide())
-                    rows[index].peer.append(gitSide())
-                } else {
-                    rows[index].peer.append(gitSide())
-                    rows[index].cairn.append(try cairnSide())
-                }
+                try rows[index].measure(round: round, cairn: cairnSide, peer: gitSide)
             }
         }
         let merged = try bench.output(bench.cairn, ["--home", home, "merge-tree", "ours", "theirs"])

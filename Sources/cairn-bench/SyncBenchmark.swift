@@ -117,13 +117,7 @@ struct SyncBenchmark {
                 }
                 return total
             }
-            if round % 2 == 0 {
-                row.cairn.append(try cairnSide())
-                row.peer.append(try gitSide())
-            } else {
-                row.peer.append(try gitSide())
-                row.cairn.append(try cairnSide())
-            }
+            try row.measure(round: round, cairn: cairnSide, peer: gitSide)
             let trees = try (homes.map { $0 + "/" + Fixture.uid } + peers).map { try bench.tree($0) }
             guard Set(trees).count == 1 else {
                 throw Command.Failure(description: "sync at \(documents) documents, round \(round): the devices ended on different trees \(trees) (cairn a, cairn b, git a, git b); the comparison is void")

@@ -133,6 +133,18 @@ final class Workbench {
         }
     }
 
+    /// A copy of the generated store of `documents` documents in `work` (its home, and the
+    /// store's folder), and a plain git copy of that store beside it.
+    func storeAndPeer(documents: Int, in work: String) throws -> (home: String, store: String, peer: String) {
+        let home = work + "/home"
+        try copy(try self.home(documents: documents), to: home)
+        let store = home + "/" + Fixture.uid
+        let peer = work + "/peer"
+        try copy(store, to: peer)
+        try makePlainGit(peer)
+        return (home, store, peer)
+    }
+
     /// Turns a copy of a store into the repository a git user would have: Cairn's own state
     /// gone, a plain index read from HEAD.
     func makePlainGit(_ repository: String) throws {

@@ -103,8 +103,14 @@ enum FileSystem {
     /// (the inode allocator skips recently freed inodes one by one); swapping reuses two.
     /// Where the exchange is not supported, it falls back to the temporary file and rename.
     static func replaceContents(of path: String, with bytes: [UInt8], spare: String) throws(CairnError) {
-        guard let exchange = renameExchange else { return try writeAtomically(bytes, to: path) }
-        let fd = open(spare, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        // Only a plain file is swapped: a symbolic link put there by hand is replaced by a file,
+        // as a rename would, and never followed.
+        guard let exchange = renameExchange, kind(path) == .file else { return try writeAtomically(bytes, to: path) }
+        var fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if fd == -1, errno == ELOOP {
+            unlink(spare)
+            fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        }
         if fd == -1 { throw failure("open", spare, errno: errno) }
         do throws(CairnError) {
             try writeAll(bytes, to: fd, path: spare)

@@ -20,6 +20,40 @@ import Testing
         #expect(try store.put(json(#"{"a":[false],"b":1}"#), at: path("users/u1/books/b1")) == .updated)
     }
 
+    /// Rewriting a document swaps a spare file in: the inode changes each time, the old
+    /// content never shows half written, and a symbolic link put in a document's place by hand
+    /// is replaced by a file, its target left alone.
+    @Test func rewritesSwapASpareFileInAndNeverFollowALink() throws {
+        let store = try home.createStore("u1")
+        let file = store.folder + "/users/u1/books/b1.json"
+        func inode() throws -> Int? { try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int }
+        try store.put(json(#"{"v":1}"#), at: path("users/u1/books/b1"))
+        try store.put(json(#"{"v":2,"longer":"content"}"#), at: path("users/u1/books/b1"))
+        let before = try inode()
+        try store.put(json(#"{"v":3}"#), at: path("users/u1/books/b1"))
+        #expect(try inode() != before)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "{\n  \"v\": 3\n}\n")
+        // The spare holds what the last write replaced, cut to nothing of the longer one.
+        let spare = store.folder + "/.git/cairn/spare"
+        #expect(try String(contentsOfFile: spare, encoding: .utf8) == "{\n  \"longer\": \"content\",\n  \"v\": 2\n}\n")
+
+        let outside = folder.path + "/outside.json"
+        try "{\"kept\": true}\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: outside)
+        try store.put(json(#"{"v":4}"#), at: path("users/u1/books/b1"))
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.type] as? FileAttributeType == .typeRegular)
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "{\"kept\": true}\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "{\n  \"v\": 4\n}\n")
+
+        // A spare turned into a link is not followed either.
+        try FileManager.default.removeItem(atPath: spare)
+        try FileManager.default.createSymbolicLink(atPath: spare, withDestinationPath: outside)
+        try store.put(json(#"{"v":5}"#), at: path("users/u1/books/b1"))
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "{\"kept\": true}\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "{\n  \"v\": 5\n}\n")
+    }
+
     @Test func theUserDocumentIsTheFileBesideItsFolder() throws {
         let store = try home.createStore("u1")
         try store.put(json(#"{"schemaVersion":1}"#), at: path("users/u1"))

@@ -104,7 +104,8 @@ public final class ProgressStore: @unchecked Sendable {
     /// The document at `path` decoded as `type`, or nil when there is none.
     public func get<Value: Decodable>(_ type: Value.Type, at path: String) throws(CairnError) -> Value? {
         let document = try Self.documentPath(path)
-        guard let bytes = try onQueue({ () throws(CairnError) in try store.canonicalBytes(at: document) }) else { return nil }
+        // Through the store's parsed documents, so a document read before costs a stat.
+        guard let bytes = try onQueue({ () throws(CairnError) in try store.document(at: document)?.canonicalBytes() }) else { return nil }
         do {
             return try Self.decoder.decode(type, from: Data(bytes))
         } catch {

@@ -60,6 +60,7 @@ extension CairnError {
 
     /// Wraps a libgit2 failure in the store's terms.
     static func git(_ error: GitError, doing what: String) -> CairnError {
+        if error.isDamage { return damaged(error, doing: what) }
         switch error.code {
         case .locked:
             return CairnError(
@@ -71,5 +72,14 @@ extension CairnError {
         default:
             return CairnError(.corrupt, "\(what): \(error.message)", cause: error)
         }
+    }
+
+    /// The store's git files are damaged: said as such, with the way out. Nothing read from
+    /// a damaged object is ever shown (libgit2 fails instead of returning its bytes).
+    static func damaged(_ error: GitError, doing what: String) -> CairnError {
+        CairnError(
+            .corrupt,
+            "\(what): corrupt store (\(error.message)); run cairn repair to restore it from its remote, keeping the documents not yet pushed",
+            cause: error)
     }
 }

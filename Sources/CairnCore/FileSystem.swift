@@ -228,6 +228,14 @@ enum FileSystem {
         throw failure("remove", path, errno: errno)
     }
 
+    /// Renames a file or a folder (`rename(2)`); refuses to replace anything at `target`.
+    static func move(_ path: String, to target: String) throws(CairnError) {
+        guard kind(target) == nil else {
+            throw CairnError(.alreadyExists, "cannot move \(path) to \(target): something is there already")
+        }
+        if rename(path, target) != 0 { throw failure("rename", path, errno: errno) }
+    }
+
     /// Removes `path` if it is an empty folder.
     static func removeFolderIfEmpty(_ path: String) {
         _ = rmdir(path)

@@ -49,14 +49,16 @@ public final class Store {
     /// The branch every store works on.
     public static let branch = "main"
 
-    init(uid: String, folder: String, lockTimeout: Double) throws(CairnError) {
+    /// Opens the store of `uid` at `folder`. `checkingPacks: false` skips the check of its
+    /// pack indexes, for reaching a damaged store's configuration and references.
+    init(uid: String, folder: String, lockTimeout: Double, checkingPacks: Bool = true) throws(CairnError) {
         self.uid = uid
         self.folder = folder
         guard FileSystem.kind(folder + "/" + Self.identityFile) == .file else {
             throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); create it with: cairn init \(uid)")
         }
         do {
-            repository = try Repository(openingAt: folder)
+            repository = try Repository(openingAt: folder, checkingPacks: checkingPacks)
         } catch {
             throw CairnError.git(error, doing: "cannot open the store at \(folder)")
         }

@@ -20,13 +20,17 @@ public final class Repository {
 
     /// Opens the repository whose working tree (or `.git` folder) is `path`
     /// (`git_repository_open_ext`, without searching parent folders).
-    public convenience init(openingAt path: String) throws(GitError) {
+    ///
+    /// Its pack indexes are checked first (``checkPackIndexes()``) unless `checkingPacks` is
+    /// false, for code that must reach a damaged repository's configuration and references.
+    public convenience init(openingAt path: String, checkingPacks: Bool = true) throws(GitError) {
         try GitLibrary.ensureReady()
         var repository: OpaquePointer?
         try check(
             git_repository_open_ext(&repository, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil),
             "git_repository_open_ext")
         self.init(handle: repository!)
+        if checkingPacks { try checkPackIndexes() }
     }
 
     /// Opens the repository a git hook runs in, as git describes it in the environment

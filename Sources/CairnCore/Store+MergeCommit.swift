@@ -1,10 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import CairnMerge
 import Git
 
 extension Store {
     /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).
     func mergeCommit(_ head: ObjectID, _ theirs: ObjectID) throws -> (commit: ObjectID, outcome: TreeMerge.Outcome) {
-        let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet()).merge(commit: head, with: theirs)
+        let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet(), clock: Self.deviceClock()).merge(commit: head, with: theirs)
         let incoming = try repository.aheadBehind(theirs, head).ahead
         let signature = signature()
         let commit = try repository.createCommit(
@@ -12,6 +17,12 @@ extension Store {
             message: Self.mergeMessage(incoming: incoming, outcome: outcome),
             author: signature, committer: signature, updating: nil)
         return (commit, outcome)
+    }
+
+    /// This device's clock, in milliseconds since 1970: what a merge checks stamps from the
+    /// future against (see ``MergeClock``).
+    static func deviceClock() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
 
     /// The trailer key of a conflict record in a merge commit's message.

@@ -31,8 +31,9 @@ extension Store {
         }
         let set = try schemaSet()
         let (b, x, y) = (try load(base, "common"), try load(ours, "current"), try load(theirs, "other"))
-        let outcome = set?.merge(document, base: b, ours: x, theirs: y)
-            ?? MergePolicy.plain.merge(base: b, ours: x, theirs: y)
+        let outcome = MergeClock.$now.withValue(Self.deviceClock()) {
+            set?.merge(document, base: b, ours: x, theirs: y) ?? MergePolicy.plain.merge(base: b, ours: x, theirs: y)
+        }
         guard let value = outcome.value else {
             throw CairnError(.invalidInput, "cannot merge \(path): the policies leave no document; resolve it by hand")
         }

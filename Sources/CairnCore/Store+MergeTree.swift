@@ -11,7 +11,7 @@ extension Store {
         let first = try resolve(ours)
         let second = try resolve(theirs)
         return try translatingErrors("cannot merge \(ours) and \(theirs)") { () throws -> (tree: ObjectID, conflicts: [ConflictRecord]) in
-            let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet()).merge(commit: first.id, with: second.id)
+            let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet(), clock: Self.deviceClock()).merge(commit: first.id, with: second.id)
             return (outcome.tree, outcome.conflicts)
         }
     }

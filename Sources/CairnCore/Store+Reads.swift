@@ -74,6 +74,14 @@ extension Store {
         do {
             return try repository.resolveCommit(revision)
         } catch {
+            // A branch that names a commit the store cannot read is damage, not a typo.
+            if let head = try? repository.reference(branchReference) {
+                do {
+                    _ = try repository.commit(head)
+                } catch let damage where damage.isDamage {
+                    throw CairnError.damaged(damage, doing: "cannot resolve \(revision)")
+                } catch {}
+            }
             if error.code == .notFound || error.code == .invalidSpec || error.code == .ambiguous {
                 throw CairnError(.notFound, "unknown revision \"\(revision)\": \(error.message); see cairn log for the checkpoints", cause: error)
             }

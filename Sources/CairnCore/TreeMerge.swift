@@ -11,6 +11,9 @@ import Git
 struct TreeMerge {
     let repository: Repository
     let schemaSet: SchemaSet?
+    /// The merging device's clock in milliseconds (see ``MergeClock``): what last-writer-wins
+    /// checks stamps from the future against. Nil: none is.
+    var clock: Int64? = nil
 
     /// What a merge produced: the tree and what the policies decided.
     struct Outcome {
@@ -23,6 +26,12 @@ struct TreeMerge {
     /// Merges the trees of commits `ours` and `theirs` over their merge base.
     /// The merged documents and trees are written as one pack (see `Repository.packingWrites`).
     func merge(commit ours: ObjectID, with theirs: ObjectID) throws -> Outcome {
+        try MergeClock.$now.withValue(clock) {
+            try mergeCommits(ours, theirs)
+        }
+    }
+
+    private func mergeCommits(_ ours: ObjectID, _ theirs: ObjectID) throws -> Outcome {
         try repository.packingWrites {
             let base = try baseTree(ours, theirs)
             return try merge(base: base, ours: repository.commit(ours).treeID, theirs: repository.commit(theirs).treeID)

@@ -1,12 +1,13 @@
 extension ConflictRecord {
     /// The record as a JSON object — `document`, `pointer`, `policy`, and `kept` / `replaced`
-    /// when present — as merge commits carry it.
+    /// and `note` when present — as merge commits carry it.
     public var jsonValue: JSONValue {
         var fields: [String: JSONValue] = [
             "document": .string(document), "pointer": .string(pointer), "policy": .string(policy),
         ]
         if let kept { fields["kept"] = kept }
         if let replaced { fields["replaced"] = replaced }
+        if let note { fields["note"] = .string(note) }
         return .object(fields)
     }
 
@@ -15,6 +16,7 @@ extension ConflictRecord {
         guard case .string(let document)? = json.field("document"), case .string(let pointer)? = json.field("pointer"),
               case .string(let policy)? = json.field("policy") else { return nil }
         self.init(document: document, pointer: pointer, policy: policy,
-                  kept: json.field("kept"), replaced: json.field("replaced"))
+                  kept: json.field("kept"), replaced: json.field("replaced"),
+                  note: json.field("note").flatMap { if case .string(let text) = $0 { text } else { nil } })
     }
 }

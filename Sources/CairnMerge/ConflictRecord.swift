@@ -12,13 +12,18 @@ public struct ConflictRecord: Hashable, Sendable, Comparable, CustomStringConver
     public var kept: JSONValue?
     /// The value not kept, or nil when the side that lost had deleted it.
     public var replaced: JSONValue?
+    /// What else a reader should know of the decision, such as a stamp from the future
+    /// (see ``MergeClock``); nil when nothing.
+    public var note: String?
 
-    public init(document: String = "", pointer: String, policy: String, kept: JSONValue?, replaced: JSONValue?) {
+    public init(document: String = "", pointer: String, policy: String, kept: JSONValue?, replaced: JSONValue?,
+                note: String? = nil) {
         self.document = document
         self.pointer = pointer
         self.policy = policy
         self.kept = kept
         self.replaced = replaced
+        self.note = note
     }
 
     public var description: String {
@@ -35,7 +40,8 @@ public struct ConflictRecord: Hashable, Sendable, Comparable, CustomStringConver
             replaced = .object(b.filter { differing.contains($0.key) })
         }
         let place = document.isEmpty ? (pointer.isEmpty ? "/" : pointer) : document + (pointer.isEmpty ? "" : "#" + pointer)
-        return "\(place) [\(policy)] kept \(show(kept)), replaced \(show(replaced))"
+        let remark = note.map { " (\($0))" } ?? ""
+        return "\(place) [\(policy)] kept \(show(kept)), replaced \(show(replaced))\(remark)"
     }
 
     /// Records sort by document, then pointer, then content: the same set of records is

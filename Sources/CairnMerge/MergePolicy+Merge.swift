@@ -50,10 +50,9 @@ extension MergePolicy {
         case .fields(let children, let others):
             return mergeFields(base, ours, theirs, children: children, others: others, at: pointer,
                                deciding: decider, into: &records)
-        case .lww(let field, let children):
-            let order = JSONValue.stampOrder(ours.field(field), theirs.field(field))
-            return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
-                              children: children, at: pointer, into: &records)
+        case .lww(let field, let children, let future):
+            return mergeLatest(base, ours, theirs, by: field, future: future, children: children, at: pointer,
+                               into: &records)
         case .highest(let field, let then, let children):
             var order = JSONValue.stampOrder(ours.field(field), theirs.field(field))
             if order == 0, let then { order = JSONValue.stampOrder(ours.field(then), theirs.field(then)) }
@@ -113,6 +112,50 @@ extension MergePolicy {
             if let value { merged[key] = value }
         }
         return .object(merged)
+    }
+
+    /// `lww`: the side with the later stamp, ties by content. A stamp more than
+    /// ``MergeClock/allowance`` ahead of the merging device's clock is named in the record
+    /// (its note); with `.clamp` it counts as that clock, and the kept value carries the
+    /// clock's time instead (integer stamps only).
+    private func mergeLatest(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
+                             future: MergeClock.FutureStamps, children: [String: MergePolicy], at pointer: String,
+                             into records: inout [ConflictRecord]) -> JSONValue? {
+        var (a, b) = (ours.field(field), theirs.field(field))
+        let leads = (MergeClock.lead(of: a), MergeClock.lead(of: b))
+        guard leads.0 != nil || leads.1 != nil else {
+            let order = JSONValue.stampOrder(a, b)
+            return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
+                              children: children, at: pointer, into: &records)
+        }
+        var clamped: (JSONValue?, JSONValue?) = (nil, nil)
+        if future == .clamp {
+            if leads.0 != nil, let now = MergeClock.clamped(like: a) { clamped.0 = now; a = now }
+            if leads.1 != nil, let now = MergeClock.clamped(like: b) { clamped.1 = now; b = now }
+        }
+        let firstWins = Self.firstWins(JSONValue.stampOrder(a, b), ours, theirs)
+        let start = records.count
+        var merged = mergeSides(base, ours, theirs, firstWins: firstWins, children: children, at: pointer,
+                                into: &records)
+        if let stamp = firstWins ? clamped.0 : clamped.1, case .object(var fields)? = merged {
+            fields[field] = stamp
+            merged = .object(fields)
+        }
+        var notes: [String] = []
+        for (lead, clampedTo) in [(leads.0, clamped.0), (leads.1, clamped.1)] {
+            guard let lead else { continue }
+            let written = clampedTo.map { "; counted as " + $0.canonicalText.split(separator: "\n").joined(separator: " ") } ?? ""
+            notes.append("a stamp \(MergeClock.describe(lead)) ahead of the merging device's clock\(written)")
+        }
+        let note = notes.joined(separator: "; ")
+        if let index = records[start...].firstIndex(where: { $0.pointer == pointer }) {
+            records[index].note = note
+            records[index].kept = merged
+        } else {
+            records.append(ConflictRecord(pointer: pointer, policy: name, kept: merged,
+                                          replaced: firstWins ? theirs : ours, note: note))
+        }
+        return merged
     }
 
     /// `lww` and `highest`: the winning side's whole value, but keys with a policy of their

@@ -11,7 +11,7 @@ extension MergePolicy {
     /// Reads the policies a JSON Schema declares with `x-merge` (DESIGN §3): the schema's own
     /// annotation (none: `fields`), and those of its `properties`, recursively.
     ///
-    /// Annotations: `"fields"`, `{"lww": F}`, `{"highest": F, "then": G}`,
+    /// Annotations: `"fields"`, `{"lww": F}` (with `"future": "clamp"`, see ``MergeClock``), `{"highest": F, "then": G}`,
     /// `{"entries": "latest", "by": F}`, `"append-only"`, `{"append-only": {"latest": F}}`,
     /// `"counter"`, `"max"`, `"min"`,
     /// `"union"`. A property without one merges by `fields`.
@@ -76,8 +76,18 @@ extension MergePolicy {
                 self = .appendOnlyLatest(by: field)
                 return
             }
-            if case .string(let field)? = annotation["lww"], annotation.count == 1 {
-                self = .lww(field, children: children)
+            if case .string(let field)? = annotation["lww"] {
+                var future = MergeClock.FutureStamps.flag
+                if let value = annotation["future"] {
+                    guard case .string(let name) = value, let chosen = MergeClock.FutureStamps(rawValue: name) else {
+                        throw fail("\"future\" is \"flag\" (the default) or \"clamp\"")
+                    }
+                    future = chosen
+                }
+                guard annotation.keys.allSatisfy({ $0 == "lww" || $0 == "future" }) else {
+                    throw fail("lww takes \"lww\" and \"future\" only")
+                }
+                self = .lww(field, children: children, future: future)
             } else if case .string(let field)? = annotation["highest"] {
                 var then: String?
                 if let value = annotation["then"] {

@@ -12,8 +12,10 @@ public indirect enum MergePolicy: Hashable, Sendable {
     /// order (content decides, never the side), and the other is recorded.
     case fields([String: MergePolicy], others: MergePolicy?)
     /// The whole value of the side whose field `field` is greater (content breaks ties);
-    /// keys named in `children` still merge by their own policy.
-    case lww(String, children: [String: MergePolicy])
+    /// keys named in `children` still merge by their own policy. A stamp from the future (see
+    /// ``MergeClock``) is flagged in the record, and with `.clamp` counts as the merging
+    /// device's clock.
+    case lww(String, children: [String: MergePolicy], future: MergeClock.FutureStamps = .flag)
     /// The whole value of the side with the greater version `field`, ties by `then`, then by
     /// content; keys named in `children` merge by their own policy.
     case highest(String, then: String?, children: [String: MergePolicy])
@@ -41,7 +43,7 @@ public indirect enum MergePolicy: Hashable, Sendable {
     public var name: String {
         switch self {
         case .fields: "fields"
-        case .lww(let field, _): "lww(\(field))"
+        case .lww(let field, _, let future): future == .clamp ? "lww(\(field), future clamped)" : "lww(\(field))"
         case .highest(let field, let then, _): then.map { "highest(\(field), then \($0))" } ?? "highest(\(field))"
         case .entriesLatest(let field): "entries latest by \(field)"
         case .appendOnly: "append-only"
@@ -67,7 +69,7 @@ public indirect enum MergePolicy: Hashable, Sendable {
     /// The policies this policy names for keys of an object value.
     var children: [String: MergePolicy] {
         switch self {
-        case .fields(let children, _), .lww(_, let children), .highest(_, _, let children): children
+        case .fields(let children, _), .lww(_, let children, _), .highest(_, _, let children): children
         default: [:]
         }
     }

@@ -39,8 +39,21 @@ extension Repository {
         committer: Signature,
         updating reference: String?
     ) throws(GitError) -> ObjectID {
-        // libgit2 reads the tree: objects waiting for a pack are written first.
-        try writePendingObjects()
+        if pendingPack != nil {
+            // Inside `packingWrites`, the commit joins the pack of its trees and blobs: one
+            // pack file for the whole checkpoint, and no loose object.
+            let bytes = Self.commitBytes(tree: treeID, parents: parentIDs, author: author, committer: committer,
+                                         message: message)
+            let id = try pendingPack!.add(bytes, type: GIT_OBJECT_COMMIT)
+            try writePendingObjects()
+            if let reference {
+                let kind = parentIDs.isEmpty ? " (initial)" : parentIDs.count > 1 ? " (merge)" : ""
+                let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+                try setReference(try directReference(reference), to: id, expecting: parentIDs.first,
+                                 message: "commit\(kind): \(summary)")
+            }
+            return id
+        }
         var tree: OpaquePointer?
         var rawTree = treeID.raw
         try check(git_tree_lookup(&tree, handle, &rawTree), "git_tree_lookup")
@@ -67,6 +80,37 @@ extension Repository {
             }
         }
         return ObjectID(id)
+    }
+
+    /// A commit object's bytes, as `git_commit_create` writes them: the tree, the parents,
+    /// author and committer (`Name <email> seconds ±hhmm`), the encoding, a blank line and the
+    /// message as given.
+    static func commitBytes(tree: ObjectID, parents: [ObjectID], author: Signature, committer: Signature,
+                            message: String) -> [UInt8] {
+        func line(_ role: String, _ signature: Signature) -> String {
+            let offset = abs(signature.offsetMinutes)
+            let hours = offset / 60 < 10 ? "0\(offset / 60)" : "\(offset / 60)"
+            let minutes = offset % 60 < 10 ? "0\(offset % 60)" : "\(offset % 60)"
+            let sign = signature.offsetMinutes < 0 ? "-" : "+"
+            return "\(role) \(signature.name) <\(signature.email)> \(signature.time) \(sign)\(hours)\(minutes)\n"
+        }
+        var text = "tree \(tree.hex)\n"
+        for parent in parents { text += "parent \(parent.hex)\n" }
+        text += line("author", author) + line("committer", committer) + "encoding UTF-8\n\n" + message
+        return Array(text.utf8)
+    }
+
+    /// The direct reference `name` stands for: `HEAD`'s branch when `name` is `HEAD`
+    /// (`git_reference_lookup`, `git_reference_symbolic_target`), else `name` itself.
+    func directReference(_ name: String) throws(GitError) -> String {
+        var reference: OpaquePointer?
+        let result = git_reference_lookup(&reference, handle, name)
+        if result == GIT_ENOTFOUND.rawValue { return name }
+        try check(result, "git_reference_lookup")
+        defer { git_reference_free(reference) }
+        guard git_reference_type(reference) == GIT_REFERENCE_SYMBOLIC,
+              let target = git_reference_symbolic_target(reference) else { return name }
+        return String(cString: target)
     }
 
     /// The commits reachable from `start`, newest first in topological order

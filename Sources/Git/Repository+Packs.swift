@@ -42,6 +42,7 @@ extension Repository {
         try pack.write(into: gitdir)
         try refreshObjects()
         try combineSmallPacks()
+        if estimatedLooseObjects() > Self.looseLimit { try packLooseObjects() }
     }
 
     /// `git_odb_refresh`: rescans the object folders, for packs written outside libgit2.
@@ -114,6 +115,57 @@ extension Repository {
             unlink(gitdir + "objects/pack/" + pack.name + ".pack")
         }
         try refreshObjects()
+    }
+
+    /// Past about this many loose objects, they are packed (``packLooseObjects()``). A store's
+    /// blobs and trees go to packs already; what is left loose is mostly commits, one a
+    /// checkpoint, and whatever plain git wrote in the store.
+    static let looseLimit = 1_024
+
+    /// The number of loose objects, estimated as `git gc --auto` does: the files of the folder
+    /// `objects/17` times 256 (object ids are spread evenly over the 256 folders). One
+    /// `readdir` of a small folder.
+    func estimatedLooseObjects() -> Int {
+        looseObjectFiles(inFolder: "17").count * 256
+    }
+
+    /// The loose object files of `objects/<folder>`, as ids.
+    private func looseObjectFiles(inFolder folder: String) -> [ObjectID] {
+        guard let directory = opendir(gitdir + "objects/" + folder) else { return [] }
+        defer { closedir(directory) }
+        var found: [ObjectID] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.utf8.count == 38, let id = ObjectID(hex: folder + name) { found.append(id) }
+        }
+        return found
+    }
+
+    /// Packs every loose object into one pack (libgit2's pack builder, `git_packbuilder_write`)
+    /// and removes the loose files once the pack is in place — what `git gc` does for loose
+    /// objects, which libgit2 never does by itself. A crash in between leaves objects in both
+    /// places, which is harmless.
+    public func packLooseObjects() throws(GitError) {
+        var loose: [(folder: String, id: ObjectID)] = []
+        for byte in 0..<256 {
+            let folder = String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+            loose += looseObjectFiles(inFolder: folder).map { (folder, $0) }
+        }
+        guard !loose.isEmpty else { return }
+        var builder: OpaquePointer?
+        try check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
+        defer { git_packbuilder_free(builder) }
+        for object in loose {
+            var raw = object.id.raw
+            try check(git_packbuilder_insert(builder, &raw, nil), "git_packbuilder_insert")
+        }
+        try check(git_packbuilder_write(builder, gitdir + "objects/pack", 0o444, nil, nil), "git_packbuilder_write")
+        try refreshObjects()
+        for object in loose {
+            unlink(gitdir + "objects/" + object.folder + "/" + String(object.id.hex.dropFirst(2)))
+        }
+        for folder in Set(loose.map(\.folder)) { rmdir(gitdir + "objects/" + folder) }
+        try combineSmallPacks()
     }
 
     /// How many objects a pack index (version 2) lists: the last entry of its fan-out table.

@@ -13,7 +13,7 @@ struct CairnBench: ParsableCommand {
         abstract: "Benchmark Cairn against git and SQLite and write BENCHMARKS.md.")
 
     enum Workload: String, CaseIterable, ExpressibleByArgument {
-        case checkpoint, sync, merge, clone, documents, exam
+        case checkpoint, sync, merge, clone, documents, exam, history
     }
 
     @Option(help: "Store sizes in documents, comma-separated.")
@@ -26,6 +26,9 @@ struct CairnBench: ParsableCommand {
         "Workloads to run, comma-separated (\(Workload.allCases.map(\.rawValue).joined(separator: ","))).",
         discussion: "By default all; above 10,000 documents, sync and clone only when named here."))
     var only: String?
+
+    @Option(help: "Checkpoints the history workload makes (a store of 1,000 documents, two changed a checkpoint).")
+    var checkpoints = 10_000
 
     @Option(help: "The cairn tool to time (default: the one built beside this program).")
     var cairn: String?
@@ -58,6 +61,7 @@ struct CairnBench: ParsableCommand {
             }
             return workload
         })
+        guard checkpoints >= 10 else { throw ValidationError("--checkpoints must be at least 10") }
         guard rounds >= 3 else { throw ValidationError("--rounds must be at least 3 for a median and a spread") }
         let tool = cairn ?? (URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/cairn")
         guard FileManager.default.isExecutableFile(atPath: tool) else {
@@ -106,6 +110,11 @@ struct CairnBench: ParsableCommand {
         report.growths = Growth.checkpoints(in: report.comparisons)
         if workloads.contains(.exam) {
             report.figures = try ExamSessionFigures(bench: bench).run()
+        }
+        if workloads.contains(.history) {
+            say("history of \(checkpoints.formatted()) checkpoints")
+            report.history = try HistoryFigures(bench: bench, checkpoints: checkpoints).run()
+            report.historyCheckpoints = checkpoints
         }
         report.notes = Explanations.notes
         Explanations.annotate(&report)

@@ -8,6 +8,9 @@ struct Report {
     var comparisons: [Comparison] = []
     var growths: [Growth] = []
     var figures: [(String, String)] = []
+    /// The history workload's rows (figure, Cairn, git), and how many checkpoints it made.
+    var history: [HistoryFigures.Row] = []
+    var historyCheckpoints = 0
     var notes: [String] = []
 
     var markdown: String {
@@ -42,6 +45,15 @@ struct Report {
             lines += ["", "## The seed's exam session", "", "| figure | value |", "|---|---|"]
             for (name, value) in figures {
                 lines.append("| \(name) | \(value) |")
+            }
+        }
+        if !history.isEmpty {
+            lines += ["", "## A store after \(historyCheckpoints.formatted()) checkpoints", "",
+                      "1,000 documents; each checkpoint saves an exam in progress and marks a book's sections. "
+                      + "git makes the same commits with `git add && git commit`; `git gc` then repacks both.", "",
+                      "| figure | Cairn | git |", "|---|---:|---:|"]
+            for row in history {
+                lines.append("| \(row.figure) | \(row.cairn) | \(row.git) |")
             }
         }
         if !notes.isEmpty {

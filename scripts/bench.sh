@@ -5,6 +5,7 @@
 #   bash scripts/bench.sh                                  # stores of 1,000 and 10,000 documents
 #   bash scripts/bench.sh --sizes 1000,10000,100000        # and 100,000 (several minutes more)
 #   bash scripts/bench.sh --only checkpoint,documents --rounds 5 --output -
+#   bash scripts/bench.sh --only history --checkpoints 10000 --output -   # a long history
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

@@ -6,36 +6,29 @@ import Testing
 /// "corrupt store" error and never shows wrong content; `cairn repair` restores it from its
 /// remote and keeps the documents that were not pushed yet.
 @Suite struct CorruptStoreTests {
-    let folder = TemporaryFolder("cairn-corrupt-store")
-    let environment = ["CAIRN_SYNC_RETRY": "none"]
+    let devices: Devices
+    var folder: TemporaryFolder { devices.folder }
 
-    var remote: String { folder.path + "/server/u1.git" }
+    init() throws { devices = try Devices() }
 
-    @discardableResult
-    func on(_ device: String, _ arguments: String..., input: String? = nil) throws -> ProcessResult {
-        try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "--user", "u1"] + arguments,
-                       input: input, environment: environment)
-    }
-
-    func store(_ device: String) -> String { folder.path + "/" + device + "/u1" }
+    func store(_ device: String) -> String { devices.store(device) }
 
     /// Five attempts in three checkpoints, pushed, with long enough text to be worth compressing.
     func makeStore(_ device: String) throws -> [String: String] {
-        #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1"]).status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "init", "u1", "--remote", remote]).status == 0)
+        try devices.start(device)
         var random = SplitMix(seed: 42)
         var expected: [String: String] = [:]
         for round in 0..<3 {
             for slot in 0..<2 where round * 2 + slot < 5 {
                 let id = "a\(round * 2 + slot)"
                 let words = (0..<40).map { _ in String(random.next() % 100_000) }.joined(separator: " ")
-                #expect(try on(device, "put", "users/u1/examAttempts/\(id)", input: #"{"id":"\#(id)","notes":"\#(words)"}"#).status == 0)
+                #expect(try devices.on(device, "put", "users/u1/examAttempts/\(id)", input: #"{"id":"\#(id)","notes":"\#(words)"}"#).status == 0)
             }
-            #expect(try on(device, "checkpoint").status == 0)
+            #expect(try devices.on(device, "checkpoint").status == 0)
         }
-        #expect(try on(device, "sync").status == 0)
+        #expect(try devices.on(device, "sync").status == 0)
         for index in 0..<5 {
-            expected["users/u1/examAttempts/a\(index)"] = try on(device, "get", "users/u1/examAttempts/a\(index)").stdout
+            expected["users/u1/examAttempts/a\(index)"] = try devices.on(device, "get", "users/u1/examAttempts/a\(index)").stdout
         }
         return expected
     }
@@ -71,7 +64,7 @@ import Testing
                 try FileManager.default.copyItem(atPath: pristine, toPath: store("phone"))
                 try rewrite(store("phone") + file) { $0[position] ^= 0x10 }
                 for (path, content) in expected where path.hasSuffix("a0") || path.hasSuffix("a3") {
-                    let read = try on("phone", "get", path, "--at", "HEAD")
+                    let read = try devices.on("phone", "get", path, "--at", "HEAD")
                     reads += 1
                     if read.status == 0 {
                         if read.stdout != content { wrong += 1 }
@@ -95,35 +88,35 @@ import Testing
         for pack in try objectFiles("phone") where pack.hasSuffix(".pack") {
             try rewrite(pack) { $0.removeLast($0.count / 2) }
         }
-        let log = try on("phone", "log", "users/u1/examAttempts/a0")
+        let log = try devices.on("phone", "log", "users/u1/examAttempts/a0")
         #expect(log.status != 0)
         #expect(log.stderr.contains("corrupt store"), "\(log.stderr)")
-        let read = try on("phone", "get", "users/u1/examAttempts/a0", "--at", "HEAD~1")
+        let read = try devices.on("phone", "get", "users/u1/examAttempts/a0", "--at", "HEAD~1")
         #expect(read.status != 0)
         #expect(read.stderr.contains("corrupt store"), "\(read.stderr)")
     }
 
     @Test func repairKeepsWhatWasNotPushedAndMergesItWithTheRemote() throws {
         _ = try makeStore("phone")
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote], environment: environment).status == 0)
+        try devices.clone("tablet")
         // On the phone: a document changed, checkpointed but not pushed, and a pending write.
-        try on("phone", "put", "users/u1/profiles/p1", input: #"{"name":"Ada","level":1}"#)
-        #expect(try on("phone", "sync").status == 0)
-        #expect(try on("tablet", "sync").status == 0)
-        try on("phone", "put", "users/u1/profiles/p1", input: #"{"name":"Ada","level":2}"#)
-        try on("phone", "put", "users/u1/examAttempts/a7", input: #"{"id":"a7"}"#)
-        #expect(try on("phone", "checkpoint").status == 0)
-        try on("phone", "put", "users/u1/examAttempts/a8", input: #"{"id":"a8"}"#)
+        try devices.on("phone", "put", "users/u1/profiles/p1", input: #"{"name":"Ada","level":1}"#)
+        #expect(try devices.on("phone", "sync").status == 0)
+        #expect(try devices.on("tablet", "sync").status == 0)
+        try devices.on("phone", "put", "users/u1/profiles/p1", input: #"{"name":"Ada","level":2}"#)
+        try devices.on("phone", "put", "users/u1/examAttempts/a7", input: #"{"id":"a7"}"#)
+        #expect(try devices.on("phone", "checkpoint").status == 0)
+        try devices.on("phone", "put", "users/u1/examAttempts/a8", input: #"{"id":"a8"}"#)
         // Meanwhile the tablet changes another field of the same profile and pushes.
-        try on("tablet", "put", "users/u1/profiles/p1", input: #"{"name":"Ada","level":1,"city":"York"}"#)
-        #expect(try on("tablet", "sync").status == 0)
+        try devices.on("tablet", "put", "users/u1/profiles/p1", input: #"{"name":"Ada","level":1,"city":"York"}"#)
+        #expect(try devices.on("tablet", "sync").status == 0)
         // The phone's packs are damaged.
         for pack in try objectFiles("phone") where pack.hasSuffix(".pack") {
             try rewrite(pack) { $0.removeLast($0.count / 3) }
         }
-        #expect(try on("phone", "sync").stderr.contains("corrupt store"))
+        #expect(try devices.on("phone", "sync").stderr.contains("corrupt store"))
 
-        let repair = try on("phone", "repair")
+        let repair = try devices.on("phone", "repair")
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(repair.stdout.contains("kept 3 documents not yet pushed (1 merged with the remote's)"), "\(repair.stdout)")
         let damaged = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/phone/.damaged")
@@ -131,17 +124,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.path + "/phone/.damaged/\(damaged[0])/users/u1/examAttempts/a8.json"))
         #expect(try runProcess("/usr/bin/git", ["-C", store("phone"), "fsck", "--full", "--strict"]).status == 0)
 
-        #expect(try on("phone", "sync").status == 0)
-        #expect(try on("tablet", "sync").status == 0)
-        let profile = try on("tablet", "get", "users/u1/profiles/p1").stdout
+        #expect(try devices.on("phone", "sync").status == 0)
+        #expect(try devices.on("tablet", "sync").status == 0)
+        let profile = try devices.on("tablet", "get", "users/u1/profiles/p1").stdout
         #expect(profile.contains("\"level\": 2") && profile.contains("\"city\": \"York\""), "\(profile)")
-        #expect(try on("tablet", "ls", "users/u1/examAttempts").stdout.split(separator: "\n").count == 7)
-        #expect(try on("tablet", "get", "users/u1/examAttempts/a8").status == 0)
+        #expect(try devices.on("tablet", "ls", "users/u1/examAttempts").stdout.split(separator: "\n").count == 7)
+        #expect(try devices.on("tablet", "get", "users/u1/examAttempts/a8").status == 0)
     }
 
     @Test func repairNeedsARemote() throws {
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/solo", "init", "u1"]).status == 0)
-        let repair = try on("solo", "repair")
+        #expect(try devices.on("solo", "init", "u1", user: nil).status == 0)
+        let repair = try devices.on("solo", "repair")
         #expect(repair.status != 0)
         #expect(repair.stderr.contains("no remote to repair it from; name one with --from URL"), "\(repair.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/solo/u1/.cairn/store.json"))

@@ -5,40 +5,32 @@ import Testing
 /// A device whose clock runs far ahead: its stamps win last-writer-wins merges as the schema
 /// says, and the merge says so — in the sync's output, the merge commit and `cairn conflicts`.
 @Suite struct SkewedClocksTests {
-    let folder = TemporaryFolder("cairn-skew")
-    let environment = ["CAIRN_SYNC_RETRY": "none"]
-    var remote: String { folder.path + "/server/u1.git" }
+    let devices: Devices
 
-    @discardableResult
-    func on(_ device: String, _ arguments: String..., input: String? = nil) throws -> ProcessResult {
-        try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "--user", "u1"] + arguments,
-                       input: input, environment: environment)
-    }
+    init() throws { devices = try Devices(schema: "life-in-uk") }
 
     func book(_ completed: Bool, at stamp: Int64) -> String {
         #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":\#(completed),"updatedAt":\#(stamp)}},"updatedAt":\#(stamp)}"#
     }
 
     @Test func aStampFromTheFutureIsNamedInTheMerge() throws {
-        #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1"]).status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk",
-                                                "--remote", remote]).status == 0)
-        try on("phone", "put", "users/u1/books/b1", input: book(false, at: 10))
-        #expect(try on("phone", "sync").status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote], environment: environment).status == 0)
+        try devices.start("phone")
+        try devices.on("phone", "put", "users/u1/books/b1", input: book(false, at: 10))
+        #expect(try devices.on("phone", "sync").status == 0)
+        try devices.clone("tablet")
 
         // The phone's clock says 2286; the tablet's is right.
         let now = Int64(Date().timeIntervalSince1970 * 1_000)
-        try on("phone", "put", "users/u1/books/b1", input: book(true, at: 9_999_999_999_000))
-        try on("tablet", "put", "users/u1/books/b1", input: book(false, at: now))
-        #expect(try on("phone", "sync").status == 0)
-        let merged = try on("tablet", "sync")
+        try devices.on("phone", "put", "users/u1/books/b1", input: book(true, at: 9_999_999_999_000))
+        try devices.on("tablet", "put", "users/u1/books/b1", input: book(false, at: now))
+        #expect(try devices.on("phone", "sync").status == 0)
+        let merged = try devices.on("tablet", "sync")
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.contains("users/u1/books/b1#/sections/s1 [lww(updatedAt)] kept"), "\(merged.stdout)")
         #expect(merged.stdout.contains("ahead of the merging device's clock)"), "\(merged.stdout)")
         // The schema does not clamp: the stamp from the future wins, as written.
-        #expect(try on("tablet", "get", "users/u1/books/b1").stdout.contains("\"updatedAt\": 9999999999000"))
-        let conflicts = try on("tablet", "conflicts")
+        #expect(try devices.on("tablet", "get", "users/u1/books/b1").stdout.contains("\"updatedAt\": 9999999999000"))
+        let conflicts = try devices.on("tablet", "conflicts")
         #expect(conflicts.stdout.contains("ahead of the merging device's clock"), "\(conflicts.stdout)")
     }
 }

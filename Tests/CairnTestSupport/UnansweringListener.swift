@@ -2,9 +2,11 @@
 import Glibc
 #endif
 
-/// A port of 127.0.0.1 where a connection is never answered, as with a host that drops
-/// packets: a socket listens with a backlog of 0 and one connection fills its queue and is
-/// never accepted, so Linux drops the SYN of every later connection and `connect` waits.
+/// A port of 127.0.0.1 where nothing answers. A socket listens with a backlog of 0 and
+/// never accepts. With `connecting` false, one connection of its own fills the queue, so
+/// Linux drops the SYN of every later connection and `connect` waits, as with a host that
+/// drops packets. With `connecting` true, the next connection completes (the kernel
+/// answers the handshake) and then waits forever for a byte, as with a hung server.
 public final class UnansweringListener: Sendable {
     /// Why the listener could not be set up.
     public struct SetupError: Error, CustomStringConvertible {
@@ -15,7 +17,7 @@ public final class UnansweringListener: Sendable {
     private let listener: Int32
     private let filler: Int32
 
-    public init() throws {
+    public init(connecting: Bool = false) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
@@ -25,7 +27,7 @@ public final class UnansweringListener: Sendable {
         let listening = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
-                    && connect(filler, $0, length) == 0
+                    && (connecting || connect(filler, $0, length) == 0)
             }
         }
         if listener < 0 || filler < 0 || !listening {

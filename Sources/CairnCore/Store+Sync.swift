@@ -53,7 +53,9 @@ extension Store {
         for round in 1...options.pushAttempts {
             result.rounds = round
             let known = try repository.reference(Self.remoteBranch)
-            try withNetworkRetries(options, remote) { try fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress) }
+            try withNetworkRetries(options, remote) {
+                try fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
+            }
             let theirs = try repository.reference(Self.remoteBranch)
             if let theirs, theirs != known {
                 do {

@@ -44,7 +44,8 @@ public struct SyncOptions: Sendable {
     /// 30 s.
     public static let standardNetworkTimeout: Double = 30
 
-    /// The timeout `CAIRN_NETWORK_TIMEOUT` gives, if it is set and valid.
+    /// The timeout of `CAIRN_NETWORK_TIMEOUT`, else ``standardNetworkTimeout``; nil when the
+    /// variable holds no valid timeout.
     public static var environmentNetworkTimeout: Double? {
         try? networkTimeoutFromEnvironment()
     }

@@ -511,4 +511,27 @@ import Testing
         #expect(result.stderr == "cairn: invalid CAIRN_NETWORK_TIMEOUT \"soon\": give seconds, like 30 (0 for no timeout)\n")
         #expect(!FileManager.default.fileExists(atPath: device.store))
     }
+
+    /// The check run after every sync finds what it looks for: a commit whose object is
+    /// gone, and a reference that names a blob instead of a commit.
+    @Test func theDamageCheckFindsBrokenRepositories() throws {
+        let folder = TemporaryFolder("cairn-damage")
+        let path = folder.path + "/r"
+        #expect(try runProcess("/usr/bin/git", ["init", "-q", "-b", "main", path]).status == 0)
+        let commit = try runProcess("/usr/bin/git", ["-C", path, "-c", "user.name=T", "-c", "user.email=t@example.invalid",
+                                                     "commit", "-q", "--allow-empty", "-m", "one"])
+        #expect(commit.status == 0, "\(commit.stderr)")
+        #expect(try Self.damage([["-C", path]]) == [])
+
+        let blob = try runProcess("/usr/bin/git", ["-C", path, "hash-object", "-w", "--stdin"], input: "x\n")
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try runProcess("/usr/bin/git", ["-C", path, "update-ref", "refs/remotes/origin/blob", blob]).status == 0)
+        #expect(try Self.damage([["-C", path]]).contains { $0.contains("reference not on a commit") && $0.contains("refs/remotes/origin/blob") })
+        #expect(try runProcess("/usr/bin/git", ["-C", path, "update-ref", "-d", "refs/remotes/origin/blob"]).status == 0)
+
+        let head = try runProcess("/usr/bin/git", ["-C", path, "rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let object = path + "/.git/objects/" + head.prefix(2) + "/" + head.dropFirst(2)
+        try FileManager.default.removeItem(atPath: object)
+        #expect(try Self.damage([["-C", path]]).contains { $0.contains("git fsck --full fails") })
+    }
 }

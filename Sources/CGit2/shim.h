@@ -2,6 +2,7 @@
 #define CAIRN_CGIT2_SHIM_H
 
 #include <git2.h>
+#include <git2/sys/stream.h>
 
 // Swift cannot call C variadic functions, and git_libgit2_opts is one.
 // These wrappers give each option Cairn uses a fixed signature.
@@ -30,5 +31,20 @@ static inline int cgit2_enable_strict_object_creation(int enabled) {
 static inline int cgit2_set_cache_object_limit(git_object_t type, size_t size) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size);
 }
+
+// Cairn's TCP stream (Sources/Git/SocketStream.swift), registered with
+// git_stream_register(GIT_STREAM_STANDARD, ...). Its first four fields are laid out as
+// libgit2 1.5's own socket stream (git_socket_stream, src/libgit2/streams/socket.h):
+// libgit2's SSH transport creates its connection with git_socket_stream_new, which returns
+// the registered stream, and hands libssh2 the socket it reads at that place. The fields
+// after `socket` are Cairn's.
+typedef struct {
+    git_stream parent;
+    char *host;
+    char *port;
+    int socket;
+    /// How long a connect, read or write may make no progress, in milliseconds; 0: no limit.
+    int timeout_ms;
+} cgit2_socket_stream;
 
 #endif

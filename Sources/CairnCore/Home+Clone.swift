@@ -57,7 +57,8 @@ extension Store {
             var retry = 0
             while true {
                 do {
-                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(), progress: options.progress)
+                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(),
+                                    timeout: options.networkTimeout, progress: options.progress)
                     break
                 } catch let error as CairnError where error.code == .network && retry < options.retry.delays.count {
                     let pause = options.retry.delays[retry]

@@ -9,7 +9,7 @@ import Logging
 
 extension Store {
     /// Fetches the remote's branch into `refs/remotes/origin/main`.
-    func fetch(from remote: RemoteURL, credentials: Credentials?,
+    func fetch(from remote: RemoteURL, credentials: Credentials?, timeout: Double,
                progress: (@Sendable (TransferProgress) -> Void)?) throws {
         let started = Date()
         var last: TransferProgress?
@@ -18,6 +18,7 @@ extension Store {
         }
         do {
             let connection = try Remote(repository: repository, url: remote.url)
+            connection.timeout = timeout
             try connection.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials) { step in
                 last = step
                 progress?(step)

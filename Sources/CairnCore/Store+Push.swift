@@ -15,11 +15,12 @@ extension Store {
     /// on the bare repository, checks that its branch is still `expected`, and checks after
     /// that it is `local`.
     func push(_ local: ObjectID, to remote: RemoteURL, expecting expected: ObjectID?, credentials: Credentials?,
-              progress: (@Sendable (TransferProgress) -> Void)?) throws -> PushResult {
+              timeout: Double, progress: (@Sendable (TransferProgress) -> Void)?) throws -> PushResult {
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
         func send() throws -> PushOutcome {
             do {
                 let connection = try Remote(repository: repository, url: remote.url)
+                connection.timeout = timeout
                 return try connection.push([refspec], credentials: credentials) { progress?($0) }
             } catch {
                 if error.code == .nonFastForward || error.message.contains("not present locally") {

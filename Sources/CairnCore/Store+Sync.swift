@@ -53,7 +53,9 @@ extension Store {
         for round in 1...options.pushAttempts {
             result.rounds = round
             let known = try repository.reference(Self.remoteBranch)
-            try withNetworkRetries(options, remote) { try fetch(from: remote, credentials: credentials, progress: options.progress) }
+            try withNetworkRetries(options, remote) {
+                try fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
+            }
             let theirs = try repository.reference(Self.remoteBranch)
             if let theirs, theirs != known {
                 do {
@@ -96,7 +98,8 @@ extension Store {
             guard let local = result.head, local != theirs else { return }
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
             let pushed = try withNetworkRetries(options, remote) {
-                try push(local, to: remote, expecting: theirs, credentials: credentials, progress: options.progress)
+                try push(local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,
+                         progress: options.progress)
             }
             switch pushed {
             case .accepted:

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Git
 
 /// How a sync behaves: its retries, its credentials, and who hears about its progress.
@@ -6,6 +11,11 @@ public struct SyncOptions: Sendable {
     public var retry: RetrySchedule
     /// How many times to fetch, merge and push in all when another device pushed first.
     public var pushAttempts: Int
+    /// How long, in seconds, a connection to the remote may make no progress (connecting, or
+    /// waiting to read or to write) before the try fails as a network failure, which the
+    /// retry schedule then handles; 0 waits without limit. Default: `CAIRN_NETWORK_TIMEOUT`,
+    /// else 30. Holds for HTTP(S); over SSH only while connecting.
+    public var networkTimeout: Double
     /// Credentials to offer instead of those of the URL or the environment.
     public var credentials: Credentials?
     /// Called as objects arrive or leave.
@@ -16,16 +26,38 @@ public struct SyncOptions: Sendable {
     /// Pauses for the given seconds (replaceable so tests run without waiting).
     public var sleep: @Sendable (Double) -> Void
 
-    public init(retry: RetrySchedule = .standard, pushAttempts: Int = 6, credentials: Credentials? = nil,
+    public init(retry: RetrySchedule = .standard, pushAttempts: Int = 6,
+                networkTimeout: Double = SyncOptions.environmentNetworkTimeout ?? SyncOptions.standardNetworkTimeout,
+                credentials: Credentials? = nil,
                 progress: (@Sendable (TransferProgress) -> Void)? = nil,
                 willRetry: (@Sendable (CairnError, Double, Int) -> Void)? = nil,
                 sleep: @escaping @Sendable (Double) -> Void = SyncOptions.sleepForReal) {
         self.retry = retry
         self.pushAttempts = max(1, pushAttempts)
+        self.networkTimeout = networkTimeout
         self.credentials = credentials
         self.progress = progress
         self.willRetry = willRetry
         self.sleep = sleep
+    }
+
+    /// 30 s.
+    public static let standardNetworkTimeout: Double = 30
+
+    /// The timeout of `CAIRN_NETWORK_TIMEOUT`, else ``standardNetworkTimeout``; nil when the
+    /// variable holds no valid timeout.
+    public static var environmentNetworkTimeout: Double? {
+        try? networkTimeoutFromEnvironment()
+    }
+
+    /// The timeout of `CAIRN_NETWORK_TIMEOUT` (seconds, decimals allowed, 0 for none), else
+    /// ``standardNetworkTimeout``; an invalid value is an error.
+    public static func networkTimeoutFromEnvironment() throws(CairnError) -> Double {
+        guard let text = ProcessInfo.processInfo.environment["CAIRN_NETWORK_TIMEOUT"] else { return standardNetworkTimeout }
+        guard let seconds = Double(String(text.trimmedOfSpaces)), seconds >= 0, seconds <= 86_400 else {
+            throw CairnError(.invalidInput, "invalid CAIRN_NETWORK_TIMEOUT \(String(reflecting: text)): give seconds, like 30 (0 for no timeout)")
+        }
+        return seconds
     }
 
     /// Blocks the calling thread for `seconds`.

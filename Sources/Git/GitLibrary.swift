@@ -18,6 +18,8 @@ import CGit2
 ///   documents opens 10,000 objects, and a checkpoint's cost follows the folder's size.
 /// - `GIT_OPT_SET_CACHE_OBJECT_LIMIT` for trees raised to 4 MiB: a collection of thousands of
 ///   documents is one large tree, read once per process instead of once per lookup.
+/// - ``SocketStream`` registered for libgit2's TCP connections (`git_stream_register`), so
+///   connecting, reading and writing time out.
 enum GitLibrary {
     private static let setUp: Result<Void, GitError> = {
         do throws(GitError) {
@@ -33,6 +35,7 @@ enum GitLibrary {
                       "git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT)")
             try check(cgit2_enable_strict_hash_verification(0),
                       "git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION)")
+            try SocketStream.register()
             return .success(())
         } catch {
             return .failure(error)

@@ -13,6 +13,12 @@ public final class Remote {
     let handle: OpaquePointer
     /// The repository the remote fetches into and pushes from; kept alive with the remote.
     public let repository: Repository
+    /// How long, in seconds, a connection to the remote may make no progress — connecting,
+    /// or waiting for a byte to read or for room to write — before the fetch or push fails
+    /// as a network failure (``GitError/isNetworkFailure``); 0 waits without limit. 30 s
+    /// unless set. Holds for http:// and https://; for SSH only while connecting (libssh2
+    /// does its own reads and writes). See ``SocketStream``.
+    public var timeout: Double = SocketStream.standardTimeout
 
     /// The remote at `url`, used as it is: no `url.<base>.insteadOf` rewriting, no fetch
     /// refspec of its own (`git_remote_create_with_opts`). Skipping the rewrite also skips the
@@ -45,8 +51,8 @@ public final class Remote {
         options.update_fetchhead = 0
         let session = RemoteSession(credentials: credentials, progress: progress)
         session.install(in: &options.callbacks)
-        let result = withStringArray(refspecs) { array in
-            git_remote_fetch(handle, array, &options, "fetch")
+        let result = SocketStream.withTimeout(timeout) {
+            withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
         }
         withExtendedLifetime(session) {}
         try check(result, "git_remote_fetch")
@@ -61,8 +67,8 @@ public final class Remote {
         try check(git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         let session = RemoteSession(credentials: credentials, progress: progress)
         session.install(in: &options.callbacks)
-        let result = withStringArray(refspecs) { array in
-            git_remote_push(handle, array, &options)
+        let result = SocketStream.withTimeout(timeout) {
+            withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
         }
         return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in
             try check(result, "git_remote_push")
@@ -78,7 +84,8 @@ public final class Remote {
         let session = RemoteSession(credentials: credentials, progress: nil)
         session.install(in: &callbacks)
         return try withExtendedLifetime(session) { () throws(GitError) -> [String: ObjectID] in
-            try check(git_remote_connect(handle, GIT_DIRECTION_FETCH, &callbacks, nil, nil), "git_remote_connect")
+            try check(SocketStream.withTimeout(timeout) { git_remote_connect(handle, GIT_DIRECTION_FETCH, &callbacks, nil, nil) },
+                      "git_remote_connect")
             defer { git_remote_disconnect(handle) }
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0

@@ -6,7 +6,9 @@ struct Sync: ParsableCommand {
         abstract: "Checkpoint, fetch, merge under the policies, and push.",
         discussion: """
             Pending writes are checkpointed first. When another device pushed first, the store \
-            fetches and merges again. Network failures are retried on the schedule (--retry); \
+            fetches and merges again. Network failures — a connection refused or cut, or one that \
+            makes no progress for $CAIRN_NETWORK_TIMEOUT seconds (default 30) — are retried on \
+            the schedule (--retry); \
             refused credentials, a push the server refuses and foreign data end the sync at \
             once, with the store back on its last checkpoint. Credentials: the URL's, else \
             $CAIRN_USERNAME and $CAIRN_PASSWORD.

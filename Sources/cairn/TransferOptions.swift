@@ -5,7 +5,8 @@ import CairnCore
 import Glibc
 #endif
 
-/// The options of the commands that talk to a remote: quiet or not, and the retry schedule.
+/// The options of the commands that talk to a remote: quiet or not, and the retry schedule;
+/// the network timeout comes from `CAIRN_NETWORK_TIMEOUT`.
 struct TransferOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print no progress (progress shows only on a terminal anyway).")
     var quiet = false
@@ -21,7 +22,7 @@ struct TransferOptions: ParsableArguments {
         } else {
             schedule = try RetrySchedule.fromEnvironment()
         }
-        var options = SyncOptions(retry: schedule)
+        var options = SyncOptions(retry: schedule, networkTimeout: try SyncOptions.networkTimeoutFromEnvironment())
         guard !quiet, isatty(2) == 1 else { return options }
         let meter = ProgressMeter()
         let retries = schedule.delays.count

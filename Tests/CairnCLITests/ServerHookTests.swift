@@ -113,7 +113,7 @@ import Testing
         #expect(failed.status == 75)
         #expect(failed.stderr.components(separatedBy: "network failure").count - 1 == 2, "\(failed.stderr)")
         #expect(Date().timeIntervalSince(started) >= 0.6)
-        #expect(failed.stderr.hasSuffix("cairn: cannot fetch from http://127.0.0.1:9/git/u1.git: failed to connect to 127.0.0.1: Connection refused\n"))
+        #expect(failed.stderr.hasSuffix("cairn: cannot fetch from http://127.0.0.1:9/git/u1.git: cannot connect to 127.0.0.1 port 9: Connection refused\n"))
         let bad = try cairn("sync", "--retry", "5,soon")
         #expect(bad.status == 1 && bad.stderr.contains("invalid retry schedule"))
     }

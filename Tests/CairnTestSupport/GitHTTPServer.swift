@@ -157,11 +157,13 @@ public final class GitHTTPServer: Sendable {
         process.standardOutput = console
         process.standardError = console
         // lighttpd inherits the starting thread's signal mask (Process keeps it), and the test
-        // runner's threads block SIGTERM: unblocked while it starts, so stop() ends it at once.
+        // runner's threads block SIGTERM and SIGCHLD: unblocked while it starts, so stop() ends
+        // it at once and it reaps its CGI processes as they end (else they stay zombies).
         var term = sigset_t()
         var previous = sigset_t()
         sigemptyset(&term)
         sigaddset(&term, SIGTERM)
+        sigaddset(&term, SIGCHLD)
         pthread_sigmask(SIG_UNBLOCK, &term, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()

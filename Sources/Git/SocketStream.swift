@@ -1,0 +1,231 @@
+import CGit2
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The TCP connections libgit2 makes, with timeouts: libgit2 1.5 has none, so a server that
+/// stops answering would hang a fetch or a push forever.
+///
+/// Registered once per process with `git_stream_register(GIT_STREAM_STANDARD, …)`. libgit2
+/// then asks it for every plain TCP connection (`git_socket_stream_new`): http://, and under
+/// https:// too, since its TLS stream (mbedTLS in Debian's build, `git_mbedtls_stream_new`)
+/// is layered on `git_socket_stream_new`. Each connection
+///
+/// - connects without blocking (`getaddrinfo`, then a non-blocking `connect` and `poll`),
+///   trying every address in turn, each for at most the timeout;
+/// - fails a `recv` or `send` that makes no progress for the timeout, with libgit2's error set
+///   to a network failure (`GIT_ERROR_NET`): "no data from HOST for N s".
+///
+/// The timeout is the one of the ``Remote`` being used (``Remote/timeout``), passed to the
+/// connections it makes through a value of the calling thread (libgit2 creates them deep
+/// inside `git_remote_fetch` and `git_remote_push`, with no way to hand them a setting).
+///
+/// SSH: libgit2 connects through this stream too (so the connect timeout holds), then gives
+/// the socket to libssh2, which reads and writes it itself: an SSH transfer that stalls after
+/// connecting is not timed out.
+enum SocketStream {
+    /// 30 s: the timeout when none is given.
+    static let standardTimeout: Double = 30
+
+    /// Registers the stream with libgit2 (`git_stream_register`); once per process.
+    static func register() throws(GitError) {
+        var registration = git_stream_registration()
+        registration.version = GIT_STREAM_VERSION
+        registration.`init` = { out, host, port in
+            guard let out, let host, let port else { return -1 }
+            out.pointee = SocketStream.make(host: host, port: port)
+            return 0
+        }
+        registration.wrap = nil
+        try check(git_stream_register(GIT_STREAM_STANDARD, &registration), "git_stream_register")
+    }
+
+    /// Runs `body` with `seconds` as the timeout of the connections it makes on this thread
+    /// (0: no timeout).
+    static func withTimeout<T, E: Error>(_ seconds: Double, _ body: () throws(E) -> T) throws(E) -> T {
+        let previous = pthread_getspecific(timeoutKey)
+        // Stored as milliseconds + 1 in the pointer's bits, so that 0 (no timeout) is not nil.
+        pthread_setspecific(timeoutKey, UnsafeRawPointer(bitPattern: milliseconds(seconds) + 1))
+        defer { pthread_setspecific(timeoutKey, previous) }
+        return try body()
+    }
+
+    /// The thread value ``withTimeout(_:_:)`` sets.
+    private static let timeoutKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The timeout of new connections on this thread, in milliseconds (0: none).
+    private static var currentTimeout: Int32 {
+        guard let stored = pthread_getspecific(timeoutKey) else { return Int32(milliseconds(standardTimeout)) }
+        return Int32(Int(bitPattern: stored) - 1)
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds > 0, seconds.isFinite else { return 0 }
+        return Int(min(seconds, 86_400) * 1000)
+    }
+
+    /// A new, unconnected stream to `host`:`port`, with libgit2's callbacks set.
+    private static func make(host: UnsafePointer<CChar>, port: UnsafePointer<CChar>) -> UnsafeMutablePointer<git_stream> {
+        let stream = UnsafeMutablePointer<cgit2_socket_stream>.allocate(capacity: 1)
+        stream.initialize(to: cgit2_socket_stream())
+        stream.pointee.parent.version = GIT_STREAM_VERSION
+        stream.pointee.parent.connect = { stream in SocketStream.connect(stream) }
+        stream.pointee.parent.read = { stream, buffer, length in SocketStream.read(stream, buffer, length) }
+        stream.pointee.parent.write = { stream, data, length, _ in SocketStream.write(stream, data, length) }
+        stream.pointee.parent.close = { stream in SocketStream.close(stream) }
+        stream.pointee.parent.free = { stream in SocketStream.free(stream) }
+        stream.pointee.host = strdup(host)
+        stream.pointee.port = strdup(port)
+        stream.pointee.socket = -1
+        stream.pointee.timeout_ms = currentTimeout
+        return UnsafeMutableRawPointer(stream).assumingMemoryBound(to: git_stream.self)
+    }
+
+    /// The whole stream behind libgit2's pointer to its first field.
+    private static func state(_ stream: UnsafeMutablePointer<git_stream>?) -> UnsafeMutablePointer<cgit2_socket_stream> {
+        UnsafeMutableRawPointer(stream!).assumingMemoryBound(to: cgit2_socket_stream.self)
+    }
+
+    // MARK: libgit2's callbacks
+
+    private static func connect(_ stream: UnsafeMutablePointer<git_stream>?) -> Int32 {
+        let state = state(stream)
+        let host = String(cString: state.pointee.host)
+        let port = String(cString: state.pointee.port)
+        let timeout = state.pointee.timeout_ms
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let resolved = getaddrinfo(state.pointee.host, state.pointee.port, &hints, &found)
+        guard resolved == 0 else {
+            return fail("cannot resolve \(host): \(String(cString: gai_strerror(resolved)))")
+        }
+        defer { freeaddrinfo(found) }
+        var reason = "no address"
+        var address = found
+        while let candidate = address?.pointee {
+            address = candidate.ai_next
+            let descriptor = socket(candidate.ai_family,
+                                    candidate.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+                                    candidate.ai_protocol)
+            guard descriptor >= 0 else {
+                reason = String(cString: strerror(errno))
+                continue
+            }
+            if Glibc.connect(descriptor, candidate.ai_addr, candidate.ai_addrlen) == 0 {
+                state.pointee.socket = descriptor
+                return 0
+            }
+            guard errno == EINPROGRESS || errno == EINTR else {
+                reason = String(cString: strerror(errno))
+                Glibc.close(descriptor)
+                continue
+            }
+            guard wait(descriptor, for: Int16(POLLOUT), milliseconds: timeout) else {
+                reason = "no answer within \(shown(timeout))"
+                Glibc.close(descriptor)
+                continue
+            }
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            if getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) != 0 { error = errno }
+            if error == 0 {
+                state.pointee.socket = descriptor
+                return 0
+            }
+            reason = String(cString: strerror(error))
+            Glibc.close(descriptor)
+        }
+        return fail("cannot connect to \(host) port \(port): \(reason)")
+    }
+
+    private static func read(_ stream: UnsafeMutablePointer<git_stream>?, _ buffer: UnsafeMutableRawPointer?,
+                             _ length: Int) -> Int {
+        let state = state(stream)
+        while true {
+            let received = recv(state.pointee.socket, buffer, length, 0)
+            if received >= 0 { return received }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                return fail("cannot read from \(String(cString: state.pointee.host)): \(String(cString: strerror(errno)))")
+            }
+            guard wait(state.pointee.socket, for: Int16(POLLIN), milliseconds: state.pointee.timeout_ms) else {
+                return fail("no data from \(String(cString: state.pointee.host)) for \(shown(state.pointee.timeout_ms))")
+            }
+        }
+    }
+
+    private static func write(_ stream: UnsafeMutablePointer<git_stream>?, _ data: UnsafePointer<CChar>?,
+                              _ length: Int) -> Int {
+        let state = state(stream)
+        while true {
+            let sent = send(state.pointee.socket, data, length, Int32(MSG_NOSIGNAL))
+            if sent >= 0 { return sent }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                return fail("cannot send to \(String(cString: state.pointee.host)): \(String(cString: strerror(errno)))")
+            }
+            guard wait(state.pointee.socket, for: Int16(POLLOUT), milliseconds: state.pointee.timeout_ms) else {
+                return fail("\(String(cString: state.pointee.host)) took no data for \(shown(state.pointee.timeout_ms))")
+            }
+        }
+    }
+
+    private static func close(_ stream: UnsafeMutablePointer<git_stream>?) -> Int32 {
+        let state = state(stream)
+        if state.pointee.socket >= 0 {
+            Glibc.close(state.pointee.socket)
+            state.pointee.socket = -1
+        }
+        return 0
+    }
+
+    private static func free(_ stream: UnsafeMutablePointer<git_stream>?) {
+        let state = state(stream)
+        _ = close(stream)
+        Glibc.free(state.pointee.host)
+        Glibc.free(state.pointee.port)
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    // MARK: Helpers
+
+    /// Waits until `descriptor` is ready for `events` (or failed: the next call says why);
+    /// false when `milliseconds` passed first. 0 milliseconds waits without limit.
+    private static func wait(_ descriptor: Int32, for events: Int16, milliseconds: Int32) -> Bool {
+        let deadline = now() + Int(milliseconds)
+        while true {
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let left = milliseconds == 0 ? -1 : Int32(max(0, deadline - now()))
+            let ready = poll(&entry, 1, left)
+            if ready > 0 { return true }
+            if ready == 0 { return false }
+            if errno != EINTR { return true }
+        }
+    }
+
+    /// The monotonic clock, in milliseconds.
+    private static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+    }
+
+    /// `2 s`, `0.5 s`.
+    private static func shown(_ milliseconds: Int32) -> String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+    }
+
+    /// Sets libgit2's error (a network failure) and returns -1, as its streams do.
+    private static func fail<T: BinaryInteger>(_ message: String) -> T {
+        git_error_set_str(Int32(GIT_ERROR_NET.rawValue), message)
+        return -1
+    }
+}

@@ -1,0 +1,27 @@
+/// What a ``FaultProxy`` carried since its plan was armed.
+public struct FaultProxyTraffic: Sendable, Hashable {
+    /// One service, one direction.
+    public struct Stream: Sendable, Hashable {
+        public var service: FaultPlan.Service
+        public var direction: FaultPlan.Direction
+        public init(service: FaultPlan.Service, direction: FaultPlan.Direction) {
+            self.service = service
+            self.direction = direction
+        }
+    }
+
+    /// Bytes forwarded per service and direction (a cut or stalled chunk counts the bytes
+    /// that went through).
+    public var bytes: [Stream: Int] = [:]
+    /// Connections per service.
+    public var connections: [FaultPlan.Service: Int] = [:]
+    /// Whether the plan's cut or stall happened.
+    public var faulted = false
+
+    public init() {}
+
+    /// Bytes forwarded for `service` in `direction`.
+    public func bytes(_ service: FaultPlan.Service, _ direction: FaultPlan.Direction) -> Int {
+        bytes[Stream(service: service, direction: direction), default: 0]
+    }
+}

@@ -51,6 +51,7 @@ final class FaultHarness {
                                           environment: FaultSite.environment, fault: nil, trace: trace)
         guard clean.status == 0 else { throw FaultSiteError(message: "\(scenario) without faults: \(clean.stderr)") }
         calls = try SyscallTracer.calls(inTrace: trace)
+        if let wrong = try scenario.confirm(site) { throw FaultSiteError(message: "\(scenario) without faults: \(wrong)") }
         after = site.files("a").documents
         allowedTrees.insert(try site.resolve("a", "HEAD^{tree}") ?? oldTree)
         if let followUp = scenario.followUp {
@@ -97,6 +98,7 @@ final class FaultHarness {
         } else if outcome.status == 0 {
             // The failed call was tried again, or it only cut the output short: the work is done.
             tally.succeeded += 1
+            tally.succeededAt.append(fault.description)
             if try site.resolve("a", "HEAD^{tree}").map(allowedTrees.contains) != true {
                 problems.append("exited 0, but HEAD is on none of the expected trees")
             }
@@ -106,6 +108,7 @@ final class FaultHarness {
             }
         } else {
             let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+            tally.messages.append("\(fault): " + outcome.stderr.replacingOccurrences(of: site.path, with: "…"))
             if lines.count == 1, lines[0].hasPrefix("cairn: "), Self.explains(lines[0], fault) {
                 tally.failedClearly += 1
             } else {
@@ -120,13 +123,15 @@ final class FaultHarness {
         return true
     }
 
-    /// Whether an error line says what failed: the system's reason for the injected error.
+    /// Whether an error line says what failed — the system's reason for the injected error —
+    /// and what to do (every hint ends in "try again").
     static func explains(_ line: Substring, _ fault: SyscallTracer.Fault) -> Bool {
-        switch fault.error {
-        case "ENOSPC": return line.contains("No space left on device")
-        case "EIO": return line.contains("Input/output error")
-        default: return true
+        let reason = switch fault.error {
+        case "ENOSPC": "No space left on device"
+        case "EIO": "Input/output error"
+        default: ""
         }
+        return line.contains(reason) && line.contains("try again")
     }
 
     private func record(_ fault: SyscallTracer.Fault, _ problems: [String], _ lost: Bool, into tally: inout FaultTally) {

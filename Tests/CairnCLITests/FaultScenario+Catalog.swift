@@ -42,7 +42,10 @@ extension FaultScenario {
                 try site.must("a", "put", "users/u1/books/b1", input: book("b1", sections: ["s1": 20, "s3": 21]))
                 try site.must("a", "rm", "users/u1/books/b2")
             },
-            FaultScenario("checkpoint (combining packs)", command: ["checkpoint"]) { site, random in
+            FaultScenario("checkpoint (combining packs)", command: ["checkpoint"], confirm: { site in
+                let count = try packCount(site)
+                return count < 24 ? nil : "the checkpoint left \(count) packs: it combined none"
+            }) { site, random in
                 try makeStore(site, &random)
                 // Each checkpoint adds a pack; the checkpoint under test adds the one past the limit.
                 var round = 0
@@ -67,7 +70,9 @@ extension FaultScenario {
                 try site.must("b", "rm", "users/u1/books/b2")
                 try site.must("b", "sync")
             },
-            FaultScenario("sync (merge)", command: ["sync"], syncs: true) { site, random in
+            FaultScenario("sync (merge)", command: ["sync"], syncs: true, confirm: { site in
+                try site.resolve("a", "HEAD^2") != nil ? nil : "the sync made no merge commit"
+            }) { site, random in
                 try makeStore(site, &random, remote: true)
                 try site.must("b", "put", "users/u1/examAttempts/from-b", input: attempt("from-b", score: score))
                 try site.must("b", "put", "users/u1/books/b1", input: book("b1", sections: ["s1": 50, "s6": updatedAt]))

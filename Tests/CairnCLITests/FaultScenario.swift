@@ -19,9 +19,13 @@ struct FaultScenario: Sendable, CustomStringConvertible {
     /// Builds the devices and the remote in a fresh site, with the seeded generator choosing
     /// the documents' values.
     let prepare: @Sendable (FaultSite, inout SplitMix) throws -> Void
+    /// What the run without faults must show to be the case the scenario is about (packs
+    /// combined, say): nil when it does, else what is wrong.
+    let confirm: @Sendable (FaultSite) throws -> String?
 
     init(_ name: String, command: [String], input: String? = nil, followUp: [String]? = nil,
          syncs: Bool = false, retryMayFindItDone: Bool = false,
+         confirm: @escaping @Sendable (FaultSite) throws -> String? = { _ in nil },
          prepare: @escaping @Sendable (FaultSite, inout SplitMix) throws -> Void) {
         self.name = name
         self.command = command
@@ -30,6 +34,7 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         self.syncs = syncs
         self.retryMayFindItDone = retryMayFindItDone
         self.prepare = prepare
+        self.confirm = confirm
     }
 
     var description: String { name }

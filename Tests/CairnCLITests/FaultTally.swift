@@ -11,6 +11,10 @@ struct FaultTally: Sendable {
     /// For injected errors: commands that exited 0 with their work fully done (the call's
     /// failure was retried, or only cut the output short).
     var succeeded = 0
+    /// For injected errors: the points where the command exited 0 anyway.
+    var succeededAt: [String] = []
+    /// For injected errors: the line each failed command wrote, with the site's path cut out.
+    var messages: [String] = []
     /// Points after which a document whose command had succeeded was missing or damaged,
     /// or the one in flight was neither its old nor its new content.
     var losses = 0

@@ -23,6 +23,8 @@ final class FaultHarness {
     /// The trees HEAD may have after a fault: the old one, the command's (and, for a sync that
     /// checkpoints first, the checkpoint's).
     private var allowedTrees: Set<String> = []
+    /// The trees a failed sync may leave: the old one, or its checkpoint's.
+    private var startTrees: Set<String> = []
     /// The tree the command leaves (after its follow-up).
     private var finalTree = ""
 
@@ -46,6 +48,7 @@ final class FaultHarness {
             allowedTrees.insert(try site.resolve("a", "HEAD^{tree}") ?? oldTree)
             try site.restore(from: template)
         }
+        startTrees = allowedTrees
 
         let clean = try SyscallTracer.run(CLI.executable, site.arguments("a", scenario.command), input: scenario.input,
                                           environment: FaultSite.environment, fault: nil, trace: trace)
@@ -113,6 +116,14 @@ final class FaultHarness {
                 tally.failedClearly += 1
             } else {
                 problems.append("exited \(outcome.status) without one clear line naming the failure: \(outcome.stderr.debugDescription)")
+            }
+            // A failed sync goes back to where it started (its checkpoint kept), files too.
+            if scenario.syncs {
+                if try site.resolve("a", "HEAD^{tree}").map(startTrees.contains) != true {
+                    problems.append("the failed sync did not go back to the commit it started from")
+                }
+                let files = site.files("a").documents
+                if files != before { problems.append("the failed sync left files changed: \(differences(files, before))") }
             }
         }
         let temporary = site.files("a").temporary

@@ -22,9 +22,11 @@ extension FaultHarness {
             for (index, scenario) in scenarios.enumerated() {
                 if index >= width, let (done, tally) = try await group.next() { tallies[done] = tally }
                 group.addTask {
+                    let started = Date()
                     let harness = try FaultHarness(scenario, in: folder.path + "/\(index)", seed: seed &+ UInt64(index))
                     var tally = FaultTally(scenario: scenario.name)
                     try body(harness, &tally)
+                    tally.seconds = Date().timeIntervalSince(started)
                     return (index, tally)
                 }
             }

@@ -22,11 +22,14 @@ struct FaultTally: Sendable {
     /// that is neither commit, an unclear message, a retry that failed.
     var problems: [String] = []
 
+    /// How long the scenario took, its template included (for the figures; nothing is timed).
+    var seconds = 0.0
+
     var total: Int { points.values.reduce(0, +) }
 
     /// `put (new document): 9 points (write 2, pwrite64 2, …), 0 losses`.
     var summary: String {
         let kinds = points.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "\(scenario): \(total) points (\(kinds)), \(unreached) not reached, \(losses) losses, \(problems.count) problems"
+        return "\(scenario): \(total) points (\(kinds)), \(unreached) not reached, \(losses) losses, \(problems.count) problems, \(Int(seconds.rounded())) s"
     }
 }

@@ -144,8 +144,9 @@ enum FileSystem {
     }
 
     /// Flushes to disk what was written to the file system holding `path` (`syncfs`), or, where
-    /// that call is missing, to every file system (`sync`).
-    static func syncFileSystem(containing path: String) {
+    /// that call is missing, to every file system (`sync`). A failure of `syncfs` (the disk
+    /// could not take what was written) is an error: what follows must not rely on it.
+    static func syncFileSystem(containing path: String) throws(CairnError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd != -1, let flush = syncfs else {
             if fd != -1 { close(fd) }
@@ -153,7 +154,7 @@ enum FileSystem {
             return
         }
         defer { close(fd) }
-        if flush(fd) != 0 { Glibc.sync() }
+        if flush(fd) != 0 { throw failure("syncfs", path, errno: errno) }
     }
 
     /// `syncfs`, which glibc has had since 2.14 but Swift's Glibc module does not show.

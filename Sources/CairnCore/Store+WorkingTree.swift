@@ -121,7 +121,7 @@ extension Store {
         }
         try index.write()
         // One call makes every file written above durable before the branch moves.
-        FileSystem.syncFileSystem(containing: folder)
+        try FileSystem.syncFileSystem(containing: folder)
         loadedSchemaSet = nil
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 
 /// `cairn put`, `rm`, `checkpoint` and `sync` killed (`SIGKILL`, through strace) at every
-/// write, fsync, rename, unlink, link and mkdir they make, one point at a time: afterwards
-/// `git fsck --full` passes, HEAD is the old commit or the new one, every document whose
-/// command had succeeded is intact and the one in flight is old or new, and the command
-/// run again (then its checkpoint) ends on the state a run without the kill leaves — for a
-/// sync, on the remote and on the other device too. Stale locks are the next command's to
+/// write, fsync, syncfs, rename, unlink, link, mkdir and ftruncate they make, one point at a
+/// time: afterwards `git fsck --full` passes, HEAD is the old commit or the new one, every
+/// document whose command had succeeded is intact and the one in flight is old or new, and the
+/// command run again (then its checkpoint) ends on the state a run without the kill leaves —
+/// for a sync, on the remote and on the other device too. Stale locks are the next command's to
 /// clear; nobody helps it.
 @Suite struct CrashPointTests {
     @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))

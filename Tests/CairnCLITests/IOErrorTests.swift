@@ -3,16 +3,17 @@ import Foundation
 import Testing
 
 /// A full disk and failing I/O under `put`, `rm`, `checkpoint` and `sync` (strace's
-/// `error=ENOSPC` on writes, `error=EIO` on fsyncs, either on renames; `ENOSPC` on `mkdir`
-/// and `link`, `EIO` on `unlink`), one call at a time: the command exits non-zero with one
-/// line saying what failed — or exits 0 with its work done, when the failed call was only
-/// output or was tried again —, leaves nothing half written and no temporary file, and a
-/// plain retry ends on the state a run without the error leaves.
+/// `error=ENOSPC` on writes, `error=EIO` on fsyncs and `syncfs`, either on renames; `ENOSPC` on
+/// `mkdir` and `link`, `EIO` on `unlink`), one call at a time (a seeded sample, every kind of
+/// call in it, where a command makes many): the command exits non-zero with one line saying
+/// what failed — or exits 0 with its work done, when the failed call was only output or was
+/// tried again —, leaves nothing half written and no temporary file, and a plain retry ends on
+/// the state a run without the error leaves.
 @Suite struct IOErrorTests {
     /// The error each kind of call gets; renames get both, on alternate points.
     static func error(for call: String, occurrence: Int) -> String {
         switch call {
-        case "fsync", "fdatasync", "unlink", "unlinkat": "EIO"
+        case "fsync", "fdatasync", "syncfs", "unlink", "unlinkat": "EIO"
         case "rename", "renameat", "renameat2": occurrence % 2 == 0 ? "EIO" : "ENOSPC"
         default: "ENOSPC"
         }
@@ -31,9 +32,13 @@ import Testing
                 return fault
             }
             if points.count > Self.pointsPerScenario {
+                // A seeded sample that holds every kind of call at least once.
                 var random = SplitMix(seed: seed ^ UInt64(points.count))
                 points.shuffle(using: &random)
-                points = Array(points.prefix(Self.pointsPerScenario))
+                var kinds = Set<String>()
+                let firsts = points.filter { kinds.insert($0.call).inserted }
+                let rest = points.filter { point in !firsts.contains { $0.description == point.description } }
+                points = firsts + rest.prefix(max(0, Self.pointsPerScenario - firsts.count))
             }
             for fault in points {
                 if try !harness.fail(at: fault, into: &tally) { tally.unreached += 1 }

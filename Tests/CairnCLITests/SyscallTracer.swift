@@ -14,7 +14,7 @@ enum SyscallTracer {
     /// The calls that change files, counted and injected into.
     static let kinds = [
         "write", "pwrite64", "fsync", "fdatasync", "rename", "renameat", "renameat2",
-        "unlink", "unlinkat", "ftruncate", "mkdir", "mkdirat", "link", "linkat",
+        "unlink", "unlinkat", "ftruncate", "mkdir", "mkdirat", "link", "linkat", "syncfs",
     ]
 
     /// What to do to the `occurrence`-th call of `call` (counted from 1).

@@ -8,30 +8,41 @@ extension FaultHarness {
         FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : nil
     }
 
-    /// Builds every scenario's harness and runs `body` on it, two scenarios at a time (each in
-    /// its own folder), and returns their tallies in the catalog's order.
+    /// Builds every scenario's harness (its template and its run without faults), then runs
+    /// `body` on each, the scenarios with the most points first, so that the two workers
+    /// (one per core) end together. Returns the tallies in the catalog's order.
     static func forEachScenario(
         _ label: String, seed: UInt64,
         _ body: @escaping @Sendable (FaultHarness, inout FaultTally) throws -> Void
     ) async throws -> [FaultTally] {
         let folder = TemporaryFolder(label, in: scratchBase)
         let scenarios = FaultScenario.catalog(seed: seed)
-        let width = 2
-        return try await withThrowingTaskGroup(of: (Int, FaultTally).self) { group in
-            var tallies = [FaultTally?](repeating: nil, count: scenarios.count)
-            for (index, scenario) in scenarios.enumerated() {
-                if index >= width, let (done, tally) = try await group.next() { tallies[done] = tally }
-                group.addTask {
-                    let started = Date()
-                    let harness = try FaultHarness(scenario, in: folder.path + "/\(index)", seed: seed &+ UInt64(index))
-                    var tally = FaultTally(scenario: scenario.name)
-                    try body(harness, &tally)
-                    tally.seconds = Date().timeIntervalSince(started)
-                    return (index, tally)
-                }
+        let built = try await twoAtATime(Array(scenarios.indices)) { index in
+            let started = Date()
+            let harness = try FaultHarness(scenarios[index], in: folder.path + "/\(index)", seed: seed &+ UInt64(index))
+            return (harness: harness, seconds: Date().timeIntervalSince(started))
+        }
+        let order = scenarios.indices.sorted { built[$0].harness.points().count > built[$1].harness.points().count }
+        return try await twoAtATime(order) { index in
+            let started = Date()
+            var tally = FaultTally(scenario: scenarios[index].name)
+            try body(built[index].harness, &tally)
+            tally.seconds = built[index].seconds + Date().timeIntervalSince(started)
+            return tally
+        }
+    }
+
+    /// Runs `work` on each index, two at a time, in the order given; returns the results by
+    /// index (`order` holds each index once).
+    private static func twoAtATime<T: Sendable>(_ order: [Int], _ work: @escaping @Sendable (Int) throws -> T) async throws -> [T] {
+        try await withThrowingTaskGroup(of: (Int, T).self) { group in
+            var results: [Int: T] = [:]
+            for (position, index) in order.enumerated() {
+                if position >= 2, let (done, result) = try await group.next() { results[done] = result }
+                group.addTask { (index, try work(index)) }
             }
-            for try await (done, tally) in group { tallies[done] = tally }
-            return tallies.compactMap { $0 }
+            for try await (done, result) in group { results[done] = result }
+            return order.indices.map { results[$0]! }
         }
     }
 }

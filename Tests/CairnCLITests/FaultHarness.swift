@@ -8,7 +8,10 @@ import Foundation
 /// The template (the stores before the command) is built once; each fault starts from a
 /// copy of it. What the command should leave — its trees and its files — comes from a run
 /// without faults: trees and canonical documents are the same bytes every time.
-final class FaultHarness {
+///
+/// A harness is built by one task and then used by one task at a time (never two at once),
+/// which is what makes handing it from one to the other safe.
+final class FaultHarness: @unchecked Sendable {
     let scenario: FaultScenario
     let site: FaultSite
     private let template: String

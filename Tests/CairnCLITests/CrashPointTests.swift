@@ -11,9 +11,9 @@ extension FaultInjectionTests {
     /// clear; nobody helps it.
     @Suite struct CrashPointTests {
         @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
-        func everyCrashPointLosesNothing() async throws {
+        func everyCrashPointLosesNothing() throws {
             let seed = FaultScenario.seed
-            let tallies = try await FaultHarness.forEachScenario("cairn-crash", seed: seed) { harness, tally in
+            let tallies = try FaultHarness.forEachScenario("cairn-crash", seed: seed) { harness, tally in
                 for fault in harness.points() {
                     if try !harness.crash(at: fault, into: &tally) { tally.unreached += 1 }
                 }

@@ -14,35 +14,21 @@ extension FaultHarness {
     static func forEachScenario(
         _ label: String, seed: UInt64,
         _ body: @escaping @Sendable (FaultHarness, inout FaultTally) throws -> Void
-    ) async throws -> [FaultTally] {
+    ) throws -> [FaultTally] {
         let folder = TemporaryFolder(label, in: scratchBase)
         let scenarios = FaultScenario.catalog(seed: seed)
-        let built = try await twoAtATime(Array(scenarios.indices)) { index in
+        let built = try FaultWorkers.run(Array(scenarios.indices)) { index in
             let started = Date()
             let harness = try FaultHarness(scenarios[index], in: folder.path + "/\(index)", seed: seed &+ UInt64(index))
             return (harness: harness, seconds: Date().timeIntervalSince(started))
         }
         let order = scenarios.indices.sorted { built[$0].harness.points().count > built[$1].harness.points().count }
-        return try await twoAtATime(order) { index in
+        return try FaultWorkers.run(order) { index in
             let started = Date()
             var tally = FaultTally(scenario: scenarios[index].name)
             try body(built[index].harness, &tally)
             tally.seconds = built[index].seconds + Date().timeIntervalSince(started)
             return tally
-        }
-    }
-
-    /// Runs `work` on each index, two at a time, in the order given; returns the results by
-    /// index (`order` holds each index once).
-    private static func twoAtATime<T: Sendable>(_ order: [Int], _ work: @escaping @Sendable (Int) throws -> T) async throws -> [T] {
-        try await withThrowingTaskGroup(of: (Int, T).self) { group in
-            var results: [Int: T] = [:]
-            for (position, index) in order.enumerated() {
-                if position >= 2, let (done, result) = try await group.next() { results[done] = result }
-                group.addTask { (index, try work(index)) }
-            }
-            for try await (done, result) in group { results[done] = result }
-            return order.indices.map { results[$0]! }
         }
     }
 }

@@ -90,11 +90,11 @@ extension FaultScenario {
     static func makeStore(_ site: FaultSite, _ random: inout SplitMix, remote: Bool = false) throws {
         var initialize = ["--home", site.home("a"), "init", "u1", "--schema", "life-in-uk"]
         if remote {
-            let server = try runProcess(CLI.executable, ["server", "init", site.path + "/server", "u1"])
+            let server = try FaultSite.run(CLI.executable, ["server", "init", site.path + "/server", "u1"])
             guard server.status == 0 else { throw FaultSiteError(message: "server init: \(server.stderr)") }
             initialize += ["--remote", site.remote]
         }
-        let made = try runProcess(CLI.executable, initialize)
+        let made = try FaultSite.run(CLI.executable, initialize)
         guard made.status == 0 else { throw FaultSiteError(message: "init: \(made.stderr)") }
         for id in ["a1", "a2"] {
             try site.must("a", "put", "users/u1/examAttempts/\(id)", input: attempt(id, score: Int(random.next() % 100)))
@@ -104,7 +104,7 @@ extension FaultScenario {
         try site.must("a", "checkpoint")
         if remote {
             try site.must("a", "sync")
-            let clone = try runProcess(CLI.executable, ["--home", site.home("b"), "clone", site.remote], environment: FaultSite.environment)
+            let clone = try FaultSite.run(CLI.executable, ["--home", site.home("b"), "clone", site.remote], environment: FaultSite.environment)
             guard clone.status == 0 else { throw FaultSiteError(message: "clone: \(clone.stderr)") }
         }
     }

@@ -12,6 +12,17 @@ struct FaultSite: Sendable {
     /// Every command runs without network retries: a path remote never needs them.
     static let environment = ["CAIRN_SYNC_RETRY": "none"]
 
+    /// `nice`, which runs every program of the harness at a lower priority: it keeps both
+    /// cores busy for minutes, and the suites beside it (with time limits) keep their pace.
+    static let nice = "/usr/bin/nice"
+
+    /// Runs a program through ``nice``.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil,
+                    environment: [String: String] = [:]) throws -> ProcessResult {
+        try runProcess(nice, ["-n", "10", executable] + arguments, input: input, environment: environment)
+    }
+
     var remote: String { path + "/server/u1.git" }
 
     func home(_ device: String) -> String { path + "/" + device }
@@ -26,7 +37,7 @@ struct FaultSite: Sendable {
     /// Runs the tool on a device, as a user would.
     @discardableResult
     func cairn(_ device: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
-        try runProcess(CLI.executable, self.arguments(device, arguments), input: input, environment: Self.environment)
+        try Self.run(CLI.executable, self.arguments(device, arguments), input: input, environment: Self.environment)
     }
 
     /// Runs the tool on a device and fails when the command does.
@@ -39,12 +50,12 @@ struct FaultSite: Sendable {
 
     /// `git -C STORE ARGUMENTS…` on a device's store.
     func git(_ device: String, _ arguments: String...) throws -> ProcessResult {
-        try runProcess("/usr/bin/git", ["-C", store(device)] + arguments)
+        try Self.run("/usr/bin/git", ["-C", store(device)] + arguments)
     }
 
     /// `git --git-dir REMOTE ARGUMENTS…`.
     func gitRemote(_ arguments: String...) throws -> ProcessResult {
-        try runProcess("/usr/bin/git", ["--git-dir", remote] + arguments)
+        try Self.run("/usr/bin/git", ["--git-dir", remote] + arguments)
     }
 
     /// What `rev` names in a device's store (`HEAD^{tree}`), or nil when it names nothing.
@@ -88,13 +99,13 @@ struct FaultSite: Sendable {
     /// Replaces the site with a copy of `template` (`cp -a`, which keeps the stores' stat data
     /// as far as a copy can).
     func restore(from template: String) throws {
-        let result = try runProcess("/bin/sh", ["-c", "rm -rf \"$1\" && cp -a \"$2\" \"$1\"", "restore", path, template])
+        let result = try Self.run("/bin/sh", ["-c", "rm -rf \"$1\" && cp -a \"$2\" \"$1\"", "restore", path, template])
         guard result.status == 0 else { throw FaultSiteError(message: "cannot copy \(template): \(result.stderr)") }
     }
 
     /// Copies the site to `template`.
     func save(to template: String) throws {
-        let result = try runProcess("/bin/sh", ["-c", "rm -rf \"$2\" && cp -a \"$1\" \"$2\"", "save", path, template])
+        let result = try Self.run("/bin/sh", ["-c", "rm -rf \"$2\" && cp -a \"$1\" \"$2\"", "save", path, template])
         guard result.status == 0 else { throw FaultSiteError(message: "cannot copy to \(template): \(result.stderr)") }
     }
 }

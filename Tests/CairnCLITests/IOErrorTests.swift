@@ -24,9 +24,9 @@ extension FaultInjectionTests {
         static let pointsPerScenario = 30
 
         @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
-        func everyIOErrorIsReportedAndRetried() async throws {
+        func everyIOErrorIsReportedAndRetried() throws {
             let seed = FaultScenario.seed
-            let tallies = try await FaultHarness.forEachScenario("cairn-ioerror", seed: seed) { harness, tally in
+            let tallies = try FaultHarness.forEachScenario("cairn-ioerror", seed: seed) { harness, tally in
                 var points = harness.points().map { point in
                     var fault = point
                     fault.error = Self.error(for: point.call, occurrence: point.occurrence)

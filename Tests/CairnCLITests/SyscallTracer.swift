@@ -53,8 +53,8 @@ enum SyscallTracer {
         var options = ["-f", "-qq", "-o", trace, "-e", "trace=" + traced.joined(separator: ",")]
         if let fault { options += ["-e", fault.injection] }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = options + [program] + arguments
+        process.executableURL = URL(fileURLWithPath: FaultSite.nice)
+        process.arguments = ["-n", "10", executable] + options + [program] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe()
         let stderr = Pipe()

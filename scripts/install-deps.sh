@@ -4,7 +4,9 @@
 # (the tests read stores with plain git, as users do), lighttpd (the tests' loopback git
 # server: smart HTTP through git http-backend, with a password per user), and openssh-server
 # and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent),
-# libsqlite3-dev (the benchmark's peer for reads and writes; Cairn itself never uses SQLite).
+# libsqlite3-dev (the benchmark's peer for reads and writes; Cairn itself never uses SQLite),
+# and strace (the crash and I/O-error harness kills or fails the tool at each of its writes,
+# fsyncs and renames with strace's fault injection).
 set -euo pipefail
 
 need=()
@@ -14,6 +16,7 @@ pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
+[ -x /usr/bin/strace ] || need+=(strace)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

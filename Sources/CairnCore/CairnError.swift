@@ -69,6 +69,12 @@ extension CairnError {
                 cause: error)
         case .notFound:
             return CairnError(.notFound, "\(what): \(error.message)", cause: error)
+        case _ where error.systemErrorCode != nil:
+            // A write, fsync or rename of Cairn's own in .git: the file system refused.
+            return CairnError(.io, "\(what): \(error.message)\(FileSystem.hint(errno: error.systemErrorCode ?? 0))", cause: error)
+        case _ where error.isSystemFailure && FileSystem.diskErrorCode(named: error.message) != nil:
+            // One of libgit2's writes: a full or failing disk.
+            return CairnError(.io, "\(what): \(error.message)\(FileSystem.hint(errno: FileSystem.diskErrorCode(named: error.message) ?? 0))", cause: error)
         default:
             return CairnError(.corrupt, "\(what): \(error.message)", cause: error)
         }

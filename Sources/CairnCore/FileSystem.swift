@@ -24,9 +24,25 @@ enum FileSystem {
     static func failure(_ call: String, _ path: String, errno code: Int32,
                         file: String = #fileID, line: Int = #line) -> CairnError {
         let reason = String(cString: strerror(code))
-        let hint = code == ENOSPC ? " (the disk is full; free some space and try again)" : ""
-        return CairnError(.io, "\(call) \(path): \(reason)\(hint)", cause: POSIXErrorCode(rawValue: code).map { POSIXError($0) },
+        return CairnError(.io, "\(call) \(path): \(reason)\(hint(errno: code))", cause: POSIXErrorCode(rawValue: code).map { POSIXError($0) },
                           file: file, line: line)
+    }
+
+    /// The disk failure a message names by the system's text for it (libgit2's failures carry
+    /// only the text): `ENOSPC`, `EDQUOT`, `EIO` or `EROFS`; nil for any other message.
+    static func diskErrorCode(named message: String) -> Int32? {
+        [ENOSPC, EDQUOT, EIO, EROFS].first { message.contains(String(cString: strerror($0))) }
+    }
+
+    /// What to do about a failure of the file system, for the errors a user can act on: a
+    /// full disk, a failing one, a read-only one. Empty for the others.
+    static func hint(errno code: Int32) -> String {
+        switch code {
+        case ENOSPC, EDQUOT: " (the disk is full; free some space and try again)"
+        case EIO: " (the disk reported an I/O error; check it, then try again)"
+        case EROFS: " (the file system is read-only; make it writable and try again)"
+        default: ""
+        }
     }
 
     /// The whole content of a file, or nil when there is no file at `path`.
@@ -128,8 +144,9 @@ enum FileSystem {
     }
 
     /// Flushes to disk what was written to the file system holding `path` (`syncfs`), or, where
-    /// that call is missing, to every file system (`sync`).
-    static func syncFileSystem(containing path: String) {
+    /// that call is missing, to every file system (`sync`). A failure of `syncfs` (the disk
+    /// could not take what was written) is an error: what follows must not rely on it.
+    static func syncFileSystem(containing path: String) throws(CairnError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd != -1, let flush = syncfs else {
             if fd != -1 { close(fd) }
@@ -137,7 +154,7 @@ enum FileSystem {
             return
         }
         defer { close(fd) }
-        if flush(fd) != 0 { Glibc.sync() }
+        if flush(fd) != 0 { throw failure("syncfs", path, errno: errno) }
     }
 
     /// `syncfs`, which glibc has had since 2.14 but Swift's Glibc module does not show.
@@ -193,13 +210,14 @@ enum FileSystem {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
-    /// Creates a folder and its missing parents.
+    /// Creates a folder and its missing parents. A failure names the folder and the system's
+    /// reason, as every other failure here does.
     static func makeFolders(_ path: String) throws(CairnError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw CairnError(.io, "cannot create folder \(path): \(error)")
-        }
+        if kind(path) == .folder { return }
+        let above = parent(of: path)
+        if above != path, above != "/", above != "." { try makeFolders(above) }
+        if mkdir(path, 0o755) == 0 || (errno == EEXIST && kind(path) == .folder) { return }
+        throw failure("create folder", path, errno: errno)
     }
 
     /// The names in a folder, or [] when there is no folder.

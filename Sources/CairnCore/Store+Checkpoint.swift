@@ -23,9 +23,10 @@ extension Store {
     /// Stages the pending paths, commits if the tree changed, then forgets them. The caller
     /// holds the lock.
     ///
-    /// Order matters for crashes: the index is written before the commit and the journal is
-    /// cleared last, so a process killed at any point leaves HEAD at the old or the new commit
-    /// and a journal that the next checkpoint completes.
+    /// Order matters for crashes: the new objects are written before the index, the index
+    /// before the commit, and the journal is cleared last, so a process killed at any point
+    /// leaves HEAD at the old or the new commit, an index whose objects exist, and a journal
+    /// that the next checkpoint completes.
     @discardableResult
     func commitPending(message: String?) throws -> CheckpointResult {
         // The new blobs and trees go to disk as one pack, written before the commit.
@@ -66,6 +67,9 @@ extension Store {
             }
         }
         changes.sort()
+        // The objects go to disk before the index that names them: a process killed between
+        // the two must not leave an index whose blobs are missing (git fsck fails on that).
+        try repository.writePendingObjects()
         try index.write()
         guard tree != head?.treeID else {
             try journal.clear()

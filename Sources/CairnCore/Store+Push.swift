@@ -52,6 +52,11 @@ extension Store {
             .contains(where: lowered.contains) {
             return .behind
         }
+        // libgit2 writes a path remote itself, and reports its disk failing there as a
+        // rejection: that is the disk, not the remote's rules.
+        if remote.transport == .path, let code = FileSystem.diskErrorCode(named: reason) {
+            throw CairnError(.io, "cannot push to \(remote): \(reason)\(FileSystem.hint(errno: code))")
+        }
         let said = outcome.remoteMessages.filter { $0.hasPrefix("cairn:") }.map { String($0.dropFirst(6).trimmedOfSpaces) }
         return .refused(said.isEmpty ? reason : said.joined(separator: "; "))
     }
@@ -69,7 +74,14 @@ extension Store {
         if let error = error as? CairnError { return error }
         guard let error = error as? GitError else { return CairnError(.io, "cannot \(what) \(remote): \(error)") }
         let message = error.message
-        if error.code == .auth || message.contains("401") || message.contains("authentication replays") {
+        // A full or failing disk, here or (for a path) at the remote: not the remote's answer.
+        if error.systemErrorCode != nil || error.isSystemFailure, let code = FileSystem.diskErrorCode(named: message) {
+            return CairnError(.io, "cannot \(what) \(remote): \(message)\(FileSystem.hint(errno: code))", cause: error)
+        }
+        // HTTP statuses are looked for in libgit2's HTTP messages only: a failure of the
+        // system names files, whose names may hold any digits.
+        let fromServer = !error.isSystemFailure && error.systemErrorCode == nil
+        if error.code == .auth || (fromServer && (message.contains("401") || message.contains("authentication replays"))) {
             let hint = if remote.transport == .ssh {
                 "it refused the keys of the running ssh-agent: add yours with ssh-add (SSH_AUTH_SOCK must point to the agent) and check the server authorizes it"
             } else if let credentials {
@@ -82,10 +94,10 @@ extension Store {
         if message.contains("hostkey") || message.contains("host key") {
             return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
         }
-        if message.contains("403") {
+        if fromServer, message.contains("403") {
             return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
         }
-        if message.contains("404") || (remote.transport == .path && (message.contains("could not find repository") || message.contains("not a git repository") || message.contains("failed to resolve path"))) {
+        if (fromServer && message.contains("404")) || (remote.transport == .path && (message.contains("could not find repository") || message.contains("not a git repository") || message.contains("failed to resolve path"))) {
             return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there; create it with: cairn server init FOLDER UID", cause: error)
         }
         if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {

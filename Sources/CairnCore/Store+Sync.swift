@@ -38,6 +38,8 @@ extension Store {
                 try syncRounds(remote: remote, credentials: credentials, options: options, result: &result)
                 return result
             } catch {
+                // A move of the working tree cut short by the failure is undone first.
+                try? undoInterruptedMove()
                 if let now = try? repository.reference(branchReference), let start, now != start {
                     _ = try? moveWorkingTree(from: now, to: start)
                 }

@@ -57,6 +57,19 @@ extension Store {
         _ = try FileSystem.removeFile(movePath)
     }
 
+    /// Undoes a move of the working tree that failed before its branch moved (a sync that
+    /// failed midway goes back to where it started): the files get their content of the
+    /// commit the move started from again, and the note goes. The caller holds the lock. When
+    /// this fails too, the note stays, and the next command finishes the move instead.
+    func undoInterruptedMove() throws {
+        guard let bytes = try FileSystem.read(movePath) else { return }
+        let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count == 2, let from = ObjectID(hex: String(fields[0])), let target = ObjectID(hex: String(fields[1])),
+              try repository.reference(branchReference) == from else { return }
+        try rewriteFiles(changedFiles(from: target, to: from))
+        _ = try FileSystem.removeFile(movePath)
+    }
+
     /// The files that differ between two commits (nil: none), with their entries in each.
     private func changedFiles(from: ObjectID?, to target: ObjectID) throws -> [TreeDifference] {
         let oldTree = try from.map { try repository.commit($0).treeID }
@@ -108,7 +121,7 @@ extension Store {
         }
         try index.write()
         // One call makes every file written above durable before the branch moves.
-        FileSystem.syncFileSystem(containing: folder)
+        try FileSystem.syncFileSystem(containing: folder)
         loadedSchemaSet = nil
     }
 }

@@ -80,11 +80,20 @@ final class StoreLock {
         if let previous = readState(fd), previous.hasPrefix("busy ") {
             recoverAfterCrash(of: previous)
         }
-        writeState("busy \(Self.processID) \(Int(Date().timeIntervalSince1970))\n")
+        // Without this note, the next writer could not tell that this one was killed and
+        // would leave its lock files in place: a store that cannot note it is not written.
+        if !writeState("busy \(Self.processID) \(Int(Date().timeIntervalSince1970))\n") {
+            let code = errno
+            descriptor = -1
+            flock(fd, LOCK_UN)
+            close(fd)
+            throw FileSystem.failure("write", path, errno: code)
+        }
     }
 
     private func release() {
-        writeState("idle\n")
+        // A failure leaves `busy`: the next writer then clears lock files, which is harmless.
+        _ = writeState("idle\n")
         flock(descriptor, LOCK_UN)
         close(descriptor)
         descriptor = -1
@@ -101,11 +110,11 @@ final class StoreLock {
 
     /// Writes the state in place, padded with spaces to a fixed width: the file keeps its
     /// size, so no write of it allocates or frees a block (truncating it did, at a cost that
-    /// showed in every write).
-    private func writeState(_ text: String) {
+    /// showed in every write). Returns false when the write failed (`errno` says why).
+    private func writeState(_ text: String) -> Bool {
         var bytes = Array(text.utf8.filter { $0 != 0x0A })
         bytes += [UInt8](repeating: 0x20, count: max(0, Self.stateWidth - 1 - bytes.count)) + [0x0A]
-        _ = pwrite(descriptor, bytes, bytes.count, 0)
+        return pwrite(descriptor, bytes, bytes.count, 0) == bytes.count
     }
 
     /// `busy <pid> <start>` fits with room to spare; an older, longer state is overwritten whole.

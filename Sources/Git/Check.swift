@@ -44,8 +44,10 @@ func failure(
 
 /// A failed POSIX call (the reason from `errno`), in the same shape.
 func posixFailure(_ call: String, _ path: String, file: String = #fileID, line: Int = #line) -> GitError {
-    let reason = String(cString: strerror(errno))
-    return failure(.generic, "\(call) \(path): \(reason)", call, file: file, line: line)
+    let code = errno
+    var error = failure(.generic, "\(call) \(path): \(String(cString: strerror(code)))", call, file: file, line: line)
+    error.systemErrorCode = code
+    return error
 }
 
 /// `git_error_last()`: the message and class libgit2 kept for the last failure on this thread.

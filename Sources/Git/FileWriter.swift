@@ -55,15 +55,17 @@ enum FileWriter {
             unlink(temporary)
             throw error
         }
-        if shouldSyncFolder { syncFolder(of: path) }
+        if shouldSyncFolder { try syncFolder(of: path) }
     }
 
-    /// fsyncs the folder holding `path`, so a rename in it is durable.
-    static func syncFolder(of path: String) {
+    /// fsyncs the folder holding `path`, so a rename in it is durable. A failure is an error:
+    /// what was renamed there may not survive a power cut, so nothing may refer to it yet.
+    static func syncFolder(of path: String) throws(GitError) {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd != -1 else { return }
-        fsync(fd)
-        close(fd)
+        let name = folder.isEmpty ? "/" : folder
+        let fd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd != -1 else { throw posixFailure("open", name) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw posixFailure("fsync", name) }
     }
 }

@@ -13,6 +13,9 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     public var location: SourceLocation
     /// The class libgit2 gave the failure (`git_error_t`: network, HTTP, SSL, …); 0 when none.
     public var category: Int32 = 0
+    /// The `errno` of a failed system call that Cairn made itself (a write, an fsync, a
+    /// rename in `.git`); nil for libgit2's failures.
+    public var systemErrorCode: Int32?
 
     public init(code: Code, message: String, function: String, location: SourceLocation) {
         self.code = code

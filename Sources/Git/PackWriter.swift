@@ -99,6 +99,6 @@ struct PackWriter {
             try FileWriter.finish(fd, writing: bytes, temporary: temporary, into: "\(folder)/pack-\(name).\(suffix)",
                                   mode: 0o444, syncFolder: false)
         }
-        FileWriter.syncFolder(of: folder + "/pack-\(name).idx")
+        try FileWriter.syncFolder(of: folder + "/pack-\(name).idx")
     }
 }

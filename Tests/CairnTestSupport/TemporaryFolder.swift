@@ -7,8 +7,10 @@ import Foundation
 public final class TemporaryFolder: Sendable {
     public let path: String
 
-    public init(_ label: String = "cairn-test") {
-        var template = Array((NSTemporaryDirectory() + "\(label)-XXXXXX").utf8CString)
+    /// A new folder named after `label`, in `base` (the system's temporary folder when nil).
+    public init(_ label: String = "cairn-test", in base: String? = nil) {
+        let parent = base.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? NSTemporaryDirectory()
+        var template = Array((parent + "\(label)-XXXXXX").utf8CString)
         path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
     }
 

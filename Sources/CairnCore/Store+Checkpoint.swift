@@ -23,13 +23,13 @@ extension Store {
     /// Stages the pending paths, commits if the tree changed, then forgets them. The caller
     /// holds the lock.
     ///
-    /// Order matters for crashes: the new objects are written before the index, the index
-    /// before the commit, and the journal is cleared last, so a process killed at any point
+    /// Order matters for crashes: the new objects and the commit are written (one pack)
+    /// before the index, the index before the branch moves, and the journal is cleared last, so a process killed at any point
     /// leaves HEAD at the old or the new commit, an index whose objects exist, and a journal
     /// that the next checkpoint completes.
     @discardableResult
     func commitPending(message: String?) throws -> CheckpointResult {
-        // The new blobs and trees go to disk as one pack, written before the commit.
+        // The new blobs and trees and the commit go to disk as one pack.
         try repository.packingWrites { try commitPendingObjects(message: message) }
     }
 
@@ -69,17 +69,22 @@ extension Store {
         changes.sort()
         // The objects go to disk before the index that names them: a process killed between
         // the two must not leave an index whose blobs are missing (git fsck fails on that).
-        try repository.writePendingObjects()
-        try index.write()
+        // The commit joins their pack; the branch moves once the index is written.
         guard tree != head?.treeID else {
+            try repository.writePendingObjects()
+            try index.write()
             try journal.clear()
             return CheckpointResult(commit: nil, changes: [])
         }
         let signature = signature()
+        let text = message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(changes)
         let commit = try repository.createCommit(
-            tree: tree, parents: head.map { [$0.id] } ?? [],
-            message: message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(changes),
-            author: signature, committer: signature, updating: "HEAD")
+            tree: tree, parents: head.map { [$0.id] } ?? [], message: text,
+            author: signature, committer: signature, updating: nil)
+        try index.write()
+        let summary = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        try repository.setReference(branchReference, to: commit, expecting: head?.id,
+                                    message: "commit\(head == nil ? " (initial)" : ""): \(summary)")
         try journal.clear()
         logger.info("checkpoint", metadata: ["commit": "\(commit.short)", "documents": "\(changes.count)"])
         return CheckpointResult(commit: commit, changes: changes)

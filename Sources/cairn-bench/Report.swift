@@ -50,7 +50,7 @@ struct Report {
         if !history.isEmpty {
             lines += ["", "## A store after \(historyCheckpoints.formatted()) checkpoints", "",
                       "1,000 documents; each checkpoint saves an exam in progress and marks a book's sections. "
-                      + "git makes the same commits with `git add && git commit`; `git gc` then repacks both.", "",
+                      + "git makes the same commits with `git add && git commit`; `git repack -adf` then repacks both.", "",
                       "| figure | Cairn | git |", "|---|---:|---:|"]
             for row in history {
                 lines.append("| \(row.figure) | \(row.cairn) | \(row.git) |")

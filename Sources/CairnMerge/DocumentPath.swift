@@ -61,7 +61,10 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
         if text.isEmpty {
             throw PathError(rule: .empty, path: text, explanation: "the path is empty")
         }
-        let segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split at the byte: a '/' followed by a combining mark is one Character, which
+        // splitting by Characters would leave inside an ID.
+        let segments = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
         if segments.contains(where: \.isEmpty) {
             throw PathError(
                 rule: .emptySegment, path: text,

@@ -42,12 +42,21 @@ public enum DocumentID {
         if id.utf8.first == UInt8(ascii: ".") {
             throw refuse(.leadingDot, "an ID may not start with '.'; choose another ID")
         }
-        if id.lowercased().hasSuffix(".json") {
+        if stem(ofFileName: id.lowercased()) != nil {
             throw refuse(.jsonSuffix, "an ID may not end in '.json' (documents are stored as ID.json); drop the suffix")
         }
         if namesGitFolder(id) {
             throw refuse(.shortName, "\(id) is how Windows names the '.git' folder; choose another ID")
         }
+    }
+
+    /// A file's name without its `.json` suffix (`b1.json` → `b1`), nil when it has none.
+    /// Compared by bytes: a character such as U+0600 joins the `.` after it into one Character,
+    /// so `String.hasSuffix(".json")` misses the suffix of a document whose ID ends in one.
+    public static func stem(ofFileName name: String) -> String? {
+        let suffix = ".json".utf8
+        guard name.utf8.count > suffix.count, name.utf8.suffix(suffix.count).elementsEqual(suffix) else { return nil }
+        return String(decoding: name.utf8.dropLast(suffix.count), as: UTF8.self)
     }
 
     /// Whether a file name is `.git` on some file system: in any case, with the trailing dots

@@ -25,8 +25,7 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
     /// The document that a file of the working tree stores (`users/u1.json` is `users/u1`),
     /// or nil when the file is not a document's.
     public init?(fileName: String) {
-        guard fileName.hasSuffix(".json") else { return nil }
-        guard let path = try? DocumentPath(String(fileName.dropLast(5))) else { return nil }
+        guard let stem = DocumentID.stem(ofFileName: fileName), let path = try? DocumentPath(stem) else { return nil }
         self = path
     }
 

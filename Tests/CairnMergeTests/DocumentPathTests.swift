@@ -61,6 +61,16 @@ import Testing
         #expect(throws: PathError.self) { try DocumentID.validate("x/\u{307}", in: "x/\u{307}") }
     }
 
+    /// U+0600 joins the '.' after it into one Character: the file's `.json` suffix is still
+    /// found, by bytes, so the document reads back from its file name.
+    @Test func aDocumentWhoseIDEndsInAPrependedMarkReadsBackFromItsFile() throws {
+        let path = try DocumentPath("users/u1/books/b.json\u{600}")
+        #expect(DocumentPath(fileName: path.fileName) == path)
+        #expect(DocumentID.stem(ofFileName: "b1.json") == "b1")
+        #expect(DocumentID.stem(ofFileName: ".json") == nil)
+        #expect(DocumentID.stem(ofFileName: "b1.txt") == nil)
+    }
+
     @Test func refusesEmptySegmentsAndSlashes() throws {
         for text in ["", "/users/u1", "users/u1/", "users//u1", "users/u1/books//b1"] {
             #expect(throws: PathError.self, "\(text.debugDescription)") { try DocumentPath(text) }

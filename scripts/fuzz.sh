@@ -9,7 +9,7 @@
 # .build/fuzz/cairn-fuzz (again only when a source changed), copies the committed seeds
 # (Tests/Fuzz/Corpus/TARGET) to a scratch corpus (.build/fuzz/corpus/TARGET) and runs there,
 # so fuzzing never writes into the repository. Crashes are saved as
-# .build/fuzz/artifacts/crash-…; add one to the seeds (and fix the code) to keep it tested.
+# .build/fuzz/artifacts/TARGET-crash-…; add one to the seeds (and fix the code) to keep it tested.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -23,6 +23,9 @@ let package = Package(
         .target(name: "Git", dependencies: ["CGit2"]),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
+        // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
+        // schemas and each merge policy (scripts/fuzz.sh runs them under libFuzzer).
+        .target(name: "CairnFuzzing", dependencies: ["CairnMerge"]),
         // The store on disk: writes, checkpoints, history, users, locking, sync.
         .target(
             name: "CairnCore",
@@ -53,7 +56,7 @@ let package = Package(
         .target(name: "CairnTestSupport", dependencies: ["CairnMerge"], path: "Tests/CairnTestSupport"),
         .testTarget(name: "GitTests", dependencies: ["Git", "CairnTestSupport"]),
         .testTarget(
-            name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnTestSupport"],
+            name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git", "CairnTestSupport"]),

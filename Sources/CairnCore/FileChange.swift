@@ -1,3 +1,5 @@
+import CairnMerge
+
 /// A file of the store that differs from the last checkpoint.
 public struct FileChange: Hashable, Sendable, Comparable {
     public enum Kind: String, Hashable, Sendable {
@@ -15,7 +17,7 @@ public struct FileChange: Hashable, Sendable, Comparable {
 
     /// The document path when the file is a document's (`users/u1/books/b1`), else the file.
     public var displayPath: String {
-        path.hasSuffix(".json") && !path.hasPrefix(".") ? String(path.dropLast(5)) : path
+        path.hasPrefix(".") ? path : DocumentID.stem(ofFileName: path) ?? path
     }
 
     public static func < (left: FileChange, right: FileChange) -> Bool {

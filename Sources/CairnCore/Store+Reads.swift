@@ -59,7 +59,7 @@ extension Store {
     public func list(_ collection: CollectionPath) throws(CairnError) -> [String] {
         try checkOwned(collection)
         var ids: [String] = []
-        for name in FileSystem.names(in: absolute(collection.description)) where name.hasSuffix(".json") {
+        for name in FileSystem.names(in: absolute(collection.description)) where DocumentID.stem(ofFileName: name) != nil {
             guard FileSystem.kind(absolute(collection.description + "/" + name)) == .file,
                   let document = DocumentPath(fileName: collection.description + "/" + name),
                   document.collection == collection else { continue }

@@ -121,7 +121,7 @@ extension Store {
                                 : (FileSystem.kind(exact) == .folder || FileSystem.kind(exact + ".json") == .file)
             if !exists {
                 for name in FileSystem.names(in: parent) {
-                    let sibling = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+                    let sibling = DocumentID.stem(ofFileName: name) ?? name
                     if DocumentID.collide(id, sibling) {
                         throw CairnError(.invalidInput, "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID")
                     }

@@ -2,9 +2,10 @@
 ///
 /// Firestore's rules: UTF-8, no `/`, not `.` or `..`, not of the form `__…__`. Cairn adds
 /// what files on disk need: at most 250 bytes (a file name holds 255, and a document is
-/// `ID.json`), no control characters, no leading `.` (hidden files, `.git`), no name ending
-/// in `.json` (the file of document `x` is `x.json`, the folder of document `x.json` would
-/// be `x.json/`), and not `git~1`-style names (the short name of `.git` on Windows).
+/// `ID.json`), no backslash (a folder separator on Windows), no control characters, no
+/// leading `.` (hidden files, `.git`), no name ending in `.json` (the file of document `x` is
+/// `x.json`, the folder of document `x.json` would be `x.json/`), and not `git~1`-style names
+/// (the short name of `.git` on Windows, also with trailing dots or spaces).
 /// Two IDs that differ only in case are refused in one collection by the store, which can
 /// see its siblings.
 public enum DocumentID {
@@ -22,11 +23,15 @@ public enum DocumentID {
         if id.utf8.count > maxBytes {
             throw refuse(.tooLong, "an ID is at most \(maxBytes) bytes of UTF-8 (this one is \(id.utf8.count)); use a shorter ID")
         }
-        if id.contains("/") {
+        // Bytes, not Characters: "/" or "." followed by a combining mark is another Character.
+        if id.utf8.contains(UInt8(ascii: "/")) {
             throw refuse(.slash, "an ID may not contain '/'")
         }
         if id == "." || id == ".." {
             throw refuse(.dotName, "'.' and '..' are not IDs")
+        }
+        if id.utf8.contains(UInt8(ascii: "\\")) {
+            throw refuse(.backslash, "an ID may not contain '\\' (Windows reads it as a folder separator); choose another ID")
         }
         if id.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             throw refuse(.controlCharacter, "an ID may not contain NUL or other control characters")
@@ -34,23 +39,37 @@ public enum DocumentID {
         if id.utf8.count >= 4, id.hasPrefix("__"), id.hasSuffix("__") {
             throw refuse(.reserved, "IDs of the form __…__ are reserved; choose another ID")
         }
-        if id.hasPrefix(".") {
+        if id.utf8.first == UInt8(ascii: ".") {
             throw refuse(.leadingDot, "an ID may not start with '.'; choose another ID")
         }
-        if id.lowercased().hasSuffix(".json") {
+        if stem(ofFileName: id.lowercased()) != nil {
             throw refuse(.jsonSuffix, "an ID may not end in '.json' (documents are stored as ID.json); drop the suffix")
         }
-        if isShortNameOfGit(id) {
+        if namesGitFolder(id) {
             throw refuse(.shortName, "\(id) is how Windows names the '.git' folder; choose another ID")
         }
     }
 
-    /// `git~1`, `GIT~12`: what NTFS's 8.3 short names make of `.git`.
-    private static func isShortNameOfGit(_ id: String) -> Bool {
-        let lower = id.lowercased()
-        guard lower.hasPrefix("git~") else { return false }
-        let digits = lower.dropFirst(4)
-        return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+    /// A file's name without its `.json` suffix (`b1.json` → `b1`), nil when it has none.
+    /// Compared by bytes: a character such as U+0600 joins the `.` after it into one Character,
+    /// so `String.hasSuffix(".json")` misses the suffix of a document whose ID ends in one.
+    public static func stem(ofFileName name: String) -> String? {
+        let suffix = ".json".utf8
+        guard name.utf8.count > suffix.count, name.utf8.suffix(suffix.count).elementsEqual(suffix) else { return nil }
+        return String(decoding: name.utf8.dropLast(suffix.count), as: UTF8.self)
+    }
+
+    /// Whether a file name is `.git` on some file system: in any case, with the trailing dots
+    /// and spaces Windows drops (`.git.`, `git~1 `), or as NTFS's 8.3 short name (`GIT~1`,
+    /// `git~12`). IDs and the names of fetched trees are refused by this one rule, so what
+    /// one device writes, another accepts.
+    static func namesGitFolder(_ name: String) -> Bool {
+        var folded = Substring(name.lowercased())
+        while let last = folded.last, last == "." || last == " " { folded = folded.dropLast() }
+        if folded == ".git" { return true }
+        guard folded.hasPrefix("git~") else { return false }
+        let digits = folded.dropFirst(4)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Whether two IDs would name one file on a case-insensitive or normalizing file system

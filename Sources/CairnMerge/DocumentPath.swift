@@ -25,8 +25,7 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
     /// The document that a file of the working tree stores (`users/u1.json` is `users/u1`),
     /// or nil when the file is not a document's.
     public init?(fileName: String) {
-        guard fileName.hasSuffix(".json") else { return nil }
-        guard let path = try? DocumentPath(String(fileName.dropLast(5))) else { return nil }
+        guard let stem = DocumentID.stem(ofFileName: fileName), let path = try? DocumentPath(stem) else { return nil }
         self = path
     }
 
@@ -61,7 +60,10 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
         if text.isEmpty {
             throw PathError(rule: .empty, path: text, explanation: "the path is empty")
         }
-        let segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split at the byte: a '/' followed by a combining mark is one Character, which
+        // splitting by Characters would leave inside an ID.
+        let segments = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
         if segments.contains(where: \.isEmpty) {
             throw PathError(
                 rule: .emptySegment, path: text,

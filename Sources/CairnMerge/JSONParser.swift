@@ -261,7 +261,10 @@ private struct Reader {
         let start = position
         var isInteger = true
         if current == UInt8(ascii: "-") { position += 1 }
-        guard let first = current, isDigit(first) else { throw error("expected a digit", at: position) }
+        guard let first = current, isDigit(first) else {
+            if current == UInt8(ascii: "I") { throw error("NaN and Infinity are not JSON numbers") }
+            throw error("expected a digit", at: position)
+        }
         if first == UInt8(ascii: "0") {
             position += 1
             if let next = current, isDigit(next) { throw error("numbers may not have leading zeros", at: start) }

@@ -105,7 +105,7 @@ extension MergePolicy {
         }
         let b = base?.objectValue ?? [:]
         var merged: [String: JSONValue] = [:]
-        for key in Set(x.keys).union(y.keys).union(b.keys) {
+        for key in Self.keys(of: b, x, y) {
             let policy = children[key] ?? others ?? .plain
             let value = policy.merge(b[key], x[key], y[key], at: pointer + "/" + Self.escape(key),
                                      deciding: decider, into: &records)
@@ -158,6 +158,20 @@ extension MergePolicy {
         return merged
     }
 
+    /// The keys of objects merged key by key, each in one spelling: Swift takes `"é"` (NFC)
+    /// and `"e\u{301}"` (NFD) as one key, so of the spellings the sides use, the first in
+    /// UTF-8 order is kept, and the merged object is the same bytes whichever side merges.
+    static func keys(of objects: [String: JSONValue]...) -> [String] {
+        var spellings: [String: String] = [:]
+        for object in objects {
+            for key in object.keys {
+                if let kept = spellings[key], !key.utf8.lexicographicallyPrecedes(kept.utf8) { continue }
+                spellings[key] = key
+            }
+        }
+        return Array(spellings.values)
+    }
+
     /// `lww` and `highest`: the winning side's whole value, but keys with a policy of their
     /// own merge by it, and conflicts below them go to the winning side.
     private func mergeSides(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, firstWins: Bool,
@@ -190,7 +204,7 @@ extension MergePolicy {
         let b = base?.objectValue ?? [:]
         let entry = MergePolicy.lww(field, children: [:])
         var merged: [String: JSONValue] = [:]
-        for key in Set(x.keys).union(y.keys).union(b.keys) {
+        for key in Self.keys(of: b, x, y) {
             let value = entry.merge(b[key], x[key], y[key], at: pointer + "/" + Self.escape(key),
                                     deciding: .byContent, into: &records)
             if let value { merged[key] = value }

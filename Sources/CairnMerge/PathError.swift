@@ -4,6 +4,7 @@ public struct PathError: Error, Sendable, Hashable, CustomStringConvertible {
         case empty
         case tooLong
         case slash
+        case backslash
         case dotName
         case reserved
         case controlCharacter

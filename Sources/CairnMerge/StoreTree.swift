@@ -5,7 +5,7 @@
 ///   and `users/<uid>/…/<id>.json` whose every ID is valid;
 /// - plain files only: no symbolic link, submodule or executable mode;
 /// - no name that is empty, `.`, `..`, a form of `.git` in any case (`.GIT`, `git~1`, `.git.`),
-///   or holds a backslash or bytes that are not UTF-8.
+///   or holds a slash, a backslash or bytes that are not UTF-8.
 public enum StoreTree {
     /// Why the file at `components` (the names from the top of the tree, as stored) with git
     /// file `mode` cannot be in the store of `uid`; nil when it can.
@@ -40,11 +40,10 @@ public enum StoreTree {
         guard !name.isEmpty else { return "an empty name" }
         guard let text = String(validating: name, as: UTF8.self) else { return "a name that is not UTF-8" }
         if text == "." || text == ".." { return "'\(text)' is not a name" }
+        // A tree entry's name never holds '/': one that does would reach other folders.
+        if name.contains(0x2F) { return "a name with a slash" }
         if name.contains(0x5C) { return "a name with a backslash" }
-        var folded = Substring(text.lowercased())
-        // Windows drops trailing dots and spaces, so ".git." and ".git " are ".git" there.
-        while let last = folded.last, last == "." || last == " " { folded = folded.dropLast() }
-        if folded == ".git" || folded.hasPrefix("git~") {
+        if DocumentID.namesGitFolder(text) {
             return "'\(text)' could stand for git's own folder"
         }
         return nil

@@ -2,7 +2,8 @@ import CairnTestSupport
 import Foundation
 import Testing
 
-/// Bad input gets one clear line on stderr, a non-zero exit, and changes nothing.
+/// Bad input gets one clear line on stderr, a non-zero exit, and changes nothing. The
+/// inputs the hostile-input catalogue lists are in `BadInputCatalogueTests`.
 @Suite struct BadInputTests {
     let cli = CLI()
 
@@ -13,18 +14,9 @@ import Testing
         try cli("put", "users/u1/books/b2", input: #"{"pending":true}"#)
     }
 
-    /// Runs a command that must be refused, and checks the refusal's shape.
     func expectRefused(_ arguments: [String], input: String? = nil, saying phrase: String,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = try cli.snapshot("u1")
-        let result = try runProcess(CLI.executable, ["--home", cli.home] + arguments, input: input)
-        #expect(result.status == 1, "exit status of \(arguments)", sourceLocation: sourceLocation)
-        #expect(result.stdout == "", sourceLocation: sourceLocation)
-        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 2 && lines[1].isEmpty, "one line: \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr.hasPrefix("cairn: "), sourceLocation: sourceLocation)
-        #expect(result.stderr.contains(phrase), "\(result.stderr) says \(phrase)", sourceLocation: sourceLocation)
-        #expect(try cli.snapshot("u1") == before, "nothing changed by \(arguments)", sourceLocation: sourceLocation)
+        try cli.expectRefused(arguments, input: input, saying: phrase, sourceLocation: sourceLocation)
     }
 
     @Test func malformedJSON() throws {

@@ -29,7 +29,9 @@ import Testing
         (".git", .leadingDot), (".hidden", .leadingDot),
         ("a\u{0}b", .controlCharacter), ("tab\there", .controlCharacter), ("line\nbreak", .controlCharacter),
         ("b1.json", .jsonSuffix), ("B1.JSON", .jsonSuffix),
-        ("GIT~1", .shortName), ("git~12", .shortName),
+        ("GIT~1", .shortName), ("git~12", .shortName), ("git~1 ", .shortName), ("GIT~2.", .shortName),
+        ("a\\b", .backslash), ("\\", .backslash),
+        (".\u{307}", .leadingDot),
         (String(repeating: "x", count: 251), .tooLong),
         (String(repeating: "é", count: 126), .tooLong),
     ])
@@ -48,6 +50,25 @@ import Testing
                    String(repeating: "x", count: 250), "git~", "git~x"] {
             #expect(throws: Never.self) { try DocumentID.validate(id, in: id) }
         }
+    }
+
+    /// A '/' followed by a combining mark is one Character but still a '/' in the file's name:
+    /// paths split, and IDs are checked, by bytes.
+    @Test func aSlashBeforeACombiningMarkSplitsThePath() throws {
+        let path = try DocumentPath("users/u1/books/b1/notes/\u{307}")
+        #expect(path.segments == ["users", "u1", "books", "b1", "notes", "\u{307}"])
+        #expect(throws: PathError.self) { try DocumentPath("users/u1/books/b1/\u{307}") }
+        #expect(throws: PathError.self) { try DocumentID.validate("x/\u{307}", in: "x/\u{307}") }
+    }
+
+    /// U+0600 joins the '.' after it into one Character: the file's `.json` suffix is still
+    /// found, by bytes, so the document reads back from its file name.
+    @Test func aDocumentWhoseIDEndsInAPrependedMarkReadsBackFromItsFile() throws {
+        let path = try DocumentPath("users/u1/books/b.json\u{600}")
+        #expect(DocumentPath(fileName: path.fileName) == path)
+        #expect(DocumentID.stem(ofFileName: "b1.json") == "b1")
+        #expect(DocumentID.stem(ofFileName: ".json") == nil)
+        #expect(DocumentID.stem(ofFileName: "b1.txt") == nil)
     }
 
     @Test func refusesEmptySegmentsAndSlashes() throws {

@@ -54,6 +54,19 @@ import Testing
         MergeLaws.check(.appendOnlyLatest(by: "a"), seed: 14) { MergeSamples.sample(&$0) { MergeSamples.object(&$0) } }
     }
 
+    /// Swift takes "é" (NFC) and "e\u{301}" (NFD) as one key; the merged key has one
+    /// spelling whichever side merges.
+    @Test func keysInTwoNormalizationFormsMergeToTheSameBytes() throws {
+        let ours = JSONValue.object(["\u{E9}": .integer(1), "n": .integer(1)])
+        let theirs = JSONValue.object(["e\u{301}": .integer(2), "n": .integer(2)])
+        for policy in [MergePolicy.plain, .entriesLatest(by: "t")] {
+            let forward = policy.merge(base: .object([:]), ours: ours, theirs: theirs)
+            let backward = policy.merge(base: .object([:]), ours: theirs, theirs: ours)
+            #expect(forward.value?.canonicalBytes() == backward.value?.canonicalBytes(), "\(policy.name)")
+            #expect(forward.value?.canonicalText.contains("e\u{301}") == true, "the first spelling in UTF-8 order")
+        }
+    }
+
     @Test func counterLosesNoIncrement() {
         var generator = SplitMix(seed: 13)
         for _ in 0..<2_000 {

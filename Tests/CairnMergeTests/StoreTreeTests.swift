@@ -25,6 +25,7 @@ import Testing
             ("users/u1/.git./x.json", "git's own folder"),
             ("users/u1/.git /x.json", "git's own folder"),
             ("users/u1/books\\b1.json", "backslash"),
+            ("users/u1/git~1 /x.json", "git's own folder"),
             ("users/u1//b1.json", "empty name"),
             ("users/u2/books/b1.json", "another user"),
             ("users/u2.json", "another user"),
@@ -35,6 +36,21 @@ import Testing
         for (path, reason) in cases {
             let found = refusal(path)
             #expect(found?.contains(reason) == true, "\(path): \(found ?? "accepted")")
+        }
+    }
+
+    /// A name holding '/' (git never writes one, a crafted tree can) would reach other folders.
+    @Test func aNameWithASlashIsRefused() {
+        let found = StoreTree.refusal(of: [Array(".cairn".utf8), Array("x/../../.git/config".utf8)], mode: 0o100644, uid: "u1")
+        #expect(found?.contains("a name with a slash") == true)
+        #expect(StoreTree.refusal(of: [Array("users".utf8), Array("u1".utf8), Array("books/b1.json".utf8)],
+                                  mode: 0o100644, uid: "u1")?.contains("slash") == true)
+    }
+
+    /// What a device may write, another device accepts: the rules on `.git`'s names are one.
+    @Test func theIDsADeviceWritesArriveAccepted() {
+        for path in ["users/u1/git~x/d.json", "users/u1/books/git~.json", "users/u1/books/git~1a.json"] {
+            #expect(refusal(path) == nil, "\(path)")
         }
     }
 

@@ -32,7 +32,7 @@ struct MergeResultCheck {
             checkExtreme(greatest: policy == .max)
         case .union:
             checkUnion()
-        case .lww(let field, let children):
+        case .lww(let field, let children, _):
             checkSidePicked(children: children) { Self.integerOrder($0.field(field), $1.field(field)) }
         case .highest(let field, let then, let children):
             checkSidePicked(children: children) { ours, theirs in

@@ -132,7 +132,7 @@ import Testing
     /// policies), A syncs again (fast-forward). Both then hold the same tree, which is the
     /// server's, with every attempt and both sections; the password given in the URL was used
     /// and never stored.
-    @Test(.timeLimit(.minutes(1))) func twoDevicesConvergeThroughTheServer() throws {
+    @Test(.timeLimit(.minutes(3))) func twoDevicesConvergeThroughTheServer() throws {
         let served = try Served()
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
@@ -196,7 +196,7 @@ import Testing
     /// Four devices that worked offline sync at the same moment: the server takes one push at
     /// a time (its compare-and-swap on main), the others fetch, merge and push again, and in
     /// the end nothing any device wrote is missing anywhere.
-    @Test(.timeLimit(.minutes(1))) func devicesSyncingAtOnceLoseNothing() throws {
+    @Test(.timeLimit(.minutes(3))) func devicesSyncingAtOnceLoseNothing() throws {
         let served = try Served()
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
@@ -235,7 +235,7 @@ import Testing
     /// from a seeded generator (so many interleavings of pushes, merges and fast-forwards
     /// occur). After a last round in which every device syncs twice, all three hold the same
     /// tree as the server, with every attempt and every device's latest section.
-    @Test(.timeLimit(.minutes(1))) func threeDevicesInShuffledOrderConverge() throws {
+    @Test(.timeLimit(.minutes(3))) func threeDevicesInShuffledOrderConverge() throws {
         let served = try Served()
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
@@ -296,7 +296,7 @@ import Testing
     /// user whose remote carries those credentials). Only the owner gets through; everyone
     /// else gets one `cairn: ` line saying which credentials to give, a refused clone leaves no
     /// store behind, and a refused push leaves the server's main as it was.
-    @Test(.timeLimit(.minutes(1))) func onlyTheOwnerFetchesAndPushes() throws {
+    @Test(.timeLimit(.minutes(3))) func onlyTheOwnerFetchesAndPushes() throws {
         let served = try Served()
         defer { served.server.stop() }
 
@@ -386,7 +386,7 @@ import Testing
     /// with a score over 100 as breaking its schema. Each refusal is one `cairn: ` line naming
     /// the document; the device keeps its commit (HEAD as before the sync) and the server's
     /// main does not move.
-    @Test(.timeLimit(.minutes(1))) func hookRefusalsReachTheDevice() throws {
+    @Test(.timeLimit(.minutes(3))) func hookRefusalsReachTheDevice() throws {
         let served = try Served(schema: "life-in-uk")
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
@@ -436,7 +436,7 @@ import Testing
 
     /// `cairn status` tells how many checkpoints wait for the next sync: one after a put and a
     /// checkpoint, none once the sync pushed it.
-    @Test(.timeLimit(.minutes(1))) func statusCountsCheckpointsNotPushed() throws {
+    @Test(.timeLimit(.minutes(3))) func statusCountsCheckpointsNotPushed() throws {
         let served = try Served()
                 defer { served.server.stop() }
         let password = Self.passwords["u1"]!

@@ -3,6 +3,7 @@
 
 #include <git2.h>
 #include <git2/sys/stream.h>
+#include <git2/sys/repository.h>
 
 // Swift cannot call C variadic functions, and git_libgit2_opts is one.
 // These wrappers give each option Cairn uses a fixed signature.

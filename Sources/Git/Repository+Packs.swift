@@ -114,7 +114,19 @@ extension Repository {
             unlink(gitdir + "objects/pack/" + pack.name + ".idx")
             unlink(gitdir + "objects/pack/" + pack.name + ".pack")
         }
-        try refreshObjects()
+        try reopenObjects()
+    }
+
+    /// Gives the repository a new object database (`git_odb_open`, `git_repository_set_odb`).
+    /// libgit2 never forgets a pack it loaded, even once its files are removed: a process
+    /// that checkpoints for hours would keep every pack it ever wrote mapped, and look
+    /// through all of them for each new object. After packs are combined, the new database
+    /// sees only the packs on disk.
+    func reopenObjects() throws(GitError) {
+        var database: OpaquePointer?
+        try check(git_odb_open(&database, gitdir + "objects"), "git_odb_open")
+        defer { git_odb_free(database) }
+        try check(git_repository_set_odb(handle, database), "git_repository_set_odb")
     }
 
     /// Past about this many loose objects, they are packed (``packLooseObjects()``). A store's
@@ -165,6 +177,7 @@ extension Repository {
             unlink(gitdir + "objects/" + object.folder + "/" + String(object.id.hex.dropFirst(2)))
         }
         for folder in Set(loose.map(\.folder)) { rmdir(gitdir + "objects/" + folder) }
+        try reopenObjects()
         try combineSmallPacks()
     }
 

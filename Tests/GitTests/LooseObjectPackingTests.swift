@@ -55,4 +55,26 @@ import Testing
         #expect(try looseFiles(path).count == 1)
         #expect(try repository.blobContent(blob) == Array("{\"loose\":true}\n".utf8))
     }
+
+    /// libgit2 keeps every pack it loaded mapped, even once removed; after packs are
+    /// combined the repository's objects are opened again, so a long-running process keeps
+    /// no removed pack mapped (as a checkpointing app would, thousands of times).
+    @Test func combinedPacksAreNotKeptMapped() throws {
+        let path = folder + "/long-running"
+        let repository = try Repository.create(at: path, initialBranch: "main")
+        var written: [ObjectID: [UInt8]] = [:]
+        for number in 0..<60 {
+            try repository.packingWrites {
+                let bytes = Array("{\"n\":\(number)}\n".utf8)
+                written[try repository.writeBlob(bytes)] = bytes
+            }
+            // Read what is there, as a checkpoint does: libgit2 maps the packs it looks in.
+            for (id, bytes) in written.prefix(5) { #expect(try repository.blobContent(id) == bytes) }
+        }
+        #expect(repository.packs().count <= Repository.packLimit)
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        let removed = maps.split(separator: "\n").filter { $0.contains(path) && $0.contains("(deleted)") }
+        #expect(removed.isEmpty, "removed packs still mapped: \(removed.prefix(3))")
+        for (id, bytes) in written { #expect(try repository.blobContent(id) == bytes) }
+    }
 }

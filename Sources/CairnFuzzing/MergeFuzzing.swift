@@ -55,6 +55,7 @@ public enum MergeFuzzing {
             bytes += Array("|\(record.document)|\(record.pointer)|\(record.policy)|".utf8)
             bytes += record.kept?.canonicalBytes() ?? [0]
             bytes += record.replaced?.canonicalBytes() ?? [0]
+            bytes += Array("|\(record.note ?? "")".utf8)
         }
         return bytes
     }

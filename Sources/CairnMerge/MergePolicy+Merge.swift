@@ -147,7 +147,8 @@ extension MergePolicy {
             let written = clampedTo.map { "; counted as " + $0.canonicalText.split(separator: "\n").joined(separator: " ") } ?? ""
             notes.append("a stamp \(MergeClock.describe(lead)) ahead of the merging device's clock\(written)")
         }
-        let note = notes.joined(separator: "; ")
+        // Sorted: the same note whichever side merges.
+        let note = notes.sorted().joined(separator: "; ")
         if let index = records[start...].firstIndex(where: { $0.pointer == pointer }) {
             records[index].note = note
             records[index].kept = merged

@@ -8,10 +8,7 @@ import Testing
     let cli = CLI()
 
     init() throws {
-        try cli("init", "u1")
-        try cli("put", "users/u1/books/b1", input: #"{"keep":true}"#)
-        try cli("checkpoint")
-        try cli("put", "users/u1/books/b2", input: #"{"pending":true}"#)
+        try cli.makeStoreToRefuseInto()
     }
 
     func expectRefused(_ arguments: [String], input: String? = nil, saying phrase: String,

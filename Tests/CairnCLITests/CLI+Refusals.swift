@@ -3,6 +3,15 @@ import Foundation
 import Testing
 
 extension CLI {
+    /// The store of u1 with one checkpointed document (`books/b1`) and one pending write
+    /// (`books/b2`): what a refusal must leave as it was.
+    func makeStoreToRefuseInto() throws {
+        try self("init", "u1")
+        try self("put", "users/u1/books/b1", input: #"{"keep":true}"#)
+        try self("checkpoint")
+        try self("put", "users/u1/books/b2", input: #"{"pending":true}"#)
+    }
+
     /// Runs a command that must be refused, and checks the refusal's shape: exit status 1,
     /// nothing on stdout, one line on stderr that says `phrase`, and the store of `uid` as it
     /// was — its files, its HEAD and what `git status` says.

@@ -1,3 +1,4 @@
+import CairnFuzzing
 import CairnMerge
 import CairnTestSupport
 import Testing
@@ -23,13 +24,7 @@ enum MergeLaws {
     /// The records of an outcome as bytes, so equal means the same bytes, not merely equal
     /// Swift strings.
     static func fingerprint(_ outcome: MergeOutcome) -> [UInt8] {
-        var bytes = outcome.value?.canonicalBytes() ?? Array("(absent)".utf8)
-        for record in outcome.conflicts {
-            bytes += Array("|\(record.document)|\(record.pointer)|\(record.policy)|".utf8)
-            bytes += record.kept?.canonicalBytes() ?? [0]
-            bytes += record.replaced?.canonicalBytes() ?? [0]
-        }
-        return bytes
+        MergeFuzzing.fingerprint(outcome)
     }
 
     static func check(

@@ -46,7 +46,7 @@ public final class FaultProxy: Sendable {
         self.upstreamPort = upstreamPort
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw StartError(description: "FaultProxy: socket: \(String(cString: strerror(errno)))") }
-        var address = Self.loopback(port: 0)
+        var address = sockaddr_in.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let listening = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -247,7 +247,7 @@ public final class FaultProxy: Sendable {
     private func connectUpstream() -> Int32? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
-        var address = Self.loopback(port: upstreamPort)
+        var address = sockaddr_in.loopback(port: upstreamPort)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
@@ -260,11 +260,4 @@ public final class FaultProxy: Sendable {
         return descriptor
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        return address
-    }
 }

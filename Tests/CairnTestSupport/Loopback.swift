@@ -15,7 +15,7 @@ public enum Loopback {
     public static func freePort() throws -> Int {
         let descriptor = try newSocket()
         defer { close(descriptor) }
-        var address = loopback(port: 0)
+        var address = sockaddr_in.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -34,7 +34,7 @@ public enum Loopback {
             return false
         }
         defer { close(descriptor) }
-        var address = loopback(port: port)
+        var address = sockaddr_in.loopback(port: port)
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
@@ -58,13 +58,6 @@ public enum Loopback {
         process.waitUntilExit()
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        return address
-    }
 
     private static func newSocket() throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -14,7 +14,7 @@ struct Repair: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var transfer: TransferOptions
 
-    @Option(name: .customLong("from"), help: "The remote to restore from, when not the store's own.")
+    @Option(name: .customLong("from"), help: ArgumentHelp("The remote to restore from, when not the store's own.", valueName: "url"))
     var url: String?
 
     func run() throws {

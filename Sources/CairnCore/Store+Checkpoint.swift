@@ -37,7 +37,7 @@ extension Store {
         let paths = try journal.paths()
         guard !paths.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
         let head = try repository.headCommit()
-        let index = try Index.open(gitdir: repository.gitdir)
+        let index = try repository.openIndex()
         // Every pending path is put as it is now; what it was comes back from the tree
         // update, which reads the old folders anyway.
         var updates: [TreeUpdate] = []

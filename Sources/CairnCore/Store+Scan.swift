@@ -7,7 +7,7 @@ extension Store {
     /// only a holder of the lock may ask for, temporary files of killed writes are removed.
     func workingTreeChanges(cleaning: Bool) throws -> [FileChange] {
         var staged: [String: IndexEntry] = [:]
-        for entry in try Index.open(gitdir: repository.gitdir).allEntries() {
+        for entry in try repository.openIndex().allEntries() {
             staged[entry.path] = entry
         }
         var changes: [FileChange] = []

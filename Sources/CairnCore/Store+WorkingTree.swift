@@ -97,7 +97,7 @@ extension Store {
     /// clone, which nothing reads yet) gets its files written in place, as git's checkout
     /// writes them, without a temporary file each: a move cut short is redone whole anyway.
     private func rewriteFiles(_ differences: [TreeDifference], fresh: Bool = false) throws {
-        let index = try Index.open(gitdir: repository.gitdir)
+        let index = try repository.openIndex()
         for difference in differences {
             let path = difference.path
             if let entry = difference.entries[1] {

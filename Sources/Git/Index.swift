@@ -2,219 +2,344 @@
 import Glibc
 #endif
 
-/// The repository's index (`.git/index`), kept by Cairn as a git *split index*.
+/// The repository's index (`.git/index`), read and written by Cairn itself so staging costs
+/// follow the number of changed files.
 ///
-/// libgit2 1.5 reads and writes the whole index on every change, so a checkpoint of ten
-/// documents in a store of 100,000 would rewrite a 13 MB file. Git's split index keeps the
-/// bulk in `.git/sharedindex.<id>`, written rarely, and records in `.git/index` only what
-/// changed since: the shared entries replaced or deleted (two EWAH bitmaps) and the entries
-/// added. Cairn reads the shared part by binary search over a mapped file and writes only the
-/// small part, so staging costs follow the number of changes. Plain git reads and rewrites
-/// this format as usual (`git status`, `git add`); whatever git leaves — split or whole,
-/// version 2, 3 or 4 — is read, and turned back into a split index on the next write.
+/// What git or any other tool left is read as git reads it: versions 2 to 4, whole or split
+/// (a `.git/index` that records changes against `.git/sharedindex.<id>`), with every stage
+/// of a conflicted path. Cairn stages and unstages whole paths (staging a path resolves its
+/// conflict, as `git add` does) and writes the result back:
 ///
-/// libgit2 cannot read a split index: once Cairn owns a repository's index, no libgit2 call
-/// that uses the index (status, checkout, `git_index_*`) may run on it.
+/// - **whole**, in version 2 (3 when an entry needs extended flags), by default — the form
+///   that git, every libgit2, JGit and dulwich read and write. Unchanged entries are copied
+///   byte for byte from the file read, so a checkpoint costs a copy and a checksum of the
+///   index, not a parse and a serialization;
+/// - **split**, as git's `core.splitIndex` does, when the store's `core.splitIndex` is true,
+///   or unset and the index holds at least ``splitThreshold`` entries. Then only the small
+///   `.git/index` is written, until its changes grow past a share of the whole. Set
+///   `core.splitIndex` to false to keep a large store's index whole for tools that do not
+///   read split indexes (libgit2, JGit, dulwich).
+///
+/// Extensions git may have added (the cached trees, the untracked cache, resolve-undo) are
+/// optional and are not written back: git rebuilds them when it needs them. A required
+/// extension Cairn does not know (a sparse index) is an error, as in git.
+///
+/// An `Index` stages and unstages in memory; ``write()`` saves it once.
 public final class Index {
     private let gitdir: String
+    /// `core.splitIndex` of the repository: nil when it is not set.
+    private let splitSetting: Bool?
+    /// The entries as read: a mapped file (the whole index, or the shared part of a split
+    /// one), or, for version 4, parsed.
     private var base: Base
-    private var replaced: [Int: IndexEntry] = [:]
-    private var deleted: Set<Int> = []
-    private var added: [[UInt8]: IndexEntry] = [:]
-    /// A whole (not split) index was read: the next write makes a new shared part.
-    private var mustReshare: Bool
+    /// The shared part the index read links to, when it was split (the base is that part).
+    private var sharedID: ObjectID?
+    /// Every path whose entries differ from the base, with all of its entries now, sorted by
+    /// stage (none: the path is no longer staged).
+    private var changed: [[UInt8]: [IndexEntry]] = [:]
+    /// Whether ``write()`` ran: the file is then read again before any further use.
+    private var written = false
 
     private enum Base {
-        case shared(SharedIndex)
+        case mapped(MappedIndex)
         case loaded([IndexEntry])
     }
 
-    private init(gitdir: String, base: Base, mustReshare: Bool) {
+    /// The number of entries from which an index is written split when `core.splitIndex` is
+    /// not set: below it, writing the whole index costs less than a millisecond or two more
+    /// than writing a split one (BENCHMARKS.md, "Index").
+    public static let splitThreshold = 50_000
+
+    private init(gitdir: String, splitSetting: Bool?, base: Base, sharedID: ObjectID?) {
         self.gitdir = gitdir
+        self.splitSetting = splitSetting
         self.base = base
-        self.mustReshare = mustReshare
+        self.sharedID = sharedID
     }
 
     /// Reads the index of the repository whose `.git` folder is `gitdir`; an index that does
-    /// not exist yet is empty.
-    public static func open(gitdir: String) throws(GitError) -> Index {
+    /// not exist yet is empty. `splitIndex` is the repository's `core.splitIndex` (nil: not
+    /// set), which decides the form ``write()`` gives it.
+    public static func open(gitdir: String, splitIndex: Bool? = nil) throws(GitError) -> Index {
         let gitdir = gitdir.hasSuffix("/") ? gitdir : gitdir + "/"
         let path = gitdir + "index"
         guard let file = try MappedFile(path: path) else {
-            return Index(gitdir: gitdir, base: .loaded([]), mustReshare: true)
+            return Index(gitdir: gitdir, splitSetting: splitIndex, base: .loaded([]), sharedID: nil)
         }
-        let parsed = try IndexFile.parse(file.bytes, path: path)
-        guard let link = parsed.link else {
-            return Index(gitdir: gitdir, base: .loaded(stageZero(parsed.entries)), mustReshare: true)
+        let (base, link, entries) = try read(file, path: path)
+        guard let link else {
+            return Index(gitdir: gitdir, splitSetting: splitIndex, base: base, sharedID: nil)
         }
-        guard let shared = try SharedIndex(gitdir: gitdir, id: link.sharedID) else {
-            // A shared part Cairn cannot search (version 4): read it whole and reshare.
-            let sharedPath = gitdir + "sharedindex." + link.sharedID.hex
-            guard let sharedFile = try MappedFile(path: sharedPath) else {
-                throw failure(.notFound, "the index links to \(sharedPath), which is missing", "cairn_index_read")
-            }
-            let whole = try IndexFile.parse(sharedFile.bytes, path: sharedPath)
-            let index = Index(gitdir: gitdir, base: .loaded(stageZero(whole.entries)), mustReshare: true)
-            try index.apply(link, entries: parsed.entries, baseCount: whole.entries.count)
-            try index.flatten()
-            return index
+        let sharedPath = gitdir + "sharedindex." + link.sharedID.hex
+        guard let sharedFile = try MappedFile(path: sharedPath) else {
+            throw failure(.notFound, "the index links to \(sharedPath), which is missing", "cairn_index_read")
         }
-        let index = Index(gitdir: gitdir, base: .shared(shared), mustReshare: false)
-        try index.apply(link, entries: parsed.entries, baseCount: shared.count)
+        let (shared, sharedLink, _) = try read(sharedFile, path: sharedPath)
+        guard sharedLink == nil else {
+            throw failure(.generic, "\(sharedPath) is not a valid shared index: it links to another one", "cairn_index_read")
+        }
+        let index = Index(gitdir: gitdir, splitSetting: splitIndex, base: shared, sharedID: link.sharedID)
+        try index.apply(link, entries: entries ?? [])
         return index
     }
 
-    /// The entry staged for `path`, if any.
+    /// Maps or parses one index file: its entries as a base, its link, and — for a split
+    /// index, which is small — its own entries parsed.
+    private static func read(_ file: MappedFile, path: String) throws(GitError)
+        -> (base: Base, link: IndexFile.Link?, entries: [IndexEntry]?) {
+        if try IndexFile.header(file.bytes, path: path) == 4 {
+            let parsed = try IndexFile.parse(file.bytes, path: path)
+            return (.loaded(sorted(parsed.entries)), parsed.link, parsed.link == nil ? nil : parsed.entries)
+        }
+        let mapped = try MappedIndex(file: file, path: path)
+        guard let link = mapped.link else { return (.mapped(mapped), nil, nil) }
+        let entries = try (0..<mapped.count).map { position throws(GitError) in try mapped.entry(at: position) }
+        return (.mapped(mapped), link, entries)
+    }
+
+    /// The entry staged for `path` (stage 0), if any.
     public func entry(for path: String) throws(GitError) -> IndexEntry? {
-        let bytes = Array(path.utf8)
-        guard let position = try position(of: bytes) else { return added[bytes] }
-        if deleted.contains(position) { return nil }
-        if let entry = replaced[position] { return entry }
-        return try baseEntry(at: position)
+        try readAgainIfWritten()
+        return try currentEntries(of: Array(path.utf8)).first { $0.stage == 0 }
     }
 
-    /// Stages `entry` for its path, replacing what was staged there.
+    /// Stages `entry` for its path, replacing whatever was staged there (every stage of a
+    /// conflicted path: staging resolves it).
     public func stage(_ entry: IndexEntry) throws(GitError) {
-        if let position = try position(of: entry.pathBytes) {
-            replaced[position] = entry
-            deleted.remove(position)
-        } else {
-            added[entry.pathBytes] = entry
-        }
+        try readAgainIfWritten()
+        var entry = entry
+        entry.flags &= ~IndexFile.stageMask
+        entry.extendedFlags = 0
+        changed[entry.pathBytes] = [entry]
     }
 
-    /// Unstages `path`.
+    /// Unstages `path` (every stage of it).
     public func remove(path: String) throws(GitError) {
-        let bytes = Array(path.utf8)
-        if let position = try position(of: bytes) {
-            deleted.insert(position)
-            replaced[position] = nil
-        } else {
-            added[bytes] = nil
-        }
+        try readAgainIfWritten()
+        changed[Array(path.utf8)] = []
     }
 
-    /// Every staged entry, sorted by path. Reads the whole shared part: for scans.
+    /// Every staged entry of every stage, sorted by path then stage. Reads the whole index:
+    /// for scans.
     public func allEntries() throws(GitError) -> [IndexEntry] {
+        try readAgainIfWritten()
         var entries: [IndexEntry] = []
-        let count = baseCount
-        entries.reserveCapacity(count + added.count)
-        for position in 0..<count where !deleted.contains(position) {
-            if let entry = replaced[position] {
-                entries.append(entry)
-            } else {
-                entries.append(try baseEntry(at: position))
+        entries.reserveCapacity(baseCount + changed.count)
+        try forEachRun { run throws(GitError) in
+            switch run {
+            case .base(let positions):
+                for position in positions { entries.append(try baseEntry(at: position)) }
+            case .changed(let replacing):
+                entries += replacing
             }
         }
-        entries += added.values
-        entries.sort { $0.pathBytes.lexicographicallyPrecedes($1.pathBytes) }
         return entries
     }
 
-    /// Writes the index: usually just the small `.git/index` of changes; when those have
-    /// grown past a share of the whole (or a whole index was read), a new shared part too.
+    /// Writes the index, whole or split (see the type's description), through
+    /// `.git/index.lock` as git does.
     public func write() throws(GitError) {
-        let changes = replaced.count + deleted.count + added.count
-        if case .shared(let shared) = base, !mustReshare, changes <= Self.reshareThreshold(shared.count) {
-            let replacements = replaced.keys.sorted().map { position -> IndexEntry in
-                var entry = replaced[position]!
-                entry.pathBytes = []
-                return entry
+        try readAgainIfWritten()
+        let total = baseCount + changed.values.reduce(0) { $0 + $1.count }
+        let split = splitSetting ?? (total >= Self.splitThreshold)
+        if split, let sharedID, case .mapped(let shared) = base,
+           changed.count <= Self.reshareThreshold(shared.count) {
+            try FileWriter.replace(gitdir + "index", with: splitBytes(shared: shared, id: sharedID))
+        } else {
+            let whole = try wholeBytes()
+            if split {
+                let id = ObjectID(rawBytes: Array(whole.suffix(IndexFile.trailerSize)))
+                let sharedPath = gitdir + "sharedindex." + id.hex
+                if access(sharedPath, F_OK) != 0 { try FileWriter.replace(sharedPath, with: whole) }
+                var small = IndexFile.startFile(version: 2, capacity: 0)
+                IndexFile.finish(&small, count: 0, link: IndexFile.Link(sharedID: id, deleted: [], replaced: []))
+                try FileWriter.replace(gitdir + "index", with: small)
+                removeSharedParts(except: [id, sharedID].compactMap { $0 })
+            } else {
+                try FileWriter.replace(gitdir + "index", with: whole)
+                removeSharedParts(except: [sharedID].compactMap { $0 })
             }
-            let additions = added.values.sorted { $0.pathBytes.lexicographicallyPrecedes($1.pathBytes) }
-            let link = IndexFile.Link(sharedID: shared.id, deleted: deleted.sorted(), replaced: replaced.keys.sorted())
-            try FileWriter.replace(gitdir + "index", with: IndexFile.serialize(replacements + additions, link: link).bytes)
-            return
         }
-        let entries = try allEntries()
-        let (bytes, offsets) = IndexFile.serialize(entries, link: nil)
-        let id = ObjectID(rawBytes: Array(bytes.suffix(IndexFile.trailerSize)))
-        let sharedPath = gitdir + "sharedindex." + id.hex
-        if access(sharedPath, F_OK) != 0 {
-            try FileWriter.replace(sharedPath, with: bytes)
-        }
-        try SharedIndex.writeOffsets(offsets, to: SharedIndex.offsetsPath(gitdir: gitdir, id: id))
-        let link = IndexFile.Link(sharedID: id, deleted: [], replaced: [])
-        try FileWriter.replace(gitdir + "index", with: IndexFile.serialize([], link: link).bytes)
-        let previous: ObjectID? = if case .shared(let old) = base { old.id } else { nil }
-        removeSharedParts(except: [id] + (previous.map { [$0] } ?? []))
-        guard let shared = try SharedIndex(gitdir: gitdir, id: id) else { return }
-        base = .shared(shared)
-        replaced = [:]
-        deleted = []
-        added = [:]
-        mustReshare = false
+        written = true
     }
 
-    /// How many changed entries the small part may hold before a new shared part is cheaper:
-    /// half the store for small ones, at most 2,000 entries (about 200 KB) for large ones.
+    /// How many changed paths a split `.git/index` may record before a new shared part is
+    /// cheaper: half the store for small ones, at most 2,000 (about 200 KB) for large ones.
     static func reshareThreshold(_ sharedCount: Int) -> Int {
         min(2_000, max(64, sharedCount / 2))
     }
 
     // MARK: - Internals
 
+    private func readAgainIfWritten() throws(GitError) {
+        guard written else { return }
+        let reread = try Self.open(gitdir: gitdir, splitIndex: splitSetting)
+        base = reread.base
+        sharedID = reread.sharedID
+        changed = reread.changed
+        written = false
+    }
+
     private var baseCount: Int {
         switch base {
-        case .shared(let shared): shared.count
+        case .mapped(let mapped): mapped.count
         case .loaded(let entries): entries.count
         }
     }
 
     private func baseEntry(at position: Int) throws(GitError) -> IndexEntry {
         switch base {
-        case .shared(let shared): try shared.entry(at: position)
+        case .mapped(let mapped): try mapped.entry(at: position)
         case .loaded(let entries): entries[position]
         }
     }
 
-    private func position(of path: [UInt8]) throws(GitError) -> Int? {
+    private func basePositions(of path: [UInt8]) -> Range<Int> {
         switch base {
-        case .shared(let shared):
-            return try shared.position(of: path)
+        case .mapped(let mapped):
+            return mapped.positions(of: path)
         case .loaded(let entries):
             var low = 0
-            var high = entries.count - 1
-            while low <= high {
+            var high = entries.count
+            while low < high {
                 let middle = (low + high) / 2
-                let candidate = entries[middle].pathBytes
-                if candidate == path { return middle }
-                if candidate.lexicographicallyPrecedes(path) { low = middle + 1 } else { high = middle - 1 }
+                if entries[middle].pathBytes.lexicographicallyPrecedes(path) { low = middle + 1 } else { high = middle }
             }
-            return nil
+            var upper = low
+            while upper < entries.count, entries[upper].pathBytes == path { upper += 1 }
+            return low..<upper
         }
     }
 
-    /// Takes in the changes a split `.git/index` records against its shared part.
-    private func apply(_ link: IndexFile.Link, entries: [IndexEntry], baseCount: Int) throws(GitError) {
-        guard link.replaced.count <= entries.count,
-              link.replaced.allSatisfy({ $0 < baseCount }), link.deleted.allSatisfy({ $0 < baseCount }) else {
+    /// The entries of `path` now, every stage.
+    private func currentEntries(of path: [UInt8]) throws(GitError) -> [IndexEntry] {
+        if let entries = changed[path] { return entries }
+        var found: [IndexEntry] = []
+        for position in basePositions(of: path) { found.append(try baseEntry(at: position)) }
+        return found
+    }
+
+    /// A stretch of the index in order: base entries kept as they are, or the entries of one
+    /// changed path in place of its base entries.
+    private enum Run {
+        case base(Range<Int>)
+        case changed([IndexEntry])
+    }
+
+    /// Calls `body` with the whole index in order, as runs of kept base entries and changed paths.
+    private func forEachRun(_ body: (Run) throws(GitError) -> Void) throws(GitError) {
+        var cursor = 0
+        for path in changed.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let positions = basePositions(of: path)
+            if cursor < positions.lowerBound { try body(.base(cursor..<positions.lowerBound)) }
+            try body(.changed(changed[path]!))
+            cursor = max(cursor, positions.upperBound)
+        }
+        if cursor < baseCount { try body(.base(cursor..<baseCount)) }
+    }
+
+    /// The whole index as one file: unchanged entries copied from the mapped base as they
+    /// are, changed paths written anew.
+    private func wholeBytes() throws(GitError) -> [UInt8] {
+        let needsExtended: Bool = switch base {
+        case .mapped(let mapped): mapped.hasExtendedFlags
+        case .loaded(let entries): entries.contains { $0.extendedFlags != 0 }
+        }
+        let version: UInt32 = needsExtended ? 3 : 2
+        var bytes = IndexFile.startFile(version: version, capacity: baseCount * 112)
+        var count = 0
+        try forEachRun { run throws(GitError) in
+            switch run {
+            case .base(let positions):
+                count += positions.count
+                switch base {
+                case .mapped(let mapped):
+                    mapped.appendEntries(positions, to: &bytes)
+                case .loaded(let entries):
+                    for entry in entries[positions] { IndexFile.append(entry, to: &bytes, version: version) }
+                }
+            case .changed(let entries):
+                count += entries.count
+                for entry in entries { IndexFile.append(entry, to: &bytes, version: version) }
+            }
+        }
+        IndexFile.finish(&bytes, count: count, link: nil)
+        return bytes
+    }
+
+    /// A split `.git/index` recording the changes against `shared`: a shared entry whose
+    /// path and stage are staged again is replaced, one no longer staged is deleted, and the
+    /// rest are added.
+    private func splitBytes(shared: MappedIndex, id: ObjectID) throws(GitError) -> [UInt8] {
+        var replaced: [(position: Int, entry: IndexEntry)] = []
+        var deleted: [Int] = []
+        var added: [IndexEntry] = []
+        for path in changed.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            var now = changed[path]!
+            for position in shared.positions(of: path) {
+                let old = try shared.entry(at: position)
+                if let match = now.firstIndex(where: { $0.stage == old.stage }) {
+                    var entry = now.remove(at: match)
+                    entry.pathBytes = []
+                    replaced.append((position, entry))
+                } else {
+                    deleted.append(position)
+                }
+            }
+            added += now
+        }
+        replaced.sort { $0.position < $1.position }
+        let entries = replaced.map(\.entry) + added
+        let version: UInt32 = entries.contains { $0.extendedFlags != 0 } ? 3 : 2
+        var bytes = IndexFile.startFile(version: version, capacity: entries.count * 112)
+        for entry in entries { IndexFile.append(entry, to: &bytes, version: version) }
+        IndexFile.finish(&bytes, count: entries.count,
+                         link: IndexFile.Link(sharedID: id, deleted: deleted.sorted(), replaced: replaced.map(\.position)))
+        return bytes
+    }
+
+    /// Takes in the changes a split `.git/index` records against its shared part, as git
+    /// merges them: replacements take the place (and the name) of their shared entries,
+    /// deleted ones go, and the other entries are added, each replacing a shared entry of
+    /// the same path and stage.
+    private func apply(_ link: IndexFile.Link, entries: [IndexEntry]) throws(GitError) {
+        let count = baseCount
+        guard link.replaced.count <= entries.count, link.replaced.allSatisfy({ $0 < count }),
+              link.deleted.allSatisfy({ $0 < count }),
+              entries.prefix(link.replaced.count).allSatisfy({ $0.pathBytes.isEmpty }) else {
             throw failure(.generic, "\(gitdir)index has a link extension that does not fit its shared index", "cairn_index_read")
         }
+        func replace(_ path: [UInt8], stage: Int, with entry: IndexEntry?) throws(GitError) {
+            var now = try currentEntries(of: path).filter { $0.stage != stage }
+            if let entry { now.append(entry) }
+            changed[path] = now.sorted { $0.stage < $1.stage }
+        }
         for (position, entry) in zip(link.replaced, entries) {
+            let old = try baseEntry(at: position)
             var entry = entry
-            entry.pathBytes = try baseEntry(at: position).pathBytes
-            replaced[position] = entry
+            entry.pathBytes = old.pathBytes
+            try replace(old.pathBytes, stage: old.stage, with: entry)
         }
-        deleted = Set(link.deleted)
-        for entry in entries.dropFirst(link.replaced.count) where entry.stage == 0 {
-            added[entry.pathBytes] = entry
+        for position in link.deleted {
+            let old = try baseEntry(at: position)
+            try replace(old.pathBytes, stage: old.stage, with: nil)
+        }
+        for entry in entries.dropFirst(link.replaced.count) {
+            try replace(entry.pathBytes, stage: entry.stage, with: entry)
         }
     }
 
-    /// Folds the changes into a loaded base.
-    private func flatten() throws(GitError) {
-        base = .loaded(try allEntries())
-        replaced = [:]
-        deleted = []
-        added = [:]
+    private static func sorted(_ entries: [IndexEntry]) -> [IndexEntry] {
+        entries.enumerated().sorted { left, right in
+            if left.element.pathBytes != right.element.pathBytes {
+                return left.element.pathBytes.lexicographicallyPrecedes(right.element.pathBytes)
+            }
+            return (left.element.stage, left.offset) < (right.element.stage, right.offset)
+        }.map(\.element)
     }
 
-    private static func stageZero(_ entries: [IndexEntry]) -> [IndexEntry] {
-        entries.filter { $0.stage == 0 }.sorted { $0.pathBytes.lexicographicallyPrecedes($1.pathBytes) }
-    }
-
-    /// Removes shared parts (and their offset tables) no longer linked.
+    /// Removes shared parts no longer linked (git would let them expire; none of them is
+    /// used once the index no longer names it).
     private func removeSharedParts(except keep: [ObjectID]) {
         let kept = Set(keep.map(\.hex))
         guard let folder = opendir(gitdir) else { return }
@@ -223,12 +348,9 @@ public final class Index {
         while let item = readdir(folder) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name.hasPrefix("sharedindex."), !kept.contains(String(name.dropFirst(12))) else { continue }
-            stale.append(String(name.dropFirst(12)))
+            stale.append(name)
         }
-        for hex in stale {
-            unlink(gitdir + "sharedindex." + hex)
-            unlink(gitdir + "cairn/sharedindex." + hex + ".offsets")
-        }
+        for name in stale { unlink(gitdir + name) }
     }
 }
 

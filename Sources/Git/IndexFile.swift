@@ -1,15 +1,19 @@
 /// git's index file format (`Documentation/gitformat-index.txt`): reading versions 2 to 4,
-/// writing version 2, and the split index's `link` extension.
+/// writing versions 2 and 3, and the split index's `link` extension.
 ///
-/// A file is: `DIRC`, version, entry count; the entries; extensions (a four-letter
-/// signature and a length each; upper-case ones are optional and skipped, lower-case ones
-/// are required and only `link` is known); and the SHA-1 of everything before it.
+/// A file is: `DIRC`, version, entry count; the entries, sorted by name then stage;
+/// extensions (a four-letter signature and a length each; upper-case ones are optional and
+/// skipped, lower-case ones are required and only `link` is known); and the SHA-1 of
+/// everything before it.
 struct IndexFile {
     var version: UInt32
     var entries: [IndexEntry]
     /// The split index's link to its shared index, when the file has one.
     var link: Link?
 
+    /// What a split `.git/index` records against its shared part: the shared entries it
+    /// deletes, and those it replaces (by the first entries of the file, in order, which
+    /// have empty names and take the names of the entries they replace).
     struct Link {
         var sharedID: ObjectID
         var deleted: [Int]
@@ -18,15 +22,29 @@ struct IndexFile {
 
     static let signature: [UInt8] = Array("DIRC".utf8)
     static let trailerSize = 20
+    /// Flag bits of an entry: assume-valid, extended flags follow, and the stage.
+    static let assumeValidFlag: UInt16 = 0x8000
+    static let extendedFlag: UInt16 = 0x4000
+    static let stageMask: UInt16 = 0x3000
+
+    /// Checks the header of an index file and returns its version (2 to 4).
+    static func header(_ bytes: UnsafeRawBufferPointer, path: String) throws(GitError) -> UInt32 {
+        guard bytes.count >= 12 + trailerSize, bytes.starts(with: signature) else {
+            throw failure(.generic, "\(path) is not a valid index file: no DIRC header", "cairn_index_read")
+        }
+        let version = bytes.loadBigEndianUInt32(at: 4)
+        guard (2...4).contains(version) else {
+            throw failure(.generic, "\(path) is not a valid index file: version \(version)", "cairn_index_read")
+        }
+        return version
+    }
 
     /// Parses a whole index file.
     static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws(GitError) -> IndexFile {
         func corrupt(_ what: String) -> GitError {
             failure(.generic, "\(path) is not a valid index file: \(what)", "cairn_index_read")
         }
-        guard bytes.count >= 12 + trailerSize, bytes.starts(with: signature) else { throw corrupt("no DIRC header") }
-        let version = bytes.loadBigEndianUInt32(at: 4)
-        guard (2...4).contains(version) else { throw corrupt("version \(version)") }
+        let version = try header(bytes, path: path)
         let count = Int(bytes.loadBigEndianUInt32(at: 8))
         let end = bytes.count - trailerSize
         var offset = 12
@@ -41,12 +59,21 @@ struct IndexFile {
             previousPath = entry.pathBytes
             offset = next
         }
+        let link = try readExtensions(bytes, from: offset, end: end, corrupt: corrupt)
+        return IndexFile(version: version, entries: entries, link: link)
+    }
+
+    /// Reads the extensions from `offset` to `end`: the `link` one if any; an unknown
+    /// required (lower-case) one is an error, as in git.
+    static func readExtensions(_ bytes: UnsafeRawBufferPointer, from offset: Int, end: Int,
+                               corrupt: (String) -> GitError) throws(GitError) -> Link? {
+        var offset = offset
         var link: Link?
         while offset + 8 <= end {
             let name = Array(bytes[offset..<offset + 4])
             let size = Int(bytes.loadBigEndianUInt32(at: offset + 4))
             let body = offset + 8
-            guard body + size <= end else { throw corrupt("extension cut short") }
+            guard size <= end - body else { throw corrupt("extension cut short") }
             if name == Array("link".utf8) {
                 link = try parseLink(Array(bytes[body..<body + size]), corrupt: corrupt)
             } else if name[0] < UInt8(ascii: "A") || name[0] > UInt8(ascii: "Z") {
@@ -54,7 +81,7 @@ struct IndexFile {
             }
             offset = body + size
         }
-        return IndexFile(version: version, entries: entries, link: link)
+        return link
     }
 
     private static func parseLink(_ body: [UInt8], corrupt: (String) -> GitError) throws(GitError) -> Link {
@@ -86,9 +113,9 @@ struct IndexFile {
         entry.gid = bytes.loadBigEndianUInt32(at: offset + 32)
         entry.size = bytes.loadBigEndianUInt32(at: offset + 36)
         let flags = UInt16(bytes[offset + 60]) << 8 | UInt16(bytes[offset + 61])
-        entry.flags = flags & 0xF000
+        entry.flags = flags & (assumeValidFlag | stageMask)
         var nameStart = offset + 62
-        if flags & 0x4000 != 0 {
+        if flags & extendedFlag != 0 {
             guard version >= 3, nameStart + 2 <= end else { return nil }
             entry.extendedFlags = UInt16(bytes[nameStart]) << 8 | UInt16(bytes[nameStart + 1])
             nameStart += 2
@@ -102,19 +129,35 @@ struct IndexFile {
             entry.pathBytes = Array(previousPath[..<(previousPath.count - strip)]) + Array(bytes[cursor..<terminator])
             return (entry, terminator + 1)
         }
-        let length = Int(flags & 0x0FFF)
-        let nameEnd: Int
-        if length < 0x0FFF {
-            nameEnd = nameStart + length
-            guard nameEnd <= end else { return nil }
-        } else {
-            guard let terminator = firstZero(bytes, from: nameStart + 0x0FFF, end: end) else { return nil }
-            nameEnd = terminator
-        }
-        entry.pathBytes = Array(bytes[nameStart..<nameEnd])
-        let entrySize = ((nameStart - offset) + (nameEnd - nameStart) + 8) & ~7
+        let length = nameLength(bytes, flags: flags, nameStart: nameStart, end: end)
+        guard nameStart + length <= end else { return nil }
+        entry.pathBytes = Array(bytes[nameStart..<(nameStart + length)])
+        let entrySize = ((nameStart - offset) + length + 8) & ~7
         guard offset + entrySize <= end else { return nil }
         return (entry, offset + entrySize)
+    }
+
+    /// Where the version 2 or 3 entry at `offset` ends, without reading it; nil when it runs
+    /// past `end`.
+    static func entryEnd(_ bytes: UnsafeRawBufferPointer, at offset: Int, version: UInt32, end: Int) -> Int? {
+        guard offset + 62 <= end else { return nil }
+        let flags = UInt16(bytes[offset + 60]) << 8 | UInt16(bytes[offset + 61])
+        var nameStart = offset + 62
+        if flags & extendedFlag != 0 {
+            guard version >= 3 else { return nil }
+            nameStart += 2
+        }
+        let length = nameLength(bytes, flags: flags, nameStart: nameStart, end: end)
+        let next = offset + (((nameStart - offset) + length + 8) & ~7)
+        return next <= end ? next : nil
+    }
+
+    /// The length of a version 2 or 3 entry's name: from its flags, or, for names of 4,095
+    /// bytes and more, up to the NUL that ends it.
+    static func nameLength(_ bytes: UnsafeRawBufferPointer, flags: UInt16, nameStart: Int, end: Int) -> Int {
+        let length = Int(flags & 0x0FFF)
+        guard length == 0x0FFF else { return length }
+        return (firstZero(bytes, from: nameStart + length, end: end) ?? end) - nameStart
     }
 
     private static func readVarint(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int) -> (Int, Int)? {
@@ -140,30 +183,38 @@ struct IndexFile {
         return nil
     }
 
-    /// Serializes entries as a version 2 index (entries with an empty path are the split
-    /// index's replacements), followed by a `link` extension when given, and the checksum.
-    /// Returns the bytes and, for each entry, its offset in them.
-    static func serialize(_ entries: [IndexEntry], link: Link?) -> (bytes: [UInt8], offsets: [UInt32]) {
-        var bytes: [UInt8] = signature
-        bytes.reserveCapacity(12 + entries.count * 112 + 64)
-        bytes.appendBigEndian(UInt32(2))
-        bytes.appendBigEndian(UInt32(entries.count))
-        var offsets: [UInt32] = []
-        offsets.reserveCapacity(entries.count)
-        for entry in entries {
-            offsets.append(UInt32(bytes.count))
-            let start = bytes.count
-            for value in [entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds,
-                          entry.device, entry.inode, entry.mode, entry.uid, entry.gid, entry.size] {
-                bytes.appendBigEndian(value)
-            }
-            bytes += entry.id.bytes
-            let length = UInt16(min(entry.pathBytes.count, 0x0FFF))
-            bytes.appendBigEndian((entry.flags & 0x3000) | length)
-            bytes += entry.pathBytes
-            let size = (62 + entry.pathBytes.count + 8) & ~7
-            bytes += [UInt8](repeating: 0, count: size - (bytes.count - start))
+    // MARK: - Writing
+
+    /// A header for `count` entries; ``finish(_:count:link:)`` sets the count.
+    static func startFile(version: UInt32, capacity: Int) -> [UInt8] {
+        var bytes = signature
+        bytes.reserveCapacity(capacity + 64)
+        bytes.appendBigEndian(version)
+        bytes.appendBigEndian(UInt32(0))
+        return bytes
+    }
+
+    /// Appends one entry (an empty path: a split index's replacement, named by its position).
+    /// Extended flags are written only into a file of version 3.
+    static func append(_ entry: IndexEntry, to bytes: inout [UInt8], version: UInt32) {
+        let start = bytes.count
+        for value in [entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds,
+                      entry.device, entry.inode, entry.mode, entry.uid, entry.gid, entry.size] {
+            bytes.appendBigEndian(value)
         }
+        bytes += entry.id.bytes
+        let extended = version >= 3 && entry.extendedFlags != 0
+        let length = UInt16(min(entry.pathBytes.count, 0x0FFF))
+        bytes.appendBigEndian((entry.flags & (assumeValidFlag | stageMask)) | (extended ? extendedFlag : 0) | length)
+        if extended { bytes.appendBigEndian(entry.extendedFlags) }
+        bytes += entry.pathBytes
+        let size = (bytes.count - start + 8) & ~7
+        bytes += [UInt8](repeating: 0, count: size - (bytes.count - start))
+    }
+
+    /// Sets the entry count, appends the `link` extension when given, and the checksum.
+    static func finish(_ bytes: inout [UInt8], count: Int, link: Link?) {
+        withUnsafeBytes(of: UInt32(count).bigEndian) { bytes.replaceSubrange(8..<12, with: $0) }
         if let link {
             let body = link.sharedID.bytes + EWAHBitmap.encode(link.deleted) + EWAHBitmap.encode(link.replaced)
             bytes += Array("link".utf8)
@@ -171,7 +222,16 @@ struct IndexFile {
             bytes += body
         }
         bytes += SHA1.hash(bytes)
-        return (bytes, offsets)
+    }
+
+    /// A whole file of `entries` (sorted by name then stage), in version 2, or 3 when an
+    /// entry has extended flags.
+    static func serialize(_ entries: [IndexEntry], link: Link?) -> [UInt8] {
+        let version: UInt32 = entries.contains { $0.extendedFlags != 0 } ? 3 : 2
+        var bytes = startFile(version: version, capacity: entries.count * 112)
+        for entry in entries { append(entry, to: &bytes, version: version) }
+        finish(&bytes, count: entries.count, link: link)
+        return bytes
     }
 }
 

@@ -3,8 +3,8 @@ import CairnTestSupport
 import Foundation
 import Testing
 
-/// The split index Cairn writes must be what git reads: after every change `git status` is
-/// clean, `git ls-files` lists the commit, and whatever git writes back Cairn reads.
+/// The index Cairn writes, whole or split, must be what git reads: after every change `git
+/// status` is clean, `git ls-files` lists the commit, and whatever git writes back Cairn reads.
 @Suite struct IndexTests {
     let temporary = TemporaryFolder("cairn-index")
     var folder: String { temporary.path }
@@ -16,15 +16,20 @@ import Testing
         let root: String
         var head: ObjectID?
         let someone: Signature
+        /// The `core.splitIndex` the index is written under (nil: not set).
+        let splitIndex: Bool?
 
-        init(_ root: String, someone: Signature) throws {
+        init(_ root: String, someone: Signature, splitIndex: Bool? = nil) throws {
             self.root = root
             self.someone = someone
+            self.splitIndex = splitIndex
             repository = try Repository.create(at: root, initialBranch: "main")
         }
 
+        func openIndex() throws -> Index { try Index.open(gitdir: repository.gitdir, splitIndex: splitIndex) }
+
         func commit(writing files: [String: String], deleting: [String] = []) throws {
-            let index = try Index.open(gitdir: repository.gitdir)
+            let index = try openIndex()
             var updates: [TreeUpdate] = []
             for (path, text) in files {
                 let absolute = root + "/" + path
@@ -58,8 +63,22 @@ import Testing
         }
     }
 
-    @Test func gitReadsTheSplitIndexThroughAddsChangesAndDeletes() throws {
+    @Test func byDefaultTheIndexIsWholeAndVersion2() throws {
         let play = try Playground(folder + "/r", someone: someone)
+        var files: [String: String] = [:]
+        for number in 0..<300 { files["users/u1/books/b\(number).json"] = "{\"n\":\(number)}\n" }
+        try play.commit(writing: files)
+        try play.commit(writing: ["users/u1/books/b7.json": "{\"n\":\"seven\"}\n"], deleting: ["users/u1/books/b9.json"])
+        try play.expectClean()
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: play.repository.gitdir + "index")))
+        #expect(bytes[4..<8] == [0, 0, 0, 2])
+        #expect(!bytes.indices.dropLast(3).contains { Array(bytes[$0..<$0 + 4]) == Array("link".utf8) })
+        #expect(try sharedParts(play).isEmpty)
+        #expect(try play.openIndex().allEntries().count == 299)
+    }
+
+    @Test func gitReadsTheSplitIndexThroughAddsChangesAndDeletes() throws {
+        let play = try Playground(folder + "/r", someone: someone, splitIndex: true)
         var files: [String: String] = [:]
         for number in 0..<300 { files["users/u1/books/b\(number).json"] = "{\"n\":\(number)}\n" }
         try play.commit(writing: files)
@@ -74,7 +93,7 @@ import Testing
         // Deleted then written again: a replacement of the same shared entry.
         try play.commit(writing: ["users/u1/books/b9.json": "{\"back\":true}\n"], deleting: ["users/u1/books/new.json"])
         try play.expectClean()
-        let index = try Index.open(gitdir: play.repository.gitdir)
+        let index = try play.openIndex()
         #expect(try index.entry(for: "users/u1/books/b7.json")?.id == (try play.repository.hashFile(atPath: play.root + "/users/u1/books/b7.json")))
         #expect(try index.entry(for: "users/u1/books/new.json") == nil)
         #expect(try index.allEntries().count == 300)
@@ -82,7 +101,7 @@ import Testing
     }
 
     @Test func manyChangesMakeANewSharedPartAndDropTheOldOnes() throws {
-        let play = try Playground(folder + "/r", someone: someone)
+        let play = try Playground(folder + "/r", someone: someone, splitIndex: true)
         try play.commit(writing: ["a.json": "{}\n"])
         for round in 0..<4 {
             var files: [String: String] = [:]
@@ -93,8 +112,9 @@ import Testing
         #expect(try sharedParts(play).count <= 2)
     }
 
-    @Test func readsWhatGitWritesBackWholeSplitOrVersion4() throws {
-        let play = try Playground(folder + "/r", someone: someone)
+    @Test(arguments: [nil, true, false])
+    func readsWhatGitWritesBackWholeSplitOrVersion4(splitIndex: Bool?) throws {
+        let play = try Playground(folder + "/r", someone: someone, splitIndex: splitIndex)
         var files: [String: String] = [:]
         for number in 0..<50 { files["users/u1/x/f\(number).json"] = "{\"n\":\(number)}\n" }
         try play.commit(writing: files)
@@ -117,7 +137,7 @@ import Testing
         try play.commit(writing: ["a.json": "{}\n", "b.json": "{}\n"])
         try "{\"hand\":1}\n".write(toFile: play.root + "/c.json", atomically: false, encoding: .utf8)
         #expect(try play.git("add", "c.json").status == 0)
-        let index = try Index.open(gitdir: play.repository.gitdir)
+        let index = try play.openIndex()
         #expect(try index.entry(for: "c.json") != nil)
         #expect(try index.entry(for: "a.json") != nil)
     }
@@ -132,8 +152,8 @@ import Testing
     let temporary = TemporaryFolder("cairn-damaged")
     let someone = Signature(name: "Test", email: "test@example.invalid", time: 1_730_000_000)
 
-    func playground() throws -> IndexTests.Playground {
-        let play = try IndexTests.Playground(temporary.path + "/r", someone: someone)
+    func playground(splitIndex: Bool? = true) throws -> IndexTests.Playground {
+        let play = try IndexTests.Playground(temporary.path + "/r", someone: someone, splitIndex: splitIndex)
         var files: [String: String] = [:]
         for number in 0..<100 { files["d/f\(number).json"] = "{\"n\":\(number)}\n" }
         try play.commit(writing: files)
@@ -152,9 +172,16 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
-        // The offsets table no longer fits; rebuilding it from the file fails cleanly.
-        try FileManager.default.removeItem(atPath: play.repository.gitdir + "cairn")
         #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir) }
+    }
+
+    @Test(arguments: [0.3, 0.5, 0.9])
+    func aTruncatedWholeIndexIsAnError(kept: Double) throws {
+        let play = try playground(splitIndex: nil)
+        let path = play.repository.gitdir + "index"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(Int(Double(bytes.count) * kept)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir).allEntries() }
     }
 
     @Test func aMissingSharedPartIsAnError() throws {
@@ -168,25 +195,13 @@ import Testing
         }
     }
 
-    @Test func aHeaderClaimingBillionsOfEntriesIsAnError() throws {
-        let play = try playground()
+    @Test(arguments: [nil, true])
+    func aHeaderClaimingBillionsOfEntriesIsAnError(splitIndex: Bool?) throws {
+        let play = try playground(splitIndex: splitIndex)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: play.repository.gitdir + "index")))
         bytes[8...11] = [0xFF, 0xFF, 0xFF, 0xF0]
         try Data(bytes).write(to: URL(fileURLWithPath: play.repository.gitdir + "index"))
         #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir) }
-    }
-
-    @Test func aGarbledOffsetsTableIsRebuilt() throws {
-        let play = try playground()
-        let table = try #require(try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir + "cairn").first)
-        let path = play.repository.gitdir + "cairn/" + table
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        for index in stride(from: 0, to: bytes.count, by: 7) { bytes[index] ^= 0x5A }
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let index = try Index.open(gitdir: play.repository.gitdir)
-        #expect(try index.entry(for: "d/f42.json") != nil)
-        #expect(try index.allEntries().count == 100)
     }
 
     @Test func aBitmapWithAnEndlessRunIsRefused() {

@@ -29,8 +29,15 @@ extension Store {
     /// that the next checkpoint completes.
     @discardableResult
     func commitPending(message: String?) throws -> CheckpointResult {
+        // After a git command in the store, the working tree may differ from the last
+        // checkpoint in files the journal never heard of: every file is compared once.
+        if try changedByOtherGitTools() {
+            try journal.append(try scannedPaths(strict: false))
+        }
         // The new blobs and trees and the commit go to disk as one pack.
-        try repository.packingWrites { try commitPendingObjects(message: message) }
+        let result = try repository.packingWrites { try commitPendingObjects(message: message) }
+        noteWhatCairnLeft()
+        return result
     }
 
     private func commitPendingObjects(message: String?) throws -> CheckpointResult {
@@ -104,9 +111,11 @@ extension Store {
         return text
     }
 
-    /// The files a scan finds changed against the index, each checked: documents of this
-    /// user (rewritten canonical when hand-edited), or the store's own `.cairn/` files.
-    func scannedPaths() throws -> [String] {
+    /// The files a scan finds changed against the last checkpoint, each checked: documents
+    /// of this user (rewritten canonical when hand-edited), or the store's own `.cairn/`
+    /// files. Any other file stops a `strict` scan (one the user asked for), and is left
+    /// alone, untracked, by the scan that follows another git tool's changes.
+    func scannedPaths(strict: Bool = true) throws -> [String] {
         var paths: [String] = []
         for change in try workingTreeChanges(cleaning: true) {
             let path = change.path
@@ -114,8 +123,8 @@ extension Store {
                 paths.append(path)
                 continue
             }
-            guard let document = DocumentPath(fileName: path), document.segments[0] == "users",
-                  document.segments[1] == uid, FileSystem.kind(absolute(path)) != .other else {
+            guard isStoreFile(path), FileSystem.kind(absolute(path)) != .other else {
+                if !strict { continue }
                 throw CairnError(.invalidInput, "checkpoint --scan: \(path) is not a document of user \(uid) (documents are users/\(uid).json and users/\(uid)/…/ID.json, regular files); move it out of the store or delete it — nothing was committed")
             }
             if change.kind != .deleted, let bytes = try FileSystem.read(absolute(path)) {

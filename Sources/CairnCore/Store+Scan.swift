@@ -1,18 +1,29 @@
+import CairnMerge
 import Git
 
 extension Store {
-    /// Compares every file of the working tree with the index, as `git status` does: a file
-    /// whose stat data matches its entry is unchanged, any other is hashed. Its cost follows
-    /// the size of the store: it runs only when asked for (`--scan`). With `cleaning`, which
-    /// only a holder of the lock may ask for, temporary files of killed writes are removed.
+    /// Compares every file of the working tree with the last checkpoint, as `git status`
+    /// compares them with HEAD: a file whose index entry holds the checkpoint's blob and the
+    /// file's stat data is unchanged, any other is hashed. It compares with the checkpoint
+    /// rather than the index because git commands move the two apart (`git add`, `git reset
+    /// --soft`), and what a checkpoint must commit is what differs from the last one. Its
+    /// cost follows the size of the store: it runs only when asked for (`--scan`) or after
+    /// another git tool changed the store. With `cleaning`, which only a holder of the lock
+    /// may ask for, temporary files of killed writes are removed.
     func workingTreeChanges(cleaning: Bool) throws -> [FileChange] {
+        var committed: [String: ObjectID] = [:]
+        if let head = try repository.reference(branchReference) {
+            for file in try repository.differences(among: [repository.commit(head).treeID, nil]) {
+                if let entry = file.entries[0] { committed[file.path] = entry.id }
+            }
+        }
         var staged: [String: IndexEntry] = [:]
-        for entry in try repository.openIndex().allEntries() {
+        for entry in try repository.openIndex().allEntries() where entry.stage == 0 {
             staged[entry.path] = entry
         }
         var changes: [FileChange] = []
         try walk("", cleaning: cleaning) { path, kind in
-            guard let entry = staged.removeValue(forKey: path) else {
+            guard let id = committed.removeValue(forKey: path) else {
                 changes.append(FileChange(path: path, kind: .added))
                 return
             }
@@ -20,13 +31,24 @@ extension Store {
                 changes.append(FileChange(path: path, kind: .modified))
                 return
             }
-            let now = try IndexEntry.forFile(atPath: absolute(path), path: path, id: entry.id)
-            if !now.matches(entry), try repository.hashFile(atPath: absolute(path)) != entry.id {
+            if let entry = staged[path], entry.id == id,
+               try IndexEntry.forFile(atPath: absolute(path), path: path, id: id).matches(entry) {
+                return
+            }
+            if try repository.hashFile(atPath: absolute(path)) != id {
                 changes.append(FileChange(path: path, kind: .modified))
             }
         }
-        changes += staged.keys.map { FileChange(path: $0, kind: .deleted) }
+        changes += committed.keys.map { FileChange(path: $0, kind: .deleted) }
         return changes.sorted()
+    }
+
+    /// Whether a file of the working tree is one a store holds: a document of its user, or
+    /// the store's own `.cairn/` files and `.gitattributes`.
+    func isStoreFile(_ path: String) -> Bool {
+        if path.hasPrefix(".cairn/") || path == ".gitattributes" { return true }
+        guard let document = DocumentPath(fileName: path) else { return false }
+        return document.segments[0] == "users" && document.segments[1] == uid
     }
 
     /// Calls `body` for every file below the folder `relative` (the store's `.git` left out),

@@ -5,7 +5,7 @@ extension Store {
     /// store recorded are compared (cheap); with `scan`, every file of the working tree.
     public func status(scan: Bool = false) throws(CairnError) -> StoreStatus {
         try translatingErrors("cannot read the status") { () throws -> StoreStatus in
-            let head = try repository.headCommit()
+            let head = try repository.reference(branchReference).map { try repository.commit($0) }
             var changes: [String: FileChange.Kind] = [:]
             for path in try journal.paths() {
                 let before = try head.flatMap { (commit) throws(GitError) in try repository.blobID(at: path, inCommit: commit.id) }
@@ -18,13 +18,17 @@ extension Store {
                 default: break
                 }
             }
-            if scan {
-                for change in try workingTreeChanges(cleaning: false) where changes[change.path] == nil {
+            // After another git tool changed the store, the next checkpoint compares every
+            // file: so does the status, for the files a checkpoint would take.
+            let otherTools = try !scan && changedByOtherGitTools()
+            if scan || otherTools {
+                for change in try workingTreeChanges(cleaning: false)
+                where changes[change.path] == nil && (scan || isStoreFile(change.path)) {
                     changes[change.path] = change.kind
                 }
             }
             let pending = changes.map { FileChange(path: $0.key, kind: $0.value) }.sorted()
-            return StoreStatus(head: head, pending: pending)
+            return StoreStatus(head: head, pending: pending, headElsewhere: try headElsewhere())
         }
     }
 }

@@ -33,6 +33,7 @@ extension Store {
         try repository.setReference(branchReference, to: target, expecting: from,
                                     message: "cairn: move to \(target.short)")
         _ = try FileSystem.removeFile(movePath)
+        noteWhatCairnLeft()
         return differences.map(\.path)
     }
 
@@ -83,9 +84,11 @@ extension Store {
             let file = absolute(difference.path)
             let old = difference.entries[0]?.id
             switch FileSystem.kind(file) {
-            case nil where old == nil: continue
-            case .file? where old != nil:
-                if try repository.hashFile(atPath: file) == old { continue }
+            case nil where old == nil || difference.entries[1] == nil: continue
+            case .file? where old != nil || difference.entries[1] != nil:
+                // The file holds the old content, or already the new: the move loses nothing.
+                let now = try repository.hashFile(atPath: file)
+                if now == old || now == difference.entries[1]?.id { continue }
             default: break
             }
             throw CairnError(.invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it; record the edit with cairn checkpoint --scan, then sync again")

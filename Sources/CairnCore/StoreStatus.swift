@@ -6,4 +6,7 @@ public struct StoreStatus: Sendable {
     public var head: Commit?
     /// Files written since the last checkpoint (and, after a scan, edited by hand), sorted.
     public var pending: [FileChange]
+    /// Where `HEAD` is when a git command moved it off the store's branch ("detached at
+    /// 1a2b3c4", "on branch side"); nil when it is on it. Writing commands refuse meanwhile.
+    public var headElsewhere: String? = nil
 }

@@ -11,6 +11,20 @@ extension Repository {
         return ObjectID(id)
     }
 
+    /// Where `HEAD` points: a branch, or a commit when it is detached (`git_reference_lookup`).
+    public func headTarget() throws(GitError) -> HeadTarget {
+        var reference: OpaquePointer?
+        try check(git_reference_lookup(&reference, handle, "HEAD"), "git_reference_lookup")
+        defer { git_reference_free(reference) }
+        if git_reference_type(reference) == GIT_REFERENCE_SYMBOLIC, let target = git_reference_symbolic_target(reference) {
+            return .branch(String(cString: target))
+        }
+        guard let id = git_reference_target(reference) else {
+            throw failure(.generic, "HEAD is neither a branch nor a commit", "git_reference_target")
+        }
+        return .detached(ObjectID(id.pointee))
+    }
+
     /// Points the direct reference `name` at `id`, only if it still points to `expected` (nil:
     /// only if it does not exist yet) — a compare-and-swap under the reference's lock file
     /// (`git_reference_create_matching`). Throws `.modified` when it moved meanwhile.

@@ -18,6 +18,9 @@ struct Status: ParsableCommand {
         } else {
             print("User \(store.uid), no checkpoint yet")
         }
+        if let elsewhere = status.headElsewhere {
+            print("HEAD is \(elsewhere), not on \(Store.branch): checkpoint, sync and every write refuse until git switch \(Store.branch)")
+        }
         if let remote = try store.remote(), let (ahead, behind) = try store.unpushed() {
             let queued = ahead == 0 ? "every checkpoint pushed" : "\(ahead) checkpoint\(ahead == 1 ? "" : "s") not pushed"
             let incoming = behind == 0 ? "" : ", \(behind) fetched not merged"

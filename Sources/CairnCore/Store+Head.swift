@@ -1,0 +1,26 @@
+import Git
+
+extension Store {
+    /// Where `HEAD` is when a git command moved it off the store's branch (`git checkout` of
+    /// a commit, `git switch -c`), as words: "detached at 1a2b3c4", "on branch side"; nil
+    /// when it is on the store's branch.
+    public func headElsewhere() throws(CairnError) -> String? {
+        try translatingErrors("cannot read HEAD") { () throws -> String? in
+            switch try repository.headTarget() {
+            case .branch(let name) where name == branchReference:
+                return nil
+            case .branch(let name):
+                return "on branch \(name.hasPrefix("refs/heads/") ? String(name.dropFirst(11)) : name)"
+            case .detached(let id):
+                return "detached at \(id.short)"
+            }
+        }
+    }
+
+    /// Refuses to write while `HEAD` is not on the store's branch: a checkpoint would commit
+    /// to one branch while the working tree and the index belong to another.
+    func checkHeadOnBranch(_ what: String) throws(CairnError) {
+        guard let elsewhere = try headElsewhere() else { return }
+        throw CairnError(.invalidInput, "\(what): HEAD is \(elsewhere), and the progress of \(uid) is on \(Self.branch); go back with: git -C '\(folder)' switch \(Self.branch) — nothing was changed")
+    }
+}

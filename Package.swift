@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "CSQLite", "CairnTestSupport",
+                "CairnCore", "CairnMerge", "Git", "CSQLite", "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -13,7 +13,7 @@ struct CairnBench: ParsableCommand {
         abstract: "Benchmark Cairn against git and SQLite and write BENCHMARKS.md.")
 
     enum Workload: String, CaseIterable, ExpressibleByArgument {
-        case checkpoint, sync, merge, clone, documents, exam, history
+        case checkpoint, index, sync, merge, clone, documents, exam, history
     }
 
     @Option(help: "Store sizes in documents, comma-separated.")
@@ -91,6 +91,7 @@ struct CairnBench: ParsableCommand {
         for documents in sizes {
             say("\(documents.formatted()) documents")
             if workloads.contains(.checkpoint) { record(try CheckpointBenchmark(bench: bench).run(documents: documents)) }
+            if workloads.contains(.index) { record(try IndexBenchmark(bench: bench).run(documents: documents)) }
             // Restoring and syncing a store of 100,000 documents take minutes a round, on
             // both sides: they run at that size only when asked for.
             let heavy = named || documents <= 10_000

@@ -5,8 +5,12 @@
 # server: smart HTTP through git http-backend, with a password per user), and openssh-server
 # and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent),
 # libsqlite3-dev (the benchmark's peer for reads and writes; Cairn itself never uses SQLite),
-# and strace (the crash and I/O-error harness kills or fails the tool at each of its writes,
-# fsyncs and renames with strace's fault injection).
+# strace (the crash and I/O-error harness kills or fails the tool at each of its writes,
+# fsyncs and renames with strace's fault injection), and the other git implementations the
+# tests open stores with (scripts/git-clients.sh): python3 and python3-venv (a virtual
+# environment for pygit2 and dulwich from PyPI), python3-pygit2 (libgit2 1.5) and
+# python3-dulwich as Debian ships them, and libjgit-java with default-jdk-headless (javac
+# compiles the JGit client).
 set -euo pipefail
 
 need=()
@@ -17,6 +21,12 @@ command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 [ -x /usr/bin/strace ] || need+=(strace)
+[ -x /usr/bin/python3 ] || need+=(python3)
+/usr/bin/python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+/usr/bin/python3 -I -c 'import pygit2' >/dev/null 2>&1 || need+=(python3-pygit2)
+/usr/bin/python3 -I -c 'import dulwich' >/dev/null 2>&1 || need+=(python3-dulwich)
+[ -f /usr/share/java/org.eclipse.jgit.jar ] || need+=(libjgit-java)
+command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

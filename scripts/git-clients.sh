@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The other git implementations the tests open stores with (Tests/GitClients), as users'
+# apps, scripts and IDEs would:
+#   pygit2          pygit2 from PyPI (a current libgit2, bundled in its wheel)
+#   dulwich         dulwich from PyPI
+#   pygit2-debian   Debian's python3-pygit2 (libgit2 1.5, the library Cairn is built on)
+#   dulwich-debian  Debian's python3-dulwich
+#   jgit-debian     Debian's libjgit-java, through Tests/GitClients/JGitClient.java
+# The PyPI packages go into a virtual environment of Debian's python3, and the Java client is
+# compiled once, both in a cache folder outside the repository (${XDG_CACHE_HOME:-~/.cache}),
+# made again only when the pinned versions or the client's source change.
+#
+#   bash scripts/git-clients.sh prepare [NAME…]      make what is missing (every client by default)
+#   bash scripts/git-clients.sh run NAME STORE read
+#   bash scripts/git-clients.sh run NAME STORE commit DOCUMENT FIELD=VALUE…
+#
+# A client that cannot be made fails with one line naming what is missing; scripts/install-deps.sh
+# installs the Debian packages, and the first `prepare` needs PyPI (pip) to be reachable.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+clients="$root/Tests/GitClients"
+names=(pygit2 dulwich pygit2-debian dulwich-debian jgit-debian)
+
+# The versions from PyPI (checked with `pip index versions`): pygit2 1.21.0 bundles libgit2 1.9.
+pins=(pygit2==1.21.0 dulwich==1.2.21)
+python=/usr/bin/python3
+cache="${XDG_CACHE_HOME:-$HOME/.cache}"
+venv="$cache/cairn-test-venv"
+jgit_build="$cache/cairn-test-jgit"
+java_path=(/usr/share/java/org.eclipse.jgit.jar /usr/share/java/javaewah.jar
+           /usr/share/java/slf4j-api.jar /usr/share/java/slf4j-nop.jar)
+
+fail() {
+    echo "git-clients: $*" >&2
+    exit 1
+}
+
+# The virtual environment with the pinned packages, made again when the pins change. The
+# stamp is written last, so an install cut short is redone.
+prepare_venv() {
+    local stamp
+    stamp="${pins[*]} $("$python" --version 2>&1)"
+    if [ -f "$venv/cairn-pins" ] && [ "$(cat "$venv/cairn-pins")" = "$stamp" ]; then
+        return
+    fi
+    "$python" -c 'import ensurepip, venv' 2>/dev/null \
+        || fail "$python cannot make a virtual environment; install python3-venv (bash scripts/install-deps.sh)"
+    rm -rf "$venv"
+    "$python" -m venv "$venv" || fail "could not make the virtual environment $venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input --only-binary=:all: "${pins[@]}" >&2 \
+        || fail "could not install ${pins[*]} from PyPI into $venv"
+    echo "$stamp" >"$venv/cairn-pins"
+}
+
+prepare_debian_module() {
+    local module=$1 package=$2
+    "$python" -I -c "import $module" 2>/dev/null \
+        || fail "$package is not installed (bash scripts/install-deps.sh installs it)"
+}
+
+# JGitClient compiled against Debian's JGit, again when its source or the jar changes.
+prepare_jgit() {
+    local jar stamp
+    for jar in "${java_path[@]}"; do
+        [ -f "$jar" ] || fail "$jar is missing: install libjgit-java (bash scripts/install-deps.sh)"
+    done
+    command -v javac >/dev/null 2>&1 || fail "javac is missing: install default-jdk-headless (bash scripts/install-deps.sh)"
+    stamp="$(cat "$clients/JGitClient.java" "${java_path[@]}" | sha256sum | cut -d' ' -f1)"
+    if [ -f "$jgit_build/stamp" ] && [ "$(cat "$jgit_build/stamp")" = "$stamp" ]; then
+        return
+    fi
+    rm -rf "$jgit_build"
+    mkdir -p "$jgit_build/classes"
+    javac -nowarn -d "$jgit_build/classes" -cp "${java_path[0]}" "$clients/JGitClient.java" >&2 \
+        || fail "could not compile $clients/JGitClient.java against ${java_path[0]}"
+    echo "$stamp" >"$jgit_build/stamp"
+}
+
+prepare() {
+    local name
+    mkdir -p "$cache"
+    # Tests run clients at once: one of them makes what is missing, the others wait for it.
+    exec 9>"$cache/cairn-test-clients.lock"
+    flock 9
+    for name in "$@"; do
+        case "$name" in
+            pygit2 | dulwich) prepare_venv ;;
+            pygit2-debian) prepare_debian_module pygit2 python3-pygit2 ;;
+            dulwich-debian) prepare_debian_module dulwich python3-dulwich ;;
+            jgit-debian) prepare_jgit ;;
+            *) fail "unknown client \"$name\"; the clients are: ${names[*]}" ;;
+        esac
+    done
+    exec 9>&-
+}
+
+run() {
+    local name=$1
+    shift
+    prepare "$name"
+    case "$name" in
+        pygit2 | dulwich) exec "$venv/bin/python" -I "$clients/${name}_client.py" "$@" ;;
+        pygit2-debian | dulwich-debian) exec "$python" -I "$clients/${name%-debian}_client.py" "$@" ;;
+        jgit-debian)
+            local classpath
+            classpath="$jgit_build/classes$(printf ':%s' "${java_path[@]}")"
+            exec java -XX:TieredStopAtLevel=1 -cp "$classpath" JGitClient "$@"
+            ;;
+    esac
+}
+
+case "${1:-}" in
+    prepare)
+        shift
+        if [ $# -eq 0 ]; then set -- "${names[@]}"; fi
+        prepare "$@"
+        ;;
+    run)
+        [ $# -ge 3 ] || fail "usage: git-clients.sh run NAME STORE read | run NAME STORE commit DOCUMENT FIELD=VALUE…"
+        shift
+        run "$@"
+        ;;
+    *)
+        fail "usage: git-clients.sh prepare [NAME…] | run NAME STORE read | run NAME STORE commit DOCUMENT FIELD=VALUE…"
+        ;;
+esac

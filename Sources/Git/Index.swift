@@ -125,7 +125,7 @@ public final class Index {
         try readAgainIfWritten()
         var entries: [IndexEntry] = []
         entries.reserveCapacity(baseCount + changed.count)
-        try forEachRun { run throws(GitError) in
+        for run in runs() {
             switch run {
             case .base(let positions):
                 for position in positions { entries.append(try baseEntry(at: position)) }
@@ -226,16 +226,18 @@ public final class Index {
         case changed([IndexEntry])
     }
 
-    /// Calls `body` with the whole index in order, as runs of kept base entries and changed paths.
-    private func forEachRun(_ body: (Run) throws(GitError) -> Void) throws(GitError) {
+    /// The whole index in order, as runs of kept base entries and changed paths.
+    private func runs() -> [Run] {
+        var runs: [Run] = []
         var cursor = 0
         for path in changed.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let positions = basePositions(of: path)
-            if cursor < positions.lowerBound { try body(.base(cursor..<positions.lowerBound)) }
-            try body(.changed(changed[path]!))
+            if cursor < positions.lowerBound { runs.append(.base(cursor..<positions.lowerBound)) }
+            runs.append(.changed(changed[path]!))
             cursor = max(cursor, positions.upperBound)
         }
-        if cursor < baseCount { try body(.base(cursor..<baseCount)) }
+        if cursor < baseCount { runs.append(.base(cursor..<baseCount)) }
+        return runs
     }
 
     /// The whole index as one file: unchanged entries copied from the mapped base as they
@@ -248,7 +250,7 @@ public final class Index {
         let version: UInt32 = needsExtended ? 3 : 2
         var bytes = IndexFile.startFile(version: version, capacity: baseCount * 112)
         var count = 0
-        try forEachRun { run throws(GitError) in
+        for run in runs() {
             switch run {
             case .base(let positions):
                 count += positions.count
@@ -277,24 +279,24 @@ public final class Index {
         for path in changed.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             var now = changed[path]!
             for position in shared.positions(of: path) {
-                let old = try shared.entry(at: position)
-                if let match = now.firstIndex(where: { $0.stage == old.stage }) {
-                    var entry = now.remove(at: match)
-                    entry.pathBytes = []
-                    replaced.append((position, entry))
-                } else {
+                let stage = try shared.entry(at: position).stage
+                guard let match = now.firstIndex(where: { $0.stage == stage }) else {
                     deleted.append(position)
+                    continue
                 }
+                var entry = now.remove(at: match)
+                entry.pathBytes = []
+                replaced.append((position, entry))
             }
             added += now
         }
         replaced.sort { $0.position < $1.position }
-        let entries = replaced.map(\.entry) + added
+        let entries = replaced.map { $0.entry } + added
         let version: UInt32 = entries.contains { $0.extendedFlags != 0 } ? 3 : 2
         var bytes = IndexFile.startFile(version: version, capacity: entries.count * 112)
         for entry in entries { IndexFile.append(entry, to: &bytes, version: version) }
         IndexFile.finish(&bytes, count: entries.count,
-                         link: IndexFile.Link(sharedID: id, deleted: deleted.sorted(), replaced: replaced.map(\.position)))
+                         link: IndexFile.Link(sharedID: id, deleted: deleted.sorted(), replaced: replaced.map { $0.position }))
         return bytes
     }
 

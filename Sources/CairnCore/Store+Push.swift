@@ -19,7 +19,7 @@ extension Store {
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
         func send() throws -> PushOutcome {
             do {
-                let connection = try Remote(repository: repository, url: remote.url)
+                let connection = try Remote(repository: repository, url: remote.connectionURL)
                 connection.timeout = timeout
                 return try connection.push([refspec], credentials: credentials) { progress?($0) }
             } catch {

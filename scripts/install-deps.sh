@@ -2,7 +2,9 @@
 # Installs, on Debian or Ubuntu, what building and testing Cairn needs and the machine lacks:
 # libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), git
 # (the tests read stores with plain git, as users do), lighttpd (the tests' loopback git
-# server: smart HTTP through git http-backend, with a password per user), and openssh-server
+# server: smart HTTP through git http-backend, with a password per user), nginx, fcgiwrap and
+# openssl (the other loopback git server: nginx passes requests to git http-backend through
+# fcgiwrap, with passwords hashed by openssl passwd), and openssh-server
 # and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent),
 # libsqlite3-dev (the benchmark's peer for reads and writes; Cairn itself never uses SQLite),
 # strace (the crash and I/O-error harness kills or fails the tool at each of its writes,
@@ -19,6 +21,9 @@ pkg-config --exists libgit2 2>/dev/null || need+=(libgit2-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
+[ -x /usr/sbin/nginx ] || need+=(nginx)
+[ -x /usr/sbin/fcgiwrap ] || need+=(fcgiwrap)
+[ -x /usr/bin/openssl ] || need+=(openssl)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 [ -x /usr/bin/strace ] || need+=(strace)
 [ -x /usr/bin/python3 ] || need+=(python3)

@@ -88,6 +88,19 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
     /// What to show and store: the URL without a password.
     public var description: String { url }
 
+    /// The URL libgit2 connects to: ``url``, but for HTTP without the user name, which goes
+    /// with the password in the credentials Cairn gives when the server asks. Given a user
+    /// name in the URL, libgit2 first tries it with an empty password: one more round trip on
+    /// every fetch and push, and a failed login in the server's log each time (what tools such
+    /// as fail2ban count to block an address).
+    public var connectionURL: String {
+        guard transport == .http, let schemeEnd = url.firstRange(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd.upperBound] + rest[rest.index(after: at)...])
+    }
+
     /// Whether Cairn refuses to push there: `git://` has no authentication, and a user's
     /// progress is private.
     public var isReadOnly: Bool { transport == .git }

@@ -17,7 +17,7 @@ extension Store {
             throw CairnError(.notFound, "cannot fetch from \(remote): there is no repository there; create it with: cairn server init FOLDER UID")
         }
         do {
-            let connection = try Remote(repository: repository, url: remote.url)
+            let connection = try Remote(repository: repository, url: remote.connectionURL)
             connection.timeout = timeout
             try connection.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials) { step in
                 last = step

@@ -19,7 +19,7 @@ extension Store {
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
         func send() throws -> PushOutcome {
             do {
-                let connection = try Remote(repository: repository, url: remote.url)
+                let connection = try Remote(repository: repository, url: remote.connectionURL)
                 connection.timeout = timeout
                 return try connection.push([refspec], credentials: credentials) { progress?($0) }
             } catch {
@@ -69,6 +69,12 @@ extension Store {
         }
     }
 
+    /// The status in libgit2's `unexpected http status code: N`, if the message is that one.
+    static func httpStatus(in message: String) -> Int? {
+        guard let range = message.firstRange(of: "http status code: ") else { return nil }
+        return Int(message[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
+    }
+
     /// A failure talking to a remote, classified: credentials, network, missing repository.
     static func remoteFailure(_ error: any Error, remote: RemoteURL, credentials: Credentials?, doing what: String) -> CairnError {
         if let error = error as? CairnError { return error }
@@ -99,6 +105,14 @@ extension Store {
         }
         if (fromServer && message.contains("404")) || (remote.transport == .path && (message.contains("could not find repository") || message.contains("not a git repository") || message.contains("failed to resolve path"))) {
             return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there; create it with: cairn server init FOLDER UID", cause: error)
+        }
+        // Any other 4xx but 408 and 429 is the server's rule, not a passing failure: trying
+        // again sends the same request and meets the same answer.
+        if fromServer, let status = httpStatus(in: message), (400..<500).contains(status), status != 408, status != 429 {
+            if status == 413 {
+                return CairnError(.refused, "cannot \(what) \(remote): the server refuses a request this large (HTTP 413); its limit on the size of a request must be raised (nginx: client_max_body_size; lighttpd: server.max-request-size)", cause: error)
+            }
+            return CairnError(.refused, "cannot \(what) \(remote): the server refused the request (HTTP \(status)); check the URL (cairn remote set URL) and the server's configuration", cause: error)
         }
         if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {
             return CairnError(.network, "cannot \(what) \(remote): \(message)", cause: error)

@@ -6,13 +6,15 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The tool against a real smart-HTTP git server on 127.0.0.1 (lighttpd and `git http-backend`,
-/// basic auth per user, the repositories made by `cairn server init` with Cairn's hook):
-/// devices converge through it, only the owner reaches a repository, and what the hook refuses
-/// reaches the device as one line.
+/// The tool against real smart-HTTP git servers on 127.0.0.1 (lighttpd running `git
+/// http-backend` as CGI, and nginx passing it requests through fcgiwrap; basic auth per user,
+/// the repositories made by `cairn server init` with Cairn's hook): devices converge through
+/// each, only the owner reaches a repository, and what the hook refuses reaches the device as
+/// one line, at once. The stories that depend on the server run against both.
 @Suite(.serialized) struct HTTPSyncTests {
     static let passwords = ["u1": "p@ss-1", "u2": "p@ss-2"]
-
+    /// Cairn's own retry schedule, for the syncs that must not retry a refusal.
+    static let defaultRetry = "5,30,300"
 
     /// Why the served repositories could not be made.
     struct SetupError: Error, CustomStringConvertible {
@@ -22,18 +24,21 @@ import Testing
     /// Per-user bare repositories made by `cairn server init`, served over HTTP.
     final class Served {
         let folder = TemporaryFolder("cairn-http-repos")
-        let server: GitHTTPServer
+        let server: any GitServer
         var root: String { folder.path + "/repos" }
 
-        /// `schema`: the schema set the hook checks pushed documents against (none: the set
-        /// each store carries).
-        init(schema: String? = nil) throws {
+        /// `kind`: the web server. `schema`: the schema set the hook checks pushed documents
+        /// against (none: the set each store carries). `access`: whom the web server lets
+        /// reach a repository. `maxRequestKilobytes`: the largest request body it takes.
+        init(_ kind: GitServerKind = .lighttpd, schema: String? = nil, access: GitServerAccess = .owner,
+             maxRequestKilobytes: Int = 102_400) throws {
             let root = folder.path + "/repos"
             let created = try runBounded(CLI.executable, ["server", "init", root, "u1", "u2"] + (schema.map { ["--schema", $0] } ?? []))
             guard created.status == 0 else {
                 throw SetupError(description: "cairn server init failed: \(created.stderr)")
             }
-            server = try GitHTTPServer(root: root, users: HTTPSyncTests.passwords)
+            server = try kind.start(root: root, users: HTTPSyncTests.passwords, access: access,
+                                    maxRequestKilobytes: maxRequestKilobytes)
         }
 
         func url(_ uid: String, user: String? = nil, password: String? = nil) -> String {
@@ -48,21 +53,37 @@ import Testing
     }
 
     /// One device: a home of its own. The tool runs there without any credentials from the
-    /// test's environment, with network retries off, and with the password given (if any) in
-    /// `CAIRN_PASSWORD`, as a user's shell would.
+    /// test's environment, with network retries off (or Cairn's own schedule, `retrying`),
+    /// and with the password given (if any) in `CAIRN_PASSWORD`, as a user's shell would.
     final class Device {
         let name: String
+        let retrying: Bool
         let cli = CLI()
         var home: String { cli.home }
 
-        init(_ name: String = "device") {
+        init(_ name: String = "device", retrying: Bool = false) {
             self.name = name
+            self.retrying = retrying
         }
 
         @discardableResult
         func callAsFunction(_ arguments: String..., input: String? = nil, password: String? = nil) throws -> ProcessResult {
-            try runBounded(CLI.executable, ["--home", home] + arguments, input: input,
-                    environment: password.map { ["CAIRN_PASSWORD": $0] } ?? [:])
+            try run(arguments, input: input, password: password)
+        }
+
+        /// Runs the tool as `callAsFunction` does, and says how long it took.
+        func timed(_ arguments: String..., password: String? = nil) throws -> (result: ProcessResult, seconds: Double) {
+            let started = Date()
+            let result = try run(arguments, input: nil, password: password)
+            return (result, Date().timeIntervalSince(started))
+        }
+
+        private func run(_ arguments: [String], input: String?, password: String?) throws -> ProcessResult {
+            var environment = password.map { ["CAIRN_PASSWORD": $0] } ?? [:]
+            if retrying {
+                environment["CAIRN_SYNC_RETRY"] = HTTPSyncTests.defaultRetry
+            }
+            return try runBounded(CLI.executable, ["--home", home] + arguments, input: input, environment: environment)
         }
 
         /// Runs `git -C HOME/UID ARGS…`.
@@ -131,9 +152,11 @@ import Testing
     /// sections of the same book offline; A syncs, B syncs (merging A's work under the
     /// policies), A syncs again (fast-forward). Both then hold the same tree, which is the
     /// server's, with every attempt and both sections; the password given in the URL was used
-    /// and never stored.
-    @Test(.timeLimit(.minutes(3))) func twoDevicesConvergeThroughTheServer() throws {
-        let served = try Served()
+    /// and never stored, and the server logged no failed login (the user name is sent only
+    /// with the password).
+    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    func twoDevicesConvergeThroughTheServer(_ kind: GitServerKind) throws {
+        let served = try Served(kind)
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
         let url = served.url("u1", user: "u1", password: password)
@@ -191,13 +214,15 @@ import Testing
         #expect(bare.status == 1, "\(bare.stderr)")
         #expect(Self.isOneLine(bare.stderr), "\(bare.stderr)")
         #expect(bare.stderr.contains("CAIRN_PASSWORD"), "\(bare.stderr)")
+        #expect(served.server.failedLogins == 0, "\(served.server.errorLog)")
     }
 
     /// Four devices that worked offline sync at the same moment: the server takes one push at
     /// a time (its compare-and-swap on main), the others fetch, merge and push again, and in
     /// the end nothing any device wrote is missing anywhere.
-    @Test(.timeLimit(.minutes(3))) func devicesSyncingAtOnceLoseNothing() throws {
-        let served = try Served()
+    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    func devicesSyncingAtOnceLoseNothing(_ kind: GitServerKind) throws {
+        let served = try Served(kind)
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
         let url = served.url("u1", user: "u1")
@@ -294,10 +319,14 @@ import Testing
     /// password, the other (valid) user, an anonymous client and the owner with a wrong
     /// password, tries to fetch (`cairn clone`) and to push (`cairn sync` from a store of that
     /// user whose remote carries those credentials). Only the owner gets through; everyone
-    /// else gets one `cairn: ` line saying which credentials to give, a refused clone leaves no
-    /// store behind, and a refused push leaves the server's main as it was.
-    @Test(.timeLimit(.minutes(3))) func onlyTheOwnerFetchesAndPushes() throws {
-        let served = try Served()
+    /// else gets one `cairn: ` line saying which credentials to give and exit status 1 at once
+    /// (with Cairn's retry schedule on, whose first wait is 5 s), a refused clone leaves no
+    /// store behind, and a refused push leaves the server's main as it was. The server logs a
+    /// failed login for the refused credentials only, never for the owner or the anonymous
+    /// client.
+    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    func onlyTheOwnerFetchesAndPushes(_ kind: GitServerKind) throws {
+        let served = try Served(kind)
         defer { served.server.stop() }
 
         struct Case {
@@ -323,7 +352,7 @@ import Testing
             #expect(try first("--user", owner, "put", "users/\(owner)/examAttempts/seed", input: Self.attempt("seed")).status == 0)
             let seeded = try first("--user", owner, "sync", "-q", password: right)
             #expect(seeded.status == 0, "seeding \(owner).git: \(seeded.stderr)")
-            let pusher = Device("pusher \(owner)")
+            let pusher = Device("pusher \(owner)", retrying: true)
             let restored = try pusher("--user", owner, "clone", served.url(owner, user: owner, password: right))
             #expect(restored.status == 0, "restoring \(owner) for the pushes: \(restored.stderr)")
 
@@ -334,10 +363,11 @@ import Testing
                 Case(story: "\(owner), the owner, with the right password", user: owner, password: right, allowed: true),
             ]
             for (index, access) in cases.enumerated() {
+                let failedLogins = served.server.failedLogins
                 // Fetch: a clone on a fresh device, the credentials in the URL.
-                let device = Device("clone \(index)")
+                let device = Device("clone \(index)", retrying: true)
                 let before = try served.main(owner)
-                let clone = try device("--user", owner, "clone", served.url(owner, user: access.user, password: access.password))
+                let (clone, cloneSeconds) = try device.timed("--user", owner, "clone", served.url(owner, user: access.user, password: access.password))
                 let exists = FileManager.default.fileExists(atPath: device.home + "/" + owner)
                 if access.allowed {
                     #expect(clone.status == 0, "clone by \(access.story) must succeed: \(clone.stderr)")
@@ -352,6 +382,7 @@ import Testing
                     #expect(!clone.stderr.contains("p@ss") && !clone.stderr.contains("p%40ss"),
                             "clone by \(access.story) must not show the password: \(clone.stderr)")
                     #expect(!exists, "a refused clone by \(access.story) must leave no store behind")
+                    #expect(cloneSeconds < 5, "a refused clone by \(access.story) must not be retried: \(cloneSeconds) s")
                 }
 
                 // Push: the pusher's store, its remote set to these credentials (the user in
@@ -360,7 +391,7 @@ import Testing
                 #expect(try pusher("--user", owner, "put", "users/\(owner)/examAttempts/\(id)", input: Self.attempt(id)).status == 0)
                 let set = try pusher("--user", owner, "remote", "set", served.url(owner, user: access.user))
                 #expect(set.status == 0, "remote set for \(access.story): \(set.stderr)")
-                let push = try pusher("--user", owner, "sync", "-q", password: access.password)
+                let (push, pushSeconds) = try pusher.timed("--user", owner, "sync", "-q", password: access.password)
                 if access.allowed {
                     #expect(push.status == 0, "push by \(access.story) must succeed: \(push.stderr)")
                     #expect(try served.main(owner) == pusher.head(owner), "push by \(access.story) must move the server's main")
@@ -373,10 +404,16 @@ import Testing
                             "push by \(access.story) must name the credentials to give: \(push.stderr)")
                     #expect(push.stderr.contains(access.hint), "push by \(access.story) must say \(access.hint): \(push.stderr)")
                     #expect(try served.main(owner) == before, "a refused push by \(access.story) must leave the server's main alone")
+                    #expect(pushSeconds < 5, "a refused push by \(access.story) must not be retried: \(pushSeconds) s")
                 }
                 if let password = access.password {
                     #expect(try !pusher.gitConfig(owner).contains(password), "no password stored after \(access.story)")
                 }
+                // The server logs a failed login for refused credentials only, never for a
+                // user name sent without its password.
+                let refusedLogin = access.user != nil && !access.allowed
+                #expect((served.server.failedLogins > failedLogins) == refusedLogin,
+                        "failed logins after \(access.story): \(failedLogins) -> \(served.server.failedLogins)\n\(served.server.errorLog)")
             }
         }
     }
@@ -384,15 +421,17 @@ import Testing
     /// The server's hook has the last word, and its refusal reaches the device: an attempt
     /// changed with plain git behind Cairn's back is refused as append-only, and a new attempt
     /// with a score over 100 as breaking its schema. Each refusal is one `cairn: ` line naming
-    /// the document; the device keeps its commit (HEAD as before the sync) and the server's
+    /// the document, with exit status 1 at once (Cairn's retry schedule is on: a refusal is
+    /// not retried); the device keeps its commit (HEAD as before the sync) and the server's
     /// main does not move.
-    @Test(.timeLimit(.minutes(3))) func hookRefusalsReachTheDevice() throws {
-        let served = try Served(schema: "life-in-uk")
+    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    func hookRefusalsReachTheDevice(_ kind: GitServerKind) throws {
+        let served = try Served(kind, schema: "life-in-uk")
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
         let url = served.url("u1", user: "u1", password: password)
-        let a = Device("A")
-        let b = Device("B")
+        let a = Device("A", retrying: true)
+        let b = Device("B", retrying: true)
         #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", url).status == 0)
         #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
         let first = try a("sync", "-q", password: password)
@@ -408,8 +447,9 @@ import Testing
         try original.replacingOccurrences(of: "\"score\": 80", with: "\"score\": 95").write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try a.git("-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-am", "Raise the score").status == 0)
         let edited = try a.head()
-        let changed = try a("sync", "-q", password: password)
+        let (changed, changedSeconds) = try a.timed("sync", "-q", password: password)
         #expect(changed.status == 1, "\(changed.status) \(changed.stderr)")
+        #expect(changedSeconds < 5, "a refusal is not retried: \(changedSeconds) s")
         #expect(Self.isOneLine(changed.stderr), "\(changed.stderr)")
         #expect(changed.stderr.contains("append-only"), "\(changed.stderr)")
         #expect(changed.stderr.contains("users/u1/examAttempts/a1"), "\(changed.stderr)")
@@ -425,13 +465,84 @@ import Testing
         #expect(try b.git("add", "users/u1/examAttempts/a2.json").status == 0)
         #expect(try b.git("-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "Add a2").status == 0)
         let committed = try b.head()
-        let broken = try b("sync", "-q", password: password)
+        let (broken, brokenSeconds) = try b.timed("sync", "-q", password: password)
         #expect(broken.status == 1, "\(broken.status) \(broken.stderr)")
+        #expect(brokenSeconds < 5, "a refusal is not retried: \(brokenSeconds) s")
         #expect(Self.isOneLine(broken.stderr), "\(broken.stderr)")
         #expect(broken.stderr.contains("breaks its schema"), "\(broken.stderr)")
         #expect(broken.stderr.contains("users/u1/examAttempts/a2"), "\(broken.stderr)")
         #expect(try b.head() == committed, "the refused commit stays on the device")
         #expect(try served.main("u1") == published)
+    }
+
+    /// The web server passes the authenticated user to the hook (`REMOTE_USER`): on a server
+    /// that lets every user with a right password into every repository, u2 restores u1's
+    /// store with u2's own credentials, but a push of theirs to u1.git is refused by the hook
+    /// alone — one line naming both users, exit status 1 at once, the server's main as it
+    /// was — while u1's push through the same server goes in.
+    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    func theHookSeesWhoPushes(_ kind: GitServerKind) throws {
+        let served = try Served(kind, access: .anyUser)
+        defer { served.server.stop() }
+        let owner = Device("u1's phone", retrying: true)
+        let intruder = Device("u2's laptop", retrying: true)
+        #expect(try owner("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0)
+        #expect(try owner("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
+        let first = try owner("sync", "-q", password: Self.passwords["u1"]!)
+        #expect(first.status == 0, "\(first.stderr)\n\(served.server.errorLog)")
+        let published = try served.main("u1")
+        #expect(published == (try owner.head()))
+
+        let cloned = try intruder("--user", "u1", "clone", served.url("u1", user: "u2"), password: Self.passwords["u2"]!)
+        #expect(cloned.status == 0, "the web server lets u2 read u1.git: \(cloned.stderr)")
+        #expect(try intruder("put", "users/u1/examAttempts/forged", input: Self.attempt("forged", score: 100)).status == 0)
+        let (pushed, seconds) = try intruder.timed("sync", "-q", password: Self.passwords["u2"]!)
+        #expect(pushed.status == 1, "\(pushed.status) \(pushed.stderr)")
+        #expect(Self.isOneLine(pushed.stderr), "\(pushed.stderr)")
+        #expect(pushed.stderr.contains("user u2 may not push to the progress of u1"), "\(pushed.stderr)")
+        #expect(seconds < 5, "a refusal is not retried: \(seconds) s")
+        #expect(try served.main("u1") == published)
+
+        #expect(try owner("put", "users/u1/examAttempts/a2", input: Self.attempt("a2")).status == 0)
+        let second = try owner("sync", "-q", password: Self.passwords["u1"]!)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try served.main("u1") == owner.head())
+        #expect(try owner.attempts() == ["a1", "a2"])
+    }
+
+    /// A push larger than the server takes (its limit on a request's size) is the server's
+    /// rule, not a passing failure: with Cairn's retry schedule on, the sync exits 1 at once
+    /// with one line naming HTTP 413 and the setting to raise, and the server's main does not
+    /// move. Served again with a larger limit, the same store syncs as it is.
+    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    func aPushLargerThanTheServerTakesIsRefusedAtOnce(_ kind: GitServerKind) throws {
+        let served = try Served(kind, maxRequestKilobytes: 64)
+        defer { served.server.stop() }
+        let password = Self.passwords["u1"]!
+        let device = Device("A", retrying: true)
+        #expect(try device("init", "u1", "--remote", served.url("u1", user: "u1")).status == 0)
+        // About 160 KB of notes that do not compress (the pack deflates them).
+        var random = SplitMix(seed: 413)
+        for note in 0..<40 {
+            let bytes = (0..<3_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let text = Data(bytes).base64EncodedString()
+            #expect(try device("put", "users/u1/notes/n\(note)", input: #"{"text":"\#(text)"}"#).status == 0)
+        }
+        let (refused, seconds) = try device.timed("sync", "-q", password: password)
+        #expect(refused.status == 1, "\(refused.status) \(refused.stderr)\n\(served.server.errorLog)")
+        #expect(Self.isOneLine(refused.stderr), "\(refused.stderr)")
+        #expect(refused.stderr.contains("(HTTP 413)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(kind == .nginx ? "client_max_body_size" : "server.max-request-size"), "\(refused.stderr)")
+        #expect(seconds < 5, "a refusal is not retried: \(seconds) s")
+        #expect(try served.main("u1") == "")
+
+        let larger = try kind.start(root: served.root, users: Self.passwords)
+        defer { larger.stop() }
+        #expect(try device("remote", "set", larger.url(for: "u1", user: "u1")).status == 0)
+        let synced = try device("sync", "-q", password: password)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(try served.main("u1") == device.head())
+        #expect(try device("ls", "users/u1/notes").stdout.split(separator: "\n").count == 40)
     }
 
     /// `cairn status` tells how many checkpoints wait for the next sync: one after a put and a

@@ -36,6 +36,19 @@ import Testing
         #expect(try RemoteURL("/srv/u1.git").credentials(environment: ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": "x"]) == nil)
     }
 
+    /// An HTTP server hears the user name once, with the password: libgit2 connects to the
+    /// URL without it. SSH keeps its user, which chooses the account.
+    @Test func theUserNameTravelsWithThePasswordOnly() throws {
+        #expect(try RemoteURL("https://u1:p%40ss@host:8443/git/u1.git").connectionURL == "https://host:8443/git/u1.git")
+        #expect(try RemoteURL("http://u1@127.0.0.1:8080/git/u1.git").connectionURL == "http://127.0.0.1:8080/git/u1.git")
+        #expect(try RemoteURL("https://host/git/u1.git").connectionURL == "https://host/git/u1.git")
+        #expect(try RemoteURL("https://host/git/a@b.git").connectionURL == "https://host/git/a@b.git")
+        #expect(try RemoteURL("https://u1@host").connectionURL == "https://host")
+        #expect(try RemoteURL("ssh://git@host/srv/u1.git").connectionURL == "ssh://git@host/srv/u1.git")
+        #expect(try RemoteURL("git@host:u1.git").connectionURL == "git@host:u1.git")
+        #expect(try RemoteURL("/srv/u1.git").connectionURL == "/srv/u1.git")
+    }
+
     @Test func theUserOfARemoteIsItsLastPart() throws {
         #expect(try RemoteURL("https://host/git/u1.git").impliedUID == "u1")
         #expect(try RemoteURL("/srv/cairn/u2.git/").impliedUID == "u2")

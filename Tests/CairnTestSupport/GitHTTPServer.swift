@@ -3,15 +3,10 @@ import Glibc
 #endif
 import Foundation
 
-/// A real smart-HTTP git server on 127.0.0.1 for tests: lighttpd running `git http-backend` as
-/// CGI, with HTTP basic auth on every request (reads too), so each user reaches only their own
-/// repository. Needs lighttpd (scripts/install-deps.sh installs it).
-public final class GitHTTPServer: Sendable {
-    /// Why the server could not start; the description includes its logs.
-    public struct StartError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
+/// A real smart-HTTP git server (a ``GitServer``) on 127.0.0.1 for tests: lighttpd running
+/// `git http-backend` as CGI, with HTTP basic auth on every request (reads too), so each user
+/// reaches only their own repository. Needs lighttpd (scripts/install-deps.sh installs it).
+public final class GitHTTPServer: GitServer {
     public let port: Int
     public let pid: Int32
     private let process: Process
@@ -22,21 +17,13 @@ public final class GitHTTPServer: Sendable {
     static let httpBackend = "/usr/lib/git-core/git-http-backend"
 
     /// Starts lighttpd on a free port of 127.0.0.1 serving the bare repositories `<root>/<uid>.git`.
-    /// `users`: name -> password. Each user may fetch and push only `<name>.git` (the URL path
-    /// `/git/<name>.git/...`); anonymous requests and wrong passwords get 401 for every repository.
-    /// A name may not contain `:`, `|`, `"`, `\`, `/` or control characters, nor a password a newline.
-    public init(root: String, users: [String: String]) throws {
-        for (name, password) in users {
-            let refused = name.isEmpty || name.unicodeScalars.contains {
-                $0.value < 0x20 || $0.value == 0x7F || ":|\"\\/".unicodeScalars.contains($0)
-            }
-            if refused || password.contains(where: \.isNewline) {
-                throw StartError(description: "GitHTTPServer: user \(name.debugDescription) or their password cannot be served")
-            }
-        }
-        if root.contains("\"") {
-            throw StartError(description: "GitHTTPServer: the root \(root) may not contain '\"'")
-        }
+    /// `users`: name -> password. With `access` `.owner`, each user may fetch and push only
+    /// `<name>.git` (the URL path `/git/<name>.git/...`); anonymous requests and wrong passwords
+    /// get 401 for every repository. A name may not contain `:`, `|`, `"`, `\`, `/` or control
+    /// characters, nor a password a newline. A request body over `maxRequestKilobytes` gets 413.
+    public init(root: String, users: [String: String], access: GitServerAccess = .owner,
+                maxRequestKilobytes: Int = 102_400) throws {
+        try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-http")
         let paths = Paths(folder: folder.path)
         try FileManager.default.createDirectory(atPath: paths.documents, withIntermediateDirectories: false)
@@ -47,7 +34,8 @@ public final class GitHTTPServer: Sendable {
             tries += 1
             let port = try Loopback.freePort()
             let configuration = Self.configuration(root: root, folder: folder.path, port: port,
-                                                   users: users.keys.sorted())
+                                                   users: users.keys.sorted(), access: access,
+                                                   maxRequestKilobytes: maxRequestKilobytes)
             try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             if let process = try Self.launch(paths: paths, port: port, lastTry: tries == 5) {
                 self.port = port
@@ -61,15 +49,6 @@ public final class GitHTTPServer: Sendable {
 
     deinit {
         stop()
-    }
-
-    /// `http://127.0.0.1:<port>/git/<uid>.git`, optionally with `user:password@`.
-    public func url(for uid: String, user: String? = nil, password: String? = nil) -> String {
-        var credentials = ""
-        if let user {
-            credentials = Self.encoded(user) + (password.map { ":" + Self.encoded($0) } ?? "") + "@"
-        }
-        return "http://\(credentials)127.0.0.1:\(port)/git/\(Self.encoded(uid)).git"
     }
 
     /// Stops the server by its PID (SIGTERM, wait, then SIGKILL if still alive after 5 s).
@@ -86,11 +65,20 @@ public final class GitHTTPServer: Sendable {
         Paths(folder: folder.path).log
     }
 
-    /// The lighttpd configuration: every URL needs a user, and `/git/<uid>.git` only `<uid>`.
-    static func configuration(root: String, folder: String, port: Int, users: [String]) -> String {
+    /// lighttpd logs both a wrong password and a user its rule does not name as a password
+    /// that does not match.
+    public var failedLogins: Int {
+        errorLog.components(separatedBy: "password doesn't match").count - 1
+    }
+
+    /// The lighttpd configuration: every URL needs a user, and `/git/<uid>.git` only `<uid>`
+    /// (with `access` `.anyUser`, any user). lighttpd's CGI passes the authenticated user to
+    /// the backend as `REMOTE_USER`.
+    static func configuration(root: String, folder: String, port: Int, users: [String], access: GitServerAccess,
+                              maxRequestKilobytes: Int) -> String {
         let paths = Paths(folder: folder)
-        let require = { (user: String) in
-            #"auth.require = ( "" => ( "method" => "basic", "realm" => "cairn", "require" => "user=\#(user)" ) )"#
+        let require = { (requirement: String) in
+            #"auth.require = ( "" => ( "method" => "basic", "realm" => "cairn", "require" => "\#(requirement)" ) )"#
         }
         var text = """
             server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi" )
@@ -100,7 +88,7 @@ public final class GitHTTPServer: Sendable {
             server.errorlog = "\(paths.errorLog)"
             server.pid-file = "\(paths.pidFile)"
             server.upload-dirs = ( "\(folder)" )
-            server.max-request-size = 102400
+            server.max-request-size = \(maxRequestKilobytes)
             server.stream-request-body = 0
             server.stream-response-body = 2
             server.feature-flags = ( "auth.delay-invalid-creds" => "disable" )
@@ -111,13 +99,21 @@ public final class GitHTTPServer: Sendable {
                 cgi.assign = ( "" => "" )
                 setenv.set-environment = ( "GIT_PROJECT_ROOT" => "\(root)", "GIT_HTTP_EXPORT_ALL" => "1" )
             }
-            \(require("no:one"))
+            \(require("user=no:one"))
 
             """
+        guard access == .owner else {
+            return text + """
+                $HTTP["url"] =~ "^/git/" {
+                    \(require("valid-user"))
+                }
+
+                """
+        }
         for user in users {
             text += """
                 $HTTP["url"] =~ "^/git/\(regexEscaped(user))\\.git(/|$)" {
-                    \(require(user))
+                    \(require("user=" + user))
                 }
 
                 """
@@ -146,47 +142,11 @@ public final class GitHTTPServer: Sendable {
     /// (and this is not the last try).
     private static func launch(paths: Paths, port: Int, lastTry: Bool) throws -> Process? {
         try? FileManager.default.removeItem(atPath: paths.errorLog)
-        let consoleURL = URL(fileURLWithPath: paths.consoleLog)
-        try Data().write(to: consoleURL)
-        let console = try FileHandle(forWritingTo: consoleURL)
-        defer { try? console.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: lighttpd)
-        process.arguments = ["-D", "-f", paths.configuration]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = console
-        process.standardError = console
-        // lighttpd inherits the starting thread's signal mask (Process keeps it), and the test
-        // runner's threads block SIGTERM and SIGCHLD: unblocked while it starts, so stop() ends
-        // it at once and it reaps its CGI processes as they end (else they stay zombies).
-        var term = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&term)
-        sigaddset(&term, SIGTERM)
-        sigaddset(&term, SIGCHLD)
-        pthread_sigmask(SIG_UNBLOCK, &term, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try process.run()
-        let deadline = Date() + 10
-        while true {
-            if !process.isRunning {
-                process.waitUntilExit()
-                let log = paths.log
-                if log.contains("Address already in use") && !lastTry {
-                    return nil
-                }
-                throw StartError(description: "GitHTTPServer: lighttpd exited (status \(process.terminationStatus)) on port \(port):\n\(log)")
-            }
-            // "server started" is logged once lighttpd has bound its port, so a connection is to it.
-            if paths.log.contains("server started"), Loopback.canConnect(port: port) {
-                return process
-            }
-            if Date() >= deadline {
-                Loopback.terminate(process)
-                throw StartError(description: "GitHTTPServer: lighttpd did not accept connections on port \(port) within 10 s:\n\(paths.log)")
-            }
-            usleep(20_000)
-        }
+        let process = try Loopback.start(lighttpd, ["-D", "-f", paths.configuration], console: paths.consoleLog)
+        // "server started" is logged once lighttpd has bound its port, so a connection is to it.
+        let serving = try Loopback.waitUntilServing(process, port: port, name: "GitHTTPServer: lighttpd", lastTry: lastTry,
+                                                    log: { paths.log }, bound: { $0.contains("server started") })
+        return serving ? process : nil
     }
 
     /// `text` for a lighttpd (PCRE) regular expression: ASCII punctuation and spaces escaped.
@@ -199,11 +159,5 @@ public final class GitHTTPServer: Sendable {
             result.unicodeScalars.append(scalar)
         }
         return result
-    }
-
-    /// `text` percent-encoded for a URL path or user info: only unreserved ASCII stays.
-    private static func encoded(_ text: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 }

@@ -3,7 +3,9 @@
 # libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), git
 # (the tests read stores with plain git, as users do), lighttpd (the tests' loopback git
 # server: smart HTTP through git http-backend, with a password per user), and openssh-server
-# and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent),
+# and openssh-client (the tests' loopback SSH server: sshd, with the user keys in ssh-agents),
+# gitolite3 (the tests' loopback gitolite behind that sshd, telling users apart by key; installed
+# without its interactive set-up: each test sets up a gitolite of its own),
 # libsqlite3-dev (the benchmark's peer for reads and writes; Cairn itself never uses SQLite),
 # and strace (the crash and I/O-error harness kills or fails the tool at each of its writes,
 # fsyncs and renames with strace's fault injection).
@@ -17,6 +19,7 @@ command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 [ -x /usr/bin/strace ] || need+=(strace)
+[ -x /usr/bin/gitolite ] || need+=(gitolite3)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

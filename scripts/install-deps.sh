@@ -5,7 +5,9 @@
 # server: smart HTTP through git http-backend, with a password per user), nginx, fcgiwrap and
 # openssl (the other loopback git server: nginx passes requests to git http-backend through
 # fcgiwrap, with passwords hashed by openssl passwd), and openssh-server
-# and openssh-client (the tests' loopback SSH server: sshd, with the user key in an ssh-agent),
+# and openssh-client (the tests' loopback SSH server: sshd, with the user keys in ssh-agents),
+# gitolite3 (the tests' loopback gitolite behind that sshd, telling users apart by key; installed
+# without its interactive set-up: each test sets up a gitolite of its own),
 # libsqlite3-dev (the benchmark's peer for reads and writes; Cairn itself never uses SQLite),
 # strace (the crash and I/O-error harness kills or fails the tool at each of its writes,
 # fsyncs and renames with strace's fault injection), and the other git implementations the
@@ -32,6 +34,7 @@ command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(light
 /usr/bin/python3 -I -c 'import dulwich' >/dev/null 2>&1 || need+=(python3-dulwich)
 [ -f /usr/share/java/org.eclipse.jgit.jar ] || need+=(libjgit-java)
 command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
+[ -x /usr/bin/gitolite ] || need+=(gitolite3)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

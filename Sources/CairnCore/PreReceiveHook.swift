@@ -9,7 +9,8 @@ import Git
 /// The checks a user's bare repository runs on every push (`cairn hook pre-receive`), the
 /// server's side of the Firestore rule `request.auth.uid == uid`:
 ///
-/// - the pusher (`REMOTE_USER`, set by the web server) is the repository's user (`<uid>.git`);
+/// - the pusher (`REMOTE_USER`, set by the web server; `GL_USER`, set by gitolite) is the
+///   repository's user (`<uid>.git`);
 /// - only `main` changes, never deleted, always a fast-forward;
 /// - every new commit holds only what a store of that user may hold (``StoreTree``);
 /// - every document that arrives is at most 1 MiB, valid JSON, and valid under the schema set
@@ -18,7 +19,7 @@ import Git
 public struct PreReceiveHook {
     /// The repository's user, from its folder name.
     public let uid: String
-    /// The authenticated user the web server names, if any.
+    /// The authenticated user the web server (or gitolite) names, if any.
     public let remoteUser: String?
     let repository: Repository
     let gitdir: String
@@ -34,7 +35,7 @@ public struct PreReceiveHook {
         var name = FileSystem.lastComponent(of: String(gitdir.dropLast(gitdir.hasSuffix("/") ? 1 : 0)))
         if name.hasSuffix(".git") { name.removeLast(4) }
         uid = (try? repository.config("cairn.uid")).flatMap { $0 } ?? name
-        remoteUser = environment["REMOTE_USER"].flatMap { $0.isEmpty ? nil : $0 }
+        remoteUser = [environment["REMOTE_USER"], environment["GL_USER"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
     }
 
     /// Checks the updates git gives the hook on stdin (`<old> <new> <ref>` per line); throws

@@ -6,7 +6,7 @@ import Foundation
 import Git
 
 /// Where a store syncs: a bare repository reached by a path or `file://`, `git://` (read
-/// only), `http(s)://` (smart HTTP) or `ssh://`.
+/// only), `http(s)://` (smart HTTP), or SSH (`ssh://` or scp's `[user@]host:path`).
 ///
 /// Credentials written into an HTTP URL (`https://u1:secret@host/u1.git`) are taken out: the
 /// URL Cairn keeps and shows never holds a password; the password is used for the command
@@ -20,7 +20,7 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
         case git
         /// `http://` or `https://`.
         case http
-        /// `ssh://` or `user@host:path`.
+        /// `ssh://` or `[user@]host:path`.
         case ssh
     }
 
@@ -77,8 +77,10 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
             (transport, url) = (.path, path)
         } else if text.contains("://") {
             throw CairnError(.invalidInput, "unsupported remote \(text): use a path, file://, http(s)://, ssh:// or git://")
-        } else if let colon = text.firstIndex(of: ":"), text[..<colon].contains("@"), !text[..<colon].contains("/") {
-            (transport, url) = (.ssh, text)  // user@host:path, as scp writes it
+        } else if let colon = text.firstIndex(of: ":"), colon != text.startIndex, !text[..<colon].contains("/") {
+            // [user@]host:path, as scp writes it; git reads a colon before any slash so too,
+            // and the host may be a name of ~/.ssh/config.
+            (transport, url) = (.ssh, text)
         } else {
             let base = folder ?? FileManager.default.currentDirectoryPath
             (transport, url) = (.path, Self.absolute(text, in: base))

@@ -16,15 +16,18 @@ extension Store {
         if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
             throw CairnError(.notFound, "cannot fetch from \(remote): there is no repository there; create it with: cairn server init FOLDER UID")
         }
+        let ssh = try sshAccess(for: remote)
+        var connection: Remote?
         do {
-            let connection = try Remote(repository: repository, url: remote.connectionURL)
-            connection.timeout = timeout
-            try connection.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials) { step in
+            let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
+            connection = made
+            made.timeout = timeout
+            try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials, ssh: ssh) { step in
                 last = step
                 progress?(step)
             }
         } catch {
-            throw Self.remoteFailure(error, remote: remote, credentials: credentials, doing: "fetch from")
+            throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "fetch from")
         }
         logger.info("fetch", metadata: [
             "objects": "\(last?.objects ?? 0)", "bytes": "\(last?.bytes ?? 0)",

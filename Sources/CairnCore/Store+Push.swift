@@ -17,16 +17,19 @@ extension Store {
     func push(_ local: ObjectID, to remote: RemoteURL, expecting expected: ObjectID?, credentials: Credentials?,
               timeout: Double, progress: (@Sendable (TransferProgress) -> Void)?) throws -> PushResult {
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
+        let ssh = try sshAccess(for: remote)
         func send() throws -> PushOutcome {
+            var connection: Remote?
             do {
-                let connection = try Remote(repository: repository, url: remote.connectionURL)
-                connection.timeout = timeout
-                return try connection.push([refspec], credentials: credentials) { progress?($0) }
+                let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
+                connection = made
+                made.timeout = timeout
+                return try made.push([refspec], credentials: credentials, ssh: ssh) { progress?($0) }
             } catch {
                 if error.code == .nonFastForward || error.message.contains("not present locally") {
                     return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])
                 }
-                throw Self.remoteFailure(error, remote: remote, credentials: credentials, doing: "push to")
+                throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "push to")
             }
         }
         let outcome: PushOutcome
@@ -75,10 +78,16 @@ extension Store {
         return Int(message[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 
-    /// A failure talking to a remote, classified: credentials, network, missing repository.
-    static func remoteFailure(_ error: any Error, remote: RemoteURL, credentials: Credentials?, doing what: String) -> CairnError {
+    /// A failure talking to a remote, classified: credentials (and over SSH, keys refused and
+    /// the server's own refusals), network, missing repository. Only a network failure is
+    /// worth trying again.
+    static func remoteFailure(_ error: any Error, remote: RemoteURL, credentials: Credentials?, ssh: SSHAttempt? = nil,
+                              doing what: String) -> CairnError {
         if let error = error as? CairnError { return error }
         guard let error = error as? GitError else { return CairnError(.io, "cannot \(what) \(remote): \(error)") }
+        if remote.transport == .ssh, let failure = sshFailure(error, remote: remote, attempt: ssh, doing: what) {
+            return failure
+        }
         let message = error.message
         // A full or failing disk, here or (for a path) at the remote: not the remote's answer.
         if error.systemErrorCode != nil || error.isSystemFailure, let code = FileSystem.diskErrorCode(named: message) {

@@ -1,5 +1,5 @@
 /// What a remote may ask for: a user name and password (HTTP basic authentication). An SSH
-/// remote is offered the keys of the running ssh-agent instead.
+/// remote is offered keys instead, chosen as ssh chooses them (``SSHAccess``).
 public struct Credentials: Sendable, Hashable {
     public var username: String
     public var password: String

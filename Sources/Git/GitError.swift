@@ -30,6 +30,10 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     /// that could not be opened).
     public var isSystemFailure: Bool { category == GIT_ERROR_OS.rawValue }
 
+    /// Whether libgit2's SSH transport reported the failure (libssh2, or what the server wrote
+    /// on stderr instead of answering).
+    public var isSSHFailure: Bool { category == GIT_ERROR_SSH.rawValue }
+
     /// Whether the failure came from the network on the way to a remote (a connection refused,
     /// cut or timed out, an HTTP or TLS failure): the kind worth trying again later.
     public var isNetworkFailure: Bool {
@@ -53,6 +57,8 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
         public static let conflict = Code(rawValue: GIT_ECONFLICT.rawValue)
         public static let invalidSpec = Code(rawValue: GIT_EINVALIDSPEC.rawValue)
         public static let auth = Code(rawValue: GIT_EAUTH.rawValue)
+        public static let endOfFile = Code(rawValue: GIT_EEOF.rawValue)
+        public static let certificate = Code(rawValue: GIT_ECERTIFICATE.rawValue)
         public static let nonFastForward = Code(rawValue: GIT_ENONFASTFORWARD.rawValue)
         public static let mismatch = Code(rawValue: GIT_EMISMATCH.rawValue)
 

@@ -19,6 +19,9 @@ public final class Remote {
     /// unless set. Holds for http:// and https://; for SSH only while connecting (libssh2
     /// does its own reads and writes). See ``SocketStream``.
     public var timeout: Double = SocketStream.standardTimeout
+    /// What the last fetch, push or listing over SSH did to authenticate (the keys offered, in
+    /// order), kept after it failed too, so that a refusal can name the keys.
+    public private(set) var lastSSHAttempt: SSHAttempt?
 
     /// The remote at `url`, used as it is: no `url.<base>.insteadOf` rewriting, no fetch
     /// refspec of its own (`git_remote_create_with_opts`). Skipping the rewrite also skips the
@@ -42,34 +45,36 @@ public final class Remote {
 
     /// Downloads what `refspecs` name and updates the local references they map to
     /// (`git_remote_fetch`; no tags, no `FETCH_HEAD`). A source reference the remote lacks
-    /// is no error: its destination is left as it was.
-    public func fetch(_ refspecs: [String], credentials: Credentials? = nil,
+    /// is no error: its destination is left as it was. Over SSH, `ssh` says which keys to offer
+    /// (without it, the agent's, all of them).
+    public func fetch(_ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
                       progress: ((TransferProgress) -> Void)? = nil) throws(GitError) {
         var options = git_fetch_options()
         try check(git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
         options.update_fetchhead = 0
-        let session = RemoteSession(credentials: credentials, progress: progress)
+        let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
         let result = SocketStream.withTimeout(timeout) {
             withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
         }
-        withExtendedLifetime(session) {}
+        lastSSHAttempt = withExtendedLifetime(session) { session.sshAttempt }
         try check(result, "git_remote_fetch")
     }
 
     /// Uploads what `refspecs` name (`git_remote_push`). Returns what the server said: a
     /// reference it refused comes back in ``PushOutcome/rejections``, not as a throw, because
     /// that is the only place libgit2 reports it.
-    public func push(_ refspecs: [String], credentials: Credentials? = nil,
+    public func push(_ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
                      progress: ((TransferProgress) -> Void)? = nil) throws(GitError) -> PushOutcome {
         var options = git_push_options()
         try check(git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
-        let session = RemoteSession(credentials: credentials, progress: progress)
+        let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
         let result = SocketStream.withTimeout(timeout) {
             withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
         }
+        lastSSHAttempt = session.sshAttempt
         return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in
             try check(result, "git_remote_push")
             return PushOutcome(rejections: session.rejections, remoteMessages: session.remoteMessages)
@@ -78,14 +83,15 @@ public final class Remote {
 
     /// The references the remote advertises, name → commit (`git_remote_connect`,
     /// `git_remote_ls`).
-    public func references(credentials: Credentials? = nil) throws(GitError) -> [String: ObjectID] {
+    public func references(credentials: Credentials? = nil, ssh: SSHAccess? = nil) throws(GitError) -> [String: ObjectID] {
         var callbacks = git_remote_callbacks()
         try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
-        let session = RemoteSession(credentials: credentials, progress: nil)
+        let session = RemoteSession(credentials: credentials, ssh: ssh, progress: nil)
         session.install(in: &callbacks)
         return try withExtendedLifetime(session) { () throws(GitError) -> [String: ObjectID] in
-            try check(SocketStream.withTimeout(timeout) { git_remote_connect(handle, GIT_DIRECTION_FETCH, &callbacks, nil, nil) },
-                      "git_remote_connect")
+            let connected = SocketStream.withTimeout(timeout) { git_remote_connect(handle, GIT_DIRECTION_FETCH, &callbacks, nil, nil) }
+            lastSSHAttempt = session.sshAttempt
+            try check(connected, "git_remote_connect")
             defer { git_remote_disconnect(handle) }
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0

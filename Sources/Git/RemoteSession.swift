@@ -1,18 +1,64 @@
 import CGit2
 
 /// The state libgit2's remote callbacks share during one fetch or push: the credentials to
-/// offer (once), the progress handler, and what the server said.
+/// offer (once), the SSH keys to offer (one a call, in order), the progress handler, and what
+/// the server said.
 final class RemoteSession {
     let credentials: Credentials?
+    let ssh: SSHAccess?
     let progress: ((TransferProgress) -> Void)?
     var offeredCredentials = false
     var offeredAgent = false
+    /// The SSH keys offered so far, in order; when authentication succeeded, the last one is
+    /// the key the server took.
+    var offeredKeys: [SSHKeyOffer] = []
+    /// Why the agent could not sign with a key it listed, if it could not.
+    var signingFailure: String?
+    /// The signers handed to libgit2 as payloads, kept alive for the session.
+    private var signers: [SSHSigner] = []
     var rejections: [String: String] = [:]
     var sideband: [UInt8] = []
 
-    init(credentials: Credentials?, progress: ((TransferProgress) -> Void)?) {
+    init(credentials: Credentials?, ssh: SSHAccess? = nil, progress: ((TransferProgress) -> Void)?) {
         self.credentials = credentials
+        self.ssh = ssh
         self.progress = progress
+    }
+
+    /// What this session's SSH authentication did, for the caller's messages.
+    var sshAttempt: SSHAttempt? {
+        ssh.map { SSHAttempt(access: $0, offered: offeredKeys, signingFailure: signingFailure) }
+    }
+
+    /// Makes the next key of ``ssh`` the credential libgit2 tries (libgit2 calls back for
+    /// another while the server refuses); `GIT_EAUTH` with a message once none is left.
+    func offerNextKey(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, access: SSHAccess) -> Int32 {
+        guard offeredKeys.count < access.offers.count else {
+            let reason = offeredKeys.isEmpty
+                ? "no SSH key to offer to \(access.user)@\(access.host)"
+                : "\(access.user)@\(access.host) refused every SSH key offered"
+            git_error_set_str(Int32(GIT_ERROR_CALLBACK.rawValue), reason)
+            return GIT_EAUTH.rawValue
+        }
+        let offer = access.offers[offeredKeys.count]
+        offeredKeys.append(offer)
+        switch offer {
+        case .file(let path):
+            return git_credential_ssh_key_new(out, access.user, nil, path, nil)
+        case .agent(let key, _):
+            guard let agent = access.agent else { return GIT_EAUTH.rawValue }
+            let signer = SSHSigner(agent: agent, key: key, session: self)
+            signers.append(signer)
+            return key.blob.withUnsafeBufferPointer { blob in
+                blob.withMemoryRebound(to: CChar.self) { publicKey in
+                    git_credential_ssh_custom_new(out, access.user, publicKey.baseAddress, publicKey.count, { _, signature, length, data, count, abstract in
+                        guard let signature, let length, let data, let payload = abstract?.pointee else { return -1 }
+                        let signer = Unmanaged<SSHSigner>.fromOpaque(payload).takeUnretainedValue()
+                        return signer.sign(Array(UnsafeBufferPointer(start: data, count: count)), into: signature, length: length)
+                    }, Unmanaged.passUnretained(signer).toOpaque())
+                }
+            }
+        }
     }
 
     /// The server's messages, one line each; lines rewritten in place with `\r` (progress
@@ -36,12 +82,19 @@ final class RemoteSession {
                 session.offeredCredentials = true
                 return git_credential_userpass_plaintext_new(out, credentials.username, credentials.password)
             }
-            if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0, !session.offeredAgent {
+            if let access = session.ssh {
+                if allowed == GIT_CREDENTIAL_USERNAME.rawValue {
+                    return git_credential_username_new(out, access.user)
+                }
+                if allowed & (GIT_CREDENTIAL_SSH_KEY.rawValue | GIT_CREDENTIAL_SSH_CUSTOM.rawValue) != 0 {
+                    return session.offerNextKey(out, access: access)
+                }
+            } else if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0, !session.offeredAgent {
                 session.offeredAgent = true
                 let user = usernameFromURL.map { String(cString: $0) } ?? session.credentials?.username ?? "git"
                 return git_credential_ssh_key_from_agent(out, user)
             }
-            let reason = session.offeredCredentials || session.offeredAgent
+            let reason = session.offeredCredentials || session.offeredAgent || !session.offeredKeys.isEmpty
                 ? "the remote refused the credentials"
                 : "the remote asks for credentials and none were given"
             git_error_set_str(Int32(GIT_ERROR_CALLBACK.rawValue), reason)

@@ -24,12 +24,12 @@ import Testing
         var root: String { folder.path + "/repos" }
         var url: String { server.url(path: root + "/u1.git") }
 
-        init(agentHoldsKey: Bool = true) throws {
+        init(agentHoldsKey: Bool = true, strangerKeys: Int = 0) throws {
             let created = try runSSH(CLI.executable, ["server", "init", folder.path + "/repos", "u1", "--schema", "life-in-uk"])
             guard created.status == 0 else {
                 throw SetupError(description: "cairn server init failed: \(created.stderr)")
             }
-            server = try SSHServer(agentHoldsKey: agentHoldsKey)
+            server = try SSHServer(agentHoldsKey: agentHoldsKey, strangerKeys: strangerKeys)
         }
 
         /// The server's `main` of u1 resolved with `suffix` ("" when it has none).
@@ -189,7 +189,7 @@ import Testing
     }
 
     /// With no key in the agent, the client has nothing the server accepts: a clone fails with
-    /// one line about credentials and leaves nothing in the home.
+    /// one line saying there is no key to offer and how to give one, and leaves nothing in the home.
     @Test(.timeLimit(.minutes(3))) func anEmptyAgentIsRefused() throws {
         let served = try Served(agentHoldsKey: false)
         defer { served.server.stop() }
@@ -197,14 +197,15 @@ import Testing
         let cloned = try device("clone", served.url)
         #expect(cloned.status == 1, "\(cloned.status) \(cloned.stderr)")
         #expect(Self.isOneLine(cloned.stderr), "\(cloned.stderr)")
-        #expect(cloned.stderr.contains("it refused the keys of the running ssh-agent: add yours with ssh-add"), "\(cloned.stderr)")
+        #expect(cloned.stderr.contains("no SSH key to offer to root@127.0.0.1 (the ssh-agent holds no key)"), "\(cloned.stderr)")
+        #expect(cloned.stderr.contains("ssh-add") && cloned.stderr.contains("IdentityFile"), "\(cloned.stderr)")
         #expect(!cloned.stderr.contains("known_hosts"), "\(cloned.stderr)")
         #expect(Self.contents(of: device.home) == [], "a refused clone leaves nothing in the home")
     }
 }
 
 /// `runBounded` without the test runner's own ssh-agent, so only the test server's agent counts.
-private func runSSH(_ executable: String, _ arguments: [String], input: String? = nil,
+func runSSH(_ executable: String, _ arguments: [String], input: String? = nil,
                     environment: [String: String] = [:]) throws -> ProcessResult {
     try runBounded(executable, arguments, input: input, environment: environment, removing: ["SSH_AUTH_SOCK", "SSH_AGENT_PID"])
 }

@@ -82,9 +82,9 @@ import Testing
         try setUp()
         let main = try serverMain().trimmingCharacters(in: .whitespacesAndNewlines)
         let line = "\(main) \(main) refs/heads/main\n"
-        func hook(_ user: String?) throws -> ProcessResult {
+        func hook(_ user: String?, as variable: String = "REMOTE_USER") throws -> ProcessResult {
             var environment = ["GIT_DIR": server]
-            if let user { environment["REMOTE_USER"] = user }
+            if let user { environment[variable] = user }
             return try runProcess(CLI.executable, ["hook", "pre-receive"], input: line, environment: environment)
         }
         let other = try hook("u2")
@@ -92,6 +92,11 @@ import Testing
         #expect(other.stderr == "cairn: user u2 may not push to the progress of u1\n")
         #expect(try hook("u1").status == 0)
         #expect(try hook(nil).status == 0)
+        // gitolite names the user in GL_USER.
+        let gitolite = try hook("u2", as: "GL_USER")
+        #expect(gitolite.status == 1)
+        #expect(gitolite.stderr == "cairn: user u2 may not push to the progress of u1\n")
+        #expect(try hook("u1", as: "GL_USER").status == 0)
         let branch = try runProcess(CLI.executable, ["hook", "pre-receive"], input: "\(main) \(main) refs/heads/other\n",
                                     environment: ["GIT_DIR": server])
         #expect(branch.status == 1 && branch.stderr.contains("only main holds progress"))

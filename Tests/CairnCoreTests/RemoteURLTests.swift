@@ -12,6 +12,7 @@ import Testing
             ("HTTP://host:8080/u1.git", .http, "HTTP://host:8080/u1.git"),
             ("ssh://git@host:2222/srv/u1.git", .ssh, "ssh://git@host:2222/srv/u1.git"),
             ("git@host:srv/u1.git", .ssh, "git@host:srv/u1.git"),
+            ("progress:u1", .ssh, "progress:u1"),  // a host of ~/.ssh/config, as git reads it
         ]
         for (text, transport, url) in cases {
             let remote = try RemoteURL(text)
@@ -20,6 +21,7 @@ import Testing
         }
         #expect(try RemoteURL("server/u1.git", relativeTo: "/home/me").url == "/home/me/server/u1.git")
         #expect(try RemoteURL("../server/./u1.git", relativeTo: "/home/me").url == "/home/server/u1.git")
+        #expect(try RemoteURL("./a:b/u1.git", relativeTo: "/home/me").url == "/home/me/a:b/u1.git")
     }
 
     @Test func aPasswordInTheURLIsUsedButNeverKept() throws {

@@ -82,9 +82,7 @@ extension Store {
                     result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
                     result.head = theirs
                     logger.info("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
-                    return
-                }
-                if try !repository.isDescendant(head, of: theirs) {
+                } else if try !repository.isDescendant(head, of: theirs) {
                     let merge = try mergeCommit(head, theirs)
                     let changed = try moveWorkingTree(from: head, to: merge.commit)
                     result.integration = .merged(merge.commit)
@@ -97,6 +95,8 @@ extension Store {
                     ])
                 }
             }
+            // Derived fields another writer left wrong, in what came in or goes out.
+            try correctDerivedFields(comparing: [head, theirs], result: &result)
             guard let local = result.head, local != theirs else { return }
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
             let pushed = try withNetworkRetries(options, remote) {

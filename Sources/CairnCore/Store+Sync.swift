@@ -116,7 +116,7 @@ extension Store {
                     options.sleep(pause)
                 }
             case .refused(let reason):
-                throw CairnError(.refused, "\(remote) refused the push: \(reason); the store is back on its last checkpoint — fix what it names, then sync again")
+                throw try pushRefusal(reason, by: remote, local: local, remoteCommit: theirs)
             }
         }
         throw CairnError(.busy, "\(remote) kept moving while this store synced (\(options.pushAttempts) rounds): other devices are pushing; sync again")

@@ -1,3 +1,4 @@
+import CairnMerge
 import Git
 
 /// What a checkpoint committed.
@@ -6,10 +7,13 @@ public struct CheckpointResult: Sendable {
     public var commit: ObjectID?
     /// The files the commit changed, sorted.
     public var changes: [FileChange]
+    /// Derived fields of hand-edited documents that the checkpoint computed again (a scan).
+    public var corrections: [DerivedFieldMismatch]
 
-    public init(commit: ObjectID?, changes: [FileChange]) {
+    public init(commit: ObjectID?, changes: [FileChange], corrections: [DerivedFieldMismatch] = []) {
         self.commit = commit
         self.changes = changes
+        self.corrections = corrections
     }
 
     /// The changes counted by kind: `2 added, 1 deleted`.

@@ -79,6 +79,7 @@ extension Store {
             }
             try store.checkFetched(tip)
             try store.moveWorkingTree(from: nil, to: tip)
+            try store.correctDerivedFieldsOnArrival(at: tip)
         }
         return store
     }

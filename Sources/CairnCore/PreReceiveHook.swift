@@ -15,7 +15,9 @@ import Git
 /// - every new commit holds only what a store of that user may hold (``StoreTree``);
 /// - every document that arrives is at most 1 MiB, valid JSON, and valid under the schema set
 ///   (the server's own copy, else the one the repository already holds);
-/// - an append-only document that exists is never changed or deleted.
+/// - an append-only document that exists is never changed or deleted;
+/// - every derived field of a document that arrives, or that counts documents that arrive or
+///   go, is what its schema computes.
 public struct PreReceiveHook {
     /// The repository's user, from its folder name.
     public let uid: String
@@ -82,8 +84,10 @@ public struct PreReceiveHook {
         let newTree = try repository.commit(new).treeID
         let set = try schemaSet(oldTree: oldTree, newTree: newTree)
         var refusals: [String] = []
+        var changed: [DocumentPath] = []
         for difference in try repository.differences(among: [oldTree, newTree]) {
             guard let document = DocumentPath(fileName: difference.path) else { continue }
+            changed.append(document)
             let kind = set?.kind(of: document)
             if let old = difference.entries[0], let kind, kind.policy.isAppendOnly {
                 if difference.entries[1] == nil, let retention = kind.retention,
@@ -114,6 +118,12 @@ public struct PreReceiveHook {
             if let kind, let first = kind.validate(value, at: document).first {
                 refusals.append("\(document) breaks its schema (\(kind.file)) at \(first)")
             }
+        }
+        // Derived fields as the schema computes them, in the tree as pushed: a commit that
+        // left them stale may be followed by one that computed them.
+        if let set {
+            refusals += try TreeDerivations(repository: repository, schemaSet: set)
+                .corrections(in: newTree, after: changed).flatMap(\.mismatches).map(\.description)
         }
         return refusals
     }

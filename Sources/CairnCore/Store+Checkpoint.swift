@@ -14,7 +14,11 @@ extension Store {
     public func checkpoint(message: String? = nil, scan: Bool = false) throws(CairnError) -> CheckpointResult {
         try locked("cannot checkpoint") { () throws -> CheckpointResult in
             if scan {
-                try journal.append(try scannedPaths())
+                let scanned = try scannedPaths()
+                try journal.append(scanned)
+                // Hand edits that left derived fields stale (Store+Derivations.swift).
+                let corrections = try correctDerivedFields(ofScanned: scanned)
+                if !corrections.isEmpty { return try commitPending(message: message, corrections: corrections) }
             }
             return try commitPending(message: message)
         }

@@ -82,9 +82,7 @@ extension Store {
                     result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
                     result.head = theirs
                     logger.info("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
-                    return
-                }
-                if try !repository.isDescendant(head, of: theirs) {
+                } else if try !repository.isDescendant(head, of: theirs) {
                     let merge = try mergeCommit(head, theirs)
                     let changed = try moveWorkingTree(from: head, to: merge.commit)
                     result.integration = .merged(merge.commit)
@@ -97,6 +95,8 @@ extension Store {
                     ])
                 }
             }
+            // Derived fields another writer left wrong, in what came in or goes out.
+            try correctDerivedFields(comparing: [head, theirs], result: &result)
             guard let local = result.head, local != theirs else { return }
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
             let pushed = try withNetworkRetries(options, remote) {
@@ -116,7 +116,7 @@ extension Store {
                     options.sleep(pause)
                 }
             case .refused(let reason):
-                throw CairnError(.refused, "\(remote) refused the push: \(reason); the store is back on its last checkpoint — fix what it names, then sync again")
+                throw try pushRefusal(reason, by: remote, local: local, remoteCommit: theirs)
             }
         }
         throw CairnError(.busy, "\(remote) kept moving while this store synced (\(options.pushAttempts) rounds): other devices are pushing; sync again")

@@ -26,6 +26,10 @@ public final class Store {
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
+    /// Derived fields that the remote's documents held wrong when this store was restored
+    /// from it (``Home/cloneStore(from:uid:options:mergeDriver:)``), computed again in a
+    /// checkpoint that the next sync pushes; [] otherwise.
+    public internal(set) var correctedOnRestore: [DerivedFieldMismatch] = []
     /// Where the store reports what it does (checkpoints, fetches, merges, pushes, with
     /// counts), as structured log lines.
     public var logger = Logger(label: "cairn")

@@ -19,6 +19,9 @@ public struct SyncResult: Sendable {
     public var integration: Integration = .upToDate
     /// What the policies decided in the merge.
     public var conflicts: [ConflictRecord] = []
+    /// Derived fields that other writers left wrong in what the sync brought in, merged or
+    /// pushed, and that it computed again (in a checkpoint of their own).
+    public var corrections: [DerivedFieldMismatch] = []
     /// The files of the working tree the sync changed (the remote's changes), sorted.
     public var changedFiles: [String] = []
     /// Checkpoints the push sent (0 when the remote had them all).

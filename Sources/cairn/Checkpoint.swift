@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnMerge
 
 struct Checkpoint: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +11,7 @@ struct Checkpoint: ParsableCommand {
     @Option(name: .shortAndLong, help: "The commit message (default: a summary of the changes).")
     var message: String?
 
-    @Flag(help: "Also find hand edits of the files (compares every file; slower).")
+    @Flag(help: "Also find hand edits of the files (compares every file; slower); their derived fields are computed again.")
     var scan = false
 
     func run() throws {
@@ -20,5 +21,8 @@ struct Checkpoint: ParsableCommand {
             return
         }
         print("Checkpoint \(commit.short): \(result.summary)")
+        for correction in result.corrections {
+            print("  corrected " + correction.described(verb: "was"))
+        }
     }
 }

@@ -19,5 +19,8 @@ struct Clone: ParsableCommand {
         let documents = try store.documentCount()
         let active = try home.activeUser() == store.uid ? " (active)" : ""
         print("Restored the store of user \(store.uid) from \(remote) at \(store.folder)\(active): \(documents) document\(documents == 1 ? "" : "s")")
+        for correction in store.correctedOnRestore {
+            print("  corrected " + correction.described(verb: "was") + " (cairn sync pushes the correction)")
+        }
     }
 }

@@ -10,7 +10,11 @@ struct Sync: ParsableCommand {
             makes no progress for $CAIRN_NETWORK_TIMEOUT seconds (default 30) — are retried on \
             the schedule (--retry); \
             refused credentials, a push the server refuses and foreign data end the sync at \
-            once, with the store back on its last checkpoint. Credentials: the URL's, else \
+            once, with the store back on its last checkpoint; a refusal that names documents \
+            names the cairn restore command that takes them back to the remote's version. \
+            Derived fields that other writers (plain git, git libraries) left wrong in what the \
+            sync brings in or pushes are computed again, in a checkpoint of their own, each \
+            listed as "corrected". Credentials: the URL's, else \
             $CAIRN_USERNAME and $CAIRN_PASSWORD.
             """)
 
@@ -26,6 +30,9 @@ struct Sync: ParsableCommand {
         print(result.summary)
         for record in result.conflicts {
             print("  " + record.description)
+        }
+        for correction in result.corrections {
+            print("  corrected " + correction.described(verb: "was"))
         }
     }
 }

@@ -1,0 +1,27 @@
+@testable import CairnCore
+import CairnMerge
+import Testing
+
+/// Which documents a server's refusal names, and the command that names them back.
+@Suite struct PushRefusalTests {
+    @Test func aRefusalNamesWholeDocumentPathsOnly() throws {
+        let a1 = try DocumentPath("users/u1/examAttempts/a1")
+        let said = "users/u1/examAttempts/a10 breaks its schema (exam-attempt.schema.json) at /score: is 150; maximum is 100"
+        #expect(!Store.text(said, names: a1))
+        #expect(Store.text(said, names: try DocumentPath("users/u1/examAttempts/a10")))
+        #expect(Store.text("users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json)", names: a1))
+        #expect(Store.text("x; users/u1/examAttempts/a1: derived field n is 1, expected 2 (s.json)", names: a1))
+        #expect(Store.text("ends with users/u1/examAttempts/a1", names: a1))
+        // A file a per-commit rule names is not the document: a new checkpoint would not help.
+        #expect(!Store.text("commit 1234567: users/u1/examAttempts/a1.json is executable", names: a1))
+        #expect(!Store.text("users/u1/examAttempts/a1.v2 is not valid JSON", names: a1))
+    }
+
+    @Test func pathsAreQuotedOnlyWhereAShellNeedsIt() {
+        #expect(Store.shellWord("users/u1/profiles/+447700900123") == "users/u1/profiles/+447700900123")
+        #expect(Store.shellWord("users/u1/notes/my note") == "'users/u1/notes/my note'")
+        #expect(Store.shellWord("users/u1/notes/it's") == "'users/u1/notes/it'\\''s'")
+        #expect(Store.shellWord("users/u1/notes/$HOME") == "'users/u1/notes/$HOME'")
+        #expect(Store.shellWord("users/u1/notes/café") == "'users/u1/notes/café'")
+    }
+}

@@ -93,7 +93,8 @@ public final class Index {
         }
         let mapped = try MappedIndex(file: file, path: path)
         guard let link = mapped.link else { return (.mapped(mapped), nil, nil) }
-        let entries = try (0..<mapped.count).map { position throws(GitError) in try mapped.entry(at: position) }
+        var entries: [IndexEntry] = []
+        for position in 0..<mapped.count { entries.append(try mapped.entry(at: position)) }
         return (.mapped(mapped), link, entries)
     }
 
@@ -311,11 +312,6 @@ public final class Index {
               entries.prefix(link.replaced.count).allSatisfy({ $0.pathBytes.isEmpty }) else {
             throw failure(.generic, "\(gitdir)index has a link extension that does not fit its shared index", "cairn_index_read")
         }
-        func replace(_ path: [UInt8], stage: Int, with entry: IndexEntry?) throws(GitError) {
-            var now = try currentEntries(of: path).filter { $0.stage != stage }
-            if let entry { now.append(entry) }
-            changed[path] = now.sorted { $0.stage < $1.stage }
-        }
         for (position, entry) in zip(link.replaced, entries) {
             let old = try baseEntry(at: position)
             var entry = entry
@@ -329,6 +325,15 @@ public final class Index {
         for entry in entries.dropFirst(link.replaced.count) {
             try replace(entry.pathBytes, stage: entry.stage, with: entry)
         }
+    }
+
+    /// Puts `entry` in place of the entry of `path` at `stage` (nil: removes that entry).
+    private func replace(_ path: [UInt8], stage: Int, with entry: IndexEntry?) throws(GitError) {
+        var now: [IndexEntry] = []
+        for existing in try currentEntries(of: path) where existing.stage != stage { now.append(existing) }
+        if let entry { now.append(entry) }
+        now.sort { $0.stage < $1.stage }
+        changed[path] = now
     }
 
     private static func sorted(_ entries: [IndexEntry]) -> [IndexEntry] {

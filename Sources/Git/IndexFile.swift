@@ -52,12 +52,14 @@ struct IndexFile {
         entries.reserveCapacity(min(count, bytes.count / 64))
         var previousPath: [UInt8] = []
         for _ in 0..<count {
-            guard let (entry, next) = readEntry(bytes, at: offset, version: version, end: end, previousPath: previousPath) else {
+            // Named, not destructured: `guard let (a, b) = …` in a function with typed throws
+            // is miscompiled by Swift 6.3 in release builds (the values come out corrupt).
+            guard let read = readEntry(bytes, at: offset, version: version, end: end, previousPath: previousPath) else {
                 throw corrupt("entry \(entries.count) is cut short")
             }
-            entries.append(entry)
-            previousPath = entry.pathBytes
-            offset = next
+            entries.append(read.entry)
+            previousPath = read.entry.pathBytes
+            offset = read.next
         }
         let link = try readExtensions(bytes, from: offset, end: end, corrupt: corrupt)
         return IndexFile(version: version, entries: entries, link: link)
@@ -99,7 +101,7 @@ struct IndexFile {
     /// Reads the entry at `offset`; nil when it runs past `end`. Version 4 names are
     /// prefix-compressed against `previousPath`.
     static func readEntry(_ bytes: UnsafeRawBufferPointer, at offset: Int, version: UInt32, end: Int,
-                          previousPath: [UInt8]) -> (IndexEntry, Int)? {
+                          previousPath: [UInt8]) -> (entry: IndexEntry, next: Int)? {
         guard offset + 62 <= end else { return nil }
         var entry = IndexEntry(path: "", id: ObjectID(rawBytes: Array(bytes[(offset + 40)..<(offset + 60)])))
         entry.ctimeSeconds = bytes.loadBigEndianUInt32(at: offset)
@@ -122,9 +124,9 @@ struct IndexFile {
         }
         if version == 4 {
             var cursor = nameStart
-            guard let (strip, afterNumber) = readVarint(bytes, at: cursor, end: end),
-                  strip <= previousPath.count else { return nil }
-            cursor = afterNumber
+            guard let number = readVarint(bytes, at: cursor, end: end), number.value <= previousPath.count else { return nil }
+            let strip = number.value
+            cursor = number.next
             guard let terminator = firstZero(bytes, from: cursor, end: end) else { return nil }
             entry.pathBytes = Array(previousPath[..<(previousPath.count - strip)]) + Array(bytes[cursor..<terminator])
             return (entry, terminator + 1)
@@ -160,7 +162,7 @@ struct IndexFile {
         return (firstZero(bytes, from: nameStart + length, end: end) ?? end) - nameStart
     }
 
-    private static func readVarint(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int) -> (Int, Int)? {
+    private static func readVarint(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int) -> (value: Int, next: Int)? {
         var cursor = offset
         guard cursor < end else { return nil }
         var byte = bytes[cursor]

@@ -59,11 +59,15 @@ final class MappedIndex {
 
     /// The entry at a position.
     func entry(at position: Int) throws(GitError) -> IndexEntry {
-        guard let (entry, _) = IndexFile.readEntry(file.bytes, at: offsets[position], version: version,
-                                                   end: entriesEnd, previousPath: []) else {
-            throw failure(.generic, "\(path) is not a valid index file: entry \(position) runs past its end", "cairn_index_read")
+        // Named, not destructured (see ``IndexFile/parse(_:path:)``).
+        if let read = IndexFile.readEntry(file.bytes, at: offsets[position], version: version, end: entriesEnd, previousPath: []) {
+            return read.entry
         }
-        return entry
+        throw damaged(position)
+    }
+
+    private func damaged(_ position: Int) -> GitError {
+        failure(.generic, "\(path) is not a valid index file: entry \(position) runs past its end", "cairn_index_read")
     }
 
     /// The positions of every entry for `path` (one per stage; none when it is not staged),

@@ -60,9 +60,11 @@ public struct SSHCommandLine: Sendable, Hashable {
                 case "l": entries.append(.init(number: number, line: .option("user", [value])))
                 case "F": configFile = value
                 default:
-                    guard let (keyword, arguments) = try SSHConfig.split(value, at: "\(source) -o \(String(reflecting: value))") else {
+                    // Named, not destructured (see ``IndexFile/parse(_:path:)``).
+                    guard let option = try SSHConfig.split(value, at: "\(source) -o \(String(reflecting: value))") else {
                         throw SSHConfigError("\(source): -o needs an option, such as -o IdentitiesOnly=yes")
                     }
+                    let (keyword, arguments) = option
                     guard !["host", "match", "include"].contains(keyword) else {
                         throw SSHConfigError("\(source): -o \(value) is not an option ssh takes on its command line")
                     }

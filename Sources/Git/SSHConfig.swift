@@ -42,7 +42,9 @@ public struct SSHConfig: Sendable, Hashable {
         var number = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            guard let (keyword, arguments) = try Self.split(String(rawLine), at: "\(source) line \(number)") else { continue }
+            // Named, not destructured (see ``IndexFile/parse(_:path:)``).
+            guard let option = try Self.split(String(rawLine), at: "\(source) line \(number)") else { continue }
+            let (keyword, arguments) = option
             switch keyword {
             case "host": entries.append(Entry(number: number, line: .host(arguments)))
             case "match": entries.append(Entry(number: number, line: .match))

@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config.
@@ -20,7 +21,7 @@ let package = Package(
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
         ),
         // The few libgit2 calls Cairn needs, in safe Swift.
-        .target(name: "Git", dependencies: ["CGit2"]),
+        .target(name: "Git", dependencies: ["CGit2", .product(name: "Crypto", package: "swift-crypto")]),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,

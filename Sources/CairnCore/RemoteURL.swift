@@ -50,9 +50,9 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
             if let at = authority.lastIndex(of: "@") {
                 let userInfo = authority[..<at]
                 let user = userInfo.prefix { $0 != ":" }
-                username = Self.percentDecoded(String(user))
+                username = PercentEncoding.decoded(String(user))
                 password = user.endIndex < userInfo.endIndex
-                    ? Self.percentDecoded(String(userInfo[userInfo.index(after: user.endIndex)...])) : nil
+                    ? PercentEncoding.decoded(String(userInfo[userInfo.index(after: user.endIndex)...])) : nil
                 url = scheme + (user.isEmpty ? "" : user + "@") + authority[authority.index(after: at)...] + rest[authorityEnd...]
             } else {
                 (username, password) = (nil, nil)
@@ -129,19 +129,5 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
     static func absolute(_ path: String, in folder: String) -> String {
         let joined = path.hasPrefix("/") ? path : folder + "/" + path
         return Home.normalize(joined)
-    }
-
-    private static func percentDecoded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

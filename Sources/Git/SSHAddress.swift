@@ -23,7 +23,7 @@ public struct SSHAddress: Sendable, Hashable {
             path = String(rest[slash...])
             isURL = true
             if let at = authority.lastIndex(of: "@") {
-                user = Self.percentDecoded(authority[..<at])
+                user = PercentEncoding.decoded(authority[..<at])
                 authority = authority[authority.index(after: at)...]
             }
             if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
@@ -64,41 +64,8 @@ public struct SSHAddress: Sendable, Hashable {
     public func url(host: String, user: String, port: Int) -> String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         if isURL {
-            return "ssh://\(Self.percentEncoded(user))@\(bracketed)\(port == 22 ? "" : ":\(port)")\(path)"
+            return "ssh://\(PercentEncoding.encoded(user))@\(bracketed)\(port == 22 ? "" : ":\(port)")\(path)"
         }
         return port == 22 ? "\(user)@\(bracketed):\(path)" : "[\(user)@\(host):\(port)]:\(path)"
-    }
-
-    private static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            let character = Character(Unicode.Scalar(byte))
-            if byte < 0x80, character.isLetter || character.isNumber || "-._~".contains(character) {
-                result.append(character)
-            } else {
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -30,7 +30,7 @@ public final class SSHAgentProcess: Sendable {
         guard socket.utf8.count < 100 else {
             throw StartError(description: "SSHAgentProcess: the socket path \(socket) is too long for a Unix socket")
         }
-        let process = try Self.start(Self.sshAgent, ["-D", "-a", socket], log: log)
+        let process = try Loopback.start(Self.sshAgent, ["-D", "-a", socket], console: log)
         let deadline = Date() + 10
         // The socket's file exists once the agent bound it, a moment before it listens.
         while !Self.accepts(socket) {
@@ -91,29 +91,5 @@ public final class SSHAgentProcess: Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
             }
         }
-    }
-
-    /// Runs `executable` in the foreground with stdin from /dev/null and its output to `log`.
-    private static func start(_ executable: String, _ arguments: [String], log: String) throws -> Process {
-        let logURL = URL(fileURLWithPath: log)
-        try Data().write(to: logURL)
-        let output = try FileHandle(forWritingTo: logURL)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        // The child inherits the starting thread's signal mask (Process keeps it), and the test
-        // runner's threads block SIGTERM: unblocked while it starts, so stop() ends it at once.
-        var term = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&term)
-        sigaddset(&term, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &term, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try process.run()
-        return process
     }
 }

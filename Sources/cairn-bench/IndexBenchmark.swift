@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CairnMerge
 import Git
 
@@ -45,6 +48,9 @@ struct IndexBenchmark {
                     try Workbench.write(value.canonicalBytes(), to: peer + "/" + path + ".json")
                     try Workbench.write(value.canonicalBytes(), to: copy + "/" + path + ".json")
                 }
+                // The files just written reach the disk first, so that neither side's fsync
+                // of its index pays for them.
+                sync()
                 try rows[index].measure(round: round, cairn: {
                     try Stopwatch.milliseconds {
                         try stage(changes.map { ($0.path + ".json", $0.value.canonicalBytes()) }, in: copy, split: form.split)

@@ -36,7 +36,11 @@ extension Store {
         // After a git command in the store, the working tree may differ from the last
         // checkpoint in files the journal never heard of: every file is compared once.
         if try changedByOtherGitTools() {
-            try journal.append(try scannedPaths(strict: false))
+            let scanned = try scannedPaths(strict: false)
+            try journal.append(scanned)
+            // As after `checkpoint --scan`: derived fields the other tool left stale.
+            let corrections = try correctDerivedFields(ofScanned: scanned)
+            if !corrections.isEmpty { return try commitPending(message: message, corrections: corrections) }
         }
         // The new blobs and trees and the commit go to disk as one pack.
         let result = try repository.packingWrites { try commitPendingObjects(message: message) }

@@ -141,7 +141,8 @@ public final class Index {
     /// `.git/index.lock` as git does.
     public func write() throws(GitError) {
         try readAgainIfWritten()
-        let total = baseCount + changed.values.reduce(0) { $0 + $1.count }
+        var total = baseCount
+        for (path, entries) in changed { total += entries.count - basePositions(of: path).count }
         let split = splitSetting ?? (total >= Self.splitThreshold)
         if split, let sharedID, case .mapped(let shared) = base,
            changed.count <= Self.reshareThreshold(shared.count) {

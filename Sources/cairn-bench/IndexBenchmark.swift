@@ -18,11 +18,16 @@ struct IndexBenchmark {
         let work = try bench.scratch("index-\(documents)")
         let (_, _, peer) = try bench.storeAndPeer(documents: documents, in: work)
         let forms: [(name: String, split: Bool)] = [("whole", false), ("split", true)]
+        // Each form has its own copy and its own peer: a peer that had just stored the same
+        // blobs for the other form would have nothing to write.
         var copies: [String] = []
+        var peers: [String] = []
         for form in forms {
             let copy = work + "/" + form.name
             try bench.copy(peer, to: copy)
             copies.append(copy)
+            peers.append(work + "/peer-" + form.name)
+            try bench.copy(peer, to: peers[peers.count - 1])
             // The first write of a split index makes its shared part; the rounds then time
             // the small writes that follow, as a store's checkpoints do.
             let repository = try Repository(openingAt: copy)
@@ -44,6 +49,7 @@ struct IndexBenchmark {
             let files = changes.map { $0.path + ".json" }
             for (index, form) in forms.enumerated() {
                 let copy = copies[index]
+                let peer = peers[index]
                 for (path, value) in changes {
                     try Workbench.write(value.canonicalBytes(), to: peer + "/" + path + ".json")
                     try Workbench.write(value.canonicalBytes(), to: copy + "/" + path + ".json")
@@ -60,7 +66,7 @@ struct IndexBenchmark {
                 })
             }
         }
-        for copy in copies {
+        for (copy, peer) in zip(copies, peers) {
             let listed = try bench.output(bench.git, ["-C", copy, "ls-files", "-s"])
             guard listed == (try bench.output(bench.git, ["-C", peer, "ls-files", "-s"])) else {
                 throw Command.Failure(description: "index at \(documents) documents: \(copy) does not list what git's index lists; the comparison is void")

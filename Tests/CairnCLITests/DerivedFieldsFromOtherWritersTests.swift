@@ -224,4 +224,19 @@ import Testing
         #expect(try git("phone", "status", "--porcelain").stdout == "")
         #expect(try git("phone", "show", "HEAD:" + Self.bookFile).stdout.contains("\"completedCount\": 2"))
     }
+
+    @Test func aCheckpointAfterGitAddComputesTheDerivedFieldsToo() throws {
+        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk"]).status == 0)
+        #expect(try on("phone", "put", "users/u1/books/b1", input: Self.book).status == 0)
+        #expect(try on("phone", "checkpoint").status == 0)
+        try markSecondSectionByHand(on: "phone")
+        #expect(try git("phone", "add", Self.bookFile).status == 0)
+
+        let checkpoint = try on("phone", "checkpoint")
+        #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
+        #expect(checkpoint.stdout.contains("corrected users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)"), "\(checkpoint.stdout)")
+        #expect(try git("phone", "show", "HEAD:" + Self.bookFile).stdout.contains("\"completedCount\": 2"))
+        #expect(try git("phone", "status", "--porcelain").stdout == "")
+        #expect(try on("phone", "validate").status == 0)
+    }
 }

@@ -12,7 +12,6 @@ Run by scripts/git-clients.sh, which chooses the interpreter (a virtual environm
 dulwich from PyPI, or Debian's python3-dulwich).
 """
 
-import json
 import os
 import sys
 
@@ -20,21 +19,9 @@ import dulwich
 from dulwich import porcelain
 from dulwich.repo import Repo
 
-
-def canonical(fields):
-    """The document as Cairn writes it: keys sorted, two-space indent, a final newline.
-
-    Python orders keys by code point, which is the order of their UTF-8 bytes."""
-    return json.dumps(fields, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-
-
-def parse_fields(arguments):
-    """FIELD=VALUE arguments as an object: digits are integers, anything else a string."""
-    fields = {}
-    for argument in arguments:
-        name, _, value = argument.partition("=")
-        fields[name] = int(value) if value.isdigit() else value
-    return fields
+# Run isolated (python -I), which leaves this folder out of the import path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from documents import parse_fields, valid_arguments, write_document  # noqa: E402
 
 
 def text(path):
@@ -65,10 +52,7 @@ def check(repository):
 
 def commit(repository, document, fields):
     """Writes the document, stages it and commits it on the branch HEAD names."""
-    path = os.path.join(repository.path, document + ".json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as file:
-        file.write(canonical(fields))
+    path = os.path.join(repository.path, write_document(repository.path, document, fields))
     porcelain.add(repository, paths=[path])
     oid = porcelain.commit(repository, message=("Add %s with dulwich\n" % document).encode("utf-8"))
     print("commit", text(oid))
@@ -79,7 +63,7 @@ def commit(repository, document, fields):
 
 
 def main(arguments):
-    if len(arguments) < 2 or arguments[1] not in ("read", "commit") or (arguments[1] == "commit") != (len(arguments) > 2):
+    if not valid_arguments(arguments):
         print("usage: dulwich_client.py STORE read | STORE commit DOCUMENT FIELD=VALUE...", file=sys.stderr)
         sys.exit(64)
     print("library dulwich %s" % ".".join(str(part) for part in dulwich.__version__))

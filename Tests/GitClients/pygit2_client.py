@@ -12,27 +12,14 @@ Run by scripts/git-clients.sh, which chooses the interpreter (a virtual environm
 pygit2 from PyPI, or Debian's python3-pygit2).
 """
 
-import json
 import os
 import sys
 
 import pygit2
 
-
-def canonical(fields):
-    """The document as Cairn writes it: keys sorted, two-space indent, a final newline.
-
-    Python orders keys by code point, which is the order of their UTF-8 bytes."""
-    return json.dumps(fields, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-
-
-def parse_fields(arguments):
-    """FIELD=VALUE arguments as an object: digits are integers, anything else a string."""
-    fields = {}
-    for argument in arguments:
-        name, _, value = argument.partition("=")
-        fields[name] = int(value) if value.isdigit() else value
-    return fields
+# Run isolated (python -I), which leaves this folder out of the import path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from documents import parse_fields, valid_arguments, write_document  # noqa: E402
 
 
 def unclean(repository):
@@ -59,11 +46,7 @@ def check(repository):
 
 def commit(repository, index, document, fields):
     """Writes the document, stages it and commits it on the branch HEAD names."""
-    relative = document + ".json"
-    path = os.path.join(repository.workdir, relative)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as file:
-        file.write(canonical(fields))
+    relative = write_document(repository.workdir, document, fields)
     index.add(relative)
     index.write()
     tree = index.write_tree()
@@ -78,7 +61,7 @@ def commit(repository, index, document, fields):
 
 
 def main(arguments):
-    if len(arguments) < 2 or arguments[1] not in ("read", "commit") or (arguments[1] == "commit") != (len(arguments) > 2):
+    if not valid_arguments(arguments):
         print("usage: pygit2_client.py STORE read | STORE commit DOCUMENT FIELD=VALUE...", file=sys.stderr)
         sys.exit(64)
     print("library pygit2 %s libgit2 %s" % (pygit2.__version__, pygit2.LIBGIT2_VERSION))

@@ -40,6 +40,15 @@ public struct PreReceiveHook {
         remoteUser = [environment["REMOTE_USER"], environment["GL_USER"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
     }
 
+    /// The same checks, made by a device on what it is about to push from `repository`, the
+    /// store of `uid`.
+    init(repository: Repository, uid: String) {
+        self.repository = repository
+        gitdir = repository.gitdir
+        self.uid = uid
+        remoteUser = nil
+    }
+
     /// Checks the updates git gives the hook on stdin (`<old> <new> <ref>` per line); throws
     /// the refusals, one per line, each naming the document and the rule.
     public func check(_ input: String) throws(CairnError) {
@@ -57,7 +66,7 @@ public struct PreReceiveHook {
             let old = fields[0] == zero ? nil : ObjectID(hex: String(fields[0]))
             let new = fields[1] == zero ? nil : ObjectID(hex: String(fields[1]))
             do {
-                refusals += try check(reference: String(fields[2]), from: old, to: new)
+                refusals += try self.refusals(updating: String(fields[2]), from: old, to: new)
             } catch {
                 refusals.append("cannot check the push: \(error)")
             }
@@ -69,7 +78,8 @@ public struct PreReceiveHook {
         }
     }
 
-    private func check(reference: String, from old: ObjectID?, to new: ObjectID?) throws -> [String] {
+    /// The refusals of one update of `reference` from `old` to `new` (none: it is accepted).
+    func refusals(updating reference: String, from old: ObjectID?, to new: ObjectID?) throws -> [String] {
         guard reference == "refs/heads/" + Store.branch else {
             return ["only \(Store.branch) holds progress; \(reference) is refused"]
         }
@@ -85,6 +95,7 @@ public struct PreReceiveHook {
         let set = try schemaSet(oldTree: oldTree, newTree: newTree)
         var refusals: [String] = []
         var changed: [DocumentPath] = []
+        let (pushedFrom, pushedTo) = (old, new)
         for difference in try repository.differences(among: [oldTree, newTree]) {
             guard let document = DocumentPath(fileName: difference.path) else { continue }
             changed.append(document)
@@ -94,9 +105,16 @@ public struct PreReceiveHook {
                    try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set) {
                     continue
                 }
-                let change = difference.entries[1] == nil ? "deleted" : "changed"
-                refusals.append("\(document) is append-only (\(kind.file)): an existing document is never \(change)")
-                continue
+                // Two devices created it offline: the version the merge kept is checked below.
+                let concurrent = try difference.entries[1].map { now in
+                    try set.map { try keepsConcurrentCreation(document, was: old.id, now: now.id, set: $0,
+                                                              pushedFrom: pushedFrom, to: pushedTo) } ?? false
+                } ?? false
+                if !concurrent {
+                    let change = difference.entries[1] == nil ? "deleted" : "changed"
+                    refusals.append("\(document) is append-only (\(kind.file)): an existing document is never \(change)")
+                    continue
+                }
             }
             guard let entry = difference.entries[1] else { continue }
             let bytes = try repository.blobContent(entry.id)
@@ -139,6 +157,25 @@ public struct PreReceiveHook {
             documents[path] = try JSONParser().parse(repository.blobContent(entry.id))
         }
         return retention.expired(documents).contains(document)
+    }
+
+    /// Whether an append-only document changed from blob `was` to `now` because two devices
+    /// created it offline and the merge kept the other one: the pushed history created it as
+    /// `now` on a line that never held it (a commit whose parent lacks it), and the policy,
+    /// given the two creations, keeps `now`. Any other change of an existing one is refused.
+    private func keepsConcurrentCreation(_ document: DocumentPath, was: ObjectID, now: ObjectID, set: SchemaSet,
+                                         pushedFrom old: ObjectID?, to new: ObjectID) throws -> Bool {
+        var createdApart = false
+        for id in try repository.commits(from: new, hiding: old.map { [$0] } ?? []) where !createdApart {
+            guard try repository.blobID(at: document.fileName, inCommit: id) == now else { continue }
+            for parent in try repository.commit(id).parentIDs where try repository.blobID(at: document.fileName, inCommit: parent) == nil {
+                createdApart = true
+            }
+        }
+        guard createdApart,
+              let before = try? JSONParser().parse(repository.blobContent(was)),
+              let after = try? JSONParser().parse(repository.blobContent(now)) else { return false }
+        return JSONValue.same(set.merge(document, base: nil, ours: before, theirs: after).value, after)
     }
 
     /// The schema set to check documents against: the server's own (`cairn/schema/` in the

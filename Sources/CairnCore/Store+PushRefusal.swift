@@ -6,8 +6,10 @@ extension Store {
     /// from `remoteCommit` to `local`: it names the way out. The documents the push would
     /// change that the reason names are the refused ones; `cairn restore` takes them back to
     /// the remote's version in a new checkpoint (an append-only attempt the remote never
-    /// received included), keeping every other unpushed document.
-    func pushRefusal(_ reason: String, by remote: RemoteURL, local: ObjectID, remoteCommit: ObjectID?) throws -> CairnError {
+    /// received included), keeping every other unpushed document. `checkedHere`: the store
+    /// found what the server's hook would refuse, and sent nothing.
+    func pushRefusal(_ reason: String, by remote: RemoteURL, local: ObjectID, remoteCommit: ObjectID?,
+                     checkedHere: Bool = false) throws -> CairnError {
         let ours = try repository.commit(local).treeID
         let theirs = try remoteCommit.map { try repository.commit($0).treeID }
         let documents = try repository.differences(among: [theirs, ours])
@@ -22,7 +24,8 @@ extension Store {
             let command = (["cairn", "restore"] + documents.map { Self.shellWord($0.description) }).joined(separator: " ")
             wayOut = "to take \(which) back to the remote's version, keeping every other unpushed change, run: \(command), then sync again"
         }
-        return CairnError(.refused, "\(remote) refused the push: \(reason); the store is back on its last checkpoint — \(wayOut)",
+        let refused = checkedHere ? "the push to \(remote) breaks the server's rules, and was not sent" : "\(remote) refused the push"
+        return CairnError(.refused, "\(refused): \(reason); the store is back on its last checkpoint — \(wayOut)",
                           cause: PushRefusal(reason: reason, documents: documents))
     }
 

@@ -98,6 +98,13 @@ extension Store {
             // Derived fields another writer left wrong, in what came in or goes out.
             try correctDerivedFields(comparing: [head, theirs], result: &result)
             guard let local = result.head, local != theirs else { return }
+            // The server's rules, applied here first: what another git tool committed never
+            // reaches a server that would refuse it, nor a path remote, which runs no hook.
+            let refusals = try PreReceiveHook(repository: repository, uid: uid)
+                .refusals(updating: "refs/heads/" + Self.branch, from: theirs, to: local)
+            if !refusals.isEmpty {
+                throw try pushRefusal(refusals.joined(separator: "; "), by: remote, local: local, remoteCommit: theirs, checkedHere: true)
+            }
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
             let pushed = try withNetworkRetries(options, remote) {
                 try push(local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,

@@ -105,4 +105,28 @@ import Testing
         #expect(try devices.git("phone", "status", "--short") == "")
         #expect(try devices.git("phone", "fsck", "--strict").isEmpty)
     }
+
+    @Test func aHandCommitThatBreaksTheServersRulesIsNeverSent() throws {
+        let devices = try phone()
+        let remoteBefore = try devices.remoteMain()
+        let file = devices.store("phone") + "/users/u1/examAttempts/a9.json"
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(#"{"attemptId":"a9","examId":"e1","score":150,"status":"passed"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        _ = try devices.git("phone", "add", "users")
+        _ = try devices.git("phone", "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "by hand")
+        try devices.put("phone", "users/u1/examAttempts/a2", Self.attempt.replacingOccurrences(of: "a1", with: "a2"))
+
+        // A path remote runs no hook: the store checks what it is about to push itself.
+        let refused = try devices.on("phone", "sync")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("was not sent") && refused.stderr.contains("/score") && refused.stderr.contains("run: cairn restore users/u1/examAttempts/a9,"),
+                "\(refused.stderr)")
+        #expect(try devices.remoteMain() == remoteBefore)
+
+        #expect(try devices.on("phone", "restore", "users/u1/examAttempts/a9").status == 0)
+        try devices.sync("phone")
+        #expect(try devices.remoteDocument("users/u1/examAttempts/a9") == nil)
+        #expect(try devices.remoteDocument("users/u1/examAttempts/a2") != nil)
+    }
 }

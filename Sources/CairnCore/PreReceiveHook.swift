@@ -25,6 +25,9 @@ public struct PreReceiveHook {
     public let remoteUser: String?
     let repository: Repository
     let gitdir: String
+    /// Whether documents are checked against the schema set of the pushed tree before the
+    /// one the repository holds (a device's check of its own push), not after.
+    private var checksAgainstPushedSet = false
 
     /// Opens the repository git runs the hook in (`GIT_DIR`, else the current folder).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CairnError) {
@@ -41,12 +44,14 @@ public struct PreReceiveHook {
     }
 
     /// The same checks, made by a device on what it is about to push from `repository`, the
-    /// store of `uid`.
+    /// store of `uid`, against the schema set it pushes (the server holds to its own; a
+    /// device migrating to a newer set checks its documents by that one).
     init(repository: Repository, uid: String) {
         self.repository = repository
         gitdir = repository.gitdir
         self.uid = uid
         remoteUser = nil
+        checksAgainstPushedSet = true
     }
 
     /// Checks the updates git gives the hook on stdin (`<old> <new> <ref>` per line); throws
@@ -186,7 +191,8 @@ public struct PreReceiveHook {
             files[name] = try FileSystem.read(gitdir + "cairn/schema/" + name)
         }
         if files.isEmpty {
-            for tree in [oldTree, newTree].compactMap({ $0 }) {
+            let trees = checksAgainstPushedSet ? [newTree, oldTree] : [oldTree, newTree]
+            for tree in trees.compactMap({ $0 }) {
                 for file in try repository.files(under: Store.schemaFolder, inTree: tree)
                 where SchemaSetFolder.isSetFile(FileSystem.lastComponent(of: file.path)) {
                     guard let entry = file.entries[0] else { continue }

@@ -130,8 +130,9 @@ import Testing
         #expect(try server.main(of: "u1") == published)
     }
 
-    /// The hook runs as gitolite's repository hook: an attempt changed with plain git is
-    /// refused as append-only, its reason reaching the device in one line; the server does not
+    /// The hook runs as gitolite's repository hook: an attempt changed with plain git and
+    /// pushed with `git push` is refused as append-only by the server; `cairn sync` refuses the
+    /// same commit before sending it, with the same reason in one line; the server does not
     /// move. An attempt added the ordinary way then goes through.
     @Test(.timeLimit(.minutes(3))) func theHookRefusalReachesTheDeviceThroughGitolite() throws {
         let server = try Self.server()
@@ -142,8 +143,16 @@ import Testing
         let original = try String(contentsOfFile: file, encoding: .utf8)
         try original.replacingOccurrences(of: "\"score\": 80", with: "\"score\": 95").write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try a.git("u1", "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-qam", "x").status == 0)
+        let url = try a("remote").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // OpenSSH reads the passwd entry's home, not HOME: the device's files are named.
+        let sshHome = a.environment["HOME"] ?? ""
+        let ssh = "ssh -F \(sshHome)/.ssh/config -i \(sshHome)/.ssh/id_progress -o UserKnownHostsFile=\(sshHome)/.ssh/known_hosts"
+        let pushed = try runSSH("/usr/bin/git", ["-C", a.home + "/u1", "push", url, "main"],
+                                environment: a.environment.merging(["GIT_SSH_COMMAND": ssh]) { $1 })
+        #expect(pushed.status != 0 && pushed.stderr.contains("users/u1/examAttempts/a1 is append-only"), "\(pushed.stderr)")
+        #expect(try server.main(of: "u1") == published)
         let refused = try a("sync", "-q")
-        SSHRefusalTests.expectRefusal(refused, "refused the push: users/u1/examAttempts/a1 is append-only")
+        SSHRefusalTests.expectRefusal(refused, "breaks the server's rules, and was not sent: users/u1/examAttempts/a1 is append-only")
         #expect(try server.main(of: "u1") == published)
 
         #expect(try a.git("u1", "reset", "-q", "--hard", "HEAD~1").status == 0)

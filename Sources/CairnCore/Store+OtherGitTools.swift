@@ -10,6 +10,8 @@ extension Store {
     /// whole working tree once.
     func noteWhatCairnLeft() {
         guard let marks = try? currentMarks() else { return }
+        // A checkpoint or sync with nothing to do leaves the note as it is: no write.
+        if let noted = try? FileSystem.read(seenPath), noted.elementsEqual(marks.utf8) { return }
         try? FileSystem.writeAtomically(Array(marks.utf8), to: seenPath)
     }
 

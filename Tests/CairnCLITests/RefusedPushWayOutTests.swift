@@ -17,6 +17,18 @@ import Testing
         return stderr[start.upperBound..<end.lowerBound].split(separator: " ").map(String.init)
     }
 
+    /// A phone whose store (life-in-uk) holds attempt a1, synced with the server.
+    func publishedPhone(_ served: Served, password: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> Device {
+        let device = Device("phone")
+        #expect(try device("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0,
+                sourceLocation: sourceLocation)
+        #expect(try device("put", "users/u1/examAttempts/a1", input: HTTPSyncTests.attempt("a1")).status == 0,
+                sourceLocation: sourceLocation)
+        #expect(try device("sync", "-q", password: password).status == 0, sourceLocation: sourceLocation)
+        return device
+    }
+
     /// A hand commit adds an attempt scoring 150, between two checkpoints of other documents:
     /// the sync is refused with one line naming `cairn restore` for that attempt; running it
     /// lets the next sync through, with every other unpushed document on the server.
@@ -24,10 +36,7 @@ import Testing
         let served = try Served(schema: "life-in-uk")
         defer { served.server.stop() }
         let password = HTTPSyncTests.passwords["u1"]!
-        let device = Device("phone")
-        #expect(try device("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0)
-        #expect(try device("put", "users/u1/examAttempts/a1", input: HTTPSyncTests.attempt("a1")).status == 0)
-        #expect(try device("sync", "-q", password: password).status == 0)
+        let device = try publishedPhone(served, password: password)
         let published = try served.main("u1")
 
         // Unpushed: a book checkpointed, the hand commit, an attempt checkpointed after it.
@@ -73,10 +82,7 @@ import Testing
         let served = try Served(schema: "life-in-uk")
         defer { served.server.stop() }
         let password = HTTPSyncTests.passwords["u1"]!
-        let device = Device("phone")
-        #expect(try device("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0)
-        #expect(try device("put", "users/u1/examAttempts/a1", input: HTTPSyncTests.attempt("a1")).status == 0)
-        #expect(try device("sync", "-q", password: password).status == 0)
+        let device = try publishedPhone(served, password: password)
 
         let file = device.home + "/u1/users/u1/examAttempts/a1.json"
         let text = try String(contentsOfFile: file, encoding: .utf8)

@@ -84,17 +84,8 @@ public final class GitoliteServer: Sendable {
         daemon = try SSHDaemon(folder: folder.path, settings: """
             AuthorizedKeysFile \(base)/.ssh/authorized_keys
             SetEnv HOME=\(base)
-            PubkeyAuthentication yes
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            UsePAM no
-            StrictModes no
-            PermitRootLogin prohibit-password
-            UseDNS no
-            PrintMotd no
-            LogLevel VERBOSE
 
-            """)
+            """ + SSHDaemon.publicKeysOnly)
         self.base = base
         self.folder = folder
     }

@@ -20,6 +20,21 @@ public final class SSHDaemon: Sendable {
     private let logFile: String
     private let stopping = NSLock()
 
+    /// The settings every test server shares: public keys only, for root, nothing else
+    /// asked or looked up, each login logged with the key it took.
+    public static let publicKeysOnly = """
+        PubkeyAuthentication yes
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        UsePAM no
+        StrictModes no
+        PermitRootLogin prohibit-password
+        UseDNS no
+        PrintMotd no
+        LogLevel VERBOSE
+
+        """
+
     static let sshd = "/usr/sbin/sshd"
     static let sshKeygen = "/usr/bin/ssh-keygen"
 

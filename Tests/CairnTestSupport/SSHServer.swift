@@ -98,19 +98,7 @@ public final class SSHServer: Sendable {
 
     /// The sshd settings: this folder's user key only, public keys only, root only.
     static func configuration(paths: Paths) -> String {
-        """
-        AuthorizedKeysFile \(paths.authorizedKeys)
-        PubkeyAuthentication yes
-        PasswordAuthentication no
-        KbdInteractiveAuthentication no
-        UsePAM no
-        StrictModes no
-        PermitRootLogin prohibit-password
-        UseDNS no
-        PrintMotd no
-        LogLevel VERBOSE
-
-        """
+        "AuthorizedKeysFile \(paths.authorizedKeys)\n" + SSHDaemon.publicKeysOnly
     }
 
     /// Where the server's files live in its folder.

@@ -1,12 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+
 let package = Package(
     name: "Cairn",
     products: [
         .executable(name: "cairn", targets: ["cairn"]),
         .library(name: "CairnCore", targets: ["CairnCore"]),
         .library(name: "CairnMerge", targets: ["CairnMerge"]),
+        .library(name: "CairnServer", targets: ["CairnServer"]),
+        .library(name: "CairnSimulation", targets: ["CairnSimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,10 +30,15 @@ let package = Package(
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
         // schemas and each merge policy (scripts/fuzz.sh runs them under libFuzzer).
         .target(name: "CairnFuzzing", dependencies: ["CairnMerge"]),
-        // The store on disk: writes, checkpoints, history, users, locking, sync.
+        // The store on disk: writes, checkpoints, history, users, locking, sync; the library
+        // apps embed (ProgressStore).
         .target(
             name: "CairnCore",
             dependencies: ["CairnMerge", "Git", .product(name: "Logging", package: "swift-log")]),
+        // The server's side: per-user bare repositories and the pre-receive hook.
+        .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
+        // Seeded devices syncing through one remote, for any schema set.
+        .target(name: "CairnSimulation", dependencies: ["CairnCore", "CairnServer", "CairnMerge"]),
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -38,18 +46,18 @@ let package = Package(
         .executableTarget(
             name: "cairn",
             dependencies: [
-                "CairnCore", "CairnMerge",
+                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The library quickstart of the README, compiled and run by the tests.
-        .executableTarget(name: "quickstart", dependencies: ["CairnCore"], path: "examples/quickstart"),
+        .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer"], path: "examples/quickstart"),
         // The benchmarks against git and SQLite (scripts/bench.sh runs them in release mode).
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "Git", "CSQLite", "CairnTestSupport",
+                "CairnCore", "CairnMerge", "CairnSimulation", "Git", "CSQLite", "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -60,8 +68,18 @@ let package = Package(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
-        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git", "CairnTestSupport"]),
+        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnServer", "Git", "CairnTestSupport"]),
+        .testTarget(name: "CairnServerTests", dependencies: ["cairn", "CairnServer", "CairnTestSupport"]),
+        .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
+        // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
         .testTarget(name: "CairnCLITests", dependencies: ["cairn", "quickstart", "CairnCore", "CairnMerge", "CairnTestSupport"]),
+        // Several devices, one remote, real servers and injected faults.
+        .testTarget(name: "CairnScenarioTests", dependencies: ["cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every file imports the modules whose members it uses.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

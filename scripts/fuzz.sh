@@ -23,7 +23,8 @@ fi
 
 out=.build/fuzz
 binary="$out/cairn-fuzz"
-sources=(Sources/CairnMerge/*.swift Sources/CairnFuzzing/*.swift Tests/Fuzz/FuzzEntry.swift)
+mapfile -t merge < <(find Sources/CairnMerge -name "*.swift" | sort)
+sources=("${merge[@]}" Sources/CairnFuzzing/*.swift Tests/Fuzz/FuzzEntry.swift)
 mkdir -p "$out/modules" "$out/artifacts"
 
 newest=$(ls -t "${sources[@]}" scripts/fuzz.sh | head -1)
@@ -31,7 +32,7 @@ if [[ ! -x "$binary" || "$newest" -nt "$binary" ]]; then
     echo "building $binary" >&2
     flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors -use-ld=lld)
     swiftc "${flags[@]}" -module-name CairnMerge -emit-module -emit-module-path "$out/modules/CairnMerge.swiftmodule" \
-        -emit-library -static -o "$out/libCairnMerge.a" Sources/CairnMerge/*.swift
+        -emit-library -static -o "$out/libCairnMerge.a" "${merge[@]}"
     swiftc "${flags[@]}" -I "$out/modules" -module-name CairnFuzzing -emit-module \
         -emit-module-path "$out/modules/CairnFuzzing.swiftmodule" -emit-library -static -o "$out/libCairnFuzzing.a" \
         Sources/CairnFuzzing/*.swift

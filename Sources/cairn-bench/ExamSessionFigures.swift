@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSimulation
 
 /// Seed 000's exam session played through the library on a stopped clock (see
 /// `ExamSessionBudget`): what it writes locally, commits and pushes, beside the seed's

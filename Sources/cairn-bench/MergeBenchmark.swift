@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import Git
 
 /// The three-way merge of two commits that changed the same books, one the first half of
 /// their sections and the other the second: `cairn merge-tree` (the tool) and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+import Git
 
 struct Checkpoint: ParsableCommand {
     static let configuration = CommandConfiguration(

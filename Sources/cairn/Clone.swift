@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnMerge
 
 struct Clone: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CairnCore
+import CairnMerge
+import Git
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+import Git
 
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import Git
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(

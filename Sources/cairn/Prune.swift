@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import Git
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(

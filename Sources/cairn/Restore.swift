@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+import Git
 
 struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnServer
 
 struct ServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

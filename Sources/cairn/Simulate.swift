@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnSimulation
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import Git
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(

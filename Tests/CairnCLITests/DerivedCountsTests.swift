@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CairnTestSupport
 
 /// Fields that count other documents (a board's stats, a user's profile and habit counts)
 /// follow every write and delete below them.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CairnTestSupport
 
 /// The tool as a user meets it: the commands of the README's transcript, their output and
 /// their exit status.

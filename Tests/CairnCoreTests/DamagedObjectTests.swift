@@ -3,6 +3,7 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import Git
 
 /// The bytes of a store's packs and pack indexes flipped in turn: reading the documents of
 /// HEAD either gives exactly what was written or fails as a corrupt store, never other content.

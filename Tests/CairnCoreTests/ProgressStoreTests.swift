@@ -1,4 +1,5 @@
 import CairnCore
+import CairnServer
 import CairnMerge
 import CairnTestSupport
 import Foundation

@@ -1,6 +1,7 @@
 @testable import CairnCore
 import CairnMerge
 import Testing
+import CairnTestSupport
 
 /// Which documents a server's refusal names, and the command that names them back.
 @Suite struct PushRefusalTests {

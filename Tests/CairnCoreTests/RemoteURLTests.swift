@@ -1,5 +1,7 @@
 import CairnCore
 import Testing
+import CairnTestSupport
+import Git
 
 /// What `init --remote`, `remote set` and `clone` accept, and what they keep.
 @Suite struct RemoteURLTests {

@@ -2,6 +2,7 @@
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnMerge
 
 /// Cairn's own index code against git's: random runs of Cairn's checkpoints and git commands
 /// that rewrite the index (split and whole, version 4, stash, hand commits, `rm --cached`

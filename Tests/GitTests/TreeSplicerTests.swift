@@ -2,6 +2,7 @@
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnMerge
 
 /// The splicer must build exactly the trees libgit2 builds, as objects git reads.
 @Suite struct TreeSplicerTests {

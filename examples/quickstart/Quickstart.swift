@@ -1,4 +1,5 @@
 import CairnCore
+import CairnServer
 import Foundation
 
 /// An exam attempt as the app models it.

@@ -1,0 +1,87 @@
+import CairnMerge
+import Git
+import Logging
+
+extension Store {
+    /// Computes again the derived fields of the documents that differ among the commits
+    /// `sides` and `result.head` — what a sync brought in, merged, or is about to push,
+    /// whoever wrote it — and, where another writer left one wrong, commits the corrected
+    /// documents on top (a checkpoint whose message names each document, field, expected and
+    /// found value) and moves the working tree there. The caller holds the lock.
+    func correctDerivedFields(comparing sides: [ObjectID?], result: inout SyncResult) throws {
+        guard let head = result.head, let set = try schemaSet(),
+              set.kinds.contains(where: { !$0.derived.isEmpty || !$0.counted.isEmpty }) else { return }
+        let tree = try repository.commit(head).treeID
+        var trees: [ObjectID?] = []
+        for side in sides { trees.append(try side.map { try repository.commit($0).treeID }) }
+        let changed = try repository.differences(among: trees + [tree]).compactMap { DocumentPath(fileName: $0.path) }
+        guard !changed.isEmpty else { return }
+        let corrections = try TreeDerivations(repository: repository, schemaSet: set).corrections(in: tree, after: changed)
+        guard !corrections.isEmpty else { return }
+        let mismatches = corrections.flatMap(\.mismatches)
+        let commit = try repository.packingWrites { () throws -> ObjectID in
+            var updates: [TreeUpdate] = []
+            for correction in corrections {
+                let id = try repository.writeBlob(correction.corrected.canonicalBytes())
+                updates.append(.upsert(path: correction.path.fileName, id: id, mode: 0o100644))
+            }
+            let count = corrections.count
+            let message = "Sync: derived fields computed again in \(count) document\(count == 1 ? "" : "s") written without them\n\n"
+                + mismatches.map { $0.described(verb: "was") + "\n" }.joined()
+            let signature = signature()
+            return try repository.createCommit(
+                tree: repository.updateTree(tree, with: updates).id, parents: [head], message: message,
+                author: signature, committer: signature, updating: nil)
+        }
+        let files = try moveWorkingTree(from: head, to: commit)
+        result.head = commit
+        result.corrections += mismatches
+        result.changedFiles = Array(Set(result.changedFiles + files)).sorted()
+        logger.info("derived fields", metadata: ["commit": "\(commit.short)", "documents": "\(corrections.count)", "fields": "\(mismatches.count)"])
+    }
+
+    /// Computes again the derived fields of every document of the store's first commit
+    /// `tip`, as a restore from a remote brought it, and commits the corrections on top (the
+    /// next sync pushes them); they are kept in ``correctedOnRestore``. The caller holds the lock.
+    func correctDerivedFieldsOnArrival(at tip: ObjectID) throws {
+        var arrived = SyncResult(checkpoint: CheckpointResult(commit: nil, changes: []))
+        arrived.head = tip
+        try correctDerivedFields(comparing: [nil], result: &arrived)
+        correctedOnRestore = arrived.corrections
+    }
+
+    /// Computes again the derived fields of the documents a scan found edited by hand, and of
+    /// the documents that count them, writing those that were wrong (recorded as pending).
+    /// Returns what was wrong. The caller holds the lock.
+    func correctDerivedFields(ofScanned paths: [String]) throws -> [DerivedFieldMismatch] {
+        guard let set = try schemaSet() else { return [] }
+        var found: [DerivedFieldMismatch] = []
+        for path in set.documentsToDerive(after: paths.compactMap { DocumentPath(fileName: $0) }) {
+            guard let kind = set.kind(of: path), let bytes = try FileSystem.read(absolute(path.fileName)),
+                  let value = try? JSONParser().parse(bytes) else { continue }
+            let documents = { (count: DocumentCount) in self.documents(of: count, below: path) }
+            let mismatches = kind.derivedMismatches(of: value, at: path, documents: documents)
+            guard !mismatches.isEmpty else { continue }
+            try journal.append([path.fileName])
+            try FileSystem.writeAtomically(kind.filled(value, documents: documents).canonicalBytes(), to: absolute(path.fileName))
+            found += mismatches
+        }
+        return found
+    }
+
+    /// Commits the pending paths (see ``commitPending(message:)``) with a message that also
+    /// lists the derived fields computed again. The caller holds the lock.
+    func commitPending(message: String?, corrections: [DerivedFieldMismatch]) throws -> CheckpointResult {
+        let text = try message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(status().pending)
+        var result = try commitPending(message: text + Self.describeCorrections(corrections))
+        result.corrections = corrections
+        return result
+    }
+
+    /// The part of a commit message that lists derived fields computed again ("" for none).
+    static func describeCorrections(_ mismatches: [DerivedFieldMismatch]) -> String {
+        guard !mismatches.isEmpty else { return "" }
+        return "\nDerived fields computed again:\n"
+            + mismatches.map { $0.described(verb: "was") + "\n" }.joined()
+    }
+}

@@ -1,0 +1,134 @@
+import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Git
+
+/// The folder that holds one store per user (`$CAIRN_HOME`, default `~/.cairn`), and which
+/// of them is active (the file `active`).
+public struct Home: Sendable {
+    /// The folder, as an absolute path without a trailing `/`.
+    public let root: String
+
+    public init(root: String) {
+        let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+        self.root = Self.normalize(absolute)
+    }
+
+    /// The home named by `--home`, else by `$CAIRN_HOME`, else `~/.cairn`.
+    public static func resolve(_ explicit: String? = nil,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
+        if let explicit, !explicit.isEmpty { return Home(root: explicit) }
+        if let variable = environment["CAIRN_HOME"], !variable.isEmpty { return Home(root: variable) }
+        let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return Home(root: userHome + "/.cairn")
+    }
+
+    /// An absolute path with `.`, `..` and repeated or trailing `/` resolved.
+    package static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The folder of `uid`'s store.
+    public func storeFolder(_ uid: String) -> String { root + "/" + uid }
+
+    /// The users that have a store here, sorted.
+    public func users() -> [String] {
+        FileSystem.names(in: root)
+            .filter { FileSystem.kind(storeFolder($0) + "/" + Store.identityFile) == .file }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The active user, or nil when none was chosen.
+    public func activeUser() throws(CairnError) -> String? {
+        guard let bytes = try FileSystem.read(root + "/active") else { return nil }
+        let uid = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+        return uid.isEmpty ? nil : uid
+    }
+
+    /// Makes `uid` the active user; its store must exist.
+    public func use(_ uid: String) throws(CairnError) {
+        try Self.validate(uid: uid)
+        guard users().contains(uid) else {
+            throw CairnError(.notFound, "there is no store for user \(uid) in \(root); create it with: cairn init \(uid)")
+        }
+        try FileSystem.writeAtomically(Array((uid + "\n").utf8), to: root + "/active")
+    }
+
+    /// Opens the store of `uid`, or of the active user when `uid` is nil.
+    public func openStore(_ uid: String? = nil, lockTimeout: Double = Store.defaultLockTimeout) throws(CairnError) -> Store {
+        let chosen: String? = if let uid { uid } else { try activeUser() }
+        guard let uid = chosen else {
+            throw CairnError(.notFound, "no active user in \(root); create one with: cairn init UID (or pick one with: cairn use UID)")
+        }
+        try Self.validate(uid: uid)
+        return try Store(uid: uid, folder: storeFolder(uid), lockTimeout: lockTimeout)
+    }
+
+    /// Creates the store of `uid` and makes it active if no user was. With a schema set (its
+    /// name and its files), the store checks documents against it and merges by its
+    /// policies; the set is copied into the store (`.cairn/schema/`) and travels with it.
+    /// With `mergeDriver` (the path of the `cairn` tool), plain `git merge` and `git pull` in
+    /// the store merge documents through `cairn merge-driver`, as Cairn itself does.
+    @discardableResult
+    public func createStore(_ uid: String, schemaSet: (name: String, files: [String: [UInt8]])? = nil,
+                            mergeDriver: String? = nil) throws(CairnError) -> Store {
+        try Self.validate(uid: uid)
+        if let schemaSet {
+            do {
+                _ = try SchemaSet(files: schemaSet.files)
+            } catch {
+                throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description); nothing was created", cause: error)
+            }
+        }
+        let folder = storeFolder(uid)
+        if FileSystem.kind(folder) != nil {
+            throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder)")
+        }
+        try FileSystem.makeFolders(root)
+        let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet, mergeDriver: mergeDriver)
+        let active = try activeUser()
+        if active == nil || !users().contains(active!) {
+            try use(uid)
+        }
+        return store
+    }
+
+    /// Deletes the store of `uid` from this machine — an anonymous user's once its progress
+    /// was imported, say. What it pushed stays on its remote; what it did not is gone, so a
+    /// store with unpushed checkpoints or pending writes is refused unless `force` is set.
+    public func deleteStore(_ uid: String, force: Bool = false) throws(CairnError) {
+        try Self.validate(uid: uid)
+        let store = try openStore(uid)
+        if !force {
+            let pending = try store.status().pending.count
+            let unpushed = try store.unpushed()?.ahead
+            if pending > 0 || (unpushed ?? 1) > 0 {
+                throw CairnError(.invalidInput, "the store of \(uid) holds progress found nowhere else (\(pending) pending write(s), \(unpushed.map { "\($0) unpushed checkpoint(s)" } ?? "no remote")); import or sync it first, or delete with force")
+            }
+        }
+        do {
+            try FileManager.default.removeItem(atPath: storeFolder(uid))
+        } catch {
+            throw CairnError(.io, "cannot delete \(storeFolder(uid)): \(error)")
+        }
+        if try activeUser() == uid { _ = try FileSystem.removeFile(root + "/active") }
+    }
+
+    /// A user id follows the rules of a document ID (it is one: `users/<uid>`).
+    package static func validate(uid: String) throws(CairnError) {
+        do {
+            try DocumentID.validate(uid, in: uid)
+        } catch {
+            throw CairnError(.invalidInput, "invalid user id: \(error.description)", cause: error)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Git
+import Glibc
+
+extension Store {
+    /// What Cairn last left: `.git/cairn/seen` holds the branch's commit and the stamp of the
+    /// index file after Cairn's last checkpoint or move of the working tree.
+    var seenPath: String { repository.gitdir + "cairn/seen" }
+
+    /// Notes the branch's commit and the index file as they are now, Cairn having just
+    /// written them. A hint, not a record: when it is lost, the next checkpoint compares the
+    /// whole working tree once.
+    func noteWhatCairnLeft() {
+        guard let marks = try? currentMarks() else { return }
+        // A checkpoint or sync with nothing to do leaves the note as it is: no write.
+        if let noted = try? FileSystem.read(seenPath), noted.elementsEqual(marks.utf8) { return }
+        try? FileSystem.writeAtomically(Array(marks.utf8), to: seenPath)
+    }
+
+    /// Whether another git tool changed the store since Cairn last wrote it: a commit, reset
+    /// or amend moved the branch, or a stash, checkout, `git add` or `update-index` rewrote
+    /// the index. What those leave in the working tree differs from the last checkpoint in
+    /// ways the store did not record, so the next checkpoint compares every file. A store
+    /// that has no note yet (made by an older Cairn) counts as unchanged.
+    func changedByOtherGitTools() throws -> Bool {
+        guard let bytes = try FileSystem.read(seenPath) else { return false }
+        return String(decoding: bytes, as: UTF8.self) != (try currentMarks())
+    }
+
+    private func currentMarks() throws -> String {
+        let head = try repository.reference(branchReference)?.hex ?? "-"
+        let index = FileStamp(path: repository.gitdir + "index").map {
+            "\($0.device) \($0.inode) \($0.size) \($0.modified.tv_sec).\($0.modified.tv_nsec) \($0.changed.tv_sec).\($0.changed.tv_nsec)"
+        } ?? "-"
+        return "\(head) \(index)\n"
+    }
+}

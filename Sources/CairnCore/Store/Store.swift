@@ -1,0 +1,178 @@
+import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Git
+import Logging
+
+/// One user's store: a git repository whose working tree holds that user's documents,
+/// `users/<uid>.json` and everything under `users/<uid>/`.
+///
+/// Writes go to the files at once (atomically) and are recorded as pending; a checkpoint
+/// commits the pending ones. Every write takes the store's lock, so one process writes at a
+/// time. A store has one owner: it is not `Sendable`.
+public final class Store {
+    /// The user whose progress the store holds.
+    public let uid: String
+    /// The store's folder (the working tree), without a trailing `/`.
+    public let folder: String
+    package let repository: Repository
+    let lock: StoreLock
+    let journal: PendingJournal
+    /// The schema set, read on first use (`.some(nil)`: the store has none).
+    var loadedSchemaSet: SchemaSet??
+    /// Documents read before, with the stamp of the file they were read from (see
+    /// ``document(at:)``).
+    var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
+    /// Derived fields that the remote's documents held wrong when this store was restored
+    /// from it (``Home/cloneStore(from:uid:options:mergeDriver:)``), computed again in a
+    /// checkpoint that the next sync pushes; [] otherwise.
+    public internal(set) var correctedOnRestore: [DerivedFieldMismatch] = []
+    /// Where the store reports what it does (checkpoints, fetches, merges, pushes, with
+    /// counts), as structured log lines.
+    public var logger = Logger(label: "cairn")
+
+    /// How long a write waits for another process's lock by default, in seconds
+    /// (`CAIRN_LOCK_TIMEOUT` overrides it).
+    public static var defaultLockTimeout: Double {
+        ProcessInfo.processInfo.environment["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? 10
+    }
+
+    /// The file that marks a folder as a store and names its user.
+    static let identityFile = ".cairn/store.json"
+    /// The folder of the store's schema set.
+    static let schemaFolder = ".cairn/schema"
+    /// Selects Cairn's merge driver for every document, so `git merge` merges as Cairn does.
+    static let gitAttributes = """
+        # Documents merge field by field under the store's schema set (cairn merge-driver).
+        *.json merge=cairn
+
+        """
+    /// The branch every store works on.
+    public static let branch = "main"
+
+    /// Opens the store of `uid` at `folder`. `checkingPacks: false` skips the check of its
+    /// pack indexes, for reaching a damaged store's configuration and references.
+    init(uid: String, folder: String, lockTimeout: Double, checkingPacks: Bool = true) throws(CairnError) {
+        self.uid = uid
+        self.folder = folder
+        guard FileSystem.kind(folder + "/" + Self.identityFile) == .file else {
+            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); create it with: cairn init \(uid)")
+        }
+        do {
+            repository = try Repository(openingAt: folder, checkingPacks: checkingPacks)
+        } catch {
+            throw CairnError.git(error, doing: "cannot open the store at \(folder)")
+        }
+        lock = StoreLock(gitdir: repository.gitdir, timeout: lockTimeout)
+        journal = PendingJournal(path: repository.gitdir + "cairn/pending")
+    }
+
+    /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
+    /// and the schema set's files in `.cairn/schema/`.
+    static func create(uid: String, folder: String, schemaSet: (name: String, files: [String: [UInt8]])?,
+                       mergeDriver: String?) throws(CairnError) -> Store {
+        _ = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
+        var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
+        if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
+        try FileSystem.makeFolders(folder + "/" + schemaFolder)
+        try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: folder + "/" + identityFile)
+        try FileSystem.writeAtomically(Array(gitAttributes.utf8), to: folder + "/.gitattributes")
+        var written = [identityFile, ".gitattributes"]
+        for (name, bytes) in schemaSet?.files ?? [:] {
+            try FileSystem.writeAtomically(bytes, to: folder + "/" + schemaFolder + "/" + name)
+            written.append(schemaFolder + "/" + name)
+        }
+        let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        try store.locked("cannot make the first checkpoint") {
+            try store.journal.append(written)
+            try store.commitPending(message: "Create the store of user \(uid)")
+        }
+        return store
+    }
+
+    /// Creates an empty repository for the store of `uid` with the store's configuration:
+    /// its own committer identity, git's merge driver set to Cairn's, and temporary files
+    /// kept out of `git status`.
+    static func makeRepository(uid: String, folder: String, mergeDriver: String?) throws(CairnError) -> Repository {
+        do {
+            let repository = try Repository.create(at: folder, initialBranch: branch)
+            try repository.setConfig("user.name", to: "Cairn")
+            try repository.setConfig("user.email", to: "\(uid)@cairn.invalid")
+            try repository.setConfig("cairn.uid", to: uid)
+            if let mergeDriver {
+                try repository.setConfig("merge.cairn.name", to: "Cairn: documents merged under the store's policies")
+                try repository.setConfig("merge.cairn.driver", to: "'\(mergeDriver)' merge-driver %O %A %B %P")
+            }
+            // A write's temporary file never shows in `git status`, even after a crash.
+            try FileSystem.makeFolders(repository.gitdir + "info")
+            try FileSystem.appendLines(Array(".cairn-tmp-*\n".utf8), to: repository.gitdir + "info/exclude")
+            return repository
+        } catch let error as CairnError {
+            throw error
+        } catch let error as GitError {
+            throw CairnError.git(error, doing: "cannot create a store at \(folder)")
+        } catch {
+            throw CairnError(.io, "cannot create a store at \(folder): \(error)")
+        }
+    }
+
+    /// The absolute path of a file of the working tree.
+    func absolute(_ relative: String) -> String { folder + "/" + relative }
+
+    /// Refuses a document outside this user's tree (`users/<uid>` and below).
+    func checkOwned(_ path: DocumentPath) throws(CairnError) {
+        guard path.segments[0] == "users", path.segments[1] == uid else {
+            throw outside(path.description)
+        }
+    }
+
+    func checkOwned(_ path: CollectionPath) throws(CairnError) {
+        guard path.segments[0] == "users", path.segments.count == 1 || path.segments[1] == uid else {
+            throw outside(path.description)
+        }
+    }
+
+    private func outside(_ path: String) -> CairnError {
+        let other = path.split(separator: "/").dropFirst().first.map(String.init)
+        let hint = other.map { $0 == uid ? "" : "; switch with --user \($0) or cairn use \($0)" } ?? ""
+        return CairnError(.invalidInput, "\(path) is outside the store of user \(uid) (users/\(uid)/…)\(hint)")
+    }
+
+    /// The committer of the store's checkpoints: the store's own identity from its config,
+    /// never the machine's.
+    func signature() -> Signature {
+        let name = (try? repository.config("user.name")) ?? nil
+        let email = (try? repository.config("user.email")) ?? nil
+        return Signature(name: name ?? "Cairn", email: email ?? "\(uid)@cairn.invalid",
+                         time: Int64(Date().timeIntervalSince1970))
+    }
+
+    /// Runs `body` under the store's lock, turning libgit2 failures into store errors. A move
+    /// of the working tree that a killed process left half done is finished first. Refuses, with nothing changed, while `HEAD` is off the store's branch.
+    func locked<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
+        try translatingErrors(what) {
+            try lock.withLock {
+                try checkHeadOnBranch(what)
+                try finishInterruptedMove()
+                return try body()
+            }
+        }
+    }
+
+    /// Runs `body`, turning whatever it throws into a store error: libgit2's failures in the
+    /// store's terms, anything else as an I/O failure of `what`.
+    package func translatingErrors<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
+        do {
+            return try body()
+        } catch let error as CairnError {
+            throw error
+        } catch let error as GitError {
+            throw CairnError.git(error, doing: what)
+        } catch {
+            throw CairnError(.io, "\(what): \(error)")
+        }
+    }
+}

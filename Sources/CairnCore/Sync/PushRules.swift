@@ -1,0 +1,172 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CairnMerge
+import Git
+
+/// The rules every push to a user's remote must meet, applied by the server's `pre-receive`
+/// hook to what it receives and by a device to what it is about to push (so that a push the
+/// server would refuse is refused before it is sent):
+///
+/// - only `main` changes, never deleted, always a fast-forward;
+/// - every new commit holds only what a store of that user may hold (``StoreTree``);
+/// - every document that arrives is at most 1 MiB, valid JSON, and valid under the schema set;
+/// - an append-only document that exists is never changed or deleted (but for the version a
+///   merge of two concurrent creations keeps, and what retention expires);
+/// - every derived field of a document that arrives, or that counts documents that arrive or
+///   go, is what its schema computes.
+package struct PushRules {
+    /// The store's user.
+    package let uid: String
+    let repository: Repository
+    /// Where the server keeps its own copy of the schema set (`<uid>.git/cairn/schema/`), or
+    /// nil on a device.
+    let serverSchemaFolder: String?
+    /// Whether documents are checked against the schema set of the pushed tree before the
+    /// one the repository holds (a device's check of its own push), not after.
+    let checksAgainstPushedSet: Bool
+
+    /// The server's rules for the bare repository `repository` of `uid`: documents are checked
+    /// against the server's own schema set, else the one the repository held before the push.
+    package static func server(_ repository: Repository, uid: String) -> PushRules {
+        PushRules(uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + "cairn/schema",
+                  checksAgainstPushedSet: false)
+    }
+
+    /// A device's rules for what it is about to push from `repository`, the store of `uid`,
+    /// against the schema set it pushes (a device migrating to a newer set checks its
+    /// documents by that one).
+    package static func device(_ repository: Repository, uid: String) -> PushRules {
+        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true)
+    }
+
+    /// The refusals of one update of `reference` from `old` to `new` (none: it is accepted).
+    package func refusals(updating reference: String, from old: ObjectID?, to new: ObjectID?) throws -> [String] {
+        guard reference == "refs/heads/" + Store.branch else {
+            return ["only \(Store.branch) holds progress; \(reference) is refused"]
+        }
+        guard let new else { return ["deleting \(Store.branch) is refused: progress is kept for good"] }
+        if let old, old != new, try !repository.isDescendant(new, of: old) {
+            return ["the push is not a fast-forward of \(old.short): history is never rewritten; fetch and merge first"]
+        }
+        if let (commit, reason) = try Store.firstRefusal(in: repository, from: new, hiding: old.map { [$0] } ?? [], uid: uid) {
+            return ["commit \(commit.short): \(reason)"]
+        }
+        let oldTree = try old.map { try repository.commit($0).treeID }
+        let newTree = try repository.commit(new).treeID
+        let set = try schemaSet(oldTree: oldTree, newTree: newTree)
+        var refusals: [String] = []
+        var changed: [DocumentPath] = []
+        let (pushedFrom, pushedTo) = (old, new)
+        for difference in try repository.differences(among: [oldTree, newTree]) {
+            guard let document = DocumentPath(fileName: difference.path) else { continue }
+            changed.append(document)
+            let kind = set?.kind(of: document)
+            if let old = difference.entries[0], let kind, kind.policy.isAppendOnly {
+                if difference.entries[1] == nil, let retention = kind.retention,
+                   try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set) {
+                    continue
+                }
+                // Two devices created it offline: the version the merge kept is checked below.
+                let concurrent = try difference.entries[1].map { now in
+                    try set.map { try keepsConcurrentCreation(document, was: old.id, now: now.id, set: $0,
+                                                              pushedFrom: pushedFrom, to: pushedTo) } ?? false
+                } ?? false
+                if !concurrent {
+                    let change = difference.entries[1] == nil ? "deleted" : "changed"
+                    refusals.append("\(document) is append-only (\(kind.file)): an existing document is never \(change)")
+                    continue
+                }
+            }
+            guard let entry = difference.entries[1] else { continue }
+            let bytes = try repository.blobContent(entry.id)
+            guard bytes.count <= JSONLimits.documents.maxBytes else {
+                refusals.append("\(document) is \(bytes.count) bytes; a document is at most \(JSONLimits.documents.maxBytes) bytes")
+                continue
+            }
+            let value: JSONValue
+            do {
+                value = try JSONParser().parse(bytes)
+            } catch {
+                refusals.append("\(document) is not valid JSON: \(error.description)")
+                continue
+            }
+            guard case .object = value else {
+                refusals.append("\(document) holds a JSON \(value.typeName); a document is an object")
+                continue
+            }
+            if let kind, let first = kind.validate(value, at: document).first {
+                refusals.append("\(document) breaks its schema (\(kind.file)) at \(first)")
+            }
+        }
+        // Derived fields as the schema computes them, in the tree as pushed: a commit that
+        // left them stale may be followed by one that computed them.
+        if let set {
+            refusals += try TreeDerivations(repository: repository, schemaSet: set)
+                .corrections(in: newTree, after: changed).flatMap(\.mismatches).map(\.description)
+        }
+        return refusals
+    }
+
+    /// Whether deleting `document` is what its kind's retention does: the collection keeps at
+    /// least `keep` documents later than it.
+    private func isExpired(_ document: DocumentPath, old: TreeEntry, under retention: RetentionPolicy,
+                           kind: SchemaSet.Kind, in tree: ObjectID, set: SchemaSet?) throws -> Bool {
+        var documents: [DocumentPath: JSONValue] = [document: try JSONParser().parse(repository.blobContent(old.id))]
+        for file in try repository.files(under: document.collection.description, inTree: tree) {
+            guard let path = DocumentPath(fileName: file.path), path.collection == document.collection,
+                  set?.kind(of: path)?.file == kind.file, let entry = file.entries[0] else { continue }
+            documents[path] = try JSONParser().parse(repository.blobContent(entry.id))
+        }
+        return retention.expired(documents).contains(document)
+    }
+
+    /// Whether an append-only document changed from blob `was` to `now` because two devices
+    /// created it offline and the merge kept the other one: the pushed history created it as
+    /// `now` on a line that never held it (a commit whose parent lacks it), and the policy,
+    /// given the two creations, keeps `now`. Any other change of an existing one is refused.
+    private func keepsConcurrentCreation(_ document: DocumentPath, was: ObjectID, now: ObjectID, set: SchemaSet,
+                                         pushedFrom old: ObjectID?, to new: ObjectID) throws -> Bool {
+        var createdApart = false
+        for id in try repository.commits(from: new, hiding: old.map { [$0] } ?? []) where !createdApart {
+            guard try repository.blobID(at: document.fileName, inCommit: id) == now else { continue }
+            for parent in try repository.commit(id).parentIDs where try repository.blobID(at: document.fileName, inCommit: parent) == nil {
+                createdApart = true
+            }
+        }
+        guard createdApart,
+              let before = try? JSONParser().parse(repository.blobContent(was)),
+              let after = try? JSONParser().parse(repository.blobContent(now)) else { return false }
+        return JSONValue.same(set.merge(document, base: nil, ours: before, theirs: after).value, after)
+    }
+
+    /// The schema set to check documents against: the server's own (`cairn/schema/` in the
+    /// bare repository), else the set the repository held before the push, else the pushed one.
+    private func schemaSet(oldTree: ObjectID?, newTree: ObjectID) throws -> SchemaSet? {
+        var files: [String: [UInt8]] = [:]
+        if let serverSchemaFolder {
+            for name in FileSystem.names(in: serverSchemaFolder) where SchemaSetFolder.isSetFile(name) {
+                files[name] = try FileSystem.read(serverSchemaFolder + "/" + name)
+            }
+        }
+        if files.isEmpty {
+            let trees = checksAgainstPushedSet ? [newTree, oldTree] : [oldTree, newTree]
+            for tree in trees.compactMap({ $0 }) {
+                for file in try repository.files(under: Store.schemaFolder, inTree: tree)
+                where SchemaSetFolder.isSetFile(FileSystem.lastComponent(of: file.path)) {
+                    guard let entry = file.entries[0] else { continue }
+                    files[FileSystem.lastComponent(of: file.path)] = try repository.blobContent(entry.id)
+                }
+                if !files.isEmpty { break }
+            }
+        }
+        guard !files.isEmpty else { return nil }
+        do {
+            return try SchemaSet(files: files)
+        } catch {
+            throw CairnError(.corrupt, "the schema set the push is checked against is broken: \(error.description)", cause: error)
+        }
+    }
+}

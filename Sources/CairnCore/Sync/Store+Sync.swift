@@ -1,0 +1,153 @@
+import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Git
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Store {
+    /// Syncs the store with its remote: checkpoints pending writes, fetches, fast-forwards or
+    /// merges under the schema set's policies (one merge commit, its conflict records in the
+    /// message), updates the working tree, and pushes. When another device pushed first, it
+    /// fetches and merges again (bounded, with a growing pause).
+    ///
+    /// Network failures are tried again on `options.retry`; a refused push, refused
+    /// credentials or foreign data fetched end the sync at once. A failed sync leaves the
+    /// store on the commit it started from (its checkpoints kept for the next try), with
+    /// whatever was fetched.
+    @discardableResult
+    public func sync(_ options: SyncOptions = SyncOptions()) throws(CairnError) -> SyncResult {
+        guard let remote = try remote() else {
+            throw CairnError(.notFound, "the store of user \(uid) has no remote; set one with: cairn remote set URL")
+        }
+        guard !remote.isReadOnly else {
+            throw CairnError(.refused, "\(remote) is a git:// remote: it is read-only and unauthenticated, and Cairn never pushes private progress to it; use an https:// or ssh:// URL or a path")
+        }
+        let credentials = options.credentials ?? remote.credentials()
+        return try locked("cannot sync with \(remote)") { () throws -> SyncResult in
+            let checkpoint = try commitPending(message: nil)
+            let start = try repository.reference(branchReference)
+            var result = SyncResult(checkpoint: checkpoint)
+            do {
+                try syncRounds(remote: remote, credentials: credentials, options: options, result: &result)
+                return result
+            } catch {
+                // A move of the working tree cut short by the failure is undone first.
+                try? undoInterruptedMove()
+                if let now = try? repository.reference(branchReference), let start, now != start {
+                    _ = try? moveWorkingTree(from: now, to: start)
+                }
+                logger.error("sync failed", metadata: ["reason": "\(error)"])
+                throw error
+            }
+        }
+    }
+
+    private func syncRounds(remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
+                            result: inout SyncResult) throws {
+        var random = SystemRandomNumberGenerator()
+        for round in 1...options.pushAttempts {
+            result.rounds = round
+            let known = try repository.reference(Self.remoteBranch)
+            try withNetworkRetries(options, remote) {
+                try fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
+            }
+            let theirs = try repository.reference(Self.remoteBranch)
+            if let theirs, theirs != known {
+                do {
+                    try checkFetched(theirs)
+                } catch {
+                    if let known {
+                        try? repository.setReference(Self.remoteBranch, to: known, expecting: theirs, message: "cairn: refuse fetched data")
+                    } else {
+                        try? repository.removeReference(Self.remoteBranch)
+                    }
+                    throw error
+                }
+            }
+            guard let head = try repository.reference(branchReference) else {
+                throw CairnError(.corrupt, "the store of user \(uid) has no commit on \(Self.branch); restore it with cairn clone")
+            }
+            result.head = head
+            if let theirs, theirs != head {
+                if try repository.isDescendant(theirs, of: head) {
+                    let changed = try moveWorkingTree(from: head, to: theirs)
+                    result.integration = .fastForward
+                    result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
+                    result.head = theirs
+                    logger.info("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
+                } else if try !repository.isDescendant(head, of: theirs) {
+                    let merge = try mergeCommit(head, theirs)
+                    let changed = try moveWorkingTree(from: head, to: merge.commit)
+                    result.integration = .merged(merge.commit)
+                    result.conflicts = merge.outcome.conflicts
+                    result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
+                    result.head = merge.commit
+                    logger.info("merge", metadata: [
+                        "commit": "\(merge.commit.short)", "documents": "\(merge.outcome.mergedDocuments)",
+                        "files": "\(changed.count)", "conflicts": "\(merge.outcome.conflicts.count)",
+                    ])
+                }
+            }
+            // Derived fields another writer left wrong, in what came in or goes out.
+            try correctDerivedFields(comparing: [head, theirs], result: &result)
+            guard let local = result.head, local != theirs else { return }
+            // The server's rules, applied here first: what another git tool committed never
+            // reaches a server that would refuse it, nor a path remote, which runs no hook.
+            let refusals = try PushRules.device(repository, uid: uid)
+                .refusals(updating: "refs/heads/" + Self.branch, from: theirs, to: local)
+            if !refusals.isEmpty {
+                throw try pushRefusal(refusals.joined(separator: "; "), by: remote, local: local, remoteCommit: theirs, checkedHere: true)
+            }
+            let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
+            let pushed = try withNetworkRetries(options, remote) {
+                try push(local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,
+                         progress: options.progress)
+            }
+            switch pushed {
+            case .accepted:
+                try repository.setReference(Self.remoteBranch, to: local, expecting: theirs, message: "cairn: pushed")
+                result.pushedCommits = sending
+                logger.info("push", metadata: ["commits": "\(sending)", "commit": "\(local.short)", "round": "\(round)"])
+                return
+            case .behind:
+                logger.notice("push refused: the remote moved", metadata: ["round": "\(round)"])
+                if round < options.pushAttempts {
+                    let pause = min(0.05 * Double(1 << min(round, 6)), 2) * Double.random(in: 0.5...1.5, using: &random)
+                    options.sleep(pause)
+                }
+            case .refused(let reason):
+                throw try pushRefusal(reason, by: remote, local: local, remoteCommit: theirs)
+            }
+        }
+        throw CairnError(.busy, "\(remote) kept moving while this store synced (\(options.pushAttempts) rounds): other devices are pushing; sync again")
+    }
+
+    /// Runs `body`, trying again on the schedule while it fails for a network reason.
+    private func withNetworkRetries<T>(_ options: SyncOptions, _ remote: RemoteURL, _ body: () throws -> T) throws -> T {
+        var retry = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as CairnError where error.code == .network && retry < options.retry.delays.count {
+                let pause = options.retry.delays[retry]
+                retry += 1
+                logger.warning("network failure", metadata: ["reason": "\(error.message)", "retry": "\(retry)", "pause": "\(pause)"])
+                options.willRetry?(error, pause, retry)
+                options.sleep(pause)
+            }
+        }
+    }
+
+    private func countCommits(_ tip: ObjectID) throws -> Int {
+        var count = 0
+        try repository.walkHistory(from: tip) { _ in count += 1; return true }
+        return count
+    }
+}

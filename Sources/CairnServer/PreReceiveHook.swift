@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CairnCore
+import CairnMerge
+import Git
+
+/// The checks a user's bare repository runs on every push (`cairn hook pre-receive`), the
+/// server's side of the Firestore rule `request.auth.uid == uid`: the pusher
+/// (`REMOTE_USER`, set by the web server; `GL_USER`, set by gitolite) is the repository's user
+/// (`<uid>.git`), and every update meets the ``PushRules`` (documents checked against the
+/// server's own copy of the schema set, else the one the repository already holds).
+public struct PreReceiveHook {
+    /// The repository's user, from its folder name.
+    public let uid: String
+    /// The authenticated user the web server (or gitolite) names, if any.
+    public let remoteUser: String?
+    let rules: PushRules
+
+    /// Opens the repository git runs the hook in (`GIT_DIR`, else the current folder).
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CairnError) {
+        let repository: Repository
+        do {
+            repository = try Repository.openFromEnvironment()
+        } catch {
+            throw CairnError(.notFound, "cairn hook pre-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error)
+        }
+        let gitdir = repository.gitdir
+        var name = FileSystem.lastComponent(of: String(gitdir.dropLast(gitdir.hasSuffix("/") ? 1 : 0)))
+        if name.hasSuffix(".git") { name.removeLast(4) }
+        uid = (try? repository.config("cairn.uid")).flatMap { $0 } ?? name
+        remoteUser = [environment["REMOTE_USER"], environment["GL_USER"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        rules = .server(repository, uid: uid)
+    }
+
+    /// Checks the updates git gives the hook on stdin (`<old> <new> <ref>` per line); throws
+    /// the refusals, one per line, each naming the document and the rule.
+    public func check(_ input: String) throws(CairnError) {
+        var refusals: [String] = []
+        if let remoteUser, remoteUser != uid {
+            refusals.append("user \(remoteUser) may not push to the progress of \(uid)")
+        }
+        for line in input.split(separator: "\n") where refusals.isEmpty {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3 else {
+                refusals.append("unreadable update line \(String(reflecting: String(line)))")
+                continue
+            }
+            let zero = String(repeating: "0", count: 40)
+            let old = fields[0] == zero ? nil : ObjectID(hex: String(fields[0]))
+            let new = fields[1] == zero ? nil : ObjectID(hex: String(fields[1]))
+            do {
+                refusals += try rules.refusals(updating: String(fields[2]), from: old, to: new)
+            } catch {
+                refusals.append("cannot check the push: \(error)")
+            }
+        }
+        guard refusals.isEmpty else {
+            let shown = refusals.prefix(20).joined(separator: "\n")
+            let more = refusals.count > 20 ? "\n… and \(refusals.count - 20) more" : ""
+            throw CairnError(.refused, shown + more)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CairnCore
+import CairnMerge
+import Git
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server side of Cairn: a folder of per-user bare repositories (`<uid>.git`) that any
+/// smart-HTTP git server can serve, each guarded by Cairn's `pre-receive` hook.
+public enum Server {
+    /// Creates `folder/<uid>.git` for each user: a bare repository on `main` that refuses
+    /// non-fast-forward pushes and deletions, checks every object it receives, and runs
+    /// `cairn hook pre-receive` (through `cairn`, the path of the tool) on every push. With a
+    /// schema set, the hook checks documents against it (copied into `<uid>.git/cairn/schema/`)
+    /// whatever the pushed store carries. All users are checked before any is created.
+    public static func createRepositories(in folder: String, uids: [String], cairn: String,
+                                          schemaSet: (name: String, files: [String: [UInt8]])? = nil) throws(CairnError) -> [String] {
+        guard !uids.isEmpty else {
+            throw CairnError(.invalidInput, "name at least one user: cairn server init FOLDER UID…")
+        }
+        for uid in uids {
+            try Home.validate(uid: uid)
+            if FileSystem.kind(folder + "/\(uid).git") != nil {
+                throw CairnError(.alreadyExists, "\(folder)/\(uid).git exists already; nothing was created")
+            }
+        }
+        if let schemaSet {
+            do {
+                _ = try SchemaSet(files: schemaSet.files)
+            } catch {
+                throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description); nothing was created", cause: error)
+            }
+        }
+        var created: [String] = []
+        for uid in uids {
+            let path = Home.normalize(RemoteURL.absolute(folder, in: FileManager.default.currentDirectoryPath) + "/\(uid).git")
+            do {
+                let repository = try Repository.create(at: path, initialBranch: Store.branch, bare: true)
+                try repository.setConfig("receive.denyNonFastForwards", to: "true")
+                try repository.setConfig("receive.denyDeletes", to: "true")
+                try repository.setConfig("receive.fsckObjects", to: "true")
+                try repository.setConfig("cairn.uid", to: uid)
+            } catch {
+                throw CairnError.git(error, doing: "cannot create \(path)")
+            }
+            let hook = """
+                #!/bin/sh
+                # Every push to the progress of \(uid) is checked by Cairn: only users/\(uid)/, valid
+                # documents, append-only documents never changed, history never rewritten.
+                exec '\(cairn)' hook pre-receive
+
+                """
+            try FileSystem.makeFolders(path + "/hooks")
+            try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
+            chmod(path + "/hooks/pre-receive", 0o755)
+            if let schemaSet {
+                try FileSystem.makeFolders(path + "/cairn/schema")
+                for (name, bytes) in schemaSet.files {
+                    try FileSystem.writeAtomically(bytes, to: path + "/cairn/schema/" + name)
+                }
+            }
+            created.append(path)
+        }
+        return created
+    }
+}

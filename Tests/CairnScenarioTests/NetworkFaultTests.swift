@@ -1,0 +1,538 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CairnTestSupport
+import Foundation
+import Testing
+import CairnMerge
+
+/// The tool through a proxy that breaks its connections to a real smart-HTTP server
+/// (lighttpd and `git http-backend` on 127.0.0.1, Cairn's hook on the repository): cut at
+/// hundreds of byte offsets of fetches and pushes in both directions, slowed down, stalled.
+/// After every sync: no false "pushed", `git fsck --full` passes on both sides, every
+/// reference names a commit that is there; in the end clean syncs converge with nothing lost.
+///
+/// The offsets are seeded: `CAIRN_FAULT_SEED=N` picks others (the seed is printed);
+/// `CAIRN_FAULT_VERBOSE=1` prints every faulted sync with its outcome.
+@Suite(.serialized) struct NetworkFaultTests {
+    static let password = "p@ss-fault"
+    /// The timeout the syncs run with (`CAIRN_NETWORK_TIMEOUT`): short, so a stall costs little.
+    static let timeout = 2.0
+    /// Cut offsets per service and direction: 4 × 52 = 208.
+    static let offsetsPerStream = 52
+
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["CAIRN_FAULT_SEED"].flatMap { UInt64($0) } ?? 20_261_122
+    }
+
+    /// The served repository of u1 (made by `cairn server init` with the life-in-uk set, so
+    /// its hook checks every push) and the proxy in front of the server.
+    final class Rig {
+        let folder = TemporaryFolder("cairn-fault-repos")
+        let server: GitHTTPServer
+        let proxy: FaultProxy
+        var bare: String { folder.path + "/repos/u1.git" }
+        /// The repository through the proxy; devices keep this URL as their remote.
+        var url: String { proxy.url(for: "u1", user: "u1") }
+
+        init() throws {
+            let created = try runBounded(CLI.executable, ["server", "init", folder.path + "/repos", "u1", "--schema", "life-in-uk"])
+            guard created.status == 0 else { throw Failure("cairn server init failed: \(created.stderr)") }
+            server = try GitHTTPServer(root: folder.path + "/repos", users: ["u1": NetworkFaultTests.password])
+            proxy = try FaultProxy(upstreamPort: server.port)
+        }
+
+        func stop() {
+            proxy.stop()
+            server.stop()
+        }
+
+        /// The commit the server's `main` points at ("" when none).
+        func main() throws -> String {
+            try runBounded("/usr/bin/git", ["--git-dir", bare, "rev-parse", "--verify", "-q", "refs/heads/main"])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// What is wrong with the server's repository: `git fsck --full`, and every reference
+        /// naming a commit that is there. Empty when nothing is.
+        func damage() throws -> [String] {
+            NetworkFaultTests.waitUntilIdle(server)
+            return try NetworkFaultTests.damage([["--git-dir", bare]])
+        }
+    }
+
+    /// One device of u1: a home of its own; the tool runs with the password in
+    /// `CAIRN_PASSWORD`, the short timeout, and no retry unless asked.
+    final class Device {
+        let name: String
+        let cli = CLI()
+        var store: String { cli.home + "/u1" }
+
+        init(_ name: String) {
+            self.name = name
+        }
+
+        @discardableResult
+        func callAsFunction(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+            let variables = ["CAIRN_PASSWORD": NetworkFaultTests.password,
+                             "CAIRN_NETWORK_TIMEOUT": "\(NetworkFaultTests.timeout)"].merging(environment) { $1 }
+            return try runBounded(CLI.executable, ["--home", cli.home] + arguments, input: input, environment: variables)
+        }
+
+        /// `cairn sync -q`, with `retry` as its schedule; its result and how long it took.
+        func sync(retry: String = "none", environment: [String: String] = [:]) throws -> (ProcessResult, Double) {
+            let started = Date()
+            let result = try self(["sync", "-q", "--retry", retry], environment: environment)
+            return (result, Date().timeIntervalSince(started))
+        }
+
+        func head() throws -> String {
+            try runBounded("/usr/bin/git", ["-C", store, "rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func tree() throws -> String {
+            try runBounded("/usr/bin/git", ["-C", store, "rev-parse", "HEAD^{tree}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func damage() throws -> [String] {
+            try NetworkFaultTests.damage([["-C", store]])
+        }
+
+        /// Writes the exam attempt `id`.
+        func putAttempt(_ id: String) throws -> ProcessResult {
+            try self(["put", "users/u1/examAttempts/\(id)"], input: NetworkFaultTests.attempt(id))
+        }
+
+        func attempts() throws -> Set<String> {
+            Set(try self(["ls", "users/u1/examAttempts"]).stdout.split(separator: "\n").map(String.init))
+        }
+
+        /// The sections of book `b1` as this device has them: section → updatedAt.
+        func sections() throws -> [String: Int] {
+            let result = try self(["get", "users/u1/books/b1"])
+            guard result.status == 0,
+                  let book = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+                  let sections = book["sections"] as? [String: [String: Any]] else { return [:] }
+            return sections.compactMapValues { $0["updatedAt"] as? Int }
+        }
+
+        /// Marks `section` (and the section both devices mark, `shared`) at `time`, keeping the
+        /// rest of the book as this device knows it, as an app does.
+        func mark(_ section: String, at time: Int) throws -> ProcessResult {
+            var sections = try self.sections()
+            sections[section] = time
+            sections["shared"] = max(sections["shared"] ?? 0, time)
+            let entries = sections.keys.sorted().map { #""\#($0)":{"completed":true,"updatedAt":\#(sections[$0]!)}"# }
+            let book = #"{"schemaVersion":1,"bookId":"b1","sections":{\#(entries.joined(separator: ","))},"updatedAt":\#(sections.values.max()!)}"#
+            return try self(["put", "users/u1/books/b1"], input: book)
+        }
+    }
+
+    /// A setup step that failed.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func attempt(_ id: String) -> String {
+        #"{"attemptId":"\#(id)","examId":"practice-1","status":"passed","score":75}"#
+    }
+
+    /// Whether `stderr` is exactly one line starting `cairn: `.
+    static func isOneLine(_ stderr: String) -> Bool {
+        stderr.hasPrefix("cairn: ") && stderr.hasSuffix("\n") && stderr.dropLast().firstIndex(of: "\n") == nil
+    }
+
+    /// What is wrong with the git repositories `repositories` (each as git's options that reach
+    /// it, like `-C PATH` or `--git-dir PATH`): `git fsck --full` failing (it checks HEAD and
+    /// every object reachable from a reference), and every reference that does not name a
+    /// commit that is there. Empty when nothing is. One shell runs the checks of all of them.
+    static func damage(_ repositories: [[String]]) throws -> [String] {
+        let quoted = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        var script = ""
+        for repository in repositories {
+            let git = "git " + repository.map(quoted).joined(separator: " ")
+            let name = quoted(repository.last!)
+            script += """
+                \(git) fsck --full --no-progress --no-dangling >/dev/null 2>&1 || echo "git fsck --full fails in "\(name)
+                \(git) for-each-ref --format='%(objecttype) %(refname)' | grep -v '^commit ' | sed "s|^|reference not on a commit in "\(name)": |"
+
+                """
+        }
+        let result = try runProcess("/bin/sh", ["-c", script])
+        return result.stdout.split(separator: "\n").map(String.init) + (result.stderr.isEmpty ? [] : [result.stderr])
+    }
+
+    /// Waits (at most 10 s) until the server runs no CGI process: the last request, a cut
+    /// push's included, is over, and the repository is what it will stay.
+    static func waitUntilIdle(_ server: GitHTTPServer) {
+        let deadline = Date() + 10
+        while Date() < deadline, hasChildren(server.pid) {
+            usleep(5_000)
+        }
+    }
+
+    /// Whether any live process (not a zombie) has `pid` as its parent: its children from
+    /// `/proc/<pid>/task/<pid>/children`, each one's state from `/proc/<child>/stat`.
+    static func hasChildren(_ pid: Int32) -> Bool {
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        for child in children.split(separator: " ") {
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { continue }
+            // After "pid (name) " comes the state.
+            if stat[stat.index(after: end)...].split(separator: " ").first != "Z" { return true }
+        }
+        return false
+    }
+
+    /// Two devices of u1 on the rig: A creates the store and pushes it, B restores it.
+    static func devices(on rig: Rig) throws -> (Device, Device) {
+        let a = Device("A")
+        let b = Device("B")
+        let created = try a(["init", "u1", "--schema", "life-in-uk", "--remote", rig.url])
+        guard created.status == 0 else { throw Failure("init: \(created.stderr)") }
+        let (first, _) = try a.sync()
+        guard first.status == 0 else { throw Failure("first sync: \(first.stderr)") }
+        let cloned = try b(["--user", "u1", "clone", rig.url])
+        guard cloned.status == 0 else { throw Failure("clone: \(cloned.stderr)") }
+        return (a, b)
+    }
+
+    /// What happened to the syncs of one service and direction.
+    struct Tally {
+        var tried = 0
+        var cut = 0
+        var failed = 0
+        var succeeded = 0
+        var pushed = 0
+        var falsePushes = 0
+        var damaged = 0
+    }
+
+    /// Two devices of one user sync through the proxy, each sync cut once at a seeded offset
+    /// of the fetch's or the push's bytes, client to server or back: 208 offsets, 52 for each,
+    /// one in each 52nd of the bytes a clean sync of that kind carries (measured first). The
+    /// offsets come in blocks of about 14 for one device. A device writes an exam attempt
+    /// whenever it has nothing left to push (and before every cut of the push's replies,
+    /// which may come after the server took the push); before a cut of the fetch the other
+    /// device marks a book section and syncs cleanly, if needed, so there is something to
+    /// fetch. An offset that cut nothing is tried once more. After every sync:
+    ///
+    /// - it ended with status 0, or 75 and one line (a network failure, not a broken store);
+    /// - when it said it pushed, the server's `main` is the device's HEAD (no false "pushed");
+    /// - `git fsck --full` passes on the server's repository and the device's store, and every
+    ///   reference names a commit that is there (checked once the server's processes ended).
+    ///
+    /// In the end clean syncs of both devices converge: one tree on both and on the server,
+    /// every attempt written, every section with the last time any device marked it.
+    ///
+    /// The time limit only guards against a hang: the syncs themselves are bounded by the
+    /// network timeout.
+    @Test(.timeLimit(.minutes(4))) func cutsAtHundredsOfOffsetsNeverLieOrBreakAnything() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (a, b) = try Self.devices(on: rig)
+        let seed = Self.seed
+        print("NetworkFaultTests: seed \(seed) (set CAIRN_FAULT_SEED to try other offsets)")
+        var random = SplitMix(seed: seed)
+        let verbose = ProcessInfo.processInfo.environment["CAIRN_FAULT_VERBOSE"] != nil
+
+        // What the devices wrote, and where each stands.
+        var attempts: Set<String> = []
+        var sections: [String: Int] = [:]
+        var step = 0
+        var unpushed: Set<String> = []
+        var upToDate: Set<String> = [a.name, b.name]
+
+        /// Gives `device` something to fetch: `other` marks a section and syncs cleanly.
+        func news(for device: Device, from other: Device) throws {
+            step += 1
+            let section = "\(other.name)\(step)"
+            let marked = try other.mark(section, at: step)
+            #expect(marked.status == 0, "\(marked.stderr)")
+            sections[section] = step
+            sections["shared"] = step
+            let (clean, _) = try other.sync()
+            #expect(clean.status == 0, "clean sync of \(other.name) at step \(step): \(clean.stderr)")
+            #expect(try rig.main() == other.head(), "\(other.name) on the server after its clean sync")
+            unpushed.remove(other.name)
+            upToDate = [other.name]
+        }
+
+        /// A sync of `device` under `plan`, after writing an attempt if it may have nothing to push.
+        func turn(_ device: Device, _ plan: FaultPlan) throws -> (ProcessResult, FaultProxyTraffic) {
+            step += 1
+            if !unpushed.contains(device.name) || (plan.service == .push && plan.direction == .toClient) {
+                let id = "\(device.name.lowercased())\(step)"
+                #expect(try device.putAttempt(id).status == 0)
+                attempts.insert(id)
+                unpushed.insert(device.name)
+            }
+            rig.proxy.arm(plan)
+            let (result, seconds) = try device.sync()
+            let traffic = rig.proxy.traffic
+            rig.proxy.arm(.none)
+            if verbose {
+                print("step \(step) \(plan) on \(device.name): \(result.status) in \(seconds) s: \(result.stderr)", terminator: "")
+            }
+            // A cut of the push comes after a clean fetch; a sync that succeeded fetched too.
+            if plan.service == .push || result.status == 0 { upToDate.insert(device.name) }
+            if result.status == 0 { unpushed.remove(device.name) }
+            return (result, traffic)
+        }
+
+        // A clean sync of each kind first: how many bytes each stream carries.
+        let streams: [FaultProxyTraffic.Stream] = [
+            .init(service: .push, direction: .toServer), .init(service: .push, direction: .toClient),
+            .init(service: .fetch, direction: .toServer), .init(service: .fetch, direction: .toClient),
+        ]
+        try news(for: a, from: b)
+        let (calibration, traffic) = try turn(a, .none)
+        #expect(calibration.status == 0 && calibration.stdout.contains("pushed"), "clean sync: \(calibration.stderr)")
+        var sizes = [FaultProxyTraffic.Stream: Int]()
+        for stream in streams {
+            sizes[stream] = traffic.bytes(stream.service, stream.direction)
+            #expect(sizes[stream]! > 100, "bytes of a clean \(stream.service) \(stream.direction): \(sizes)")
+        }
+
+        // The offsets: per stream, one in each of 52 equal slices of its bytes; shuffled, in
+        // four blocks for one device each, the blocks shuffled too.
+        var blocks: [(Device, [FaultPlan])] = []
+        for stream in streams {
+            let size = sizes[stream]!
+            var plans: [FaultPlan] = []
+            for slice in 0..<Self.offsetsPerStream {
+                let low = size * slice / Self.offsetsPerStream
+                let high = size * (slice + 1) / Self.offsetsPerStream
+                let offset = low + Int(random.next() % UInt64(max(1, high - low)))
+                plans.append(FaultPlan(.cut, stream.service, stream.direction, offset: offset))
+            }
+            plans.shuffle(using: &random)
+            for block in 0..<4 {
+                let range = (block * plans.count / 4)..<((block + 1) * plans.count / 4)
+                blocks.append((block % 2 == 0 ? a : b, Array(plans[range])))
+            }
+        }
+        blocks.shuffle(using: &random)
+
+        var tallies = [FaultProxyTraffic.Stream: Tally]()
+        for (device, plans) in blocks {
+            let other = device === a ? b : a
+            for plan in plans {
+                let stream = FaultProxyTraffic.Stream(service: plan.service, direction: plan.direction)
+                var tally = tallies[stream, default: Tally()]
+                for _ in 0..<2 {
+                    if plan.service == .fetch, upToDate.contains(device.name) {
+                        try news(for: device, from: other)
+                    }
+                    let (result, traffic) = try turn(device, plan)
+                    tally.tried += 1
+                    if traffic.faulted { tally.cut += 1 }
+                    #expect(result.status == 0 || result.status == 75, "\(plan) on \(device.name): status \(result.status): \(result.stderr)")
+                    if result.status == 0 {
+                        tally.succeeded += 1
+                        if result.stdout.contains("pushed") {
+                            tally.pushed += 1
+                            if try rig.main() != device.head() { tally.falsePushes += 1 }
+                        }
+                    } else {
+                        tally.failed += 1
+                        #expect(Self.isOneLine(result.stderr), "\(plan) on \(device.name): \(result.stderr)")
+                    }
+                    Self.waitUntilIdle(rig.server)
+                    let damage = try Self.damage([["--git-dir", rig.bare], ["-C", device.store]])
+                    if !damage.isEmpty { tally.damaged += 1 }
+                    #expect(damage.isEmpty, "\(plan) on \(device.name): \(damage)")
+                    if traffic.faulted { break }
+                }
+                tallies[stream] = tally
+            }
+        }
+
+        // Clean syncs: A, B, A.
+        rig.proxy.arm(.none)
+        for device in [a, b, a] {
+            let (result, _) = try device.sync()
+            #expect(result.status == 0, "final clean sync of \(device.name): \(result.stderr)")
+        }
+        let main = try rig.main()
+        let converged = try a.head() == main && b.head() == main && a.tree() == b.tree()
+        #expect(converged, "A and B on the server's \(main)")
+        for device in [a, b] {
+            #expect(try device.attempts() == attempts, "attempts on \(device.name)")
+            #expect(try device.sections() == sections, "sections on \(device.name)")
+            #expect(try device.damage().isEmpty)
+        }
+        #expect(try rig.damage().isEmpty)
+
+        // The figures.
+        var total = Tally()
+        print("NetworkFaultTests: cut offsets per stream (seed \(seed)); bytes of a clean sync: "
+              + streams.map { "\($0.service) \($0.direction) \(sizes[$0]!)" }.joined(separator: ", "))
+        for stream in streams {
+            let tally = tallies[stream, default: Tally()]
+            print("  \(stream.service) \(stream.direction): \(tally.tried) syncs, \(tally.cut) cut a connection; "
+                  + "\(tally.failed) syncs failed cleanly (75), \(tally.succeeded) succeeded (\(tally.pushed) pushed); "
+                  + "false pushes \(tally.falsePushes), damaged repositories \(tally.damaged)")
+            total.tried += tally.tried
+            total.cut += tally.cut
+            total.failed += tally.failed
+            total.succeeded += tally.succeeded
+            total.pushed += tally.pushed
+            total.falsePushes += tally.falsePushes
+            total.damaged += tally.damaged
+        }
+        print("  all: \(total.tried) syncs, \(total.cut) cuts, \(total.failed) failed cleanly, \(total.succeeded) succeeded "
+              + "(\(total.pushed) pushed), false pushes \(total.falsePushes), damaged \(total.damaged); "
+              + "converged: \(converged) (\(attempts.count) attempts, \(sections.count) sections)")
+        #expect(total.tried >= 4 * Self.offsetsPerStream)
+        #expect(total.cut >= 200, "syncs whose connection was cut: \(total.cut)")
+        #expect(total.falsePushes == 0)
+        #expect(total.damaged == 0)
+        // Cuts happened in every stream, and made some syncs fail.
+        for stream in streams {
+            #expect(tallies[stream, default: Tally()].failed > 0, "no failed sync for \(stream)")
+        }
+    }
+
+    /// A server that stops sending, or stops reading, in the middle of a fetch or a push:
+    /// the sync fails within the timeout (2 s) and a margin, with status 75 and one line
+    /// naming the host and the timeout, and nothing is broken on either side.
+    @Test(.timeLimit(.minutes(3))) func stalledTransfersFailWithinTheTimeout() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (a, _) = try Self.devices(on: rig)
+        let stalls = [
+            FaultPlan(.stall, .fetch, .toClient, offset: 0),
+            FaultPlan(.stall, .fetch, .toClient, offset: 700),
+            FaultPlan(.stall, .push, .toServer, offset: 600),
+            FaultPlan(.stall, .push, .toClient, offset: 300),
+        ]
+        for (index, plan) in stalls.enumerated() {
+            #expect(try a.putAttempt("stall\(index)").status == 0)
+            rig.proxy.arm(plan)
+            let (result, seconds) = try a.sync()
+            #expect(rig.proxy.traffic.faulted, "\(plan) happened")
+            rig.proxy.arm(.none)
+            print("NetworkFaultTests: \(plan): status \(result.status) after \(String(format: "%.2f", seconds)) s: \(result.stderr)", terminator: "")
+            #expect(result.status == 75, "\(plan): \(result.stderr)")
+            #expect(Self.isOneLine(result.stderr), "\(plan): \(result.stderr)")
+            #expect(result.stderr.contains("no data from 127.0.0.1 for 2 s"), "\(plan): \(result.stderr)")
+            #expect(seconds >= Self.timeout && seconds < Self.timeout + 3, "\(plan): \(seconds) s")
+            #expect(try rig.damage() + a.damage() == [], "\(plan)")
+        }
+        let (clean, _) = try a.sync()
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(try rig.main() == a.head())
+        #expect(try a.attempts() == Set((0..<stalls.count).map { "stall\($0)" }))
+    }
+
+    /// A timeout is a network failure like a cut: the retry schedule applies. The proxy
+    /// stalls the first push; the retry after 0.1 s goes through and the sync succeeds.
+    @Test(.timeLimit(.minutes(3))) func aStalledPushIsTriedAgainOnTheSchedule() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (a, b) = try Self.devices(on: rig)
+        #expect(try a.putAttempt("retried").status == 0)
+        rig.proxy.arm(FaultPlan(.stall, .push, .toClient, offset: 0))
+        let (result, seconds) = try a.sync(retry: "0.1")
+        #expect(rig.proxy.traffic.faulted)
+        #expect(rig.proxy.traffic.connections[.push, default: 0] >= 2, "the push was tried again")
+        rig.proxy.arm(.none)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("pushed 1 checkpoint"), "\(result.stdout)")
+        #expect(seconds >= Self.timeout, "the first try waited for the timeout: \(seconds) s")
+        #expect(try rig.main() == a.head())
+        #expect(try b.sync().0.status == 0)
+        #expect(try b.attempts().contains("retried"))
+        #expect(try rig.damage() + a.damage() + b.damage() == [])
+    }
+
+    /// Connections slowed down (every chunk held 20 ms, in each direction of the fetch and
+    /// the push) still sync, and a push that said so landed. Held longer than the timeout,
+    /// a chunk is a stall: the sync fails with status 75.
+    @Test(.timeLimit(.minutes(3))) func delayedConnectionsSyncUnlessSlowerThanTheTimeout() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (a, b) = try Self.devices(on: rig)
+        var attempts: Set<String> = []
+        for (index, service) in [FaultPlan.Service.fetch, .push].enumerated() {
+            for direction in [FaultPlan.Direction.toServer, .toClient] {
+                for device in [a, b] {
+                    let id = "delay-\(device.name)-\(service)-\(direction)-\(index)"
+                    #expect(try device.putAttempt(id).status == 0)
+                    attempts.insert(id)
+                    rig.proxy.arm(FaultPlan(.delay(milliseconds: 20), service, direction))
+                    let (result, _) = try device.sync()
+                    rig.proxy.arm(.none)
+                    #expect(result.status == 0, "\(id): \(result.stderr)")
+                    #expect(result.stdout.contains("pushed"), "\(id): \(result.stdout)")
+                    #expect(try rig.main() == device.head(), "\(id): the push landed")
+                }
+            }
+        }
+        #expect(try a.putAttempt("too-slow").status == 0)
+        rig.proxy.arm(FaultPlan(.delay(milliseconds: 2_500), .fetch, .toClient))
+        let (slow, _) = try a.sync()
+        rig.proxy.arm(.none)
+        #expect(slow.status == 75, "\(slow.stderr)")
+        #expect(slow.stderr.contains("no data from 127.0.0.1 for 2 s"), "\(slow.stderr)")
+        attempts.insert("too-slow")
+        for device in [a, b, a] {
+            #expect(try device.sync().0.status == 0)
+        }
+        #expect(try a.tree() == b.tree())
+        #expect(try a.attempts() == attempts)
+        #expect(try rig.damage() + a.damage() + b.damage() == [])
+    }
+
+    /// A host that never answers the connection (its SYN dropped): `cairn clone` gives up
+    /// within the timeout (1 s here) and a margin, with status 75 and one line, and leaves
+    /// no store behind.
+    @Test(.timeLimit(.minutes(3))) func anUnansweredConnectionFailsWithinTheTimeout() throws {
+        let silent = try UnansweringListener()
+        let device = Device("C")
+        let started = Date()
+        let result = try device(["--user", "u1", "clone", "http://u1@127.0.0.1:\(silent.port)/git/u1.git"],
+                                environment: ["CAIRN_NETWORK_TIMEOUT": "1"])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(Self.isOneLine(result.stderr), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot connect to 127.0.0.1 port \(silent.port): no answer within 1 s"), "\(result.stderr)")
+        #expect(seconds >= 1 && seconds < 4, "\(seconds) s")
+        #expect(!FileManager.default.fileExists(atPath: device.store))
+    }
+
+    /// A timeout that is not a number of seconds is refused before anything is fetched.
+    @Test func anInvalidTimeoutIsRefused() throws {
+        let device = Device("D")
+        let result = try device(["--user", "u1", "clone", "http://u1@127.0.0.1:9/git/u1.git"],
+                                environment: ["CAIRN_NETWORK_TIMEOUT": "soon"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "cairn: invalid CAIRN_NETWORK_TIMEOUT \"soon\": give seconds, like 30 (0 for no timeout)\n")
+        #expect(!FileManager.default.fileExists(atPath: device.store))
+    }
+
+    /// The check run after every sync finds what it looks for: a commit whose object is
+    /// gone, and a reference that names a blob instead of a commit.
+    @Test func theDamageCheckFindsBrokenRepositories() throws {
+        let folder = TemporaryFolder("cairn-damage")
+        let path = folder.path + "/r"
+        #expect(try runProcess("/usr/bin/git", ["init", "-q", "-b", "main", path]).status == 0)
+        let commit = try runProcess("/usr/bin/git", ["-C", path, "-c", "user.name=T", "-c", "user.email=t@example.invalid",
+                                                     "commit", "-q", "--allow-empty", "-m", "one"])
+        #expect(commit.status == 0, "\(commit.stderr)")
+        #expect(try Self.damage([["-C", path]]) == [])
+
+        let blob = try runProcess("/usr/bin/git", ["-C", path, "hash-object", "-w", "--stdin"], input: "x\n")
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try runProcess("/usr/bin/git", ["-C", path, "update-ref", "refs/remotes/origin/blob", blob]).status == 0)
+        #expect(try Self.damage([["-C", path]]).contains { $0.contains("reference not on a commit") && $0.contains("refs/remotes/origin/blob") })
+        #expect(try runProcess("/usr/bin/git", ["-C", path, "update-ref", "-d", "refs/remotes/origin/blob"]).status == 0)
+
+        let head = try runProcess("/usr/bin/git", ["-C", path, "rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let object = path + "/.git/objects/" + head.prefix(2) + "/" + head.dropFirst(2)
+        try FileManager.default.removeItem(atPath: object)
+        #expect(try Self.damage([["-C", path]]).contains { $0.contains("git fsck --full fails") })
+    }
+}

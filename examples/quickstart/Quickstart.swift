@@ -39,7 +39,8 @@ struct Quickstart {
         let saved = try store.get(ExamAttempt.self, at: "users/u1/examAttempts/attempt-1")
         precondition(saved == attempt)
 
-        // Sync with a remote: here a bare repository in the same folder.
+        // Sync with a remote: here a bare repository in the same folder, made as a server
+        // makes one (CairnServer; an app needs only CairnCore).
         _ = try Server.createRepositories(in: folder + "/server", uids: ["u1"], cairn: "cairn")
         try store.withStore { store throws(CairnError) in
             try store.setRemote(RemoteURL(folder + "/server/u1.git"))

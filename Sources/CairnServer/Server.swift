@@ -20,7 +20,7 @@ public enum Server {
     /// schema set, the hook checks documents against it (copied into `<uid>.git/cairn/schema/`)
     /// whatever the pushed store carries. All users are checked before any is created.
     public static func createRepositories(in folder: String, uids: [String], cairn: String,
-                                          schemaSet: (name: String, files: [String: [UInt8]])? = nil) throws(CairnError) -> [String] {
+                                          schemaSet: SchemaSetFiles? = nil) throws(CairnError) -> [String] {
         guard !uids.isEmpty else {
             throw CairnError(.invalidInput, "name at least one user: cairn server init FOLDER UID…")
         }

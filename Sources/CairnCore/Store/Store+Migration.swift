@@ -8,7 +8,7 @@ extension Store {
     /// set. Refuses a set at a lower version than the store's, and a migration that cannot
     /// place a document, before anything is written.
     @discardableResult
-    public func upgradeSchemaSet(_ schemaSet: (name: String, files: [String: [UInt8]])) throws(CairnError) -> CheckpointResult {
+    public func upgradeSchemaSet(_ schemaSet: SchemaSetFiles) throws(CairnError) -> CheckpointResult {
         let target: SchemaSet
         do {
             target = try SchemaSet(files: schemaSet.files)

@@ -60,9 +60,10 @@ public enum Server {
             try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
             chmod(path + "/hooks/pre-receive", 0o755)
             if let schemaSet {
-                try FileSystem.makeFolders(path + "/cairn/schema")
+                let folder = path + "/" + StoreLayout.serverSchemaFolder
+                try FileSystem.makeFolders(folder)
                 for (name, bytes) in schemaSet.files {
-                    try FileSystem.writeAtomically(bytes, to: path + "/cairn/schema/" + name)
+                    try FileSystem.writeAtomically(bytes, to: folder + "/" + name)
                 }
             }
             created.append(path)

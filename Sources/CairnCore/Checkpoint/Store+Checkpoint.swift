@@ -128,7 +128,7 @@ extension Store {
         var paths: [String] = []
         for change in try workingTreeChanges(cleaning: true) {
             let path = change.path
-            if path.hasPrefix(".cairn/") || path == ".gitattributes" {
+            if StoreLayout.isOwnFile(path) {
                 paths.append(path)
                 continue
             }

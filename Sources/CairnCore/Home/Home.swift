@@ -43,7 +43,7 @@ public struct Home: Sendable {
     /// The users that have a store here, sorted.
     public func users() -> [String] {
         FileSystem.names(in: root)
-            .filter { FileSystem.kind(storeFolder($0) + "/" + Store.identityFile) == .file }
+            .filter { FileSystem.kind(storeFolder($0) + "/" + StoreLayout.identityFile) == .file }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 

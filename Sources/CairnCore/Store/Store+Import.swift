@@ -90,7 +90,7 @@ extension Store {
     /// store's schema version when theirs is older.
     private func rewrittenTree(of commit: ObjectID?, from other: String, over ours: ObjectID) throws -> ObjectID {
         var updates: [TreeUpdate] = []
-        for file in try repository.differences(among: [ours, nil]) where !file.path.hasPrefix("users/") {
+        for file in try repository.differences(among: [ours, nil]) where !file.path.hasPrefix(StoreLayout.usersFolder + "/") {
             if let entry = file.entries[0] { updates.append(.upsert(path: file.path, id: entry.id, mode: entry.mode)) }
         }
         if let commit {

@@ -66,7 +66,7 @@ extension Store {
                 if let blob {
                     let bytes = try repository.blobContent(blob)
                     if FileSystem.kind(file) == .file {
-                        try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + "cairn/spare")
+                        try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
                     } else {
                         try FileSystem.makeFolders(absolute(path.collection.description))
                         try FileSystem.writeAtomically(bytes, to: file)

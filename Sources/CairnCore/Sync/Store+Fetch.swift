@@ -44,10 +44,10 @@ extension Store {
         let tree = try repository.commit(theirs).treeID
         for difference in try repository.differences(among: [ours, tree]) {
             guard let entry = difference.entries[1] else { continue }
-            if difference.path == Self.identityFile {
+            if difference.path == StoreLayout.identityFile {
                 let identity = try? JSONParser().parse(repository.blobContent(entry.id))
                 guard case .string(uid)? = identity?.field("uid") else {
-                    throw CairnError(.corrupt, "the remote's \(Self.identityFile) names another user than \(uid): it is not this user's progress; nothing was merged")
+                    throw CairnError(.corrupt, "the remote's \(StoreLayout.identityFile) names another user than \(uid): it is not this user's progress; nothing was merged")
                 }
             }
             guard DocumentPath(fileName: difference.path) != nil else { continue }

@@ -34,7 +34,7 @@ extension Store {
         }
         let outcome: PushOutcome
         if remote.transport == .path {
-            let bareLock = StoreLock(gitdir: remote.url, timeout: lock.timeout, file: "cairn-push.lock")
+            let bareLock = StoreLock(gitdir: remote.url, timeout: lock.timeout, file: StoreLayout.pushLockFile)
             outcome = try bareLock.withLock { () throws -> PushOutcome in
                 let bare = try Self.openRemoteRepository(remote)
                 guard try bare.reference(branchReference) == expected else {

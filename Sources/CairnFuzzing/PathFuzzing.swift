@@ -47,7 +47,7 @@ public enum PathFuzzing {
         let stored = path.segments[0] == "users" ? path.segments : ["users", "u1"] + path.segments
         let file = stored.dropLast() + [path.id + ".json"]
         let refusal = StoreTree.refusal(of: file.map { Array($0.utf8) }, mode: 0o100644, uid: stored[1])
-        Invariant.require(refusal == nil, "a valid document is refused in a fetched tree: \(refusal ?? "")")
+        Invariant.require(refusal == nil, "a valid document is refused in a fetched tree: \(refusal?.description ?? "")")
     }
 
     static func checkID(_ text: String) {

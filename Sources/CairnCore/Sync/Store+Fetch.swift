@@ -73,7 +73,7 @@ extension Store {
     /// The first commit reachable from `tip` but not from `hidden` that adds a file a store of
     /// `uid` cannot hold, with the reason; nil when there is none.
     static func firstRefusal(in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
-                             uid: String) throws -> (ObjectID, String)? {
+                             uid: String) throws -> (ObjectID, StoreTreeRefusal)? {
         for id in try repository.commits(from: tip, hiding: hidden) {
             let commit = try repository.commit(id)
             let parentTree = try commit.parentIDs.first.map { try repository.commit($0).treeID }

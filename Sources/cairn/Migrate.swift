@@ -1,6 +1,5 @@
 import ArgumentParser
 import CairnCore
-import Git
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(

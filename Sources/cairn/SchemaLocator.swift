@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CairnCore
+import CairnMerge
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnTestSupport
 import Testing
 
 /// Declared migrations, retention and checkpoint policies: what the set files say, read and

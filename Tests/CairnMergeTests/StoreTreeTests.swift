@@ -34,7 +34,7 @@ import Testing
             ("users/u1/books.json", "not a document's file"),
         ]
         for (path, reason) in cases {
-            let found = refusal(path)
+            let found = refusal(path)?.description
             #expect(found?.contains(reason) == true, "\(path): \(found ?? "accepted")")
         }
     }

@@ -54,7 +54,7 @@ extension Home {
             if !result.kept.isEmpty {
                 let plural = result.kept.count == 1 ? "" : "s"
                 result.checkpoint = try repaired.checkpoint(
-                    message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store").commit
+                    message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store").id
             }
             // The damaged store is kept whole, out of the way; the repaired one takes its place.
             let aside = root + "/.damaged/\(uid)-\(Self.timestamp())"

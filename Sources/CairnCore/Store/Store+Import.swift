@@ -35,7 +35,7 @@ extension Store {
             }
             let previous = try lastImport(of: other.uid)
             if previous == tip {
-                return ImportResult(from: other.uid, commit: nil, documents: [], conflicts: [])
+                return ImportResult(from: other.uid, checkpoint: nil, documents: [], conflicts: [])
             }
             let reader = StoreTreeReader(repository: repository)
             let (theirVersion, ourVersion) = (try reader.version(repository.commit(tip).treeID), try reader.version(repository.commit(head).treeID))
@@ -66,7 +66,7 @@ extension Store {
                                                      author: signature, committer: signature, updating: nil)
             let changed = try moveWorkingTree(from: head, to: commit)
             logger.info("import", metadata: ["from": "\(other.uid)", "documents": "\(brought.count)", "commit": "\(commit.short)"])
-            return ImportResult(from: other.uid, commit: commit, documents: brought, conflicts: outcome.conflicts,
+            return ImportResult(from: other.uid, checkpoint: CheckpointID(commit), documents: brought, conflicts: outcome.conflicts,
                                 changedFiles: changed.sorted())
         }
     }

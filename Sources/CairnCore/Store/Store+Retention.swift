@@ -23,7 +23,7 @@ extension Store {
                     removed += retention.expired(documents).map { ($0, kind) }
                 }
             }
-            guard !removed.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
+            guard !removed.isEmpty else { return CheckpointResult(id: nil, changes: []) }
             removed.sort { $0.0 < $1.0 }
             try journal.append(removed.map(\.0.fileName))
             for (path, _) in removed {

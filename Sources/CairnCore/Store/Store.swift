@@ -40,10 +40,6 @@ public final class Store {
         ProcessInfo.processInfo.environment["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? 10
     }
 
-    /// The file that marks a folder as a store and names its user.
-    static let identityFile = ".cairn/store.json"
-    /// The folder of the store's schema set.
-    static let schemaFolder = ".cairn/schema"
     /// Selects Cairn's merge driver for every document, so `git merge` merges as Cairn does.
     static let gitAttributes = """
         # Documents merge field by field under the store's schema set (cairn merge-driver).

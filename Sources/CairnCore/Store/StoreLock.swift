@@ -1,3 +1,4 @@
+import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -12,7 +12,7 @@ extension Store {
     func fetch(from remote: RemoteURL, credentials: Credentials?, timeout: Double,
                progress: (@Sendable (TransferProgress) -> Void)?) throws {
         let started = Date()
-        var last: TransferProgress?
+        var last: Git.TransferProgress?
         if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
             throw CairnError(.notFound, "cannot fetch from \(remote): there is no repository there; create it with: cairn server init FOLDER UID")
         }
@@ -22,9 +22,9 @@ extension Store {
             let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
             connection = made
             made.timeout = timeout
-            try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials, ssh: ssh) { step in
+            try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials?.git, ssh: ssh) { step in
                 last = step
-                progress?(step)
+                progress?(TransferProgress(step))
             }
         } catch {
             throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "fetch from")

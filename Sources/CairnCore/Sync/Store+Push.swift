@@ -24,7 +24,7 @@ extension Store {
                 let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
                 connection = made
                 made.timeout = timeout
-                return try made.push([refspec], credentials: credentials, ssh: ssh) { progress?($0) }
+                return try made.push([refspec], credentials: credentials?.git, ssh: ssh) { progress?(TransferProgress($0)) }
             } catch {
                 if error.code == .nonFastForward || error.message.contains("not present locally") {
                     return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])

@@ -19,7 +19,7 @@ extension Store {
         if let cached = documentCache[path], cached.stamp == stamp { return cached.value }
         guard let bytes = try FileSystem.read(file) else { return nil }
         let value = try parseStored(bytes, what: path.fileName)
-        if stamp.isSettled(seconds: 1), FileStamp(path: file) == stamp {
+        if stamp.isSettled(seconds: 1, at: fileClock()), FileStamp(path: file) == stamp {
             if documentCache.count >= Self.documentCacheLimit { documentCache.removeAll(keepingCapacity: true) }
             documentCache[path] = (stamp, value)
         } else {

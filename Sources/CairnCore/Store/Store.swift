@@ -7,6 +7,10 @@ import Foundation
 import Git
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One user's store: a git repository whose working tree holds that user's documents,
 /// `users/<uid>.json` and everything under `users/<uid>/`.
 ///
@@ -26,6 +30,9 @@ public final class Store {
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
+    /// The time files' stamps are compared with to know whether they settled: the real time
+    /// (tests move it on instead of waiting).
+    var fileClock: () -> timespec = FileStamp.now
     /// Derived fields that the remote's documents held wrong when this store was restored
     /// from it (``Home/cloneStore(from:uid:options:mergeDriver:)``), computed again in a
     /// checkpoint that the next sync pushes; [] otherwise.

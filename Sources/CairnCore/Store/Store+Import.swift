@@ -24,7 +24,7 @@ extension Store {
             if pending > 0 {
                 throw CairnError(.invalidInput, "the store of \(other.uid) has \(pending) document\(pending == 1 ? "" : "s") not checkpointed; run cairn --user \(other.uid) checkpoint first — nothing was imported")
             }
-            let reference = "refs/cairn/imports/\(other.uid)"
+            let reference = StoreLayout.importReference(of: other.uid)
             do throws(GitError) {
                 try Remote(repository: repository, url: other.folder).fetch(["+refs/heads/\(Self.branch):\(reference)"])
             } catch {

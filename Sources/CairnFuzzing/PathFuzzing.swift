@@ -47,7 +47,7 @@ public enum PathFuzzing {
         let stored = path.segments[0] == "users" ? path.segments : ["users", "u1"] + path.segments
         let file = stored.dropLast() + [path.id + ".json"]
         let refusal = StoreTree.refusal(of: file.map { Array($0.utf8) }, mode: 0o100644, uid: stored[1])
-        Invariant.require(refusal == nil, "a valid document is refused in a fetched tree: \(refusal ?? "")")
+        Invariant.require(refusal == nil, "a valid document is refused in a fetched tree: \(refusal?.description ?? "")")
     }
 
     static func checkID(_ text: String) {
@@ -56,7 +56,7 @@ public enum PathFuzzing {
         Invariant.require((try? DocumentPath("users/u1/c/" + text))?.id == text, "a valid ID is not a valid document")
         Invariant.require((try? CollectionPath("users/u1/" + text)) != nil, "a valid ID is not a valid collection")
         let folder = StoreTree.refusal(of: ["users", "u1", text, "d.json"].map { Array($0.utf8) }, mode: 0o100644, uid: "u1")
-        Invariant.require(folder == nil, "a valid ID is refused as a folder of a fetched tree: \(folder ?? "")")
+        Invariant.require(folder == nil, "a valid ID is refused as a folder of a fetched tree: \(folder?.description ?? "")")
     }
 
     /// The rules of an ID, as the README states them.

@@ -24,7 +24,7 @@ public enum StoreTreeFuzzing {
         if refusal == nil {
             checkAccepted(names, mode: mode, uid: uid)
         } else if (try? DocumentID.validate(uid, in: uid)) != nil, mode == 0o100644 {
-            checkRefused(names, uid: uid, refusal: refusal!)
+            checkRefused(names, uid: uid, refusal: refusal!.description)
         }
     }
 

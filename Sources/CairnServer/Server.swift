@@ -20,7 +20,7 @@ public enum Server {
     /// schema set, the hook checks documents against it (copied into `<uid>.git/cairn/schema/`)
     /// whatever the pushed store carries. All users are checked before any is created.
     public static func createRepositories(in folder: String, uids: [String], cairn: String,
-                                          schemaSet: (name: String, files: [String: [UInt8]])? = nil) throws(CairnError) -> [String] {
+                                          schemaSet: SchemaSetFiles? = nil) throws(CairnError) -> [String] {
         guard !uids.isEmpty else {
             throw CairnError(.invalidInput, "name at least one user: cairn server init FOLDER UID…")
         }
@@ -60,9 +60,10 @@ public enum Server {
             try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
             chmod(path + "/hooks/pre-receive", 0o755)
             if let schemaSet {
-                try FileSystem.makeFolders(path + "/cairn/schema")
+                let folder = path + "/" + StoreLayout.serverSchemaFolder
+                try FileSystem.makeFolders(folder)
                 for (name, bytes) in schemaSet.files {
-                    try FileSystem.writeAtomically(bytes, to: path + "/cairn/schema/" + name)
+                    try FileSystem.writeAtomically(bytes, to: folder + "/" + name)
                 }
             }
             created.append(path)

@@ -41,7 +41,7 @@ public struct ExamSessionBudget: Sendable {
     public init() {}
 
     /// Plays the session in `folder` with the life-in-uk set's files.
-    public func run(in folder: String, schemaSet: (name: String, files: [String: [UInt8]])) throws(CairnError) -> Report {
+    public func run(in folder: String, schemaSet: SchemaSetFiles) throws(CairnError) -> Report {
         var report = Report()
         _ = try Server.createRepositories(in: folder + "/server", uids: ["u1"], cairn: "cairn")
         let remote = folder + "/server/u1.git"

@@ -24,9 +24,9 @@ public struct Simulation: Sendable {
     public var devices: Int
     public var steps: Int
     /// The life-in-uk schema set's files.
-    public var schemaSet: (name: String, files: [String: [UInt8]])
+    public var schemaSet: SchemaSetFiles
 
-    public init(devices: Int, steps: Int, schemaSet: (name: String, files: [String: [UInt8]])) {
+    public init(devices: Int, steps: Int, schemaSet: SchemaSetFiles) {
         self.devices = devices
         self.steps = steps
         self.schemaSet = schemaSet

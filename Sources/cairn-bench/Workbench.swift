@@ -13,7 +13,7 @@ final class Workbench {
     let folder: String
     let rounds: Int
     let keep: Bool
-    let schemaSet: (name: String, files: [String: [UInt8]])
+    let schemaSet: SchemaSetFiles
     private var built: [Int: String] = [:]
 
     /// The environment of every git and cairn process: no user or system git configuration

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
-import Git
 
 struct Checkpoint: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,11 +16,11 @@ struct Checkpoint: ParsableCommand {
 
     func run() throws {
         let result = try global.openStore().checkpoint(message: message, scan: scan)
-        guard let commit = result.commit else {
+        guard let checkpoint = result.id else {
             print("Nothing to checkpoint.")
             return
         }
-        print("Checkpoint \(commit.short): \(result.summary)")
+        print("Checkpoint \(checkpoint.short): \(result.summary)")
         for correction in result.corrections {
             print("  corrected " + correction.described(verb: "was"))
         }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
-import Git
 
 struct Conflicts: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,8 +18,8 @@ struct Conflicts: ParsableCommand {
             print(revision == nil ? "No conflict was decided in this store's merges." : "No conflict was decided in \(revision!).")
             return
         }
-        for (commit, records) in found where !records.isEmpty {
-            print("\(commit.id.short) \(Log.format(commit.committer.time)) \(commit.summary)")
+        for (checkpoint, records) in found where !records.isEmpty {
+            print("\(checkpoint.id.short) \(Log.format(checkpoint.time)) \(checkpoint.summary)")
             for record in records {
                 print("  " + record.description)
             }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
-import Git
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,12 +21,12 @@ struct Import: ParsableCommand {
         let store = try global.openStore()
         let other = try home.openStore(uid)
         let result = try store.importProgress(of: other)
-        guard let commit = result.commit else {
+        guard let checkpoint = result.checkpoint else {
             print("Nothing new to import from \(uid).")
             return
         }
         let count = result.documents.count
-        print("Imported \(count) document\(count == 1 ? "" : "s") of \(uid) into \(store.uid): checkpoint \(commit.short)")
+        print("Imported \(count) document\(count == 1 ? "" : "s") of \(uid) into \(store.uid): checkpoint \(checkpoint.short)")
         for record in result.conflicts {
             print("  " + record.description)
         }

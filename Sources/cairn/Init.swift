@@ -18,7 +18,7 @@ struct Init: ParsableCommand {
 
     func run() throws {
         let home = global.resolvedHome
-        let set = try schema.map { (name: $0, files: try SchemaLocator.files(of: $0)) }
+        let set = try schema.map { try SchemaLocator.set(named: $0) }
         let remoteURL = try remote.map { (text) throws(CairnError) in try RemoteURL(text) }
         let store = try home.createStore(uid, schemaSet: set, mergeDriver: SchemaLocator.executable())
         if let remoteURL { try store.setRemote(remoteURL) }

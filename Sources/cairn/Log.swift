@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
-import Git
 
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,11 +18,11 @@ struct Log: ParsableCommand {
         let document = try path.map { try DocumentPath.parsing($0) }
         let store = try global.openStore()
         for entry in try store.history(of: document, limit: limit) {
-            var line = "\(entry.commit.id.short) \(Self.format(entry.commit.committer.time))"
+            var line = "\(entry.checkpoint.id.short) \(Self.format(entry.checkpoint.time))"
             if let change = entry.change {
                 line += " " + Output.pad(change.rawValue, to: 8)
             }
-            print(line + " " + entry.commit.summary)
+            print(line + " " + entry.checkpoint.summary)
         }
     }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CairnCore
-import Git
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,11 +17,11 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let store = try global.openStore()
-        let result = try store.upgradeSchemaSet((name: schema, files: try SchemaLocator.files(of: schema)))
-        guard let commit = result.commit else {
+        let result = try store.upgradeSchemaSet(try SchemaLocator.set(named: schema))
+        guard let checkpoint = result.id else {
             print("The store of \(store.uid) already uses \(schema) as it is; nothing to do.")
             return
         }
-        print("Checkpoint \(commit.short): \(result.summary)")
+        print("Checkpoint \(checkpoint.short): \(result.summary)")
     }
 }

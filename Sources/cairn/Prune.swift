@@ -1,6 +1,5 @@
 import ArgumentParser
 import CairnCore
-import Git
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,11 +9,11 @@ struct Prune: ParsableCommand {
 
     func run() throws {
         let result = try global.openStore().prune()
-        guard let commit = result.commit else {
+        guard let checkpoint = result.id else {
             print("Nothing to prune.")
             return
         }
         let count = result.changes.count
-        print("Checkpoint \(commit.short): \(count) document\(count == 1 ? "" : "s") removed by the retention of the schema set (cairn log -n 1 lists them)")
+        print("Checkpoint \(checkpoint.short): \(count) document\(count == 1 ? "" : "s") removed by the retention of the schema set (cairn log -n 1 lists them)")
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
-import Git
 
 struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,15 +38,15 @@ struct Restore: ParsableCommand {
             print("Nothing to restore: \(what) \(version) already.")
             return
         }
-        if let commit = result.checkpoint.commit {
-            print("Checkpoint \(commit.short): \(result.checkpoint.summary)")
+        if let checkpoint = result.checkpoint.id {
+            print("Checkpoint \(checkpoint.short): \(result.checkpoint.summary)")
         }
         let count = "\(result.restored) document\(result.restored == 1 ? "" : "s")"
-        guard let commit = result.restore.commit else {
+        guard let checkpoint = result.restore.id else {
             print("Restored \(count) to \(result.destination); the last checkpoint held that version already")
             return
         }
-        print("Restored \(count) to \(result.destination) in checkpoint \(commit.short):")
+        print("Restored \(count) to \(result.destination) in checkpoint \(checkpoint.short):")
         for change in result.restore.changes {
             print("  " + Output.pad(change.kind.rawValue, to: 9) + " " + change.displayPath)
         }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CairnCore
+import CairnMerge
 
 #if canImport(Glibc)
 import Glibc
@@ -37,13 +38,13 @@ enum SchemaLocator {
         return folders
     }
 
-    /// The files of the set `name`, or an error that lists the sets there are.
-    static func files(of name: String) throws -> [String: [UInt8]] {
+    /// The set `name`, or an error that lists the sets there are.
+    static func set(named name: String) throws -> SchemaSetFiles {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
             throw CairnError(.invalidInput, "invalid schema set name \"\(name)\"")
         }
         for folder in folders() {
-            if let set = try SchemaSetFolder.read(folder + "/" + name) { return set.files }
+            if let set = try SchemaSetFolder.read(folder + "/" + name) { return set }
         }
         let known = Set(folders().flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { set in

@@ -30,7 +30,7 @@ struct ServerCommand: ParsableCommand {
             guard let cairn = SchemaLocator.executable() else {
                 throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe) for the hook")
             }
-            let set = try schema.map { (name: $0, files: try SchemaLocator.files(of: $0)) }
+            let set = try schema.map { try SchemaLocator.set(named: $0) }
             for path in try Server.createRepositories(in: folder, uids: uids, cairn: cairn, schemaSet: set) {
                 print("Created \(path)")
             }

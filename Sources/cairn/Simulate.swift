@@ -44,7 +44,7 @@ struct Simulate: ParsableCommand {
         }
 
         func run() throws {
-            let simulation = Simulation(devices: devices, steps: steps, schemaSet: (schema, try SchemaLocator.files(of: schema)))
+            let simulation = Simulation(devices: devices, steps: steps, schemaSet: try SchemaLocator.set(named: schema))
             let started = Date()
             var total = SimulationReport(seed: seed)
             for index in 0..<schedules {
@@ -97,7 +97,7 @@ extension Simulate {
             let folder = try Devices.temporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let budget = ExamSessionBudget()
-            let report = try budget.run(in: folder, schemaSet: ("life-in-uk", try SchemaLocator.files(of: "life-in-uk")))
+            let report = try budget.run(in: folder, schemaSet: try SchemaLocator.set(named: "life-in-uk"))
             print("Exam session: \(budget.questions) answers over \(budget.seconds / 60) min, the in-progress exam written on every answer and every 1 s tick, submit at \(budget.submitAt / 60) min, a book section marked twice")
             print("")
             print("                                  local writes  checkpoints  pushes  bytes pushed")

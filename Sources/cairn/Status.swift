@@ -1,6 +1,5 @@
 import ArgumentParser
 import CairnCore
-import Git
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(

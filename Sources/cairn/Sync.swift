@@ -1,7 +1,6 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
-import Git
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,8 +25,8 @@ struct Sync: ParsableCommand {
     func run() throws {
         let store = try global.openStore()
         let result = try store.sync(transfer.syncOptions())
-        if let commit = result.checkpoint.commit {
-            print("Checkpoint \(commit.short): \(result.checkpoint.summary)")
+        if let checkpoint = result.checkpoint.id {
+            print("Checkpoint \(checkpoint.short): \(result.checkpoint.summary)")
         }
         print(result.summary)
         for record in result.conflicts {

@@ -4,7 +4,6 @@ import CairnCore
 #if canImport(Glibc)
 import Glibc
 #endif
-import Git
 
 /// The options of the commands that talk to a remote: quiet or not, and the retry schedule;
 /// the network timeout comes from `CAIRN_NETWORK_TIMEOUT`.

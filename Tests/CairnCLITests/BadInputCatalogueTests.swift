@@ -3,9 +3,10 @@ import CairnTestSupport
 import Foundation
 import Testing
 
-/// The catalogue of hostile input, in one place: documents, IDs and fetched trees that must be
-/// refused with one line that names what was wrong and what to do, changing nothing — the
-/// store's files, its HEAD and `git status` stay as they were.
+/// The catalogue of bad input, hostile or mistaken, in one place: documents, IDs, paths,
+/// commands and fetched trees that must be refused with one line that names what was wrong
+/// and what to do, changing nothing — the store's files, its HEAD and `git status` stay as
+/// they were.
 ///
 /// Documents and IDs go through `cairn put`; fetched trees are commits made with plain git's
 /// plumbing in a bare remote, so they hold what git's porcelain would never write, and
@@ -25,6 +26,12 @@ import Testing
     }
 
     // MARK: Documents
+
+    @Test func malformedJSON() throws {
+        try cli.expectRefused(["put", "users/u1/books/b1"], input: #"{"keep": tru}"#, saying: "invalid JSON at line 1")
+        try cli.expectRefused(["put", "users/u1/books/b1"], input: "[1]", saying: "a document is a JSON object")
+        try cli.expectRefused(["put", "users/u1/books/b1"], input: "", saying: "unexpected end of input")
+    }
 
     @Test func invalidUTF8() throws {
         let path = try file("latin1.json", Array(#"{"name":"caf"#.utf8) + [0xE9] + Array(#""}"#.utf8))
@@ -82,6 +89,11 @@ import Testing
         try cli.expectRefused(["put", "users/u1/books/a\\b"], input: "{}", saying: "may not contain '\\'")
     }
 
+    @Test func reservedIDsAndFileNames() throws {
+        try cli.expectRefused(["put", "users/u1/books/__x__"], input: "{}", saying: "reserved")
+        try cli.expectRefused(["put", "users/u1/books/b1.json"], input: "{}", saying: "'.json'")
+    }
+
     /// NUL cannot travel in a command's arguments: the library refuses it, and through `cairn`
     /// every other control character is refused by the same rule.
     @Test func nulAndControlCharacters() throws {
@@ -103,6 +115,42 @@ import Testing
     @Test func caseOnly() throws {
         #expect(try cli("put", "users/u1/books/Doc", input: "{}").status == 0)
         try cli.expectRefused(["put", "users/u1/books/doc"], input: "{}", saying: #"use "Doc" or another ID"#)
+    }
+
+    // MARK: Paths and commands
+
+    @Test func pathsThatNameNoDocumentOfThisUser() throws {
+        try cli.expectRefused(["put", "users/u1/books"], input: "{}", saying: "names a collection")
+        try cli.expectRefused(["put", "users//u1/books/b3"], input: "{}", saying: "empty segment")
+        try cli.expectRefused(["put", "users/u2/books/b1"], input: "{}", saying: "outside the store of user u1")
+        try cli.expectRefused(["ls", "users/u1"], saying: "names a document")
+    }
+
+    @Test func whatIsNotThere() throws {
+        try cli.expectRefused(["get", "users/u1/books/none"], saying: "no document at users/u1/books/none")
+        try cli.expectRefused(["get", "users/u1/books/b1", "--at", "HEAD~9"], saying: "unknown revision")
+        try cli.expectRefused(["rm", "users/u1/books/none"], saying: "no document")
+        try cli.expectRefused(["put", "users/u1/books/b3", "/nonexistent/file.json"], saying: "cannot read /nonexistent/file.json")
+    }
+
+    @Test func usersAndStores() throws {
+        try cli.expectRefused(["init", "u1"], saying: "already exists")
+        try cli.expectRefused(["init", "bad/uid"], saying: "invalid user id")
+        try cli.expectRefused(["use", "nobody"], saying: "no store for user nobody")
+        try cli.expectRefused(["--user", "nobody", "ls", "users/nobody/books"], saying: "no store for user nobody")
+    }
+
+    @Test func aHomeWithoutUsersSaysHowToStart() throws {
+        let empty = CLI()
+        let result = try empty("ls", "users/u1/books")
+        #expect(result.status == 1)
+        #expect(result.stderr == "cairn: no active user in \(empty.home); create one with: cairn init UID (or pick one with: cairn use UID)\n")
+    }
+
+    @Test func usageErrorsExitWithTheUsageStatus() throws {
+        let result = try cli("put")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Missing expected argument"))
     }
 
     // MARK: Fetched trees

@@ -1,3 +1,4 @@
+import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
@@ -297,11 +298,8 @@ import Testing
     func makeKeptSet() throws {
         let set = folder.path + "/sets/life-in-uk-kept"
         try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
-        // The shipped set, in the checkout this file is part of.
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("schema/life-in-uk").path
-        for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasSuffix(".schema.json") {
-            var text = try String(contentsOfFile: source + "/" + name, encoding: .utf8)
+        for (name, bytes) in try shippedSchemaSet("life-in-uk").files {
+            var text = String(decoding: bytes, as: UTF8.self)
             if name == "exam-attempt.schema.json" {
                 let plain = #""x-cairn": {"path": "users/{uid}/examAttempts/{attemptId}", "checkpoint": "immediate"}"#
                 #expect(text.contains(plain))

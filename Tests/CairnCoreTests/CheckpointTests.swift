@@ -18,7 +18,7 @@ import Testing
         try store.put(json(#"{"completed":true}"#), at: path("users/u1/books/b1"))
         #expect(try store.status().pending.map(\.displayPath) == ["users/u1/books/b1", "users/u1/examAttempts/attempt-1"])
         let result = try store.checkpoint()
-        #expect(result.commit != nil)
+        #expect(result.id != nil)
         #expect(result.changes.map(\.kind) == [.added, .added])
         #expect(try store.status().pending.isEmpty)
         #expect(try git("status", "--porcelain", in: store.folder).stdout == "")
@@ -32,10 +32,10 @@ import Testing
     @Test func aCheckpointWithNothingPendingCommitsNothing() throws {
         let store = try home.createStore("u1")
         let head = try #require(try store.status().head)
-        #expect(try store.checkpoint().commit == nil)
+        #expect(try store.checkpoint().id == nil)
         try store.put(json("{}"), at: path("users/u1/books/b1"))
         try store.delete(path("users/u1/books/b1"))
-        #expect(try store.checkpoint().commit == nil)
+        #expect(try store.checkpoint().id == nil)
         #expect(try store.status().head == head)
     }
 
@@ -84,7 +84,7 @@ import Testing
         try "{\"v\": 5, \"hand\": true}".write(toFile: store.folder + "/users/u1/books/b1.json", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: store.folder + "/users/u1/notes", withIntermediateDirectories: true)
         try "{\"n\":1}".write(toFile: store.folder + "/users/u1/notes/n1.json", atomically: true, encoding: .utf8)
-        #expect(try store.checkpoint().commit == nil)
+        #expect(try store.checkpoint().id == nil)
         #expect(try store.status(scan: true).pending.map(\.displayPath) == ["users/u1/books/b1", "users/u1/notes/n1"])
         let result = try store.checkpoint(scan: true)
         #expect(result.changes.map(\.kind) == [.modified, .added])
@@ -123,9 +123,15 @@ import Testing
         // ~/.gitconfig on this machine may name another user; the store's commits never do.
         let store = try home.createStore("u1")
         try store.put(json("{}"), at: path("users/u1/books/b1"))
-        let commit = try #require(try store.checkpoint().commit)
+        let commit = try #require(try store.checkpoint().id)
         let author = try git("log", "-1", "--format=%an|%ae|%cn|%ce", commit.hex, in: store.folder).stdout
         #expect(author == "Cairn|u1@cairn.invalid|Cairn|u1@cairn.invalid\n")
+        let head = try #require(try store.status().head)
+        #expect(head.id == commit)
+        #expect(head.author == "Cairn <u1@cairn.invalid>")
+        #expect(head.parents.count == 1)
+        let time = try git("log", "-1", "--format=%ct", commit.hex, in: store.folder).stdout
+        #expect("\(head.time)\n" == time)
         #expect(try git("symbolic-ref", "HEAD", in: store.folder).stdout == "refs/heads/main\n")
     }
 }

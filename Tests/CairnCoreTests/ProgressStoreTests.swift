@@ -105,7 +105,7 @@ import Testing
         try store.put(book(3), at: "users/u1/books/b1")
         #expect(try pending(store) == 1)
         let flushed = try await store.checkpoint(message: "app backgrounded")
-        #expect(flushed.commit != nil)
+        #expect(flushed.id != nil)
         #expect(try pending(store) == 0)
         #expect(store.nextCheckpoint == nil)
         clock.advance(by: 60)
@@ -198,7 +198,7 @@ import Testing
         #expect(await seen.next() == [try DocumentPath("users/u1/examAttempts/a1")])
         #expect(try account.get("users/u1/examAttempts/a1")?.field("score") == .integer(60))
         #expect(try anonymous.list("users/anon-1/examAttempts") == ["a1"])
-        #expect(try await account.importProgress(of: "anon-1").commit == nil)
+        #expect(try await account.importProgress(of: "anon-1").checkpoint == nil)
         #expect(throws: CairnError.self) { try home().deleteStore("anon-1") }
         try home().deleteStore("anon-1", force: true)
         #expect(!home().users().contains("anon-1"))

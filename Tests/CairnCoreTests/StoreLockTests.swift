@@ -39,7 +39,7 @@ import Testing
         try "".write(toFile: gitdir + "refs/heads/main.lock", atomically: true, encoding: .utf8)
         try "".write(toFile: gitdir + "sharedindex.0123.lock", atomically: true, encoding: .utf8)
         try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
-        #expect(try store.checkpoint().commit != nil)
+        #expect(try store.checkpoint().id != nil)
         for name in ["index.lock", "refs/heads/main.lock", "sharedindex.0123.lock"] {
             #expect(!FileManager.default.fileExists(atPath: gitdir + name), "\(name) removed")
         }

@@ -1,19 +1,12 @@
 import CairnMerge
-import Foundation
+import CairnTestSupport
 import Testing
 
 /// Derived fields found wrong: each field named with the value expected and the value found,
 /// counts only when the counted documents are given, and the documents a change can affect.
 @Suite struct DerivedFieldMismatchTests {
     static func set(_ name: String) throws -> SchemaSet {
-        let folder = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("schema/" + name)
-        var files: [String: [UInt8]] = [:]
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".json") {
-            files[file] = try [UInt8](Data(contentsOf: folder.appendingPathComponent(file)))
-        }
-        return try SchemaSet(files: files)
+        try SchemaSet(files: shippedSchemaSet(name).files)
     }
 
     @Test func aBooksStaleAndMissingFieldsAreNamedWithExpectedAndFound() throws {

@@ -8,12 +8,7 @@ import Testing
     let set: SchemaSet
 
     init() throws {
-        let folder = SchemaSetTests.folder
-        var files: [String: [UInt8]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".schema.json") {
-            files[name] = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
-        }
-        set = try SchemaSet(files: files)
+        set = try SchemaSet(files: shippedSchemaSet("life-in-uk").files)
     }
 
     func doc(_ text: String) throws -> JSONValue { try JSONParser().parse(text) }
@@ -81,12 +76,7 @@ import Testing
 
 @Suite struct DocumentCountMergeTests {
     @Test func twoDevicesEachAddingAProfileCountBoth() throws {
-        let folder = ShippedSchemaSetsTests.root.appendingPathComponent("remi")
-        var files: [String: [UInt8]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".schema.json") {
-            files[name] = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
-        }
-        let set = try SchemaSet(files: files)
+        let set = try SchemaSet(files: shippedSchemaSet("remi").files)
         let user = try DocumentPath("users/u1")
         let base: [DocumentPath: JSONValue] = [user: .object(["profileCount": .integer(0), "taskCount": .integer(0)])]
         var phone = base

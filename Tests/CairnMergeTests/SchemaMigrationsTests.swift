@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnTestSupport
 import Testing
 
 /// Declared migrations, retention and checkpoint policies: what the set files say, read and
@@ -89,18 +90,17 @@ import Testing
         for bad: JSONValue in [.string("soon"), .object(["debounce": .integer(-1)]), .object(["wait": .integer(1)])] {
             #expect(CheckpointPolicy(annotation: bad) == nil)
         }
-        let files = try ShippedSchemaSetsTests.files(of: "life-in-uk")
-        let set = try SchemaSet(files: files)
+        let set = try SchemaSet(files: shippedSchemaSet("life-in-uk").files)
         #expect(set.kind(of: try path("users/u1/examAttempts/a1"))?.checkpoint == .immediate)
         #expect(set.kind(of: try path("users/u1/examInProgress/p1"))?.checkpoint == .throttle(60))
         #expect(set.kind(of: try path("users/u1/books/b1"))?.checkpoint == .debounce(5))
-        let remi = try SchemaSet(files: ShippedSchemaSetsTests.files(of: "remi"))
+        let remi = try SchemaSet(files: shippedSchemaSet("remi").files)
         #expect(remi.migrations.version == 2)
-        #expect(try SchemaSet(files: ShippedSchemaSetsTests.files(of: "remi-v1")).migrations == .initial)
+        #expect(try SchemaSet(files: shippedSchemaSet("remi-v1").files).migrations == .initial)
     }
 
     @Test func theIDsOfAPathAreCheckedByTheirSchemas() throws {
-        let remi = try SchemaSet(files: ShippedSchemaSetsTests.files(of: "remi"))
+        let remi = try SchemaSet(files: shippedSchemaSet("remi").files)
         let habit: JSONValue = .object(["id": .string("h1"), "userId": .string("u1"), "profileId": .string("+447700900123"),
                                         "scheduledTime": .string("09:00"), "nextScheduledDate": .string("2026-11-23")])
         #expect(remi.validate(habit, at: try path("users/u1/profiles/+447700900123/habits/h1")).isEmpty)

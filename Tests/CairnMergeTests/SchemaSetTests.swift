@@ -1,21 +1,13 @@
 import CairnMerge
-import Foundation
+import CairnTestSupport
 import Testing
 
 /// The `life-in-uk` schema set, as seed 000 describes its documents.
 @Suite struct SchemaSetTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("schema/life-in-uk")
-
     let set: SchemaSet
 
     init() throws {
-        var files: [String: [UInt8]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path) where name.hasSuffix(".schema.json") {
-            files[name] = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(name)))
-        }
-        set = try SchemaSet(files: files)
+        set = try SchemaSet(files: shippedSchemaSet("life-in-uk").files)
     }
 
     func json(_ text: String) throws -> JSONValue { try JSONParser().parse(text) }

@@ -1,17 +1,16 @@
 import CairnMerge
-import Git
 
 /// What a checkpoint committed.
 public struct CheckpointResult: Sendable {
-    /// The new commit, or nil when there was nothing to commit.
-    public var commit: ObjectID?
+    /// The new checkpoint, or nil when there was nothing to commit.
+    public var id: CheckpointID?
     /// The files the commit changed, sorted.
     public var changes: [FileChange]
     /// Derived fields of hand-edited documents that the checkpoint computed again (a scan).
     public var corrections: [DerivedFieldMismatch]
 
-    public init(commit: ObjectID?, changes: [FileChange], corrections: [DerivedFieldMismatch] = []) {
-        self.commit = commit
+    public init(id: CheckpointID?, changes: [FileChange], corrections: [DerivedFieldMismatch] = []) {
+        self.id = id
         self.changes = changes
         self.corrections = corrections
     }

@@ -1,8 +1,6 @@
-import Git
-
 /// One checkpoint in a history listing.
 public struct HistoryEntry: Sendable {
-    public var commit: Commit
+    public var checkpoint: Checkpoint
     /// For the history of one document: what the checkpoint did to it.
     public var change: FileChange.Kind?
 }

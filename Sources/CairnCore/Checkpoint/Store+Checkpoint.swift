@@ -51,7 +51,7 @@ extension Store {
 
     private func commitPendingObjects(message: String?) throws -> CheckpointResult {
         let paths = try journal.paths()
-        guard !paths.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
+        guard !paths.isEmpty else { return CheckpointResult(id: nil, changes: []) }
         let head = try repository.headCommit()
         let index = try repository.openIndex()
         // Every pending path is put as it is now; what it was comes back from the tree
@@ -90,7 +90,7 @@ extension Store {
             try repository.writePendingObjects()
             try index.write()
             try journal.clear()
-            return CheckpointResult(commit: nil, changes: [])
+            return CheckpointResult(id: nil, changes: [])
         }
         let signature = signature()
         let text = message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(changes)
@@ -103,7 +103,7 @@ extension Store {
                                     message: "commit\(head == nil ? " (initial)" : ""): \(summary)")
         try journal.clear()
         logger.info("checkpoint", metadata: ["commit": "\(commit.short)", "documents": "\(changes.count)"])
-        return CheckpointResult(commit: commit, changes: changes)
+        return CheckpointResult(id: CheckpointID(commit), changes: changes)
     }
 
     /// The default message: a summary line, then the documents, as `git log` will show them.
@@ -128,7 +128,7 @@ extension Store {
         var paths: [String] = []
         for change in try workingTreeChanges(cleaning: true) {
             let path = change.path
-            if path.hasPrefix(".cairn/") || path == ".gitattributes" {
+            if StoreLayout.isOwnFile(path) {
                 paths.append(path)
                 continue
             }

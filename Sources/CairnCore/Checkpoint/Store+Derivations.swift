@@ -9,7 +9,7 @@ extension Store {
     /// documents on top (a checkpoint whose message names each document, field, expected and
     /// found value) and moves the working tree there. The caller holds the lock.
     func correctDerivedFields(comparing sides: [ObjectID?], result: inout SyncResult) throws {
-        guard let head = result.head, let set = try schemaSet(),
+        guard let head = result.head?.objectID, let set = try schemaSet(),
               set.kinds.contains(where: { !$0.derived.isEmpty || !$0.counted.isEmpty }) else { return }
         let tree = try repository.commit(head).treeID
         var trees: [ObjectID?] = []
@@ -34,7 +34,7 @@ extension Store {
                 author: signature, committer: signature, updating: nil)
         }
         let files = try moveWorkingTree(from: head, to: commit)
-        result.head = commit
+        result.head = CheckpointID(commit)
         result.corrections += mismatches
         result.changedFiles = Array(Set(result.changedFiles + files)).sorted()
         logger.info("derived fields", metadata: ["commit": "\(commit.short)", "documents": "\(corrections.count)", "fields": "\(mismatches.count)"])
@@ -44,8 +44,8 @@ extension Store {
     /// `tip`, as a restore from a remote brought it, and commits the corrections on top (the
     /// next sync pushes them); they are kept in ``correctedOnRestore``. The caller holds the lock.
     func correctDerivedFieldsOnArrival(at tip: ObjectID) throws {
-        var arrived = SyncResult(checkpoint: CheckpointResult(commit: nil, changes: []))
-        arrived.head = tip
+        var arrived = SyncResult(checkpoint: CheckpointResult(id: nil, changes: []))
+        arrived.head = CheckpointID(tip)
         try correctDerivedFields(comparing: [nil], result: &arrived)
         correctedOnRestore = arrived.corrections
     }

@@ -17,9 +17,9 @@ extension Store {
                     if parents.isEmpty, blob == nil { return true }
                     let kind: FileChange.Kind = blob == nil ? .deleted
                         : parents.allSatisfy { $0 == nil } ? .added : .modified
-                    entries.append(HistoryEntry(commit: commit, change: kind))
+                    entries.append(HistoryEntry(checkpoint: Checkpoint(commit), change: kind))
                 } else {
-                    entries.append(HistoryEntry(commit: commit, change: nil))
+                    entries.append(HistoryEntry(checkpoint: Checkpoint(commit), change: nil))
                 }
                 return limit.map { entries.count < $0 } ?? true
             }

@@ -50,8 +50,8 @@ extension Store {
             throw CairnError(.io, "cannot set the remote of the new store: \(error)")
         }
         // A store without its identity file is not a store yet: open it bare of checks.
-        try FileSystem.makeFolders(folder + "/.cairn")
-        try FileSystem.writeAtomically(Array("{\"uid\":\"\(uid)\"}".utf8), to: folder + "/" + identityFile)
+        try FileSystem.makeFolders(folder + "/" + StoreLayout.ownFolder)
+        try FileSystem.writeAtomically(Array("{\"uid\":\"\(uid)\"}".utf8), to: folder + "/" + StoreLayout.identityFile)
         let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
         try store.locked("cannot restore the store of \(uid) from \(remote)") {
             var retry = 0
@@ -70,12 +70,12 @@ extension Store {
             guard let tip = try repository.reference(remoteBranch) else {
                 throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch); create the store with: cairn init \(uid) --remote \(remote), then cairn sync")
             }
-            _ = try FileSystem.removeFile(folder + "/" + identityFile)
+            _ = try FileSystem.removeFile(folder + "/" + StoreLayout.identityFile)
             try checkCommits(in: repository, from: tip, hiding: [], uid: uid)
             let tree = try repository.commit(tip).treeID
-            guard let identity = try repository.entry(at: identityFile, inTree: tree),
+            guard let identity = try repository.entry(at: StoreLayout.identityFile, inTree: tree),
                   case .string(uid)? = try? JSONParser().parse(repository.blobContent(identity.id)).field("uid") else {
-                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(identityFile) names another user, or none); give the right --user")
+                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(StoreLayout.identityFile) names another user, or none); give the right --user")
             }
             try store.checkFetched(tip)
             try store.moveWorkingTree(from: nil, to: tip)

@@ -31,7 +31,7 @@ extension Home {
         }
         try Self.validate(uid: uid)
         let folder = storeFolder(uid)
-        guard FileSystem.kind(folder + "/" + Store.identityFile) == .file else {
+        guard FileSystem.kind(folder + "/" + StoreLayout.identityFile) == .file else {
             throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); restore it with: cairn clone URL")
         }
         // What can still be read of the damaged store: its configuration and its references.
@@ -54,7 +54,7 @@ extension Home {
             if !result.kept.isEmpty {
                 let plural = result.kept.count == 1 ? "" : "s"
                 result.checkpoint = try repaired.checkpoint(
-                    message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store").commit
+                    message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store").id
             }
             // The damaged store is kept whole, out of the way; the repaired one takes its place.
             let aside = root + "/.damaged/\(uid)-\(Self.timestamp())"
@@ -138,8 +138,9 @@ extension Store {
                 }
             }
         }
-        if FileSystem.kind(folder + "/users/\(uid).json") == .file { found.append("users/\(uid).json") }
-        walk("users/\(uid)")
+        let userFile = StoreLayout.userFile(of: uid)
+        if FileSystem.kind(folder + "/" + userFile) == .file { found.append(userFile) }
+        walk(StoreLayout.documentsFolder(of: uid))
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

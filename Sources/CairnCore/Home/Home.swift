@@ -43,7 +43,7 @@ public struct Home: Sendable {
     /// The users that have a store here, sorted.
     public func users() -> [String] {
         FileSystem.names(in: root)
-            .filter { FileSystem.kind(storeFolder($0) + "/" + Store.identityFile) == .file }
+            .filter { FileSystem.kind(storeFolder($0) + "/" + StoreLayout.identityFile) == .file }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
@@ -79,7 +79,7 @@ public struct Home: Sendable {
     /// With `mergeDriver` (the path of the `cairn` tool), plain `git merge` and `git pull` in
     /// the store merge documents through `cairn merge-driver`, as Cairn itself does.
     @discardableResult
-    public func createStore(_ uid: String, schemaSet: (name: String, files: [String: [UInt8]])? = nil,
+    public func createStore(_ uid: String, schemaSet: SchemaSetFiles? = nil,
                             mergeDriver: String? = nil) throws(CairnError) -> Store {
         try Self.validate(uid: uid)
         if let schemaSet {

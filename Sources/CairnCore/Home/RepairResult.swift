@@ -1,5 +1,4 @@
 import CairnMerge
-import Git
 
 /// What repairing a damaged store did (``Home/repairStore(_:from:options:mergeDriver:)``).
 public struct RepairResult: Sendable {
@@ -16,7 +15,7 @@ public struct RepairResult: Sendable {
     /// JSON, or refused by their schema. They stay in the damaged copy.
     public var skipped: [String] = []
     /// The checkpoint that holds the kept documents, or nil when none was kept.
-    public var checkpoint: ObjectID?
+    public var checkpoint: CheckpointID?
     /// Where the damaged store was moved (kept whole; delete it once nothing is missed).
     public var damagedCopy = ""
 

@@ -29,13 +29,18 @@ struct FileStamp: Equatable {
             && left.changed.tv_sec == right.changed.tv_sec && left.changed.tv_nsec == right.changed.tv_nsec
     }
 
-    /// Whether the file last changed at least `seconds` before now. A file that changed just
+    /// Whether the file last changed at least `seconds` before `now`. A file that changed just
     /// now may change again within the same tick of the file system's clock and keep its
     /// stamp (git calls such an index entry "racily clean"): only older files are trusted.
-    func isSettled(seconds: Double) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+    func isSettled(seconds: Double, at now: timespec) -> Bool {
         let age = Double(now.tv_sec - changed.tv_sec) + Double(now.tv_nsec - changed.tv_nsec) / 1e9
         return age >= seconds
+    }
+
+    /// The real time, which the kernel's change times are taken from.
+    static func now() -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now
     }
 }

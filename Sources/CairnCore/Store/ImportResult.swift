@@ -1,12 +1,11 @@
 import CairnMerge
-import Git
 
 /// What importing another user's progress did.
 public struct ImportResult: Sendable {
     /// The user imported from.
     public var from: String
     /// The checkpoint that holds the import, or nil when it brought nothing new.
-    public var commit: ObjectID?
+    public var checkpoint: CheckpointID?
     /// The documents of the other user taken in (new or changed since the last import).
     public var documents: [DocumentPath]
     /// What the policies decided where both had the same document.

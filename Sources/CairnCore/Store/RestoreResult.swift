@@ -1,5 +1,3 @@
-import Git
-
 /// What ``Store/restore(_:from:)`` did.
 public struct RestoreResult: Sendable {
     /// The checkpoint of pending writes made first.
@@ -13,8 +11,8 @@ public struct RestoreResult: Sendable {
     /// Where the documents came from: `origin/main` (the remote's version as of the last
     /// sync) or the revision given.
     public var sourceName: String
-    /// The commit the source named; nil for a remote that holds no commit yet.
-    public var source: ObjectID?
+    /// The checkpoint the source named; nil for a remote that holds none yet.
+    public var source: CheckpointID?
     /// Whether the source is the remote's version.
     public var fromRemote: Bool
 

@@ -8,14 +8,9 @@ import CairnMerge
 /// Reads a schema set from its folder (`schema/life-in-uk/`): the `*.schema.json` files and,
 /// when the set has declared migrations, `migrations.json`. The set's name is the folder's.
 public enum SchemaSetFolder {
-    /// Whether a file of a folder belongs to a schema set.
-    static func isSetFile(_ name: String) -> Bool {
-        name.hasSuffix(".schema.json") || name == SchemaMigrations.fileName
-    }
-
     /// The set in `folder`, or nil when the folder holds no schema.
-    public static func read(_ folder: String) throws(CairnError) -> (name: String, files: [String: [UInt8]])? {
-        let names = FileSystem.names(in: folder).filter(isSetFile)
+    public static func read(_ folder: String) throws(CairnError) -> SchemaSetFiles? {
+        let names = FileSystem.names(in: folder).filter(SchemaSetFiles.isSetFile)
         guard names.contains(where: { $0.hasSuffix(".schema.json") }) else { return nil }
         var files: [String: [UInt8]] = [:]
         for name in names {
@@ -24,6 +19,6 @@ public enum SchemaSetFolder {
             }
             files[name] = bytes
         }
-        return (FileSystem.lastComponent(of: folder.hasSuffix("/") ? String(folder.dropLast()) : folder), files)
+        return SchemaSetFiles(name: FileSystem.lastComponent(of: folder.hasSuffix("/") ? String(folder.dropLast()) : folder), files: files)
     }
 }

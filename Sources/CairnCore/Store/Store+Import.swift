@@ -24,7 +24,7 @@ extension Store {
             if pending > 0 {
                 throw CairnError(.invalidInput, "the store of \(other.uid) has \(pending) document\(pending == 1 ? "" : "s") not checkpointed; run cairn --user \(other.uid) checkpoint first — nothing was imported")
             }
-            let reference = "refs/cairn/imports/\(other.uid)"
+            let reference = StoreLayout.importReference(of: other.uid)
             do throws(GitError) {
                 try Remote(repository: repository, url: other.folder).fetch(["+refs/heads/\(Self.branch):\(reference)"])
             } catch {
@@ -35,7 +35,7 @@ extension Store {
             }
             let previous = try lastImport(of: other.uid)
             if previous == tip {
-                return ImportResult(from: other.uid, commit: nil, documents: [], conflicts: [])
+                return ImportResult(from: other.uid, checkpoint: nil, documents: [], conflicts: [])
             }
             let reader = StoreTreeReader(repository: repository)
             let (theirVersion, ourVersion) = (try reader.version(repository.commit(tip).treeID), try reader.version(repository.commit(head).treeID))
@@ -66,7 +66,7 @@ extension Store {
                                                      author: signature, committer: signature, updating: nil)
             let changed = try moveWorkingTree(from: head, to: commit)
             logger.info("import", metadata: ["from": "\(other.uid)", "documents": "\(brought.count)", "commit": "\(commit.short)"])
-            return ImportResult(from: other.uid, commit: commit, documents: brought, conflicts: outcome.conflicts,
+            return ImportResult(from: other.uid, checkpoint: CheckpointID(commit), documents: brought, conflicts: outcome.conflicts,
                                 changedFiles: changed.sorted())
         }
     }
@@ -90,7 +90,7 @@ extension Store {
     /// store's schema version when theirs is older.
     private func rewrittenTree(of commit: ObjectID?, from other: String, over ours: ObjectID) throws -> ObjectID {
         var updates: [TreeUpdate] = []
-        for file in try repository.differences(among: [ours, nil]) where !file.path.hasPrefix("users/") {
+        for file in try repository.differences(among: [ours, nil]) where !file.path.hasPrefix(StoreLayout.usersFolder + "/") {
             if let entry = file.entries[0] { updates.append(.upsert(path: file.path, id: entry.id, mode: entry.mode)) }
         }
         if let commit {

@@ -8,7 +8,7 @@ extension Store {
     /// set. Refuses a set at a lower version than the store's, and a migration that cannot
     /// place a document, before anything is written.
     @discardableResult
-    public func upgradeSchemaSet(_ schemaSet: (name: String, files: [String: [UInt8]])) throws(CairnError) -> CheckpointResult {
+    public func upgradeSchemaSet(_ schemaSet: SchemaSetFiles) throws(CairnError) -> CheckpointResult {
         let target: SchemaSet
         do {
             target = try SchemaSet(files: schemaSet.files)
@@ -23,8 +23,8 @@ extension Store {
                 throw CairnError(.invalidInput, "the store of \(uid) is at schema version \(version); \(schemaSet.name) is at \(goal), and a store never goes back; nothing was changed")
             }
             var before: [DocumentPath: JSONValue] = [:]
-            var owned = documents(under: "users/\(uid)")
-            if let user = DocumentPath(fileName: "users/\(uid).json"), FileSystem.kind(absolute(user.fileName)) == .file {
+            var owned = documents(under: StoreLayout.documentsFolder(of: uid))
+            if let user = DocumentPath(fileName: StoreLayout.userFile(of: uid)), FileSystem.kind(absolute(user.fileName)) == .file {
                 owned.append(user)
             }
             for path in owned {
@@ -43,13 +43,13 @@ extension Store {
                 }
             }
             // The new set and the documents, every path recorded for one checkpoint.
-            let folder = absolute(Self.schemaFolder)
-            for name in FileSystem.names(in: folder) where SchemaSetFolder.isSetFile(name) && schemaSet.files[name] == nil {
-                try journal.append([Self.schemaFolder + "/" + name])
+            let folder = absolute(StoreLayout.schemaFolder)
+            for name in FileSystem.names(in: folder) where SchemaSetFiles.isSetFile(name) && schemaSet.files[name] == nil {
+                try journal.append([StoreLayout.schemaFolder + "/" + name])
                 try FileSystem.removeFile(folder + "/" + name)
             }
             for (name, bytes) in schemaSet.files.sorted(by: { $0.key < $1.key }) {
-                try journal.append([Self.schemaFolder + "/" + name])
+                try journal.append([StoreLayout.schemaFolder + "/" + name])
                 try FileSystem.writeAtomically(bytes, to: folder + "/" + name)
             }
             var moved = 0, changed = 0

@@ -1,10 +1,11 @@
+import CairnMerge
 import Git
 import Glibc
 
 extension Store {
     /// What Cairn last left: `.git/cairn/seen` holds the branch's commit and the stamp of the
     /// index file after Cairn's last checkpoint or move of the working tree.
-    var seenPath: String { repository.gitdir + "cairn/seen" }
+    var seenPath: String { repository.gitdir + StoreLayout.seenFile }
 
     /// Notes the branch's commit and the index file as they are now, Cairn having just
     /// written them. A hint, not a record: when it is lost, the next checkpoint compares the

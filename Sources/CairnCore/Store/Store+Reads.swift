@@ -19,7 +19,7 @@ extension Store {
         if let cached = documentCache[path], cached.stamp == stamp { return cached.value }
         guard let bytes = try FileSystem.read(file) else { return nil }
         let value = try parseStored(bytes, what: path.fileName)
-        if stamp.isSettled(seconds: 1), FileStamp(path: file) == stamp {
+        if stamp.isSettled(seconds: 1, at: fileClock()), FileStamp(path: file) == stamp {
             if documentCache.count >= Self.documentCacheLimit { documentCache.removeAll(keepingCapacity: true) }
             documentCache[path] = (stamp, value)
         } else {
@@ -101,7 +101,7 @@ extension Store {
 extension Store {
     /// How many documents the store holds (`users/<uid>` and everything under it).
     public func documentCount() throws(CairnError) -> Int {
-        let own = FileSystem.kind(absolute("users/\(uid).json")) == .file ? 1 : 0
-        return own + documents(under: "users/\(uid)").count
+        let own = FileSystem.kind(absolute(StoreLayout.userFile(of: uid))) == .file ? 1 : 0
+        return own + documents(under: StoreLayout.documentsFolder(of: uid)).count
     }
 }

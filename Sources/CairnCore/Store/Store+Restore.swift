@@ -56,8 +56,8 @@ extension Store {
             }
             let fromRemote = revision == nil
             guard !targets.isEmpty else {
-                return RestoreResult(checkpoint: CheckpointResult(commit: nil, changes: []), restore: CheckpointResult(commit: nil, changes: []),
-                                     restored: 0, sourceName: sourceName, source: source, fromRemote: fromRemote)
+                return RestoreResult(checkpoint: CheckpointResult(id: nil, changes: []), restore: CheckpointResult(id: nil, changes: []),
+                                     restored: 0, sourceName: sourceName, source: source.map(CheckpointID.init), fromRemote: fromRemote)
             }
             let pending = try commitPending(message: nil)
             try journal.append(targets.map(\.path.fileName))
@@ -66,7 +66,7 @@ extension Store {
                 if let blob {
                     let bytes = try repository.blobContent(blob)
                     if FileSystem.kind(file) == .file {
-                        try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + "cairn/spare")
+                        try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
                     } else {
                         try FileSystem.makeFolders(absolute(path.collection.description))
                         try FileSystem.writeAtomically(bytes, to: file)
@@ -77,8 +77,8 @@ extension Store {
                 }
             }
             try refreshCounts(after: targets.map(\.path))
-            var result = RestoreResult(checkpoint: pending, restore: CheckpointResult(commit: nil, changes: []),
-                                       restored: targets.count, sourceName: sourceName, source: source, fromRemote: fromRemote)
+            var result = RestoreResult(checkpoint: pending, restore: CheckpointResult(id: nil, changes: []),
+                                       restored: targets.count, sourceName: sourceName, source: source.map(CheckpointID.init), fromRemote: fromRemote)
             let changes = try status().pending
             let count = targets.count
             var message = "Restore \(count) document\(count == 1 ? "" : "s") to \(result.destination)\n"

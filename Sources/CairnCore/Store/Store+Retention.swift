@@ -9,9 +9,9 @@ extension Store {
     public func prune() throws(CairnError) -> CheckpointResult {
         try locked("cannot prune the store of \(uid)") { () throws -> CheckpointResult in
             try commitPending(message: nil)
-            guard let set = try schemaSet() else { return CheckpointResult(commit: nil, changes: []) }
+            guard let set = try schemaSet() else { return CheckpointResult(id: nil, changes: []) }
             var removed: [(DocumentPath, SchemaSet.Kind)] = []
-            let all = documents(under: "users/\(uid)")
+            let all = documents(under: StoreLayout.documentsFolder(of: uid))
             for kind in set.kinds {
                 guard let retention = kind.retention else { continue }
                 var byCollection: [CollectionPath: [DocumentPath: JSONValue]] = [:]
@@ -23,7 +23,7 @@ extension Store {
                     removed += retention.expired(documents).map { ($0, kind) }
                 }
             }
-            guard !removed.isEmpty else { return CheckpointResult(commit: nil, changes: []) }
+            guard !removed.isEmpty else { return CheckpointResult(id: nil, changes: []) }
             removed.sort { $0.0 < $1.0 }
             try journal.append(removed.map(\.0.fileName))
             for (path, _) in removed {

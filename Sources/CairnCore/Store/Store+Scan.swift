@@ -46,9 +46,9 @@ extension Store {
     /// Whether a file of the working tree is one a store holds: a document of its user, or
     /// the store's own `.cairn/` files and `.gitattributes`.
     func isStoreFile(_ path: String) -> Bool {
-        if path.hasPrefix(".cairn/") || path == ".gitattributes" { return true }
+        if StoreLayout.isOwnFile(path) { return true }
         guard let document = DocumentPath(fileName: path) else { return false }
-        return document.segments[0] == "users" && document.segments[1] == uid
+        return StoreLayout.isOwned(document, by: uid)
     }
 
     /// Calls `body` for every file below the folder `relative` (the store's `.git` left out),
@@ -57,7 +57,7 @@ extension Store {
     private func walk(_ relative: String, cleaning: Bool, _ body: (String, FileSystem.Kind) throws -> Void) throws {
         for name in FileSystem.names(in: absolute(relative)).sorted() {
             if relative.isEmpty, name == ".git" { continue }
-            if name.hasPrefix(".cairn-tmp-") {
+            if name.hasPrefix(StoreLayout.temporaryFilePrefix) {
                 if cleaning { try FileSystem.removeFile(absolute(relative.isEmpty ? name : relative + "/" + name)) }
                 continue
             }

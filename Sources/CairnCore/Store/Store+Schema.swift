@@ -5,15 +5,15 @@ extension Store {
     public func schemaSet() throws(CairnError) -> SchemaSet? {
         if let loaded = loadedSchemaSet { return loaded }
         var files: [String: [UInt8]] = [:]
-        for name in FileSystem.names(in: absolute(Self.schemaFolder)) where SchemaSetFolder.isSetFile(name) {
-            files[name] = try FileSystem.read(absolute(Self.schemaFolder + "/" + name))
+        for name in FileSystem.names(in: absolute(StoreLayout.schemaFolder)) where SchemaSetFiles.isSetFile(name) {
+            files[name] = try FileSystem.read(absolute(StoreLayout.schemaFolder + "/" + name))
         }
         var set: SchemaSet?
         if !files.isEmpty {
             do {
                 set = try SchemaSet(files: files)
             } catch {
-                throw CairnError(.corrupt, "the store's schema set (\(Self.schemaFolder)) is broken: \(error.description); restore it from history", cause: error)
+                throw CairnError(.corrupt, "the store's schema set (\(StoreLayout.schemaFolder)) is broken: \(error.description); restore it from history", cause: error)
             }
         }
         loadedSchemaSet = .some(set)
@@ -83,10 +83,10 @@ extension Store {
             }
             paths = [path]
         } else {
-            if let user = DocumentPath(fileName: "users/\(uid).json"), FileSystem.kind(absolute(user.fileName)) == .file {
+            if let user = DocumentPath(fileName: StoreLayout.userFile(of: uid)), FileSystem.kind(absolute(user.fileName)) == .file {
                 paths.append(user)
             }
-            paths += documents(under: "users/\(uid)")
+            paths += documents(under: StoreLayout.documentsFolder(of: uid))
         }
         let set = try schemaSet()
         var report: [(path: DocumentPath, problems: [String])] = []

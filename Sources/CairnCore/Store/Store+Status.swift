@@ -28,7 +28,7 @@ extension Store {
                 }
             }
             let pending = changes.map { FileChange(path: $0.key, kind: $0.value) }.sorted()
-            return StoreStatus(head: head, pending: pending, headElsewhere: try headElsewhere())
+            return StoreStatus(head: head.map(Checkpoint.init), pending: pending, headElsewhere: try headElsewhere())
         }
     }
 }

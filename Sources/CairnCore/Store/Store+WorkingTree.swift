@@ -14,7 +14,7 @@ extension Store {
     /// The file that says a move of the working tree to another commit is under way:
     /// `<from> <to>` (`-` for none), written before the first file changes and removed after
     /// the branch points to `<to>`.
-    var movePath: String { repository.gitdir + "cairn/moving" }
+    var movePath: String { repository.gitdir + StoreLayout.movingFile }
 
     /// Makes the working tree, the index and the branch those of commit `target`, changing
     /// only the files that differ from commit `from` (the branch's commit now, nil for none).
@@ -106,7 +106,7 @@ extension Store {
             if let entry = difference.entries[1] {
                 let content = try repository.blobContent(entry.id)
                 if difference.entries[0] != nil, FileSystem.kind(absolute(path)) == .file {
-                    try FileSystem.replaceContents(of: absolute(path), with: content, spare: repository.gitdir + "cairn/spare")
+                    try FileSystem.replaceContents(of: absolute(path), with: content, spare: repository.gitdir + StoreLayout.spareFile)
                 } else {
                     try FileSystem.makeFolders(FileSystem.parent(of: absolute(path)))
                     if fresh {

@@ -31,7 +31,7 @@ extension Store {
             if old != nil { try checkAppendOnly(path, change: .change) }
             try journal.append([path.fileName])
             if old != nil {
-                try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + "cairn/spare")
+                try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
             } else {
                 try FileSystem.makeFolders(absolute(path.collection.description))
                 try FileSystem.writeAtomically(bytes, to: file)

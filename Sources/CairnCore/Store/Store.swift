@@ -7,6 +7,10 @@ import Foundation
 import Git
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One user's store: a git repository whose working tree holds that user's documents,
 /// `users/<uid>.json` and everything under `users/<uid>/`.
 ///
@@ -26,6 +30,9 @@ public final class Store {
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
+    /// The time files' stamps are compared with to know whether they settled: the real time
+    /// (tests move it on instead of waiting).
+    var fileClock: () -> timespec = FileStamp.now
     /// Derived fields that the remote's documents held wrong when this store was restored
     /// from it (``Home/cloneStore(from:uid:options:mergeDriver:)``), computed again in a
     /// checkpoint that the next sync pushes; [] otherwise.
@@ -40,10 +47,6 @@ public final class Store {
         ProcessInfo.processInfo.environment["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? 10
     }
 
-    /// The file that marks a folder as a store and names its user.
-    static let identityFile = ".cairn/store.json"
-    /// The folder of the store's schema set.
-    static let schemaFolder = ".cairn/schema"
     /// Selects Cairn's merge driver for every document, so `git merge` merges as Cairn does.
     static let gitAttributes = """
         # Documents merge field by field under the store's schema set (cairn merge-driver).
@@ -58,7 +61,7 @@ public final class Store {
     init(uid: String, folder: String, lockTimeout: Double, checkingPacks: Bool = true) throws(CairnError) {
         self.uid = uid
         self.folder = folder
-        guard FileSystem.kind(folder + "/" + Self.identityFile) == .file else {
+        guard FileSystem.kind(folder + "/" + StoreLayout.identityFile) == .file else {
             throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); create it with: cairn init \(uid)")
         }
         do {
@@ -67,23 +70,23 @@ public final class Store {
             throw CairnError.git(error, doing: "cannot open the store at \(folder)")
         }
         lock = StoreLock(gitdir: repository.gitdir, timeout: lockTimeout)
-        journal = PendingJournal(path: repository.gitdir + "cairn/pending")
+        journal = PendingJournal(path: repository.gitdir + StoreLayout.pendingFile)
     }
 
     /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
     /// and the schema set's files in `.cairn/schema/`.
-    static func create(uid: String, folder: String, schemaSet: (name: String, files: [String: [UInt8]])?,
+    static func create(uid: String, folder: String, schemaSet: SchemaSetFiles?,
                        mergeDriver: String?) throws(CairnError) -> Store {
         _ = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
         if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
-        try FileSystem.makeFolders(folder + "/" + schemaFolder)
-        try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: folder + "/" + identityFile)
-        try FileSystem.writeAtomically(Array(gitAttributes.utf8), to: folder + "/.gitattributes")
-        var written = [identityFile, ".gitattributes"]
+        try FileSystem.makeFolders(folder + "/" + StoreLayout.schemaFolder)
+        try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: folder + "/" + StoreLayout.identityFile)
+        try FileSystem.writeAtomically(Array(gitAttributes.utf8), to: folder + "/" + StoreLayout.attributesFile)
+        var written = [StoreLayout.identityFile, StoreLayout.attributesFile]
         for (name, bytes) in schemaSet?.files ?? [:] {
-            try FileSystem.writeAtomically(bytes, to: folder + "/" + schemaFolder + "/" + name)
-            written.append(schemaFolder + "/" + name)
+            try FileSystem.writeAtomically(bytes, to: folder + "/" + StoreLayout.schemaFolder + "/" + name)
+            written.append(StoreLayout.schemaFolder + "/" + name)
         }
         let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
         try store.locked("cannot make the first checkpoint") {
@@ -108,7 +111,7 @@ public final class Store {
             }
             // A write's temporary file never shows in `git status`, even after a crash.
             try FileSystem.makeFolders(repository.gitdir + "info")
-            try FileSystem.appendLines(Array(".cairn-tmp-*\n".utf8), to: repository.gitdir + "info/exclude")
+            try FileSystem.appendLines(Array("\(StoreLayout.temporaryFilePrefix)*\n".utf8), to: repository.gitdir + "info/exclude")
             return repository
         } catch let error as CairnError {
             throw error
@@ -124,13 +127,13 @@ public final class Store {
 
     /// Refuses a document outside this user's tree (`users/<uid>` and below).
     func checkOwned(_ path: DocumentPath) throws(CairnError) {
-        guard path.segments[0] == "users", path.segments[1] == uid else {
+        guard StoreLayout.isOwned(path, by: uid) else {
             throw outside(path.description)
         }
     }
 
     func checkOwned(_ path: CollectionPath) throws(CairnError) {
-        guard path.segments[0] == "users", path.segments.count == 1 || path.segments[1] == uid else {
+        guard StoreLayout.isOwned(path, by: uid) else {
             throw outside(path.description)
         }
     }

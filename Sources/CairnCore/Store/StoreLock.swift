@@ -1,3 +1,4 @@
+import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -28,7 +29,7 @@ final class StoreLock {
 
     /// The lock of the repository at `gitdir`: `cairn/lock` in it, or `file` when given (the
     /// lock Cairn takes on a bare remote while it pushes there).
-    init(gitdir: String, timeout: Double, file: String = "cairn/lock") {
+    init(gitdir: String, timeout: Double, file: String = StoreLayout.lockFile) {
         self.gitdir = gitdir.hasSuffix("/") ? gitdir : gitdir + "/"
         self.path = self.gitdir + file
         self.timeout = timeout
@@ -138,7 +139,7 @@ final class StoreLock {
         let fields = state.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count >= 3, let started = Int(fields[2]) else { return }
         var candidates: [String] = []
-        for folder in ["", "cairn/", "refs/heads/", "refs/remotes/origin/"] {
+        for folder in ["", StoreLayout.sideFolder, "refs/heads/", "refs/remotes/origin/"] {
             candidates += FileSystem.names(in: gitdir + folder)
                 .filter { $0.hasSuffix(".lock") && gitdir + folder + $0 != path }
                 .map { folder + $0 }

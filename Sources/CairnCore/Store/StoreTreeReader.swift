@@ -8,16 +8,16 @@ struct StoreTreeReader {
     /// The schema set's files in the tree (`.cairn/schema/`), name → blob.
     func schemaEntries(_ tree: ObjectID) throws -> [String: ObjectID] {
         var entries: [String: ObjectID] = [:]
-        for file in try repository.files(under: Store.schemaFolder, inTree: tree) {
+        for file in try repository.files(under: StoreLayout.schemaFolder, inTree: tree) {
             let name = FileSystem.lastComponent(of: file.path)
-            if SchemaSetFolder.isSetFile(name), let entry = file.entries[0] { entries[name] = entry.id }
+            if SchemaSetFiles.isSetFile(name), let entry = file.entries[0] { entries[name] = entry.id }
         }
         return entries
     }
 
     /// The version of the tree's schema set (1 without a `migrations.json`).
     func version(_ tree: ObjectID) throws -> Int {
-        guard let entry = try repository.entry(at: Store.schemaFolder + "/" + SchemaMigrations.fileName, inTree: tree) else {
+        guard let entry = try repository.entry(at: StoreLayout.schemaFolder + "/" + SchemaMigrations.fileName, inTree: tree) else {
             return 1
         }
         return (try? SchemaMigrations(json: repository.blobContent(entry.id)))?.version ?? 1
@@ -69,10 +69,10 @@ struct StoreTreeReader {
         }
         let current = try schemaEntries(tree)
         for name in current.keys where targetEntries[name] == nil {
-            updates.append(.remove(path: Store.schemaFolder + "/" + name))
+            updates.append(.remove(path: StoreLayout.schemaFolder + "/" + name))
         }
         for (name, id) in targetEntries where current[name] != id {
-            updates.append(.upsert(path: Store.schemaFolder + "/" + name, id: id, mode: 0o100644))
+            updates.append(.upsert(path: StoreLayout.schemaFolder + "/" + name, id: id, mode: 0o100644))
         }
         return try repository.updateTree(tree, with: updates).id
     }

@@ -1,3 +1,4 @@
+import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -78,7 +79,7 @@ package enum FileSystem {
     /// written and renamed over it, so a reader or a crash sees the old content or the new,
     /// never a mix. With `durable`, the data is fsynced before the rename.
     package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(CairnError) {
-        let temporary = parent(of: path) + "/.cairn-tmp-\(getpid())-" + lastComponent(of: path)
+        let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(getpid())-" + lastComponent(of: path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if fd == -1 { throw failure("create", temporary, errno: errno) }
         var isOpen = true

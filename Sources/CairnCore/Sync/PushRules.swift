@@ -31,7 +31,7 @@ package struct PushRules {
     /// The server's rules for the bare repository `repository` of `uid`: documents are checked
     /// against the server's own schema set, else the one the repository held before the push.
     package static func server(_ repository: Repository, uid: String) -> PushRules {
-        PushRules(uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + "cairn/schema",
+        PushRules(uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + StoreLayout.serverSchemaFolder,
                   checksAgainstPushedSet: false)
     }
 
@@ -147,15 +147,15 @@ package struct PushRules {
     private func schemaSet(oldTree: ObjectID?, newTree: ObjectID) throws -> SchemaSet? {
         var files: [String: [UInt8]] = [:]
         if let serverSchemaFolder {
-            for name in FileSystem.names(in: serverSchemaFolder) where SchemaSetFolder.isSetFile(name) {
+            for name in FileSystem.names(in: serverSchemaFolder) where SchemaSetFiles.isSetFile(name) {
                 files[name] = try FileSystem.read(serverSchemaFolder + "/" + name)
             }
         }
         if files.isEmpty {
             let trees = checksAgainstPushedSet ? [newTree, oldTree] : [oldTree, newTree]
             for tree in trees.compactMap({ $0 }) {
-                for file in try repository.files(under: Store.schemaFolder, inTree: tree)
-                where SchemaSetFolder.isSetFile(FileSystem.lastComponent(of: file.path)) {
+                for file in try repository.files(under: StoreLayout.schemaFolder, inTree: tree)
+                where SchemaSetFiles.isSetFile(FileSystem.lastComponent(of: file.path)) {
                     guard let entry = file.entries[0] else { continue }
                     files[FileSystem.lastComponent(of: file.path)] = try repository.blobContent(entry.id)
                 }

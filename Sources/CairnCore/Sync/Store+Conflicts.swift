@@ -5,17 +5,17 @@ extension Store {
     /// What the policies decided in the store's merges and imports, newest first; with `revision`,
     /// in that commit only. Each record names the document, the value kept and the value
     /// replaced; the replaced value is also in the history of the merge's other parent.
-    public func conflicts(at revision: String? = nil) throws(CairnError) -> [(commit: Commit, records: [ConflictRecord])] {
-        try translatingErrors("cannot read the conflicts") { () throws -> [(commit: Commit, records: [ConflictRecord])] in
+    public func conflicts(at revision: String? = nil) throws(CairnError) -> [(checkpoint: Checkpoint, records: [ConflictRecord])] {
+        try translatingErrors("cannot read the conflicts") { () throws -> [(checkpoint: Checkpoint, records: [ConflictRecord])] in
             if let revision {
                 let commit = try resolve(revision)
-                return [(commit, Self.conflictRecords(in: commit.message))]
+                return [(Checkpoint(commit), Self.conflictRecords(in: commit.message))]
             }
             guard let head = try repository.headCommit() else { return [] }
-            var found: [(commit: Commit, records: [ConflictRecord])] = []
+            var found: [(checkpoint: Checkpoint, records: [ConflictRecord])] = []
             try repository.walkHistory(from: head.id) { commit in
                 let records = Self.conflictRecords(in: commit.message)
-                if !records.isEmpty { found.append((commit, records)) }
+                if !records.isEmpty { found.append((Checkpoint(commit), records)) }
                 return true
             }
             return found

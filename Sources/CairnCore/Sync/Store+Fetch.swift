@@ -12,7 +12,7 @@ extension Store {
     func fetch(from remote: RemoteURL, credentials: Credentials?, timeout: Double,
                progress: (@Sendable (TransferProgress) -> Void)?) throws {
         let started = Date()
-        var last: TransferProgress?
+        var last: Git.TransferProgress?
         if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
             throw CairnError(.notFound, "cannot fetch from \(remote): there is no repository there; create it with: cairn server init FOLDER UID")
         }
@@ -22,9 +22,9 @@ extension Store {
             let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
             connection = made
             made.timeout = timeout
-            try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials, ssh: ssh) { step in
+            try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials?.git, ssh: ssh) { step in
                 last = step
-                progress?(step)
+                progress?(TransferProgress(step))
             }
         } catch {
             throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "fetch from")
@@ -44,10 +44,10 @@ extension Store {
         let tree = try repository.commit(theirs).treeID
         for difference in try repository.differences(among: [ours, tree]) {
             guard let entry = difference.entries[1] else { continue }
-            if difference.path == Self.identityFile {
+            if difference.path == StoreLayout.identityFile {
                 let identity = try? JSONParser().parse(repository.blobContent(entry.id))
                 guard case .string(uid)? = identity?.field("uid") else {
-                    throw CairnError(.corrupt, "the remote's \(Self.identityFile) names another user than \(uid): it is not this user's progress; nothing was merged")
+                    throw CairnError(.corrupt, "the remote's \(StoreLayout.identityFile) names another user than \(uid): it is not this user's progress; nothing was merged")
                 }
             }
             guard DocumentPath(fileName: difference.path) != nil else { continue }
@@ -73,7 +73,7 @@ extension Store {
     /// The first commit reachable from `tip` but not from `hidden` that adds a file a store of
     /// `uid` cannot hold, with the reason; nil when there is none.
     static func firstRefusal(in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
-                             uid: String) throws -> (ObjectID, String)? {
+                             uid: String) throws -> (ObjectID, StoreTreeRefusal)? {
         for id in try repository.commits(from: tip, hiding: hidden) {
             let commit = try repository.commit(id)
             let parentTree = try commit.parentIDs.first.map { try repository.commit($0).treeID }

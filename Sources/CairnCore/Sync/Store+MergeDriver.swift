@@ -4,9 +4,9 @@ extension Store {
     /// Opens the store whose working tree is `folder`, whatever home holds it (git runs merge
     /// drivers at the top of the working tree).
     public static func open(folder: String) throws(CairnError) -> Store {
-        guard let bytes = try FileSystem.read(folder + "/" + identityFile),
+        guard let bytes = try FileSystem.read(folder + "/" + StoreLayout.identityFile),
               case .string(let uid)? = (try? JSONParser().parse(bytes))?.field("uid") else {
-            throw CairnError(.notFound, "\(folder) is not a Cairn store (it has no readable \(identityFile))")
+            throw CairnError(.notFound, "\(folder) is not a Cairn store (it has no readable \(StoreLayout.identityFile))")
         }
         return try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
     }

@@ -7,12 +7,12 @@ extension Store {
     /// and `git diff` can read it) and what the policies decided. The same merge `sync` makes,
     /// over the same merge base (a virtual one for criss-cross histories); the counterpart of
     /// `git merge-tree --write-tree`.
-    public func mergeTree(_ ours: String, _ theirs: String) throws(CairnError) -> (tree: ObjectID, conflicts: [ConflictRecord]) {
+    public func mergeTree(_ ours: String, _ theirs: String) throws(CairnError) -> (tree: TreeID, conflicts: [ConflictRecord]) {
         let first = try resolve(ours)
         let second = try resolve(theirs)
-        return try translatingErrors("cannot merge \(ours) and \(theirs)") { () throws -> (tree: ObjectID, conflicts: [ConflictRecord]) in
+        return try translatingErrors("cannot merge \(ours) and \(theirs)") { () throws -> (tree: TreeID, conflicts: [ConflictRecord]) in
             let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet(), clock: Self.deviceClock()).merge(commit: first.id, with: second.id)
-            return (outcome.tree, outcome.conflicts)
+            return (TreeID(outcome.tree), outcome.conflicts)
         }
     }
 }

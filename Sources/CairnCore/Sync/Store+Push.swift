@@ -24,7 +24,7 @@ extension Store {
                 let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
                 connection = made
                 made.timeout = timeout
-                return try made.push([refspec], credentials: credentials, ssh: ssh) { progress?($0) }
+                return try made.push([refspec], credentials: credentials?.git, ssh: ssh) { progress?(TransferProgress($0)) }
             } catch {
                 if error.code == .nonFastForward || error.message.contains("not present locally") {
                     return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])
@@ -34,7 +34,7 @@ extension Store {
         }
         let outcome: PushOutcome
         if remote.transport == .path {
-            let bareLock = StoreLock(gitdir: remote.url, timeout: lock.timeout, file: "cairn-push.lock")
+            let bareLock = StoreLock(gitdir: remote.url, timeout: lock.timeout, file: StoreLayout.pushLockFile)
             outcome = try bareLock.withLock { () throws -> PushOutcome in
                 let bare = try Self.openRemoteRepository(remote)
                 guard try bare.reference(branchReference) == expected else {

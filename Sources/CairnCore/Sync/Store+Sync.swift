@@ -74,21 +74,21 @@ extension Store {
             guard let head = try repository.reference(branchReference) else {
                 throw CairnError(.corrupt, "the store of user \(uid) has no commit on \(Self.branch); restore it with cairn clone")
             }
-            result.head = head
+            result.head = CheckpointID(head)
             if let theirs, theirs != head {
                 if try repository.isDescendant(theirs, of: head) {
                     let changed = try moveWorkingTree(from: head, to: theirs)
                     result.integration = .fastForward
                     result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
-                    result.head = theirs
+                    result.head = CheckpointID(theirs)
                     logger.info("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
                 } else if try !repository.isDescendant(head, of: theirs) {
                     let merge = try mergeCommit(head, theirs)
                     let changed = try moveWorkingTree(from: head, to: merge.commit)
-                    result.integration = .merged(merge.commit)
+                    result.integration = .merged(CheckpointID(merge.commit))
                     result.conflicts = merge.outcome.conflicts
                     result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
-                    result.head = merge.commit
+                    result.head = CheckpointID(merge.commit)
                     logger.info("merge", metadata: [
                         "commit": "\(merge.commit.short)", "documents": "\(merge.outcome.mergedDocuments)",
                         "files": "\(changed.count)", "conflicts": "\(merge.outcome.conflicts.count)",
@@ -97,7 +97,7 @@ extension Store {
             }
             // Derived fields another writer left wrong, in what came in or goes out.
             try correctDerivedFields(comparing: [head, theirs], result: &result)
-            guard let local = result.head, local != theirs else { return }
+            guard let local = result.head?.objectID, local != theirs else { return }
             // The server's rules, applied here first: what another git tool committed never
             // reaches a server that would refuse it, nor a path remote, which runs no hook.
             let refusals = try PushRules.device(repository, uid: uid)

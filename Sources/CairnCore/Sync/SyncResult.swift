@@ -1,5 +1,4 @@
 import CairnMerge
-import Git
 
 /// What a sync did.
 public struct SyncResult: Sendable {
@@ -10,7 +9,7 @@ public struct SyncResult: Sendable {
         /// The store had nothing the remote lacked, and moved to the remote's commit.
         case fastForward
         /// Both had new checkpoints: a merge commit joins them.
-        case merged(ObjectID)
+        case merged(CheckpointID)
     }
 
     /// The checkpoint of pending writes made first.
@@ -29,8 +28,8 @@ public struct SyncResult: Sendable {
     /// How many rounds of fetch, merge and push it took (more than 1 when another device
     /// pushed first).
     public var rounds = 1
-    /// The commit the store and the remote are on after the sync.
-    public var head: ObjectID?
+    /// The checkpoint the store and the remote are on after the sync.
+    public var head: CheckpointID?
 
     /// One line for people: what came in, what went out.
     public var summary: String {

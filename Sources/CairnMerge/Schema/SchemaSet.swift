@@ -83,7 +83,7 @@ public struct SchemaSet: Sendable {
             guard case .string(let text)? = json.field("x-cairn")?.field("path") else {
                 throw SchemaSetError(file: name, reason: "it names no documents: add \"x-cairn\": {\"path\": \"users/{uid}/…\"}")
             }
-            guard let pattern = PathPattern(text), case .literal("users")? = pattern.segments.first,
+            guard let pattern = PathPattern(text), case .literal(StoreLayout.usersFolder)? = pattern.segments.first,
                   case .placeholder? = pattern.segments.dropFirst().first else {
                 throw SchemaSetError(file: name, reason: "x-cairn.path \(text) is not a document path under users/{uid}/")
             }

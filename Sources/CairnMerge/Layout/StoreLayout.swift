@@ -1,0 +1,58 @@
+/// Where a user's store keeps what, in its working tree and in every tree of its history:
+///
+/// - the user's documents: `users/<uid>.json` and `users/<uid>/…/<id>.json`;
+/// - the store's own files: `.cairn/store.json` (which user the store is for, and its schema
+///   set's name), the schema set in `.cairn/schema/`, and `.gitattributes` (Cairn's merge
+///   driver for every document).
+///
+/// Nothing else belongs in a store (``StoreTree`` refuses the rest). What Cairn keeps in the
+/// repository's git folder is named by the store (CairnCore), which knows of git.
+public enum StoreLayout {
+    /// The folder of every user's documents: `users`.
+    public static let usersFolder = "users"
+    /// The folder of the store's own files: `.cairn`.
+    public static let ownFolder = ".cairn"
+    /// The file that marks a folder as a store and names its user.
+    public static let identityFile = ".cairn/store.json"
+    /// The folder of the store's schema set.
+    public static let schemaFolder = ".cairn/schema"
+    /// The file that selects Cairn's merge driver for every document.
+    public static let attributesFile = ".gitattributes"
+    /// What the name of a write's temporary file starts with (beside the file it replaces,
+    /// until the rename): such files are never the store's, and git ignores them.
+    public static let temporaryFilePrefix = ".cairn-tmp-"
+    /// `.cairn/`: what every path under the store's own folder starts with.
+    private static let ownFolderPrefix = ownFolder + "/"
+
+    /// The folder of the documents below `uid`'s own: `users/<uid>`.
+    public static func documentsFolder(of uid: String) -> String {
+        usersFolder + "/" + uid
+    }
+
+    /// The file of `uid`'s own document: `users/<uid>.json`.
+    public static func userFile(of uid: String) -> String {
+        usersFolder + "/" + uid + ".json"
+    }
+
+    /// Whether the file at `path` (from the top of the working tree) is one of the store's
+    /// own files: `.gitattributes`, or a file under `.cairn/`.
+    public static func isOwnFile(_ path: String) -> Bool {
+        path.hasPrefix(ownFolderPrefix) || path == attributesFile
+    }
+
+    /// Whether the file at `names` (from the top of a tree) is one of the store's own files.
+    public static func isOwnFile(names: [String]) -> Bool {
+        names == [attributesFile] || (names.count >= 2 && names[0] == ownFolder)
+    }
+
+    /// Whether the document at `path` is one `uid` may own: `users/<uid>` or below it.
+    public static func isOwned(_ path: DocumentPath, by uid: String) -> Bool {
+        path.segments[0] == usersFolder && path.segments[1] == uid
+    }
+
+    /// Whether the collection at `path` is one `uid` may read: `users` (which lists `uid`
+    /// only in the store of `uid`) or a collection below `users/<uid>`.
+    public static func isOwned(_ path: CollectionPath, by uid: String) -> Bool {
+        path.segments[0] == usersFolder && (path.segments.count == 1 || path.segments[1] == uid)
+    }
+}

@@ -8,8 +8,9 @@ import Glibc
 ///
 /// Every libgit2 call in this module goes through here: a negative result becomes a
 /// ``GitError`` that carries libgit2's own message (`git_error_last()`), the name of the
-/// C function, and the location of the call. Non-negative results are returned unchanged,
-/// since some functions use them as counts or booleans.
+/// C function, the location of the call, and the reason read from them (see
+/// ``GitError/Reason/init(libgit2Message:category:code:function:)``). Non-negative results
+/// are returned unchanged, since some functions use them as counts or booleans.
 @discardableResult
 func check(
     _ result: Int32,
@@ -26,6 +27,7 @@ func check(
         location: GitError.SourceLocation(file: file, line: line)
     )
     error.category = last?.category ?? 0
+    error.reason = GitError.Reason(libgit2Message: last?.message, category: error.category, code: error.code, function: function)
     throw error
 }
 
@@ -47,6 +49,7 @@ func posixFailure(_ call: String, _ path: String, file: String = #fileID, line: 
     let code = errno
     var error = failure(.generic, "\(call) \(path): \(String(cString: strerror(code)))", call, file: file, line: line)
     error.systemErrorCode = code
+    error.reason = .system(errno: code)
     return error
 }
 

@@ -1,7 +1,8 @@
 import CGit2
 
 /// An error reported by libgit2: its result code, its one-line message, the C function
-/// that returned it, and where in Cairn that call was made.
+/// that returned it, where in Cairn that call was made, and, when it is known, why
+/// (``reason``: an HTTP status, a host key, a refused authentication, an errno…).
 public struct GitError: Error, Sendable, CustomStringConvertible {
     /// The result code libgit2 returned (a `git_error_code`, such as `GIT_ENOTFOUND`).
     public var code: Code
@@ -16,6 +17,10 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     /// The `errno` of a failed system call that Cairn made itself (a write, an fsync, a
     /// rename in `.git`); nil for libgit2's failures.
     public var systemErrorCode: Int32?
+    /// Why the call failed, when this module knows: set by the remote callbacks that saw it
+    /// happen, or read once from libgit2's result (see ``Reason``). Callers decide on this,
+    /// never on ``message``, which is for people.
+    public var reason: Reason?
 
     public init(code: Code, message: String, function: String, location: SourceLocation) {
         self.code = code

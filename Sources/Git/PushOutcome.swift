@@ -1,13 +1,14 @@
 /// What the remote said about a push. libgit2 returns success even when the server refused a
 /// reference: the refusal arrives only here, and the caller must treat it as a failure.
 public struct PushOutcome: Sendable, Hashable {
-    /// Each refused reference with the server's reason (such as `pre-receive hook declined`).
-    public var rejections: [String: String]
+    /// Each refused reference with the server's words (such as `pre-receive hook declined`)
+    /// and what they mean.
+    public var rejections: [String: PushRejection]
     /// What the server printed for the user while it received the push (its hooks' output),
     /// one line each, without the `remote:` prefix.
     public var remoteMessages: [String]
 
-    public init(rejections: [String: String] = [:], remoteMessages: [String] = []) {
+    public init(rejections: [String: PushRejection] = [:], remoteMessages: [String] = []) {
         self.rejections = rejections
         self.remoteMessages = remoteMessages
     }

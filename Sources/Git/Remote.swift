@@ -59,12 +59,17 @@ public final class Remote {
             withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
         }
         lastSSHAttempt = withExtendedLifetime(session) { session.sshAttempt }
-        try check(result, "git_remote_fetch")
+        do {
+            try check(result, "git_remote_fetch")
+        } catch {
+            throw session.explain(error)
+        }
     }
 
     /// Uploads what `refspecs` name (`git_remote_push`). Returns what the server said: a
     /// reference it refused comes back in ``PushOutcome/rejections``, not as a throw, because
-    /// that is the only place libgit2 reports it.
+    /// that is the only place libgit2 reports it. A failure carries the reason the remote
+    /// callbacks saw, as a fetch's does (``GitError/reason``).
     public func push(_ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
                      progress: ((TransferProgress) -> Void)? = nil) throws(GitError) -> PushOutcome {
         var options = git_push_options()
@@ -76,7 +81,11 @@ public final class Remote {
         }
         lastSSHAttempt = session.sshAttempt
         return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in
-            try check(result, "git_remote_push")
+            do throws(GitError) {
+                try check(result, "git_remote_push")
+            } catch {
+                throw session.explain(error)
+            }
             return PushOutcome(rejections: session.rejections, remoteMessages: session.remoteMessages)
         }
     }
@@ -91,7 +100,11 @@ public final class Remote {
         return try withExtendedLifetime(session) { () throws(GitError) -> [String: ObjectID] in
             let connected = SocketStream.withTimeout(timeout) { git_remote_connect(handle, GIT_DIRECTION_FETCH, &callbacks, nil, nil) }
             lastSSHAttempt = session.sshAttempt
-            try check(connected, "git_remote_connect")
+            do throws(GitError) {
+                try check(connected, "git_remote_connect")
+            } catch {
+                throw session.explain(error)
+            }
             defer { git_remote_disconnect(handle) }
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0

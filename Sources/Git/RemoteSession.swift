@@ -1,8 +1,8 @@
 import CGit2
 
 /// The state libgit2's remote callbacks share during one fetch or push: the credentials to
-/// offer (once), the SSH keys to offer (one a call, in order), the progress handler, and what
-/// the server said.
+/// offer (once), the SSH keys to offer (one a call, in order), the progress handler, what
+/// the server said, and why it failed when a callback saw it (``explain(_:)``).
 final class RemoteSession {
     let credentials: Credentials?
     let ssh: SSHAccess?
@@ -16,8 +16,13 @@ final class RemoteSession {
     var signingFailure: String?
     /// The signers handed to libgit2 as payloads, kept alive for the session.
     private var signers: [SSHSigner] = []
-    var rejections: [String: String] = [:]
+    var rejections: [String: PushRejection] = [:]
     var sideband: [UInt8] = []
+    /// How authentication failed, when the credentials callback ended it.
+    var authenticationFailure: GitError.Reason.AuthenticationFailure?
+    /// Whether libgit2 found the SSH server's host key not in `known_hosts` (or another key
+    /// there).
+    var hostKeyNotTrusted = false
 
     init(credentials: Credentials?, ssh: SSHAccess? = nil, progress: ((TransferProgress) -> Void)?) {
         self.credentials = credentials
@@ -34,6 +39,7 @@ final class RemoteSession {
     /// another while the server refuses); `GIT_EAUTH` with a message once none is left.
     func offerNextKey(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, access: SSHAccess) -> Int32 {
         guard offeredKeys.count < access.offers.count else {
+            authenticationFailure = offeredKeys.isEmpty ? .nothingToOffer : .refused
             let reason = offeredKeys.isEmpty
                 ? "no SSH key to offer to \(access.user)@\(access.host)"
                 : "\(access.user)@\(access.host) refused every SSH key offered"
@@ -94,7 +100,9 @@ final class RemoteSession {
                 let user = usernameFromURL.map { String(cString: $0) } ?? session.credentials?.username ?? "git"
                 return git_credential_ssh_key_from_agent(out, user)
             }
-            let reason = session.offeredCredentials || session.offeredAgent || !session.offeredKeys.isEmpty
+            let offered = session.offeredCredentials || session.offeredAgent || !session.offeredKeys.isEmpty
+            session.authenticationFailure = offered ? .refused : .nothingToOffer
+            let reason = offered
                 ? "the remote refused the credentials"
                 : "the remote asks for credentials and none were given"
             git_error_set_str(Int32(GIT_ERROR_CALLBACK.rawValue), reason)
@@ -127,10 +135,37 @@ final class RemoteSession {
         callbacks.push_update_reference = { reference, status, payload in
             let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
             if let reference, let status {
-                session.rejections[String(cString: reference)] = String(cString: status)
+                session.rejections[String(cString: reference)] = PushRejection(status: String(cString: status))
             }
             return 0
         }
+        if ssh != nil {
+            // libgit2 checks the host key against known_hosts itself and says whether it
+            // passed; passing the decision back to it keeps its checks and its message.
+            callbacks.certificate_check = { certificate, valid, _, payload in
+                let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
+                if valid == 0, certificate?.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 {
+                    session.hostKeyNotTrusted = true
+                }
+                return GIT_PASSTHROUGH.rawValue
+            }
+        }
+    }
+
+    /// `error`, a failure of the call this session served, with the reason its callbacks saw:
+    /// how authentication ended, a host key not trusted, the key file libssh2 could not use
+    /// (the key offered last was a file, and libssh2's reason is about a key).
+    func explain(_ error: GitError) -> GitError {
+        var error = error
+        if error.code == .auth, let authenticationFailure {
+            error.reason = .authentication(authenticationFailure)
+        } else if error.code == .certificate, hostKeyNotTrusted {
+            error.reason = .hostKeyNotTrusted
+        } else if case .authentication(.libssh2(let said, nil))? = error.reason, case .file(let path)? = offeredKeys.last,
+                  said.lowercased().contains("key") {
+            error.reason = .authentication(.libssh2(said: said, keyFile: path))
+        }
+        return error
     }
 }
 

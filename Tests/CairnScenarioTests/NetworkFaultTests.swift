@@ -503,6 +503,26 @@ import CairnMerge
         #expect(!FileManager.default.fileExists(atPath: device.store))
     }
 
+    /// A clone tries again on its schedule after a network failure, and logs each retry as a
+    /// sync does (`network failure`, with the reason, the retry and the pause, at
+    /// `CAIRN_LOG=warning`); in the end it fails with status 75 and leaves no store behind.
+    @Test(.timeLimit(.minutes(3))) func aCloneLogsItsRetriesAsASyncDoes() throws {
+        let port = try Loopback.freePort()
+        let device = Device("E")
+        let started = Date()
+        let result = try device(["--user", "u1", "clone", "--retry", "0.2,0.4", "http://u1@127.0.0.1:\(port)/git/u1.git"],
+                                environment: ["CAIRN_LOG": "warning"])
+        #expect(result.status == 75, "\(result.stderr)")
+        let retries = result.stderr.split(separator: "\n").filter { $0.hasSuffix("[CairnCore] network failure") }
+        #expect(retries.count == 2, "\(result.stderr)")
+        #expect(retries.first?.contains("pause=0.2") == true && retries.first?.contains("retry=1") == true, "\(result.stderr)")
+        #expect(retries.last?.contains("pause=0.4") == true && retries.last?.contains("retry=2") == true, "\(result.stderr)")
+        #expect(retries.allSatisfy { $0.contains("reason=cannot fetch from") && $0.contains("Connection refused") }, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) >= 0.6)
+        #expect(result.stderr.hasSuffix(": cannot connect to 127.0.0.1 port \(port): Connection refused\n"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: device.store))
+    }
+
     /// A timeout that is not a number of seconds is refused before anything is fetched.
     @Test func anInvalidTimeoutIsRefused() throws {
         let device = Device("D")

@@ -54,18 +54,9 @@ extension Store {
         try FileSystem.writeAtomically(Array("{\"uid\":\"\(uid)\"}".utf8), to: folder + "/" + StoreLayout.identityFile)
         let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
         try store.locked("cannot restore the store of \(uid) from \(remote)") {
-            var retry = 0
-            while true {
-                do {
-                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(),
-                                    timeout: options.networkTimeout, progress: options.progress)
-                    break
-                } catch let error as CairnError where error.code == .network && retry < options.retry.delays.count {
-                    let pause = options.retry.delays[retry]
-                    retry += 1
-                    options.willRetry?(error, pause, retry)
-                    options.sleep(pause)
-                }
+            try options.retryingNetworkFailures(logger: store.logger) {
+                try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(),
+                                timeout: options.networkTimeout, progress: options.progress)
             }
             guard let tip = try repository.reference(remoteBranch) else {
                 throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch); create the store with: cairn init \(uid) --remote \(remote), then cairn sync")

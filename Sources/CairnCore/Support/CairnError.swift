@@ -72,10 +72,11 @@ extension CairnError {
         case _ where error.systemErrorCode != nil:
             // A write, fsync or rename of Cairn's own in .git: the file system refused.
             return CairnError(.io, "\(what): \(error.message)\(FileSystem.hint(errno: error.systemErrorCode ?? 0))", cause: error)
-        case _ where error.isSystemFailure && FileSystem.diskErrorCode(named: error.message) != nil:
-            // One of libgit2's writes: a full or failing disk.
-            return CairnError(.io, "\(what): \(error.message)\(FileSystem.hint(errno: FileSystem.diskErrorCode(named: error.message) ?? 0))", cause: error)
         default:
+            if error.isSystemFailure, case .system(let code)? = error.reason, FileSystem.isDiskFailure(code) {
+                // One of libgit2's writes: a full or failing disk.
+                return CairnError(.io, "\(what): \(error.message)\(FileSystem.hint(errno: code))", cause: error)
+            }
             return CairnError(.corrupt, "\(what): \(error.message)", cause: error)
         }
     }

@@ -29,10 +29,10 @@ package enum FileSystem {
                           file: file, line: line)
     }
 
-    /// The disk failure a message names by the system's text for it (libgit2's failures carry
-    /// only the text): `ENOSPC`, `EDQUOT`, `EIO` or `EROFS`; nil for any other message.
-    package static func diskErrorCode(named message: String) -> Int32? {
-        [ENOSPC, EDQUOT, EIO, EROFS].first { message.contains(String(cString: strerror($0))) }
+    /// Whether `code` is the failure of a disk: full (`ENOSPC`, `EDQUOT`), failing (`EIO`) or
+    /// read-only (`EROFS`).
+    package static func isDiskFailure(_ code: Int32) -> Bool {
+        code == ENOSPC || code == EDQUOT || code == EIO || code == EROFS
     }
 
     /// What to do about a failure of the file system, for the errors a user can act on: a

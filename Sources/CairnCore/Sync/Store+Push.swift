@@ -26,8 +26,8 @@ extension Store {
                 made.timeout = timeout
                 return try made.push([refspec], credentials: credentials?.git, ssh: ssh) { progress?(TransferProgress($0)) }
             } catch {
-                if error.code == .nonFastForward || error.message.contains("not present locally") {
-                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])
+                if case .nonFastForward? = error.reason {
+                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)])
                 }
                 throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "push to")
             }
@@ -38,7 +38,7 @@ extension Store {
             outcome = try bareLock.withLock { () throws -> PushOutcome in
                 let bare = try Self.openRemoteRepository(remote)
                 guard try bare.reference(branchReference) == expected else {
-                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": "non-fast-forward"])
+                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)])
                 }
                 let outcome = try send()
                 if outcome.accepted, try Self.openRemoteRepository(remote).reference(branchReference) != local {
@@ -49,19 +49,18 @@ extension Store {
         } else {
             outcome = try send()
         }
-        guard let reason = outcome.rejections.values.first else { return .accepted }
-        let lowered = reason.lowercased()
-        if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref"]
-            .contains(where: lowered.contains) {
+        guard let rejection = outcome.rejections.values.first else { return .accepted }
+        switch rejection.reason {
+        case .nonFastForward?:
             return .behind
+        case .system(let code)? where remote.transport == .path && FileSystem.isDiskFailure(code):
+            // libgit2 writes a path remote itself, and reports its disk failing there as a
+            // rejection: that is the disk, not the remote's rules.
+            throw CairnError(.io, "cannot push to \(remote): \(rejection.status)\(FileSystem.hint(errno: code))")
+        default:
+            let said = outcome.remoteMessages.filter { $0.hasPrefix("cairn:") }.map { String($0.dropFirst(6).trimmedOfSpaces) }
+            return .refused(said.isEmpty ? rejection.status : said.joined(separator: "; "))
         }
-        // libgit2 writes a path remote itself, and reports its disk failing there as a
-        // rejection: that is the disk, not the remote's rules.
-        if remote.transport == .path, let code = FileSystem.diskErrorCode(named: reason) {
-            throw CairnError(.io, "cannot push to \(remote): \(reason)\(FileSystem.hint(errno: code))")
-        }
-        let said = outcome.remoteMessages.filter { $0.hasPrefix("cairn:") }.map { String($0.dropFirst(6).trimmedOfSpaces) }
-        return .refused(said.isEmpty ? reason : said.joined(separator: "; "))
     }
 
     package static func openRemoteRepository(_ remote: RemoteURL) throws(CairnError) -> Repository {
@@ -70,12 +69,6 @@ extension Store {
         } catch {
             throw CairnError(.notFound, "there is no repository at \(remote); create it with: cairn server init FOLDER UID", cause: error)
         }
-    }
-
-    /// The status in libgit2's `unexpected http status code: N`, if the message is that one.
-    static func httpStatus(in message: String) -> Int? {
-        guard let range = message.firstRange(of: "http status code: ") else { return nil }
-        return Int(message[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 
     /// A failure talking to a remote, classified: credentials (and over SSH, keys refused and
@@ -89,14 +82,11 @@ extension Store {
             return failure
         }
         let message = error.message
-        // A full or failing disk, here or (for a path) at the remote: not the remote's answer.
-        if error.systemErrorCode != nil || error.isSystemFailure, let code = FileSystem.diskErrorCode(named: message) {
+        switch error.reason {
+        case .system(let code)? where FileSystem.isDiskFailure(code):
+            // A full or failing disk, here or (for a path) at the remote: not the remote's answer.
             return CairnError(.io, "cannot \(what) \(remote): \(message)\(FileSystem.hint(errno: code))", cause: error)
-        }
-        // HTTP statuses are looked for in libgit2's HTTP messages only: a failure of the
-        // system names files, whose names may hold any digits.
-        let fromServer = !error.isSystemFailure && error.systemErrorCode == nil
-        if error.code == .auth || (fromServer && (message.contains("401") || message.contains("authentication replays"))) {
+        case .authentication?, .httpStatus(401)?:
             let hint = if remote.transport == .ssh {
                 "it refused the keys of the running ssh-agent: add yours with ssh-add (SSH_AUTH_SOCK must point to the agent) and check the server authorizes it"
             } else if let credentials {
@@ -105,27 +95,23 @@ extension Store {
                 "it asks for credentials: set CAIRN_USERNAME and CAIRN_PASSWORD (or put the user in the URL)"
             }
             return CairnError(.authentication, "cannot \(what) \(remote): \(hint)", cause: error)
-        }
-        if message.contains("hostkey") || message.contains("host key") {
+        case .hostKeyNotTrusted?:
             return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
-        }
-        if fromServer, message.contains("403") {
+        case .httpStatus(403)?:
             return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
-        }
-        if (fromServer && message.contains("404")) || (remote.transport == .path && (message.contains("could not find repository") || message.contains("not a git repository") || message.contains("failed to resolve path"))) {
+        case .httpStatus(404)?, .repositoryNotFound?:
             return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there; create it with: cairn server init FOLDER UID", cause: error)
-        }
-        // Any other 4xx but 408 and 429 is the server's rule, not a passing failure: trying
-        // again sends the same request and meets the same answer.
-        if fromServer, let status = httpStatus(in: message), (400..<500).contains(status), status != 408, status != 429 {
-            if status == 413 {
-                return CairnError(.refused, "cannot \(what) \(remote): the server refuses a request this large (HTTP 413); its limit on the size of a request must be raised (nginx: client_max_body_size; lighttpd: server.max-request-size)", cause: error)
-            }
+        case .httpStatus(413)?:
+            return CairnError(.refused, "cannot \(what) \(remote): the server refuses a request this large (HTTP 413); its limit on the size of a request must be raised (nginx: client_max_body_size; lighttpd: server.max-request-size)", cause: error)
+        case .httpStatus(let status)? where (400..<500).contains(status) && status != 408 && status != 429:
+            // Any other 4xx but 408 and 429 is the server's rule, not a passing failure: trying
+            // again sends the same request and meets the same answer.
             return CairnError(.refused, "cannot \(what) \(remote): the server refused the request (HTTP \(status)); check the URL (cairn remote set URL) and the server's configuration", cause: error)
+        default:
+            if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {
+                return CairnError(.network, "cannot \(what) \(remote): \(message)", cause: error)
+            }
+            return CairnError(.corrupt, "cannot \(what) \(remote): \(message)", cause: error)
         }
-        if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {
-            return CairnError(.network, "cannot \(what) \(remote): \(message)", cause: error)
-        }
-        return CairnError(.corrupt, "cannot \(what) \(remote): \(message)", cause: error)
     }
 }

@@ -34,15 +34,12 @@ extension Store {
         if let signing = attempt.signingFailure {
             return CairnError(.authentication, "cannot \(what) \(remote): \(signing); add the key to the agent again (ssh-add)", cause: error)
         }
-        // libgit2 reports a failure inside libssh2's authentication as "Failed to
-        // authenticate", and a server that closed the connection as the methods it no longer
-        // lists; both are refusals.
-        let failedInLibssh2 = error.message.hasPrefix("Failed to authenticate SSH session")
-        if failedInLibssh2, case .file(let path)? = attempt.offered.last, error.message.lowercased().contains("key") {
-            let said = error.message.dropFirst("Failed to authenticate SSH session: ".count)
-            return CairnError(.authentication, "cannot \(what) \(remote): libssh2 could not use the key file \(path) (\(said)); add it to the ssh-agent instead: ssh-add \(path)", cause: error)
-        }
-        if error.code == .auth || failedInLibssh2 {
+        switch error.reason {
+        case .authentication(.libssh2(let said, let keyFile?))?:
+            return CairnError(.authentication, "cannot \(what) \(remote): libssh2 could not use the key file \(keyFile) (\(said)); add it to the ssh-agent instead: ssh-add \(keyFile)", cause: error)
+        case .authentication?:
+            // A key refused, none to offer, or libssh2 failing inside authentication (a server
+            // that closed the connection, as sshd does after too many tries): refusals all.
             if attempt.offered.isEmpty {
                 let why = access.notes.isEmpty ? "" : " (\(access.notes.joined(separator: "; ")))"
                 return CairnError(.authentication, "cannot \(what) \(remote): no SSH key to offer to \(login)\(why); add your key to an ssh-agent with ssh-add, or \(choose)", cause: error)
@@ -53,19 +50,16 @@ extension Store {
                 return CairnError(.authentication, "cannot \(what) \(remote): \(login) refused the keys offered (\(offered)) and closed the connection before the others (a server allows a few tries only); \(choose)", cause: error)
             }
             return CairnError(.authentication, "cannot \(what) \(remote): \(login) refused every key offered (\(offered)); check that the server authorizes yours, and \(choose)", cause: error)
-        }
         // What the server wrote on stderr instead of speaking git: its refusal, in its words.
-        guard error.code == .endOfFile, error.isSSHFailure else { return nil }
-        let said = error.message.split(whereSeparator: \.isNewline).map { $0.trimmedOfSpaces }.filter { !$0.isEmpty }.joined(separator: " ")
-        guard !said.isEmpty else { return nil }
-        let lowered = said.lowercased()
-        let key = attempt.offered.last.map { " with key \($0)" } ?? ""
-        if said.contains("DENIED") || lowered.contains("permission denied") || lowered.contains("access denied") || lowered.contains("not allowed") {
+        case .accessDenied(let said)?:
+            let key = attempt.offered.last.map { " with key \($0)" } ?? ""
             return CairnError(.authentication, "cannot \(what) \(remote): the server denied \(login)\(key): \(said); check that this is your key for it and that the repository is yours — \(choose)", cause: error)
-        }
-        if lowered.contains("does not appear to be a git repository") || lowered.contains("does not exist") || lowered.contains("not found") || lowered.contains("no such") {
+        case .repositoryNotFound(let said?)?:
             return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there (the server said: \(said)); check the path, or create it with: cairn server init FOLDER UID", cause: error)
+        case .serverRefused(let said)?:
+            return CairnError(.refused, "cannot \(what) \(remote): the server refused: \(said)", cause: error)
+        default:
+            return nil
         }
-        return CairnError(.refused, "cannot \(what) \(remote): the server refused: \(said)", cause: error)
     }
 }

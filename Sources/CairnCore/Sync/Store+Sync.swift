@@ -55,7 +55,7 @@ extension Store {
         for round in 1...options.pushAttempts {
             result.rounds = round
             let known = try repository.reference(Self.remoteBranch)
-            try withNetworkRetries(options, remote) {
+            try options.retryingNetworkFailures(logger: logger) {
                 try fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
             }
             let theirs = try repository.reference(Self.remoteBranch)
@@ -106,7 +106,7 @@ extension Store {
                 throw try pushRefusal(refusals.joined(separator: "; "), by: remote, local: local, remoteCommit: theirs, checkedHere: true)
             }
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
-            let pushed = try withNetworkRetries(options, remote) {
+            let pushed = try options.retryingNetworkFailures(logger: logger) {
                 try push(local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,
                          progress: options.progress)
             }
@@ -127,22 +127,6 @@ extension Store {
             }
         }
         throw CairnError(.busy, "\(remote) kept moving while this store synced (\(options.pushAttempts) rounds): other devices are pushing; sync again")
-    }
-
-    /// Runs `body`, trying again on the schedule while it fails for a network reason.
-    private func withNetworkRetries<T>(_ options: SyncOptions, _ remote: RemoteURL, _ body: () throws -> T) throws -> T {
-        var retry = 0
-        while true {
-            do {
-                return try body()
-            } catch let error as CairnError where error.code == .network && retry < options.retry.delays.count {
-                let pause = options.retry.delays[retry]
-                retry += 1
-                logger.warning("network failure", metadata: ["reason": "\(error.message)", "retry": "\(retry)", "pause": "\(pause)"])
-                options.willRetry?(error, pause, retry)
-                options.sleep(pause)
-            }
-        }
     }
 
     private func countCommits(_ tip: ObjectID) throws -> Int {

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnMerge
 import CairnServer
 import Foundation
 

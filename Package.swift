@@ -20,8 +20,16 @@ let package = Package(
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
         ),
+        // git's file formats that Cairn writes itself, in pure Swift (no libgit2): the index,
+        // packs and their indexes, loose objects, spliced trees, their hashes.
+        .target(
+            name: "GitFormat",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The few libgit2 calls Cairn needs, in safe Swift.
-        .target(name: "Git", dependencies: ["CGit2", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "Git", dependencies: ["CGit2", "GitFormat"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
@@ -30,7 +38,7 @@ let package = Package(
         // The store on disk: writes, checkpoints, history, users, locking, sync.
         .target(
             name: "CairnCore",
-            dependencies: ["CairnMerge", "Git", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -49,18 +57,23 @@ let package = Package(
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "Git", "CSQLite", "CairnTestSupport",
+                "CairnCore", "CairnMerge", "Git", "GitFormat", "CSQLite", "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // What every test target shares: temporary folders, running programs, seeded randomness.
         .target(name: "CairnTestSupport", dependencies: ["CairnMerge"], path: "Tests/CairnTestSupport"),
-        .testTarget(name: "GitTests", dependencies: ["Git", "CairnTestSupport"]),
+        .testTarget(
+            name: "GitFormatTests", dependencies: ["GitFormat", "CairnTestSupport"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .testTarget(
+            name: "GitTests", dependencies: ["Git", "GitFormat", "CairnTestSupport"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
-        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git", "CairnTestSupport"]),
+        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "Git", "GitFormat", "CairnTestSupport"]),
         .testTarget(name: "CairnCLITests", dependencies: ["cairn", "quickstart", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 /// What a checkpoint committed.
 public struct CheckpointResult: Sendable {

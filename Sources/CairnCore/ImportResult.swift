@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 /// What importing another user's progress did.
 public struct ImportResult: Sendable {

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CairnMerge
 import Git
+import GitFormat
 
 /// The checks a user's bare repository runs on every push (`cairn hook pre-receive`), the
 /// server's side of the Firestore rule `request.auth.uid == uid`:

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 /// What repairing a damaged store did (``Home/repairStore(_:from:options:mergeDriver:)``).
 public struct RepairResult: Sendable {

@@ -1,4 +1,5 @@
 import Git
+import GitFormat
 
 /// What ``Store/restore(_:from:)`` did.
 public struct RestoreResult: Sendable {

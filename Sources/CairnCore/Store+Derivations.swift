@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     /// Computes again the derived fields of the documents that differ among the commits

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     /// The trailer that records an import in its checkpoint: `Cairn-Imported: <uid> <commit>`.

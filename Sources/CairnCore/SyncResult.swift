@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 /// What a sync did.
 public struct SyncResult: Sendable {

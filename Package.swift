@@ -23,8 +23,11 @@ let package = Package(
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
         ),
+        // git's file formats that Cairn writes itself, in pure Swift (no libgit2): the index,
+        // packs and their indexes, loose objects, spliced trees, their hashes.
+        .target(name: "GitFormat", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The few libgit2 calls Cairn needs, in safe Swift.
-        .target(name: "Git", dependencies: ["CGit2", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Git", dependencies: ["CGit2", "GitFormat"]),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
@@ -34,7 +37,7 @@ let package = Package(
         // apps embed (ProgressStore).
         .target(
             name: "CairnCore",
-            dependencies: ["CairnMerge", "Git", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
         // The server's side: per-user bare repositories and the pre-receive hook.
         .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
         // Seeded devices syncing through one remote, for any schema set.
@@ -57,18 +60,19 @@ let package = Package(
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnSimulation", "Git", "CSQLite", "CairnTestSupport",
+                "CairnCore", "CairnMerge", "CairnSimulation", "Git", "GitFormat", "CSQLite", "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // What every test target shares: temporary folders, running programs, seeded randomness.
         .target(name: "CairnTestSupport", dependencies: ["CairnMerge"], path: "Tests/CairnTestSupport"),
-        .testTarget(name: "GitTests", dependencies: ["Git", "CairnTestSupport"]),
+        .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CairnTestSupport"]),
+        .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CairnTestSupport"]),
         .testTarget(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
-        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnServer", "Git", "CairnTestSupport"]),
+        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport"]),
         .testTarget(name: "CairnServerTests", dependencies: ["cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.

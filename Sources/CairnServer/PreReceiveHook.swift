@@ -6,6 +6,7 @@ import Foundation
 import CairnCore
 import CairnMerge
 import Git
+import GitFormat
 
 /// The checks a user's bare repository runs on every push (`cairn hook pre-receive`), the
 /// server's side of the Firestore rule `request.auth.uid == uid`: the pusher

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Git
+import GitFormat
 
 /// Several devices of one user doing seeded random work of the life-in-uk app against one
 /// bare remote, in a random interleaving — exam attempts, book sections marked, the exam

@@ -1,9 +1,5 @@
 import CGit2
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Turns a libgit2 result code into a Swift throw.
 ///
 /// Every libgit2 call in this module goes through here: a negative result becomes a
@@ -42,15 +38,6 @@ func failure(
     GitError(
         code: code, message: message, function: function,
         location: GitError.SourceLocation(file: file, line: line))
-}
-
-/// A failed POSIX call (the reason from `errno`), in the same shape.
-func posixFailure(_ call: String, _ path: String, file: String = #fileID, line: Int = #line) -> GitError {
-    let code = errno
-    var error = failure(.generic, "\(call) \(path): \(String(cString: strerror(code)))", call, file: file, line: line)
-    error.systemErrorCode = code
-    error.reason = .system(errno: code)
-    return error
 }
 
 /// `git_error_last()`: the message and class libgit2 kept for the last failure on this thread.

@@ -1,3 +1,5 @@
+import GitFormat
+
 /// What Cairn reads of a commit: its id, tree, parents, message, author and time.
 public struct Commit: Hashable, Sendable {
     public var id: ObjectID

@@ -1,3 +1,5 @@
+import GitFormat
+
 /// Where a repository's `HEAD` points.
 public enum HeadTarget: Sendable, Hashable {
     /// On a branch (its full reference name, such as `refs/heads/main`), born or not yet.

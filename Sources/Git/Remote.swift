@@ -1,4 +1,5 @@
 import CGit2
+import GitFormat
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import CGit2
+import GitFormat
 
 extension Repository {
     /// The commit HEAD points to, or nil while the branch is unborn (a new repository).
@@ -44,7 +45,7 @@ extension Repository {
             // pack file for the whole checkpoint, and no loose object.
             let bytes = Self.commitBytes(tree: treeID, parents: parentIDs, author: author, committer: committer,
                                          message: message)
-            let id = try pendingPack!.add(bytes, type: GIT_OBJECT_COMMIT)
+            let id = pendingPack!.add(bytes, type: .commit)
             try writePendingObjects()
             if let reference {
                 let kind = parentIDs.isEmpty ? " (initial)" : parentIDs.count > 1 ? " (merge)" : ""

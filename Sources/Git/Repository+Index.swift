@@ -1,9 +1,11 @@
 import CGit2
+import GitFormat
 
 extension Repository {
     /// The repository's index, to be written in the form its `core.splitIndex` asks for.
-    public func openIndex() throws(GitError) -> Index {
-        try Index.open(gitdir: gitdir, splitIndex: configFlag("core.splitIndex"))
+    public func openIndex() throws(GitError) -> RepositoryIndex {
+        let splitIndex = try configFlag("core.splitIndex")
+        return RepositoryIndex(try converting { () throws(GitFormatError) in try Index.open(gitdir: gitdir, splitIndex: splitIndex) })
     }
 
     /// A boolean of the repository's configuration, read as git reads booleans (`true`,

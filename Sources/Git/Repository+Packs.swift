@@ -1,4 +1,5 @@
 import CGit2
+import GitFormat
 
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +40,7 @@ extension Repository {
         }
         pendingPack = PackWriter()
         guard !pack.isEmpty else { return }
-        try pack.write(into: gitdir)
+        try converting { () throws(GitFormatError) in try pack.write(into: gitdir) }
         try refreshObjects()
         try combineSmallPacks()
         if estimatedLooseObjects() > Self.looseLimit { try packLooseObjects() }
@@ -65,7 +66,7 @@ extension Repository {
             let base = String(name.dropLast(4))
             var info = stat()
             guard stat(folder + "/" + base + ".pack", &info) == 0,
-                  let objects = Self.objectCount(inIndex: folder + "/" + name) else { continue }
+                  let objects = PackIndex.objectCount(atPath: folder + "/" + name) else { continue }
             found.append((base, Int(info.st_size), objects))
         }
         return found
@@ -103,7 +104,9 @@ extension Repository {
         try check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
         defer { git_packbuilder_free(builder) }
         for pack in small {
-            for id in try Self.objectIDs(inIndex: gitdir + "objects/pack/" + pack.name + ".idx") {
+            let path = gitdir + "objects/pack/" + pack.name + ".idx"
+            let ids = try converting { () throws(GitFormatError) in try PackIndex.objectIDs(atPath: path) }
+            for id in ids {
                 var raw = id.raw
                 try check(git_packbuilder_insert(builder, &raw, nil), "git_packbuilder_insert")
             }
@@ -179,33 +182,5 @@ extension Repository {
         for folder in Set(loose.map(\.folder)) { rmdir(gitdir + "objects/" + folder) }
         try reopenObjects()
         try combineSmallPacks()
-    }
-
-    /// How many objects a pack index (version 2) lists: the last entry of its fan-out table.
-    static func objectCount(inIndex path: String) -> Int? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd != -1 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 4)
-        guard pread(fd, &bytes, 4, 8 + 1_020) == 4 else { return nil }
-        return Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
-    }
-
-    /// The object ids a pack index (version 2) lists.
-    static func objectIDs(inIndex path: String) throws(GitError) -> [ObjectID] {
-        guard let file = try MappedFile(path: path) else {
-            throw failure(.notFound, "\(path) is gone", "cairn_pack_index")
-        }
-        let bytes = file.bytes
-        guard bytes.count >= 8 + 1_024, bytes[0] == 0xFF, bytes[1] == 0x74, bytes[2] == 0x4F, bytes[3] == 0x63,
-              bytes[7] == 2 else {
-            throw failure(.generic, "\(path) is not a version 2 pack index", "cairn_pack_index")
-        }
-        let count = Int(bytes[8 + 1_020]) << 24 | Int(bytes[8 + 1_021]) << 16 | Int(bytes[8 + 1_022]) << 8 | Int(bytes[8 + 1_023])
-        let start = 8 + 1_024
-        guard bytes.count >= start + count * 20 else {
-            throw failure(.generic, "\(path) is cut short", "cairn_pack_index")
-        }
-        return (0..<count).map { ObjectID(rawBytes: Array(bytes[(start + $0 * 20)..<(start + $0 * 20 + 20)])) }
     }
 }

@@ -1,4 +1,5 @@
 import CGit2
+import GitFormat
 
 extension Repository {
     /// The commit a reference points to (`refs/heads/main`, `refs/remotes/origin/main`,

@@ -1,4 +1,5 @@
 import CGit2
+import GitFormat
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -83,7 +84,7 @@ extension Repository {
     /// the index (which libgit2 cannot read once Cairn has split it). Inside
     /// ``packingWrites(_:)`` the blob goes to the pending pack instead.
     public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
-        if pendingPack != nil { return try pendingPack!.add(bytes, type: GIT_OBJECT_BLOB) }
+        if pendingPack != nil { return pendingPack!.add(bytes, type: .blob) }
         var id = git_oid()
         try check(bytes.withUnsafeBytes { git_blob_create_from_buffer(&id, handle, $0.baseAddress, $0.count) },
                   "git_blob_create_from_buffer")

@@ -1,4 +1,5 @@
 import CGit2
+import GitFormat
 
 /// A git repository with a working tree, opened through libgit2.
 ///

@@ -1,3 +1,5 @@
+import GitFormat
+
 /// A path whose entry differs among several trees, and that entry in each of them (nil where
 /// the path is absent, or is a folder there). Folders themselves are never differences: what
 /// differs inside them is.

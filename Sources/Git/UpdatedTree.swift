@@ -1,3 +1,5 @@
+import GitFormat
+
 /// The tree an update wrote, and what the updated paths held before it.
 public struct UpdatedTree: Hashable, Sendable {
     /// The new root tree.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CairnMerge
 import Git
+import GitFormat
 
 /// Staging 10 changed documents and writing the index, on a repository of the store's size:
 /// Cairn's `Index` writing it whole (version 2, the default below ``Index/splitThreshold``)

@@ -3,6 +3,7 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Git
+import GitFormat
 import Testing
 
 /// The store's tree merge, which reads only what differs, against the merge of whole stores

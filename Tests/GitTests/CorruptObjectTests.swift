@@ -1,5 +1,5 @@
 @testable import Git
-import CGit2
+import GitFormat
 import CairnTestSupport
 import Foundation
 import Testing
@@ -26,10 +26,10 @@ import Testing
         let updates = (0..<200).map { TreeUpdate.upsert(path: "d/f\($0).json", id: blob, mode: 0o100644) }
         let tree = try repository.updateTree(repository.emptyTree(), with: updates).id
         let reopened = try Repository(openingAt: folder + "/r\(fraction)")
-        let inner = ObjectID(rawBytes: Array(try reopened.rawObject(tree, type: GIT_OBJECT_TREE).suffix(20)))
+        let inner = ObjectID(rawBytes: Array(try reopened.rawObject(tree, type: .tree).suffix(20)))
         try flipByte(at: fraction, of: inner, in: reopened)
         let fresh = try Repository(openingAt: folder + "/r\(fraction)")
-        #expect(throws: GitError.self) { try fresh.rawObject(inner, type: GIT_OBJECT_TREE) }
+        #expect(throws: GitError.self) { try fresh.rawObject(inner, type: .tree) }
     }
 
     @Test(arguments: [0.3, 0.5, 0.9])

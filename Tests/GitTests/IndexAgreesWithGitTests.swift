@@ -1,4 +1,6 @@
 @testable import Git
+import GitFormat
+import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 @testable import Git
+@testable import GitFormat
 import CairnTestSupport
 import Foundation
 import Testing
@@ -147,70 +148,54 @@ import Testing
     }
 }
 
-/// A damaged index is an error that says so, never a crash and never a wrong answer.
-@Suite struct DamagedIndexTests {
-    let temporary = TemporaryFolder("cairn-damaged")
+/// Failures of the index reach the store as ``GitError``s with the index's own messages, as
+/// every other failure of the Git module.
+@Suite struct RepositoryIndexErrorTests {
+    let temporary = TemporaryFolder("cairn-index-errors")
     let someone = Signature(name: "Test", email: "test@example.invalid", time: 1_730_000_000)
 
-    func playground(splitIndex: Bool? = true) throws -> IndexTests.Playground {
-        let play = try IndexTests.Playground(temporary.path + "/r", someone: someone, splitIndex: splitIndex)
-        var files: [String: String] = [:]
-        for number in 0..<100 { files["d/f\(number).json"] = "{\"n\":\(number)}\n" }
-        try play.commit(writing: files)
-        return play
-    }
-
-    func sharedPart(_ play: IndexTests.Playground) throws -> String {
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir)
+    @Test func aMissingSharedPartIsNotFound() throws {
+        let play = try IndexTests.Playground(temporary.path + "/r", someone: someone, splitIndex: true)
+        try play.commit(writing: ["a.json": "{}\n", "b.json": "{}\n"])
+        let shared = try #require(try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir)
             .first { $0.hasPrefix("sharedindex.") })
-        return play.repository.gitdir + name
-    }
-
-    @Test func aTruncatedSharedPartIsAnError() throws {
-        let play = try playground()
-        let path = try sharedPart(play)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
-        #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir) }
-    }
-
-    @Test(arguments: [0.3, 0.5, 0.9])
-    func aTruncatedWholeIndexIsAnError(kept: Double) throws {
-        let play = try playground(splitIndex: nil)
-        let path = play.repository.gitdir + "index"
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        try bytes.prefix(Int(Double(bytes.count) * kept)).write(to: URL(fileURLWithPath: path))
-        #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir).allEntries() }
-    }
-
-    @Test func aMissingSharedPartIsAnError() throws {
-        let play = try playground()
-        try FileManager.default.removeItem(atPath: try sharedPart(play))
+        try FileManager.default.removeItem(atPath: play.repository.gitdir + shared)
         do {
-            _ = try Index.open(gitdir: play.repository.gitdir)
+            _ = try play.repository.openIndex()
             Issue.record("opened an index whose shared part is gone")
         } catch {
-            #expect(error.message.contains("which is missing"))
+            #expect(error.code == .notFound)
+            #expect(error.function == "cairn_index_read")
+            #expect(error.message == "the index links to \(play.repository.gitdir + shared), which is missing")
         }
     }
 
-    @Test(arguments: [nil, true])
-    func aHeaderClaimingBillionsOfEntriesIsAnError(splitIndex: Bool?) throws {
-        let play = try playground(splitIndex: splitIndex)
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: play.repository.gitdir + "index")))
-        bytes[8...11] = [0xFF, 0xFF, 0xFF, 0xF0]
-        try Data(bytes).write(to: URL(fileURLWithPath: play.repository.gitdir + "index"))
-        #expect(throws: GitError.self) { try Index.open(gitdir: play.repository.gitdir) }
+    @Test func aLockFileLeftBehindIsLocked() throws {
+        let play = try IndexTests.Playground(temporary.path + "/r", someone: someone)
+        try play.commit(writing: ["a.json": "{}\n"])
+        _ = FileManager.default.createFile(atPath: play.repository.gitdir + "index.lock", contents: nil)
+        let index = try play.repository.openIndex()
+        try index.remove(path: "a.json")
+        do {
+            try index.write()
+            Issue.record("wrote the index past a lock file")
+        } catch {
+            #expect(error.code == .locked)
+            #expect(error.systemErrorCode == nil)
+            #expect(error.message == "\(play.repository.gitdir)index.lock exists: another git process is writing the index")
+        }
     }
 
-    @Test func aBitmapWithAnEndlessRunIsRefused() {
-        // One marker word: running bit set, running length 2^32 − 1 words.
-        var bytes: [UInt8] = []
-        bytes.appendBigEndian(UInt32(64))
-        bytes.appendBigEndian(UInt32(1))
-        bytes.appendBigEndian(UInt64(0xFFFF_FFFF) << 1 | 1)
-        bytes.appendBigEndian(UInt32(0))
-        #expect(EWAHBitmap.decode(bytes[...]) == nil)
+    @Test func aFileThatIsGoneIsASystemFailure() throws {
+        let play = try IndexTests.Playground(temporary.path + "/r", someone: someone)
+        do {
+            _ = try IndexEntry.forFile(atPath: play.root + "/gone.json", path: "gone.json", id: .emptyTree)
+            Issue.record("described a file that does not exist")
+        } catch {
+            #expect(error.code == .generic)
+            #expect(error.function == "lstat")
+            #expect(error.systemErrorCode == ENOENT)
+            #expect(error.message == "lstat \(play.root)/gone.json: No such file or directory")
+        }
     }
 }

@@ -1,4 +1,5 @@
 @testable import Git
+import GitFormat
 import CairnTestSupport
 import Foundation
 import Testing

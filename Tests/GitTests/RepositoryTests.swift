@@ -1,6 +1,7 @@
 import CairnTestSupport
 import Foundation
 import Git
+import GitFormat
 import Testing
 
 @Suite struct RepositoryTests {

@@ -1,4 +1,6 @@
 @testable import Git
+import GitFormat
+import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
@@ -8,12 +10,6 @@ import CairnMerge
 @Suite struct TreeSplicerTests {
     let temporary = TemporaryFolder("cairn-trees")
     var folder: String { temporary.path }
-
-    @Test func adler32KnownAnswer() {
-        #expect(Zlib.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
-        #expect(Zlib.adler32([]) == 1)
-        #expect(Zlib.adler32([UInt8](repeating: 0xFF, count: 100_000)) == Zlib.adler32Slow([UInt8](repeating: 0xFF, count: 100_000)))
-    }
 
     @Test func buildsTheSameTreesAsLibgit2() throws {
         let repository = try Repository.create(at: folder + "/r", initialBranch: "main")
@@ -93,17 +89,3 @@ import CairnMerge
                                                                              .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644)])))
     }
 }
-
-extension Zlib {
-    /// Adler-32 by its definition, one modulo a byte: the reference for the fast version.
-    static func adler32Slow(_ data: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        for byte in data {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        return b << 16 | a
-    }
-}
-

@@ -1,4 +1,5 @@
 import Git
+import GitFormat
 
 /// The name of a checkpoint: the id of its git commit, the 40 hexadecimal digits `git log`
 /// shows for it too.

@@ -1,6 +1,7 @@
 import CairnMerge
 import Git
 import Logging
+import GitFormat
 
 extension Store {
     /// Commits the documents written since the last checkpoint.

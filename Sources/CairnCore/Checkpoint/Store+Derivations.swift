@@ -1,6 +1,7 @@
 import CairnMerge
 import Git
 import Logging
+import GitFormat
 
 extension Store {
     /// Computes again the derived fields of the documents that differ among the commits

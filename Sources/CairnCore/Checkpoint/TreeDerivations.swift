@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 /// The derived fields of the documents in a commit's tree, computed again from the tree
 /// (counts from the documents below, read from the same tree): what a sync and the server's

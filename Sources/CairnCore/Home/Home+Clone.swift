@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CairnMerge
 import Git
+import GitFormat
 
 extension Home {
     /// Restores a user's store from a remote onto this machine: a new store whose history,

@@ -8,6 +8,7 @@ import Glibc
 #endif
 import CairnMerge
 import Git
+import GitFormat
 
 extension Home {
     /// Restores a damaged store from its remote, keeping what it held that the remote lacks.

@@ -1,4 +1,5 @@
 import Git
+import GitFormat
 
 extension Store {
     /// Where `HEAD` is when a git command moved it off the store's branch (`git checkout` of

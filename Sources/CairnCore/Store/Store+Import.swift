@@ -1,6 +1,7 @@
 import CairnMerge
 import Git
 import Logging
+import GitFormat
 
 extension Store {
     /// The trailer that records an import in its checkpoint: `Cairn-Imported: <uid> <commit>`.

@@ -1,6 +1,7 @@
 import CairnMerge
 import Git
 import Glibc
+import GitFormat
 
 extension Store {
     /// What Cairn last left: `.git/cairn/seen` holds the branch's commit and the stamp of the

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     /// Takes documents back to their version on the remote (as of the last sync), or at

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     /// Compares every file of the working tree with the last checkpoint, as `git status`

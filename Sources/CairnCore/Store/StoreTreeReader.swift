@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 /// Reads what a commit's tree holds as a store: its schema set and its documents.
 struct StoreTreeReader {

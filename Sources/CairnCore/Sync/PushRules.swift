@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CairnMerge
 import Git
+import GitFormat
 
 /// The rules every push to a user's remote must meet, applied by the server's `pre-receive`
 /// hook to what it receives and by a device to what it is about to push (so that a push the

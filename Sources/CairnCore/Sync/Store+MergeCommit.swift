@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     /// What merging two revisions gives, without touching the branch, the working tree or the

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     enum PushResult {

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 extension Store {
     /// The error for a push `remote` refused saying `reason`, when the store was to move it

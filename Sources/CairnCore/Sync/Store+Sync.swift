@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Git
+import GitFormat
 import Logging
 
 #if canImport(Glibc)

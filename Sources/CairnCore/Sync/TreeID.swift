@@ -1,4 +1,5 @@
 import Git
+import GitFormat
 
 /// The id of a tree the store wrote to its repository (a merge's result that no checkpoint
 /// holds yet), as `git ls-tree` and `git diff` take it.

@@ -1,5 +1,6 @@
 import CairnMerge
 import Git
+import GitFormat
 
 /// The three-way merge of two commits' trees under a schema set's policies, done by reading
 /// only what differs: folders equal on the three sides are never opened, and the result is

@@ -1,5 +1,3 @@
-import CGit2
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,18 +11,19 @@ import Glibc
 /// pack they are two files and two fsyncs. The objects are stored whole (no deltas) in zlib
 /// streams of stored blocks, like Cairn's loose trees; git and libgit2 read them as any pack
 /// (version 2, index version 2).
-struct PackWriter {
-    private var entries: [(id: ObjectID, type: git_object_t, content: [UInt8])] = []
+package struct PackWriter {
+    private var entries: [(id: ObjectID, type: ObjectType, content: [UInt8])] = []
     private var ids: Set<ObjectID> = []
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
+    package init() {}
 
-    /// Adds an object (once, however often it is given) and returns its id (`git_odb_hash`).
-    mutating func add(_ content: [UInt8], type: git_object_t) throws(GitError) -> ObjectID {
-        var oid = git_oid()
-        try check(content.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, type) }, "git_odb_hash")
-        let id = ObjectID(oid)
+    package var isEmpty: Bool { entries.isEmpty }
+    package var count: Int { entries.count }
+
+    /// Adds an object (once, however often it is given) and returns its id
+    /// (``ObjectID/init(hashing:type:)``).
+    package mutating func add(_ content: [UInt8], type: ObjectType) -> ObjectID {
+        let id = ObjectID(hashing: content, type: type)
         if ids.insert(id).inserted {
             entries.append((id, type, content))
         }
@@ -32,13 +31,13 @@ struct PackWriter {
     }
 
     /// Drops the objects `shouldRemove` picks.
-    mutating func removeAll(where shouldRemove: (ObjectID) -> Bool) {
+    package mutating func removeAll(where shouldRemove: (ObjectID) -> Bool) {
         entries.removeAll { shouldRemove($0.id) }
         ids = Set(entries.map(\.id))
     }
 
     /// The pack and its index: `pack-<checksum>.pack` and `.idx` bytes, and the checksum.
-    func encoded() throws(GitError) -> (pack: [UInt8], index: [UInt8], name: String) {
+    package func encoded() throws(GitFormatError) -> (pack: [UInt8], index: [UInt8], name: String) {
         var pack: [UInt8] = Array("PACK".utf8)
         pack.appendBigEndian(UInt32(2))
         pack.appendBigEndian(UInt32(entries.count))
@@ -47,7 +46,7 @@ struct PackWriter {
         for entry in entries {
             let offset = pack.count
             guard offset < 0x8000_0000 else {
-                throw failure(.generic, "a pack of new objects would pass 2 GB", "cairn_pack_write")
+                throw failure(.tooLarge, "a pack of new objects would pass 2 GB", "cairn_pack_write")
             }
             // Type and size: 3 bits of type, then the size 4 bits first and 7 bits a byte after.
             var size = entry.content.count
@@ -86,7 +85,7 @@ struct PackWriter {
 
     /// Writes the pack and then its index into `objects/pack` (each fsynced, then renamed, so
     /// that a reader finding the index finds the whole pack), then fsyncs the folder.
-    func write(into gitdir: String) throws(GitError) {
+    package func write(into gitdir: String) throws(GitFormatError) {
         guard !entries.isEmpty else { return }
         let (pack, index, name) = try encoded()
         let folder = gitdir + "objects/pack"

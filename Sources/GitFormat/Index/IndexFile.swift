@@ -28,21 +28,21 @@ struct IndexFile {
     static let stageMask: UInt16 = 0x3000
 
     /// Checks the header of an index file and returns its version (2 to 4).
-    static func header(_ bytes: UnsafeRawBufferPointer, path: String) throws(GitError) -> UInt32 {
+    static func header(_ bytes: UnsafeRawBufferPointer, path: String) throws(GitFormatError) -> UInt32 {
         guard bytes.count >= 12 + trailerSize, bytes.starts(with: signature) else {
-            throw failure(.generic, "\(path) is not a valid index file: no DIRC header", "cairn_index_read")
+            throw failure(.corrupt, "\(path) is not a valid index file: no DIRC header", "cairn_index_read")
         }
         let version = bytes.loadBigEndianUInt32(at: 4)
         guard (2...4).contains(version) else {
-            throw failure(.generic, "\(path) is not a valid index file: version \(version)", "cairn_index_read")
+            throw failure(.corrupt, "\(path) is not a valid index file: version \(version)", "cairn_index_read")
         }
         return version
     }
 
     /// Parses a whole index file.
-    static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws(GitError) -> IndexFile {
-        func corrupt(_ what: String) -> GitError {
-            failure(.generic, "\(path) is not a valid index file: \(what)", "cairn_index_read")
+    static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws(GitFormatError) -> IndexFile {
+        func corrupt(_ what: String) -> GitFormatError {
+            failure(.corrupt, "\(path) is not a valid index file: \(what)", "cairn_index_read")
         }
         let version = try header(bytes, path: path)
         let count = Int(bytes.loadBigEndianUInt32(at: 8))
@@ -68,7 +68,7 @@ struct IndexFile {
     /// Reads the extensions from `offset` to `end`: the `link` one if any; an unknown
     /// required (lower-case) one is an error, as in git.
     static func readExtensions(_ bytes: UnsafeRawBufferPointer, from offset: Int, end: Int,
-                               corrupt: (String) -> GitError) throws(GitError) -> Link? {
+                               corrupt: (String) -> GitFormatError) throws(GitFormatError) -> Link? {
         var offset = offset
         var link: Link?
         while offset + 8 <= end {
@@ -86,7 +86,7 @@ struct IndexFile {
         return link
     }
 
-    private static func parseLink(_ body: [UInt8], corrupt: (String) -> GitError) throws(GitError) -> Link {
+    private static func parseLink(_ body: [UInt8], corrupt: (String) -> GitFormatError) throws(GitFormatError) -> Link {
         guard body.count >= 20 else { throw corrupt("link extension cut short") }
         let sharedID = ObjectID(rawBytes: Array(body[0..<20]))
         guard body.count > 20 else { return Link(sharedID: sharedID, deleted: [], replaced: []) }
@@ -234,11 +234,5 @@ struct IndexFile {
         for entry in entries { append(entry, to: &bytes, version: version) }
         finish(&bytes, count: entries.count, link: link)
         return bytes
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    func loadBigEndianUInt32(at offset: Int) -> UInt32 {
-        UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 }

@@ -1,4 +1,4 @@
-@testable import Git
+@testable import GitFormat
 import Foundation
 import Testing
 

@@ -1,6 +1,8 @@
-@testable import Git
+@testable import GitFormat
 import Testing
 
+/// The bitmaps of a split index's `link` extension: what is encoded decodes the same, and a
+/// damaged bitmap is refused, never a request for billions of positions.
 @Suite struct EWAHBitmapTests {
     @Test func anEmptySetIsOneMarkerWord() {
         let bytes = EWAHBitmap.encode([])
@@ -30,5 +32,15 @@ import Testing
     @Test func refusesATruncatedBitmap() {
         let encoded = EWAHBitmap.encode([1, 2, 3, 700])
         #expect(EWAHBitmap.decode(encoded.dropLast(5)) == nil)
+    }
+
+    @Test func aBitmapWithAnEndlessRunIsRefused() {
+        // One marker word: running bit set, running length 2^32 − 1 words.
+        var bytes: [UInt8] = []
+        bytes.appendBigEndian(UInt32(64))
+        bytes.appendBigEndian(UInt32(1))
+        bytes.appendBigEndian(UInt64(0xFFFF_FFFF) << 1 | 1)
+        bytes.appendBigEndian(UInt32(0))
+        #expect(EWAHBitmap.decode(bytes[...]) == nil)
     }
 }

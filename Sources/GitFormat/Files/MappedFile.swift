@@ -10,7 +10,7 @@ final class MappedFile {
     let bytes: UnsafeRawBufferPointer
 
     /// Maps the file at `path`; nil when there is no such file.
-    init?(path: String) throws(GitError) {
+    init?(path: String) throws(GitFormatError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd == -1 {
             if errno == ENOENT { return nil }

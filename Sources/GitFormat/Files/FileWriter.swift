@@ -5,10 +5,10 @@ import Darwin
 #endif
 
 /// The files Cairn writes into `.git` itself (index files, loose objects): POSIX writes,
-/// each failure a ``GitError`` naming the file.
+/// each failure a ``GitFormatError`` naming the file.
 enum FileWriter {
     /// Writes all of `bytes` to an open file.
-    static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(GitError) {
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(GitFormatError) {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
@@ -23,7 +23,7 @@ enum FileWriter {
     /// Writes `bytes` to `path` through `path.lock` (created exclusively, as git does, so a
     /// git command writing at the same time fails instead of interleaving), fsynced, then
     /// renamed into place; the folder is fsynced so the rename survives a crash.
-    static func replace(_ path: String, with bytes: [UInt8]) throws(GitError) {
+    static func replace(_ path: String, with bytes: [UInt8]) throws(GitFormatError) {
         let lock = path + ".lock"
         let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd == -1 {
@@ -39,8 +39,8 @@ enum FileWriter {
     /// to `path` (then fsyncs the folder, unless the caller will); on failure the temporary
     /// file is removed.
     static func finish(_ fd: Int32, writing bytes: [UInt8], temporary: String, into path: String,
-                       mode: mode_t? = nil, syncFolder shouldSyncFolder: Bool = true) throws(GitError) {
-        do throws(GitError) {
+                       mode: mode_t? = nil, syncFolder shouldSyncFolder: Bool = true) throws(GitFormatError) {
+        do throws(GitFormatError) {
             try writeAll(bytes, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw posixFailure("fsync", temporary) }
             if let mode, fchmod(fd, mode) != 0 { throw posixFailure("chmod", temporary) }
@@ -60,7 +60,7 @@ enum FileWriter {
 
     /// fsyncs the folder holding `path`, so a rename in it is durable. A failure is an error:
     /// what was renamed there may not survive a power cut, so nothing may refer to it yet.
-    static func syncFolder(of path: String) throws(GitError) {
+    static func syncFolder(of path: String) throws(GitFormatError) {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let name = folder.isEmpty ? "/" : folder
         let fd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -81,36 +81,3 @@ enum EWAHBitmap {
         return (positions, length)
     }
 }
-
-extension Array where Element == UInt8 {
-    mutating func appendBigEndian(_ value: UInt16) {
-        append(UInt8(value >> 8))
-        append(UInt8(truncatingIfNeeded: value))
-    }
-
-    mutating func appendBigEndian(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
-
-    mutating func appendBigEndian(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) { append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-    }
-}
-
-extension Collection where Element == UInt8, Index == Int {
-    func readBigEndianUInt16(at offset: Int) -> UInt16 {
-        UInt16(self[offset]) << 8 | UInt16(self[offset + 1])
-    }
-
-    func readBigEndianUInt32(at offset: Int) -> UInt32 {
-        var value: UInt32 = 0
-        for index in offset..<(offset + 4) { value = value << 8 | UInt32(self[index]) }
-        return value
-    }
-
-    func readBigEndianUInt64(at offset: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in offset..<(offset + 8) { value = value << 8 | UInt64(self[index]) }
-        return value
-    }
-}

@@ -1,27 +1,42 @@
-import CGit2
-
 /// A git object id (SHA-1), as 20 bytes.
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The 20 raw bytes of the id.
     public let bytes: [UInt8]
 
-    init(_ oid: git_oid) {
-        var copy = oid
-        bytes = withUnsafeBytes(of: &copy.id) { Array($0) }
-    }
-
     /// Takes 20 raw bytes.
-    init(rawBytes: [UInt8]) {
+    package init(rawBytes: [UInt8]) {
         precondition(rawBytes.count == 20, "an object id is 20 bytes")
         bytes = rawBytes
     }
 
-    /// Parses 40 hexadecimal digits (`git_oid_fromstr`); nil for anything else.
+    /// Parses 40 hexadecimal digits, lower or upper case (as `git_oid_fromstr` does); nil for
+    /// anything else.
     public init?(hex: String) {
-        guard hex.utf8.count == 40 else { return nil }
-        var oid = git_oid()
-        guard git_oid_fromstr(&oid, hex) == 0 else { return nil }
-        self.init(oid)
+        let digits = hex.utf8
+        guard digits.count == 40 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        var high: UInt8?
+        for character in digits {
+            guard let value = Self.value(ofDigit: character) else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        self.bytes = bytes
+    }
+
+    /// The value of one hexadecimal digit.
+    private static func value(ofDigit character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// The id of the empty tree. git and libgit2 know it without the object being stored, so
@@ -44,11 +59,4 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var short: String { String(hex.prefix(7)) }
 
     public var description: String { hex }
-
-    /// The id as libgit2's `git_oid`.
-    var raw: git_oid {
-        var oid = git_oid()
-        withUnsafeMutableBytes(of: &oid.id) { $0.copyBytes(from: bytes) }
-        return oid
-    }
 }

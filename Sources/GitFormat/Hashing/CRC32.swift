@@ -1,6 +1,6 @@
 /// CRC-32 (the zlib and PNG one, reflected polynomial 0xEDB88320), which a pack index keeps
 /// for every object's packed bytes.
-enum CRC32 {
+package enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)
         for _ in 0..<8 {
@@ -9,7 +9,8 @@ enum CRC32 {
         return value
     }
 
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    /// The checksum of `bytes`.
+    package static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)

@@ -1,18 +1,14 @@
 @testable import Git
+import GitFormat
 import CairnTestSupport
 import Foundation
 import Testing
 
 /// The packs Cairn writes for a checkpoint or a merge must be packs git itself accepts, and
 /// merging many small packs must keep every object.
-@Suite struct PackWriterTests {
+@Suite struct PackingWritesTests {
     let temporary = TemporaryFolder("cairn-packs")
     var folder: String { temporary.path }
-
-    @Test func crc32KnownAnswer() {
-        #expect(CRC32.checksum(Array("123456789".utf8)[...]) == 0xCBF4_3926)
-        #expect(CRC32.checksum([][...]) == 0)
-    }
 
     /// Blobs and trees written inside `packingWrites` land in one pack that `git fsck` finds
     /// sound, that git reads back byte for byte, and that libgit2 reads at once.

@@ -25,7 +25,7 @@ import Glibc
 /// extension Cairn does not know (a sparse index) is an error, as in git.
 ///
 /// An `Index` stages and unstages in memory; ``write()`` saves it once.
-public final class Index {
+package final class Index {
     private let gitdir: String
     /// `core.splitIndex` of the repository: nil when it is not set.
     private let splitSetting: Bool?
@@ -48,7 +48,7 @@ public final class Index {
     /// The number of entries from which an index is written split when `core.splitIndex` is
     /// not set: below it, writing the whole index costs less than a millisecond or two more
     /// than writing a split one (BENCHMARKS.md, "Index").
-    public static let splitThreshold = 50_000
+    package static let splitThreshold = 50_000
 
     private init(gitdir: String, splitSetting: Bool?, base: Base, sharedID: ObjectID?) {
         self.gitdir = gitdir
@@ -60,7 +60,7 @@ public final class Index {
     /// Reads the index of the repository whose `.git` folder is `gitdir`; an index that does
     /// not exist yet is empty. `splitIndex` is the repository's `core.splitIndex` (nil: not
     /// set), which decides the form ``write()`` gives it.
-    public static func open(gitdir: String, splitIndex: Bool? = nil) throws(GitError) -> Index {
+    package static func open(gitdir: String, splitIndex: Bool? = nil) throws(GitFormatError) -> Index {
         let gitdir = gitdir.hasSuffix("/") ? gitdir : gitdir + "/"
         let path = gitdir + "index"
         guard let file = try MappedFile(path: path) else {
@@ -76,7 +76,7 @@ public final class Index {
         }
         let (shared, sharedLink, _) = try read(sharedFile, path: sharedPath)
         guard sharedLink == nil else {
-            throw failure(.generic, "\(sharedPath) is not a valid shared index: it links to another one", "cairn_index_read")
+            throw failure(.corrupt, "\(sharedPath) is not a valid shared index: it links to another one", "cairn_index_read")
         }
         let index = Index(gitdir: gitdir, splitSetting: splitIndex, base: shared, sharedID: link.sharedID)
         try index.apply(link, entries: entries ?? [])
@@ -85,7 +85,7 @@ public final class Index {
 
     /// Maps or parses one index file: its entries as a base, its link, and — for a split
     /// index, which is small — its own entries parsed.
-    private static func read(_ file: MappedFile, path: String) throws(GitError)
+    private static func read(_ file: MappedFile, path: String) throws(GitFormatError)
         -> (base: Base, link: IndexFile.Link?, entries: [IndexEntry]?) {
         if try IndexFile.header(file.bytes, path: path) == 4 {
             let parsed = try IndexFile.parse(file.bytes, path: path)
@@ -99,14 +99,14 @@ public final class Index {
     }
 
     /// The entry staged for `path` (stage 0), if any.
-    public func entry(for path: String) throws(GitError) -> IndexEntry? {
+    package func entry(for path: String) throws(GitFormatError) -> IndexEntry? {
         try readAgainIfWritten()
         return try currentEntries(of: Array(path.utf8)).first { $0.stage == 0 }
     }
 
     /// Stages `entry` for its path, replacing whatever was staged there (every stage of a
     /// conflicted path: staging resolves it).
-    public func stage(_ entry: IndexEntry) throws(GitError) {
+    package func stage(_ entry: IndexEntry) throws(GitFormatError) {
         try readAgainIfWritten()
         var entry = entry
         entry.flags &= ~IndexFile.stageMask
@@ -115,14 +115,14 @@ public final class Index {
     }
 
     /// Unstages `path` (every stage of it).
-    public func remove(path: String) throws(GitError) {
+    package func remove(path: String) throws(GitFormatError) {
         try readAgainIfWritten()
         changed[Array(path.utf8)] = []
     }
 
     /// Every staged entry of every stage, sorted by path then stage. Reads the whole index:
     /// for scans.
-    public func allEntries() throws(GitError) -> [IndexEntry] {
+    package func allEntries() throws(GitFormatError) -> [IndexEntry] {
         try readAgainIfWritten()
         var entries: [IndexEntry] = []
         entries.reserveCapacity(baseCount + changed.count)
@@ -139,7 +139,7 @@ public final class Index {
 
     /// Writes the index, whole or split (see the type's description), through
     /// `.git/index.lock` as git does.
-    public func write() throws(GitError) {
+    package func write() throws(GitFormatError) {
         try readAgainIfWritten()
         var total = baseCount
         for (path, entries) in changed { total += entries.count - basePositions(of: path).count }
@@ -173,7 +173,7 @@ public final class Index {
 
     // MARK: - Internals
 
-    private func readAgainIfWritten() throws(GitError) {
+    private func readAgainIfWritten() throws(GitFormatError) {
         guard written else { return }
         let reread = try Self.open(gitdir: gitdir, splitIndex: splitSetting)
         base = reread.base
@@ -189,7 +189,7 @@ public final class Index {
         }
     }
 
-    private func baseEntry(at position: Int) throws(GitError) -> IndexEntry {
+    private func baseEntry(at position: Int) throws(GitFormatError) -> IndexEntry {
         switch base {
         case .mapped(let mapped): try mapped.entry(at: position)
         case .loaded(let entries): entries[position]
@@ -214,7 +214,7 @@ public final class Index {
     }
 
     /// The entries of `path` now, every stage.
-    private func currentEntries(of path: [UInt8]) throws(GitError) -> [IndexEntry] {
+    private func currentEntries(of path: [UInt8]) throws(GitFormatError) -> [IndexEntry] {
         if let entries = changed[path] { return entries }
         var found: [IndexEntry] = []
         for position in basePositions(of: path) { found.append(try baseEntry(at: position)) }
@@ -244,7 +244,7 @@ public final class Index {
 
     /// The whole index as one file: unchanged entries copied from the mapped base as they
     /// are, changed paths written anew.
-    private func wholeBytes() throws(GitError) -> [UInt8] {
+    private func wholeBytes() throws(GitFormatError) -> [UInt8] {
         let needsExtended: Bool = switch base {
         case .mapped(let mapped): mapped.hasExtendedFlags
         case .loaded(let entries): entries.contains { $0.extendedFlags != 0 }
@@ -274,7 +274,7 @@ public final class Index {
     /// A split `.git/index` recording the changes against `shared`: a shared entry whose
     /// path and stage are staged again is replaced, one no longer staged is deleted, and the
     /// rest are added.
-    private func splitBytes(shared: MappedIndex, id: ObjectID) throws(GitError) -> [UInt8] {
+    private func splitBytes(shared: MappedIndex, id: ObjectID) throws(GitFormatError) -> [UInt8] {
         var replaced: [(position: Int, entry: IndexEntry)] = []
         var deleted: [Int] = []
         var added: [IndexEntry] = []
@@ -306,12 +306,12 @@ public final class Index {
     /// merges them: replacements take the place (and the name) of their shared entries,
     /// deleted ones go, and the other entries are added, each replacing a shared entry of
     /// the same path and stage.
-    private func apply(_ link: IndexFile.Link, entries: [IndexEntry]) throws(GitError) {
+    private func apply(_ link: IndexFile.Link, entries: [IndexEntry]) throws(GitFormatError) {
         let count = baseCount
         guard link.replaced.count <= entries.count, link.replaced.allSatisfy({ $0 < count }),
               link.deleted.allSatisfy({ $0 < count }),
               entries.prefix(link.replaced.count).allSatisfy({ $0.pathBytes.isEmpty }) else {
-            throw failure(.generic, "\(gitdir)index has a link extension that does not fit its shared index", "cairn_index_read")
+            throw failure(.corrupt, "\(gitdir)index has a link extension that does not fit its shared index", "cairn_index_read")
         }
         for (position, entry) in zip(link.replaced, entries) {
             let old = try baseEntry(at: position)
@@ -329,7 +329,7 @@ public final class Index {
     }
 
     /// Puts `entry` in place of the entry of `path` at `stage` (nil: removes that entry).
-    private func replace(_ path: [UInt8], stage: Int, with entry: IndexEntry?) throws(GitError) {
+    private func replace(_ path: [UInt8], stage: Int, with entry: IndexEntry?) throws(GitFormatError) {
         var now: [IndexEntry] = []
         for existing in try currentEntries(of: path) where existing.stage != stage { now.append(existing) }
         if let entry { now.append(entry) }
@@ -359,26 +359,5 @@ public final class Index {
             stale.append(name)
         }
         for name in stale { unlink(gitdir + name) }
-    }
-}
-
-extension IndexEntry {
-    /// An entry for the file at `absolutePath`, staged at `path` with blob `id`, carrying the
-    /// file's stat data (`lstat`) so git sees it unchanged.
-    public static func forFile(atPath absolutePath: String, path: String, id: ObjectID) throws(GitError) -> IndexEntry {
-        var info = stat()
-        guard lstat(absolutePath, &info) == 0 else { throw posixFailure("lstat", absolutePath) }
-        var entry = IndexEntry(path: path, id: id)
-        entry.ctimeSeconds = UInt32(truncatingIfNeeded: info.st_ctim.tv_sec)
-        entry.ctimeNanoseconds = UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)
-        entry.mtimeSeconds = UInt32(truncatingIfNeeded: info.st_mtim.tv_sec)
-        entry.mtimeNanoseconds = UInt32(truncatingIfNeeded: info.st_mtim.tv_nsec)
-        entry.device = UInt32(truncatingIfNeeded: info.st_dev)
-        entry.inode = UInt32(truncatingIfNeeded: info.st_ino)
-        entry.mode = info.st_mode & 0o111 != 0 ? 0o100755 : 0o100644
-        entry.uid = info.st_uid
-        entry.gid = info.st_gid
-        entry.size = UInt32(truncatingIfNeeded: info.st_size)
-        return entry
     }
 }

@@ -23,10 +23,10 @@ final class MappedIndex {
     /// Takes the mapped index `file` read from `path`, which ``IndexFile/header(_:path:)`` found
     /// to be of version 2 or 3 (version 4 compresses names against the previous entry:
     /// ``IndexFile/parse(_:path:)`` reads it whole instead). Throws when it is damaged.
-    init(file: MappedFile, path: String) throws(GitError) {
+    init(file: MappedFile, path: String) throws(GitFormatError) {
         let bytes = file.bytes
-        func corrupt(_ what: String) -> GitError {
-            failure(.generic, "\(path) is not a valid index file: \(what)", "cairn_index_read")
+        func corrupt(_ what: String) -> GitFormatError {
+            failure(.corrupt, "\(path) is not a valid index file: \(what)", "cairn_index_read")
         }
         version = try IndexFile.header(bytes, path: path)
         precondition(version == 2 || version == 3, "a mapped index is of version 2 or 3")
@@ -58,7 +58,7 @@ final class MappedIndex {
     }
 
     /// The entry at a position.
-    func entry(at position: Int) throws(GitError) -> IndexEntry {
+    func entry(at position: Int) throws(GitFormatError) -> IndexEntry {
         // Named, not destructured (see ``IndexFile/parse(_:path:)``).
         if let read = IndexFile.readEntry(file.bytes, at: offsets[position], version: version, end: entriesEnd, previousPath: []) {
             return read.entry
@@ -66,8 +66,8 @@ final class MappedIndex {
         throw damaged(position)
     }
 
-    private func damaged(_ position: Int) -> GitError {
-        failure(.generic, "\(path) is not a valid index file: entry \(position) runs past its end", "cairn_index_read")
+    private func damaged(_ position: Int) -> GitFormatError {
+        failure(.corrupt, "\(path) is not a valid index file: entry \(position) runs past its end", "cairn_index_read")
     }
 
     /// The positions of every entry for `path` (one per stage; none when it is not staged),

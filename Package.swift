@@ -25,7 +25,9 @@ let package = Package(
         ),
         // git's file formats that Cairn writes itself, in pure Swift (no libgit2): the index,
         // packs and their indexes, loose objects, spliced trees, their hashes.
-        .target(name: "GitFormat", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // zlib as Debian ships it (zlib1g-dev): CRC-32 and Adler-32 for the formats below.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "GitFormat", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         // The few libgit2 calls Cairn needs, in safe Swift.
         .target(name: "Git", dependencies: ["CGit2", "GitFormat"]),
         // Documents, paths, canonical JSON: pure Swift, no git.
@@ -66,7 +68,7 @@ let package = Package(
             ]),
         // What every test target shares: temporary folders, running programs, seeded randomness.
         .target(name: "CairnTestSupport", dependencies: ["CairnMerge"], path: "Tests/CairnTestSupport"),
-        .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CairnTestSupport"]),
+        .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CZlib", "CairnTestSupport"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CairnTestSupport"]),
         .testTarget(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],

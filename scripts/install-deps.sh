@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, on Debian or Ubuntu, what building and testing Cairn needs and the machine lacks:
-# libgit2-dev (the library Cairn is built on), pkg-config (how the build finds it), git
+# libgit2-dev (the library Cairn is built on), zlib1g-dev (the checksums of the packs Cairn
+# writes), pkg-config (how the build finds them), git
 # (the tests read stores with plain git, as users do), lighttpd (the tests' loopback git
 # server: smart HTTP through git http-backend, with a password per user), nginx, fcgiwrap and
 # openssl (the other loopback git server: nginx passes requests to git http-backend through
@@ -20,6 +21,7 @@ set -euo pipefail
 need=()
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists libgit2 2>/dev/null || need+=(libgit2-dev)
+pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)

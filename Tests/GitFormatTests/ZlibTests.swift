@@ -1,4 +1,7 @@
 @testable import GitFormat
+import CZlib
+import CairnMerge
+import CairnTestSupport
 import Testing
 
 /// The zlib streams of stored blocks that Cairn's loose objects and packs hold (git reading
@@ -32,6 +35,26 @@ import Testing
         #expect(read == data)
         #expect(stream.count == offset + 4)
         #expect(stream.readBigEndianUInt32(at: offset) == Zlib.adler32(data))
+    }
+
+    /// zlib itself reads back every stream Cairn frames, whatever its size: the framing is
+    /// hand-written, zlib is the reference.
+    @Test func zlibReadsEveryStreamBack() {
+        var generator = SplitMix(seed: 1950)
+        let sizes = [0, 1, 65_534, 65_535, 65_536, 131_070, 131_071] + (0..<40).map { _ in Int.random(in: 0...300_000, using: &generator) }
+        for size in sizes {
+            let data = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let stream = Zlib.stored(data)
+            var read = [UInt8](repeating: 0, count: max(size, 1))
+            var length = uLongf(read.count)
+            let status = stream.withUnsafeBufferPointer { source in
+                read.withUnsafeMutableBufferPointer { target in
+                    uncompress(target.baseAddress, &length, source.baseAddress, uLong(source.count))
+                }
+            }
+            #expect(status == Z_OK, "size \(size)")
+            #expect(Array(read.prefix(Int(length))) == data, "size \(size)")
+        }
     }
 
     /// Adler-32 by its definition, one modulo a byte: the reference for the fast version.

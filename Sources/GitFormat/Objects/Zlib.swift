@@ -1,4 +1,9 @@
-/// The parts of the zlib format (RFC 1950, 1951) Cairn writes itself.
+import CZlib
+
+/// The zlib streams (RFC 1950, 1951) of Cairn's loose objects and packs: stored blocks, framed
+/// here because storing is all Cairn does (the documents are small and a pack is written on
+/// every checkpoint); the checksum is zlib's. A property test checks that zlib's `uncompress`
+/// reads every stream back.
 package enum Zlib {
     /// A zlib stream holding `data` in stored blocks: header, blocks of at most 65,535 bytes
     /// each with its length and the length's complement, and the Adler-32 checksum.
@@ -21,22 +26,18 @@ package enum Zlib {
         return output
     }
 
-    /// The Adler-32 checksum of `data`.
+    /// The Adler-32 checksum of `data`: zlib's `adler32`.
     package static func adler32(_ data: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        var offset = 0
-        // 5,552 bytes is the most that can be summed before b may overflow 32 bits.
-        while offset < data.count {
-            let end = min(offset + 5_552, data.count)
-            for index in offset..<end {
-                a &+= UInt32(data[index])
-                b &+= a
-            }
-            a %= 65_521
-            b %= 65_521
-            offset = end
+        data.withUnsafeBufferPointer { buffer in
+            var sum = CZlib.adler32(0, nil, 0)
+            var offset = 0
+            // zlib takes lengths as `uInt`: more than 4 GiB goes in parts.
+            repeat {
+                let count = min(buffer.count - offset, Int(UInt32.max))
+                sum = CZlib.adler32(sum, buffer.baseAddress.map { $0 + offset }, uInt(count))
+                offset += count
+            } while offset < buffer.count
+            return UInt32(truncatingIfNeeded: sum)
         }
-        return b << 16 | a
     }
 }

@@ -11,7 +11,8 @@ extension Store {
         let first = try resolve(ours)
         let second = try resolve(theirs)
         return try translatingErrors("cannot merge \(ours) and \(theirs)") { () throws -> (tree: ObjectID, conflicts: [ConflictRecord]) in
-            let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet(), clock: Self.deviceClock()).merge(commit: first.id, with: second.id)
+            let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), context: MergeContext(clock: Self.deviceClock()))
+            let outcome = try merge.merge(commit: first.id, with: second.id)
             return (outcome.tree, outcome.conflicts)
         }
     }

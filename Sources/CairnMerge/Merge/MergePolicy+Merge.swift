@@ -7,12 +7,12 @@ public struct MergeOutcome: Hashable, Sendable {
 
 extension MergePolicy {
     /// Merges `ours` and `theirs`, both changed from `base` (any of the three may be absent:
-    /// created, deleted). `pointer` is where the value sits in its document, for the records;
+    /// created, deleted), as a whole document: the records' pointers start at its top.
     /// `context` holds the merging device's clock, when the merge has one.
-    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?, pointer: String = "",
+    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
                       context: MergeContext = MergeContext()) -> MergeOutcome {
         var records: [ConflictRecord] = []
-        let value = merge(base, ours, theirs, at: pointer, deciding: .byContent, in: context, into: &records)
+        let value = merge(base, ours, theirs, at: "", deciding: .byContent, in: context, into: &records)
         return MergeOutcome(value: value, conflicts: records.sorted())
     }
 

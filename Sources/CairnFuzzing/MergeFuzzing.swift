@@ -52,7 +52,7 @@ public enum MergeFuzzing {
     public static func fingerprint(_ outcome: MergeOutcome) -> [UInt8] {
         var bytes = outcome.value?.canonicalBytes() ?? Array("(absent)".utf8)
         for record in outcome.conflicts {
-            bytes += Array("|\(record.document)|\(record.pointer)|\(record.policy)|".utf8)
+            bytes += Array("|\(record.document?.description ?? "")|\(record.pointer)|\(record.policy)|".utf8)
             bytes += record.kept?.canonicalBytes() ?? [0]
             bytes += record.replaced?.canonicalBytes() ?? [0]
             bytes += Array("|\(record.note ?? "")".utf8)

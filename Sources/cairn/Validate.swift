@@ -24,6 +24,6 @@ struct Validate: ParsableCommand {
             let count = report.count == 1 ? "1 document is" : "\(report.count) documents are"
             throw CairnError(.invalidInput, "\(count) not valid; fix the files (or put them again) and run cairn validate again")
         }
-        print(try store.schemaSet() == nil ? "All documents are valid JSON objects (the store has no schema set)." : "All documents match their schemas.")
+        print(try store.schemaSet().kinds.isEmpty ? "All documents are valid JSON objects (the store has no schema set)." : "All documents match their schemas.")
     }
 }

@@ -85,7 +85,7 @@ import Testing
 
     @Test func readingOnlyWhatDiffersGivesTheWholeStoreMerge() throws {
         let set = try Self.schemaSet("life-in-uk")
-        let merge = TreeMerge(repository: repository, schemaSet: set)
+        let merge = StoreMerge(repository: repository, schemaSet: set)
         var random = SplitMix(seed: 4)
         for round in 0..<150 {
             // Stored documents carry their derived fields, as put writes them.
@@ -118,7 +118,7 @@ import Testing
         tablet[try DocumentPath("users/u1/profiles/+447700900456")] = .object(["phoneNumber": .string("+447700900456")])
         tablet[try DocumentPath("users/u1/profiles/+447700900456/habits/h1")] = .object(["title": .string("Walk")])
         tablet[user] = .object(["profileCount": .integer(1), "taskCount": .integer(1)])
-        let outcome = try TreeMerge(repository: repository, schemaSet: set)
+        let outcome = try StoreMerge(repository: repository, schemaSet: set)
             .merge(base: tree(base), ours: tree(phone), theirs: tree(tablet))
         let merged = try documents(outcome.tree)
         #expect(merged[user]?.field("profileCount") == .integer(2))
@@ -126,11 +126,30 @@ import Testing
         #expect(merged == set.mergeDocuments(base: base, ours: phone, theirs: tablet).documents)
     }
 
+    /// A profile another git tool wrote unparsable, arriving while a count of profiles is
+    /// computed again: the merge stops as corrupt, naming it, rather than count without it.
+    @Test func anUnreadableCountedDocumentMakesTheMergeFailAsCorrupt() throws {
+        let set = try Self.schemaSet("remi")
+        let user = try DocumentPath("users/u1")
+        let base: [DocumentPath: JSONValue] = [user: .object(["profileCount": .integer(0), "taskCount": .integer(0)])]
+        var phone = base
+        phone[try DocumentPath("users/u1/profiles/+447700900123")] = .object(["phoneNumber": .string("+447700900123")])
+        let broken = try repository.writeBlob(Array(#"{"phoneNumber": "+447700900456""#.utf8))
+        let tablet = try repository.updateTree(
+            tree(base), with: [.upsert(path: "users/u1/profiles/+447700900456.json", id: broken, mode: 0o100644)]).id
+        let merge = StoreMerge(repository: repository, schemaSet: set)
+        for (ours, theirs) in [(try tree(phone), tablet), (tablet, try tree(phone))] {
+            let error = try #require(throws: CairnError.self) { try merge.merge(base: tree(base), ours: ours, theirs: theirs) }
+            #expect(error.code == .corrupt)
+            #expect(error.message.hasPrefix("users/u1/profiles/+447700900456 in history is not a valid document"), "\(error.message)")
+        }
+    }
+
     /// Two devices that each merged the other's work (a criss-cross) then merge again: the
     /// counter of attempts counts each device's increments once, not twice.
     @Test func crissCrossMergesCountEachIncrementOnce() throws {
         let set = try Self.schemaSet("life-in-uk")
-        let merge = TreeMerge(repository: repository, schemaSet: set)
+        let merge = StoreMerge(repository: repository, schemaSet: set)
         let who = Signature(name: "Cairn", email: "u1@cairn.invalid", time: 1_700_000_000)
         func commit(_ tree: ObjectID, _ parents: [ObjectID]) throws -> ObjectID {
             try repository.createCommit(tree: tree, parents: parents, message: "c\n", author: who, committer: who, updating: nil)
@@ -174,13 +193,13 @@ import Testing
         let deleted: [DocumentPath: JSONValue] = [:]
         var changed = base
         changed[habit] = .object(["title": .string("Walk"), "completionCount": .integer(2)])
-        let merge = TreeMerge(repository: repository, schemaSet: set)
+        let merge = StoreMerge(repository: repository, schemaSet: set)
         let outcome = try merge.merge(base: tree(base), ours: tree(deleted), theirs: tree(changed))
         let merged = try documents(outcome.tree)
         #expect(merged[habit]?.field("completionCount") == .integer(2))
         #expect(merged[profile] == base[profile], "the parent comes back")
         #expect(merged[message] == nil, "what nobody changed stays deleted")
-        #expect(outcome.conflicts.contains { $0.document == profile.description && $0.policy == "cascade" && $0.replaced == nil })
+        #expect(outcome.conflicts.contains { $0.document == profile && $0.policy == .cascade && $0.replaced == nil })
         #expect(try merge.merge(base: tree(base), ours: tree(changed), theirs: tree(deleted)).tree == outcome.tree)
         #expect(merged.mapValues { $0.canonicalBytes() } == set.mergeDocuments(base: base, ours: deleted, theirs: changed).documents.mapValues { $0.canonicalBytes() })
     }

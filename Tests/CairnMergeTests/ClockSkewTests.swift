@@ -18,7 +18,7 @@ import Testing
 
     func merge(_ policy: MergePolicy, _ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?,
                clock: Int64? = nil) -> MergeOutcome {
-        MergeClock.$now.withValue(clock) { policy.merge(base: base, ours: ours, theirs: theirs) }
+        policy.merge(base: base, ours: ours, theirs: theirs, context: MergeContext(clock: clock))
     }
 
     @Test func clocksHoursApartTheLaterStampWinsWhicheverSideMerges() {
@@ -73,7 +73,7 @@ import Testing
     @Test func clampingCountsAStampFromTheFutureAsTheMergingClock() throws {
         let policy = try MergePolicy(schema: json(#"{"type":"object","x-merge":{"lww":"updatedAt","future":"clamp"}}"#))
         #expect(policy == .lww("updatedAt", children: [:], future: .clamp))
-        #expect(policy.name == "lww(updatedAt, future clamped)")
+        #expect(policy.name.rawValue == "lww(updatedAt, future clamped)")
         let base = section(false, at: now - hour)
         let ahead = section(true, at: now + 3 * hour)
         // Written a minute ago by a device whose clock is right: still older than the
@@ -127,18 +127,18 @@ import Testing
             }
             return value
         }
-        MergeClock.$now.withValue(now) {
-            MergeLaws.check(.lww("t", children: [:], future: .clamp), cases: 1_500, seed: 21) {
-                MergeSamples.sample(&$0, draw: stamped)
-            }
-            MergeLaws.check(.lww("t", children: [:], future: .flag), cases: 1_500, seed: 22) {
-                MergeSamples.sample(&$0, draw: stamped)
-            }
+        let context = MergeContext(clock: now)
+        MergeLaws.check(.lww("t", children: [:], future: .clamp), cases: 1_500, seed: 21, context: context) {
+            MergeSamples.sample(&$0, draw: stamped)
+        }
+        MergeLaws.check(.lww("t", children: [:], future: .flag), cases: 1_500, seed: 22, context: context) {
+            MergeSamples.sample(&$0, draw: stamped)
         }
     }
 
-    @Test func aNoteSurvivesTheMergeCommitsRecord() {
-        let record = ConflictRecord(document: "users/u1/books/b1", pointer: "/sections/s1", policy: "lww(updatedAt)",
+    @Test func aNoteSurvivesTheMergeCommitsRecord() throws {
+        let record = ConflictRecord(document: try DocumentPath("users/u1/books/b1"), pointer: "/sections/s1",
+                                    policy: .lww("updatedAt", futureClamped: false),
                                     kept: .integer(1), replaced: .integer(2), note: "a stamp 2 h 0 min ahead of the merging device's clock")
         #expect(ConflictRecord(json: record.jsonValue) == record)
         var plain = record

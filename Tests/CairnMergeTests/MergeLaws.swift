@@ -27,8 +27,9 @@ enum MergeLaws {
         MergeFuzzing.fingerprint(outcome)
     }
 
+    /// `context`: the merging device's clock, for policies that read it.
     static func check(
-        _ policy: MergePolicy, cases count: Int = 3_000, seed: UInt64,
+        _ policy: MergePolicy, cases count: Int = 3_000, seed: UInt64, context: MergeContext = MergeContext(),
         sourceLocation: SourceLocation = #_sourceLocation,
         _ generate: (inout SplitMix) -> Case
     ) {
@@ -36,23 +37,23 @@ enum MergeLaws {
         var failures = 0
         for number in 0..<count where failures < 3 {
             let sample = generate(&generator)
-            let forward = policy.merge(base: sample.base, ours: sample.ours, theirs: sample.theirs)
-            let backward = policy.merge(base: sample.base, ours: sample.theirs, theirs: sample.ours)
+            let forward = policy.merge(base: sample.base, ours: sample.ours, theirs: sample.theirs, context: context)
+            let backward = policy.merge(base: sample.base, ours: sample.theirs, theirs: sample.ours, context: context)
             if fingerprint(forward) != fingerprint(backward) {
                 failures += 1
                 Issue.record("\(policy.name) not symmetric, case \(number) of seed \(seed): \(sample)", sourceLocation: sourceLocation)
             }
             let keepsBase = policy.isAppendOnly && sample.base != nil
             for changed in [sample.ours, sample.theirs] where !keepsBase {
-                for outcome in [policy.merge(base: sample.base, ours: sample.base, theirs: changed),
-                                policy.merge(base: sample.base, ours: changed, theirs: sample.base)] {
+                for outcome in [policy.merge(base: sample.base, ours: sample.base, theirs: changed, context: context),
+                                policy.merge(base: sample.base, ours: changed, theirs: sample.base, context: context)] {
                     if !JSONValue.same(outcome.value, changed) || !outcome.conflicts.isEmpty {
                         failures += 1
                         Issue.record("\(policy.name) breaks identity, case \(number) of seed \(seed): \(sample) gave \(outcome)", sourceLocation: sourceLocation)
                     }
                 }
                 if policy != .counter {
-                    let twice = policy.merge(base: sample.base, ours: changed, theirs: changed)
+                    let twice = policy.merge(base: sample.base, ours: changed, theirs: changed, context: context)
                     if !JSONValue.same(twice.value, changed) || !twice.conflicts.isEmpty {
                         failures += 1
                         Issue.record("\(policy.name) not idempotent, case \(number) of seed \(seed): \(sample) gave \(twice)", sourceLocation: sourceLocation)

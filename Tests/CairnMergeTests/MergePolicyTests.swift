@@ -88,7 +88,7 @@ import Testing
             ours: try json(#"{"a":2,"b":1,"c":5,"d":{"x":2,"y":1}}"#),
             theirs: try json(#"{"a":1,"b":3,"c":7,"d":{"x":1,"y":2},"e":true}"#))
         #expect(merged.value == (try json(#"{"a":2,"b":3,"c":7,"d":{"x":2,"y":2},"e":true}"#)))
-        #expect(merged.conflicts == [ConflictRecord(pointer: "/c", policy: "fields", kept: .integer(7), replaced: .integer(5))])
+        #expect(merged.conflicts == [ConflictRecord(pointer: "/c", policy: .fields, kept: .integer(7), replaced: .integer(5))])
     }
 
     @Test func aModificationBeatsADeleteAndIsRecorded() throws {
@@ -164,11 +164,11 @@ import Testing
 @Suite struct ConflictRecordTests {
     @Test func aRecordOfTwoObjectsShowsTheFieldsThatDiffer() throws {
         let record = ConflictRecord(
-            document: "users/u1/boards/b1", pointer: "", policy: "highest(version)",
+            document: try DocumentPath("users/u1/boards/b1"), pointer: "", policy: .highest("version", then: nil),
             kept: try JSONParser().parse(#"{"name":"Laptop","version":3,"size":3}"#),
             replaced: try JSONParser().parse(#"{"name":"Phone","version":2,"size":3}"#))
         #expect(record.description == #"users/u1/boards/b1 [highest(version)] kept { "name": "Laptop", "version": 3 }, replaced { "name": "Phone", "version": 2 }"#)
-        let deleted = ConflictRecord(pointer: "/a", policy: "fields", kept: .integer(1), replaced: nil)
+        let deleted = ConflictRecord(pointer: "/a", policy: .fields, kept: .integer(1), replaced: nil)
         #expect(deleted.description == "/a [fields] kept 1, replaced (deleted)")
     }
 }

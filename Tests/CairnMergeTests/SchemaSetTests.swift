@@ -54,7 +54,7 @@ import Testing
         #expect(value.field("completedCount") == .integer(2))
         #expect(value.field("lastSectionId") == .string("s3"))
         #expect(value.field("updatedAt") == .integer(300))
-        #expect(merged.conflicts.allSatisfy { $0.document == "users/u1/books/life-in-the-uk" })
+        #expect(merged.conflicts.allSatisfy { $0.document?.description == "users/u1/books/life-in-the-uk" })
         #expect(!merged.conflicts.contains { $0.pointer == "/completedCount" || $0.pointer == "/lastSectionId" })
     }
 

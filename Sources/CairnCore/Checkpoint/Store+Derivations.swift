@@ -10,8 +10,9 @@ extension Store {
     /// documents on top (a checkpoint whose message names each document, field, expected and
     /// found value) and moves the working tree there. The caller holds the lock.
     func correctDerivedFields(comparing sides: [ObjectID?], result: inout SyncResult) throws {
-        guard let head = result.head?.objectID, let set = try schemaSet(),
-              set.kinds.contains(where: { !$0.derived.isEmpty || !$0.counted.isEmpty }) else { return }
+        guard let head = result.head?.objectID else { return }
+        let set = try schemaSet()
+        guard set.kinds.contains(where: { !$0.derived.isEmpty || !$0.counted.isEmpty }) else { return }
         let tree = try repository.commit(head).treeID
         var trees: [ObjectID?] = []
         for side in sides { trees.append(try side.map { try repository.commit($0).treeID }) }
@@ -55,7 +56,7 @@ extension Store {
     /// the documents that count them, writing those that were wrong (recorded as pending).
     /// Returns what was wrong. The caller holds the lock.
     func correctDerivedFields(ofScanned paths: [String]) throws -> [DerivedFieldMismatch] {
-        guard let set = try schemaSet() else { return [] }
+        let set = try schemaSet()
         var found: [DerivedFieldMismatch] = []
         for path in set.documentsToDerive(after: paths.compactMap { DocumentPath(fileName: $0) }) {
             guard let kind = set.kind(of: path), let bytes = try FileSystem.read(absolute(path.fileName)),

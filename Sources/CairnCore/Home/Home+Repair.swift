@@ -108,8 +108,7 @@ extension Store {
             }
             // Unchanged here since the last sync: the remote's version is the newer one.
             if let common, JSONValue.same(common, ours) { continue }
-            let outcome = set?.merge(path, base: common, ours: ours, theirs: theirs)
-                ?? MergePolicy.plain.merge(base: common, ours: ours, theirs: theirs)
+            let outcome = set.merge(path, base: common, ours: ours, theirs: theirs)
             guard let merged = outcome.value else { continue }
             do {
                 try put(merged, at: path)

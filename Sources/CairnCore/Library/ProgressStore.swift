@@ -248,7 +248,7 @@ public final class ProgressStore: @unchecked Sendable {
         let now = clock.now()
         var immediate = false
         for path in paths {
-            let kind = set?.kind(of: path)
+            let kind = set.kind(of: path)
             let policy = kind?.checkpoint ?? .standard
             if scheduler.noteWrite(kind: kind?.file ?? "", policy: policy, at: now) { immediate = true }
         }

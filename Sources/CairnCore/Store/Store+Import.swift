@@ -47,7 +47,7 @@ extension Store {
             let theirs = try rewrittenTree(of: tip, from: other.uid, over: headTree)
             let base = try previous.map { try rewrittenTree(of: $0, from: other.uid, over: headTree) }
                 ?? rewrittenTree(of: nil, from: other.uid, over: headTree)
-            let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet()).merge(base: base, ours: headTree, theirs: theirs)
+            let outcome = try StoreMerge(repository: repository, schemaSet: schemaSet()).merge(base: base, ours: headTree, theirs: theirs)
             let brought = try repository.differences(among: [base, theirs]).compactMap { DocumentPath(fileName: $0.path) }
             // Recorded even when nothing of this store changes (its documents already held the
             // other's, or the policies kept its own): the next import starts from here, and
@@ -103,8 +103,9 @@ extension Store {
                 segments[1] = uid
                 documents[try DocumentPath(segments.joined(separator: "/"))] = value
             }
-            if let set = try schemaSet(), try reader.version(tree) < set.migrations.version {
-                documents = try set.migrations.migrate(documents, from: reader.version(tree))
+            let migrations = try schemaSet().migrations
+            if try reader.version(tree) < migrations.version {
+                documents = try migrations.migrate(documents, from: reader.version(tree))
             }
             for (path, value) in documents {
                 updates.append(.upsert(path: path.fileName, id: try repository.writeBlob(value.canonicalBytes()), mode: 0o100644))

@@ -17,7 +17,7 @@ extension Store {
         }
         return try locked("cannot migrate the store of \(uid)") { () throws -> CheckpointResult in
             try commitPending(message: nil)
-            let version = try self.schemaSet()?.migrations.version ?? 1
+            let version = try self.schemaSet().migrations.version
             let goal = target.migrations.version
             guard goal >= version else {
                 throw CairnError(.invalidInput, "the store of \(uid) is at schema version \(version); \(schemaSet.name) is at \(goal), and a store never goes back; nothing was changed")

@@ -38,7 +38,7 @@ extension Store {
                 }
                 let current = present ? try repository.hashFile(atPath: file) : nil
                 guard current != target || checkpointed != target else { continue }
-                if let kind = set?.kind(of: path), kind.policy.isAppendOnly,
+                if let kind = set.kind(of: path), kind.policy.isAppendOnly,
                    let pushed = try remoteCommit.flatMap({ try repository.blobID(at: path.fileName, inCommit: $0) }), pushed != target {
                     throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): the remote holds it, so it can only be restored to the remote's version; nothing was restored")
                 }
@@ -93,12 +93,12 @@ extension Store {
 
     /// Refuses to restore a document from a revision where it is not a valid document: not a
     /// JSON object, or refused by its schema.
-    private func checkRestorable(_ path: DocumentPath, blob: ObjectID, at revision: String, set: SchemaSet?) throws {
+    private func checkRestorable(_ path: DocumentPath, blob: ObjectID, at revision: String, set: SchemaSet) throws {
         let value = try parseStored(repository.blobContent(blob), what: "\(path) at \(revision)")
         guard case .object = value else {
             throw CairnError(.invalidInput, "\(path) at \(revision) holds a JSON \(value.typeName), not a document; nothing was restored")
         }
-        if let kind = set?.kind(of: path), let first = kind.validate(value, at: path).first {
+        if let kind = set.kind(of: path), let first = kind.validate(value, at: path).first {
             throw CairnError(.invalidInput, "\(path) at \(revision) breaks its schema (\(kind.file)) at \(first); nothing was restored")
         }
     }

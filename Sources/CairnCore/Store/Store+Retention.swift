@@ -9,7 +9,8 @@ extension Store {
     public func prune() throws(CairnError) -> CheckpointResult {
         try locked("cannot prune the store of \(uid)") { () throws -> CheckpointResult in
             try commitPending(message: nil)
-            guard let set = try schemaSet() else { return CheckpointResult(id: nil, changes: []) }
+            let set = try schemaSet()
+            guard !set.kinds.isEmpty else { return CheckpointResult(id: nil, changes: []) }
             var removed: [(DocumentPath, SchemaSet.Kind)] = []
             let all = documents(under: StoreLayout.documentsFolder(of: uid))
             for kind in set.kinds {

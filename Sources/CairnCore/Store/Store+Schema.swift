@@ -1,14 +1,15 @@
 import CairnMerge
 
 extension Store {
-    /// The store's schema set (`.cairn/schema/*.schema.json`), or nil when it has none.
-    public func schemaSet() throws(CairnError) -> SchemaSet? {
+    /// The store's schema set (`.cairn/schema/*.schema.json`), or ``SchemaSet/empty`` when it
+    /// has none.
+    public func schemaSet() throws(CairnError) -> SchemaSet {
         if let loaded = loadedSchemaSet { return loaded }
         var files: [String: [UInt8]] = [:]
         for name in FileSystem.names(in: absolute(StoreLayout.schemaFolder)) where SchemaSetFiles.isSetFile(name) {
             files[name] = try FileSystem.read(absolute(StoreLayout.schemaFolder + "/" + name))
         }
-        var set: SchemaSet?
+        var set = SchemaSet.empty
         if !files.isEmpty {
             do {
                 set = try SchemaSet(files: files)
@@ -16,14 +17,14 @@ extension Store {
                 throw CairnError(.corrupt, "the store's schema set (\(StoreLayout.schemaFolder)) is broken: \(error.description); restore it from history", cause: error)
             }
         }
-        loadedSchemaSet = .some(set)
+        loadedSchemaSet = set
         return set
     }
 
     /// The document as it will be stored at `path` (derived fields computed), or the error
     /// that refuses it: its schema's first complaint, and how many more there are.
     func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
-        guard let set = try schemaSet(), let kind = set.kind(of: path) else { return value }
+        guard let kind = try schemaSet().kind(of: path) else { return value }
         let document = kind.filled(value) { count in self.documents(of: count, below: path) }
         let errors = kind.validate(document, at: path)
         if let first = errors.first {
@@ -44,7 +45,7 @@ extension Store {
     /// them, and writes those that changed (recorded as pending like any write). The caller
     /// holds the lock.
     func refreshCounts(after changed: [DocumentPath]) throws {
-        guard let set = try schemaSet() else { return }
+        let set = try schemaSet()
         var owners: [DocumentPath] = []
         for path in changed {
             for owner in set.owners(affectedBy: path) where !owners.contains(owner) { owners.append(owner) }
@@ -61,7 +62,7 @@ extension Store {
 
     /// Refuses to change or delete an existing document of an append-only kind.
     func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyChange) throws(CairnError) {
-        guard let kind = try schemaSet()?.kind(of: path), kind.policy.isAppendOnly,
+        guard let kind = try schemaSet().kind(of: path), kind.policy.isAppendOnly,
               FileSystem.kind(absolute(path.fileName)) == .file else { return }
         let hint = change == .change ? "write a new document instead" : "append-only documents are kept for good"
         throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)")
@@ -103,8 +104,8 @@ extension Store {
                 report.append((document, ["holds a JSON \(value.typeName); a document is an object"]))
                 continue
             }
-            var problems = set?.validate(value, at: document).map(\.description) ?? []
-            if let kind = set?.kind(of: document),
+            var problems = set.validate(value, at: document).map(\.description)
+            if let kind = set.kind(of: document),
                !JSONValue.same(kind.filled(value) { count in self.documents(of: count, below: document) }, value) {
                 problems.append("its derived fields (\(kind.computedFields.sorted().joined(separator: ", "))) are not what the documents give; put it again to compute them")
             }

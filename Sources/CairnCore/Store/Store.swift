@@ -25,8 +25,8 @@ public final class Store {
     package let repository: Repository
     let lock: StoreLock
     let journal: PendingJournal
-    /// The schema set, read on first use (`.some(nil)`: the store has none).
-    var loadedSchemaSet: SchemaSet??
+    /// The schema set, read on first use (``SchemaSet/empty``: the store has none).
+    var loadedSchemaSet: SchemaSet?
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]

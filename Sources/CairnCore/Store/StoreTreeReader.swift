@@ -24,11 +24,11 @@ struct StoreTreeReader {
         return (try? SchemaMigrations(json: repository.blobContent(entry.id)))?.version ?? 1
     }
 
-    /// The tree's schema set, or nil when it has none.
-    func schemaSet(_ tree: ObjectID) throws -> SchemaSet? {
+    /// The tree's schema set (``SchemaSet/empty`` when it has none).
+    func schemaSet(_ tree: ObjectID) throws -> SchemaSet {
         var files: [String: [UInt8]] = [:]
         for (name, id) in try schemaEntries(tree) { files[name] = try repository.blobContent(id) }
-        guard !files.isEmpty else { return nil }
+        guard !files.isEmpty else { return .empty }
         do {
             return try SchemaSet(files: files)
         } catch {

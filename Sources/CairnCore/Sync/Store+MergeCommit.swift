@@ -9,8 +9,9 @@ import GitFormat
 
 extension Store {
     /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).
-    func mergeCommit(_ head: ObjectID, _ theirs: ObjectID) throws -> (commit: ObjectID, outcome: TreeMerge.Outcome) {
-        let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet(), clock: Self.deviceClock()).merge(commit: head, with: theirs)
+    func mergeCommit(_ head: ObjectID, _ theirs: ObjectID) throws -> (commit: ObjectID, outcome: StoreMerge.Outcome) {
+        let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), context: MergeContext(clock: Self.deviceClock()))
+        let outcome = try merge.merge(commit: head, with: theirs)
         let incoming = try repository.aheadBehind(theirs, head).ahead
         let signature = signature()
         let commit = try repository.createCommit(
@@ -21,7 +22,7 @@ extension Store {
     }
 
     /// This device's clock, in milliseconds since 1970: what a merge checks stamps from the
-    /// future against (see ``MergeClock``).
+    /// future against (see ``MergeContext``).
     static func deviceClock() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
@@ -31,7 +32,7 @@ extension Store {
 
     /// The merge commit's message: a summary line, the records for people, then one trailer
     /// per record (`Cairn-Conflict: {…}`, the whole record as JSON) for `cairn conflicts`.
-    static func mergeMessage(incoming: Int, outcome: TreeMerge.Outcome) -> String {
+    static func mergeMessage(incoming: Int, outcome: StoreMerge.Outcome) -> String {
         let count = outcome.conflicts.count
         var text = "Sync: merged \(incoming) checkpoint\(incoming == 1 ? "" : "s") from the remote"
         if outcome.mergedDocuments > 0 {

@@ -29,19 +29,13 @@ extension Store {
                 throw CairnError(.invalidInput, "cannot merge \(path): the \(role) version is not valid JSON (\(error.description)); resolve it by hand", cause: error)
             }
         }
-        let set = try schemaSet()
-        let (b, x, y) = (try load(base, "common"), try load(ours, "current"), try load(theirs, "other"))
-        let outcome = MergeClock.$now.withValue(Self.deviceClock()) {
-            set?.merge(document, base: b, ours: x, theirs: y) ?? MergePolicy.plain.merge(base: b, ours: x, theirs: y)
-        }
+        let outcome = try schemaSet().merge(
+            document, base: try load(base, "common"), ours: try load(ours, "current"), theirs: try load(theirs, "other"),
+            context: MergeContext(clock: Self.deviceClock()))
         guard let value = outcome.value else {
             throw CairnError(.invalidInput, "cannot merge \(path): the policies leave no document; resolve it by hand")
         }
         try FileSystem.writeAtomically(value.canonicalBytes(), to: ours)
-        return outcome.conflicts.map { record in
-            var named = record
-            named.document = document.description
-            return named
-        }
+        return outcome.conflicts
     }
 }

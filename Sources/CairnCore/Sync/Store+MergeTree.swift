@@ -12,7 +12,8 @@ extension Store {
         let first = try resolve(ours)
         let second = try resolve(theirs)
         return try translatingErrors("cannot merge \(ours) and \(theirs)") { () throws -> (tree: TreeID, conflicts: [ConflictRecord]) in
-            let outcome = try TreeMerge(repository: repository, schemaSet: schemaSet(), clock: Self.deviceClock()).merge(commit: first.id, with: second.id)
+            let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), context: MergeContext(clock: Self.deviceClock()))
+            let outcome = try merge.merge(commit: first.id, with: second.id)
             return (TreeID(outcome.tree), outcome.conflicts)
         }
     }

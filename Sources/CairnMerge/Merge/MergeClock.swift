@@ -1,13 +1,6 @@
-/// The clock of the device that merges, for what last-writer-wins does with stamps from the
-/// future (a device whose clock runs ahead).
-///
-/// Merges never read the clock themselves: the store sets ``now`` around a merge
-/// (`MergeClock.$now.withValue(…)`), and without it — in tests, in pure merges — no stamp is
-/// ever from the future, so a merge depends on its three inputs only.
+/// Time stamps as last-writer-wins reads them, and what it does with stamps from the future
+/// (a device whose clock runs ahead of the merging device's, ``MergeContext/clock``).
 public enum MergeClock {
-    /// The merging device's time, in milliseconds since 1970-01-01 UTC; nil: unknown.
-    @TaskLocal public static var now: Int64?
-
     /// How far ahead of the merging device's clock a stamp may be before it is from the
     /// future: five minutes, more than phones and laptops that set their clocks from the
     /// network drift apart.
@@ -39,20 +32,6 @@ public enum MergeClock {
         default:
             return nil
         }
-    }
-
-    /// How far `stamp` is ahead of ``now`` beyond the ``allowance``, in milliseconds; nil when
-    /// it is not from the future (or the clock is unknown).
-    static func lead(of stamp: JSONValue?) -> Int64? {
-        guard let now, let time = milliseconds(of: stamp), time > now &+ allowance else { return nil }
-        return time - now
-    }
-
-    /// ``now`` written like `stamp`: milliseconds or seconds, as an integer. Nil for stamps
-    /// of other forms, which are flagged but never clamped.
-    static func clamped(like stamp: JSONValue?) -> JSONValue? {
-        guard let now, case .integer(let value)? = stamp else { return nil }
-        return .integer(value >= 100_000_000_000 ? now : now / 1_000)
     }
 
     /// `3 h 2 min`, `45 min`, `12 s`.

@@ -7,10 +7,12 @@ public struct MergeOutcome: Hashable, Sendable {
 
 extension MergePolicy {
     /// Merges `ours` and `theirs`, both changed from `base` (any of the three may be absent:
-    /// created, deleted). `pointer` is where the value sits in its document, for the records.
-    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?, pointer: String = "") -> MergeOutcome {
+    /// created, deleted), as a whole document: the records' pointers start at its top.
+    /// `context` holds the merging device's clock, when the merge has one.
+    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+                      context: MergeContext = MergeContext()) -> MergeOutcome {
         var records: [ConflictRecord] = []
-        let value = merge(base, ours, theirs, at: pointer, deciding: .byContent, into: &records)
+        let value = merge(base, ours, theirs, at: "", deciding: .byContent, in: context, into: &records)
         return MergeOutcome(value: value, conflicts: records.sorted())
     }
 
@@ -27,7 +29,7 @@ extension MergePolicy {
     }
 
     func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at pointer: String,
-               deciding decider: Decider, into records: inout [ConflictRecord]) -> JSONValue? {
+               deciding decider: Decider, in context: MergeContext, into records: inout [ConflictRecord]) -> JSONValue? {
         switch self {
         case .appendOnly, .appendOnlyLatest:
             return mergeAppendOnly(base, ours, theirs, at: pointer, into: &records)
@@ -49,17 +51,17 @@ extension MergePolicy {
         switch self {
         case .fields(let children, let others):
             return mergeFields(base, ours, theirs, children: children, others: others, at: pointer,
-                               deciding: decider, into: &records)
+                               deciding: decider, in: context, into: &records)
         case .lww(let field, let children, let future):
             return mergeLatest(base, ours, theirs, by: field, future: future, children: children, at: pointer,
-                               into: &records)
+                               in: context, into: &records)
         case .highest(let field, let then, let children):
             var order = JSONValue.stampOrder(ours.field(field), theirs.field(field))
             if order == 0, let then { order = JSONValue.stampOrder(ours.field(then), theirs.field(then)) }
             return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
-                              children: children, at: pointer, into: &records)
+                              children: children, at: pointer, in: context, into: &records)
         case .entriesLatest(let field):
-            return mergeEntries(base, ours, theirs, by: field, at: pointer, into: &records)
+            return mergeEntries(base, ours, theirs, by: field, at: pointer, in: context, into: &records)
         case .counter:
             return mergeCounter(base, ours, theirs, at: pointer, into: &records)
         case .max, .min:
@@ -98,45 +100,46 @@ extension MergePolicy {
 
     private func mergeFields(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
                              children: [String: MergePolicy], others: MergePolicy?, at pointer: String,
-                             deciding decider: Decider,
+                             deciding decider: Decider, in context: MergeContext,
                              into records: inout [ConflictRecord]) -> JSONValue? {
-        guard case .object(let x) = ours, case .object(let y) = theirs else {
+        guard case .object(let oursFields) = ours, case .object(let theirsFields) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: decider, into: &records)
         }
-        let b = base?.objectValue ?? [:]
+        let baseFields = base?.objectValue ?? [:]
         var merged: [String: JSONValue] = [:]
-        for key in Self.keys(of: b, x, y) {
+        for key in Self.keys(of: baseFields, oursFields, theirsFields) {
             let policy = children[key] ?? others ?? .plain
-            let value = policy.merge(b[key], x[key], y[key], at: pointer + "/" + Self.escape(key),
-                                     deciding: decider, into: &records)
+            let value = policy.merge(baseFields[key], oursFields[key], theirsFields[key],
+                                     at: pointer + "/" + Self.escape(key), deciding: decider, in: context,
+                                     into: &records)
             if let value { merged[key] = value }
         }
         return .object(merged)
     }
 
     /// `lww`: the side with the later stamp, ties by content. A stamp more than
-    /// ``MergeClock/allowance`` ahead of the merging device's clock is named in the record
-    /// (its note); with `.clamp` it counts as that clock, and the kept value carries the
-    /// clock's time instead (integer stamps only).
+    /// ``MergeClock/allowance`` ahead of the merging device's clock (``MergeContext/clock``)
+    /// is named in the record (its note); with `.clamp` it counts as that clock, and the kept
+    /// value carries the clock's time instead (integer stamps only).
     private func mergeLatest(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
                              future: MergeClock.FutureStamps, children: [String: MergePolicy], at pointer: String,
-                             into records: inout [ConflictRecord]) -> JSONValue? {
-        var (a, b) = (ours.field(field), theirs.field(field))
-        let leads = (MergeClock.lead(of: a), MergeClock.lead(of: b))
+                             in context: MergeContext, into records: inout [ConflictRecord]) -> JSONValue? {
+        var (oursStamp, theirsStamp) = (ours.field(field), theirs.field(field))
+        let leads = (context.lead(of: oursStamp), context.lead(of: theirsStamp))
         guard leads.0 != nil || leads.1 != nil else {
-            let order = JSONValue.stampOrder(a, b)
+            let order = JSONValue.stampOrder(oursStamp, theirsStamp)
             return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
-                              children: children, at: pointer, into: &records)
+                              children: children, at: pointer, in: context, into: &records)
         }
         var clamped: (JSONValue?, JSONValue?) = (nil, nil)
         if future == .clamp {
-            if leads.0 != nil, let now = MergeClock.clamped(like: a) { clamped.0 = now; a = now }
-            if leads.1 != nil, let now = MergeClock.clamped(like: b) { clamped.1 = now; b = now }
+            if leads.0 != nil, let now = context.clamped(like: oursStamp) { clamped.0 = now; oursStamp = now }
+            if leads.1 != nil, let now = context.clamped(like: theirsStamp) { clamped.1 = now; theirsStamp = now }
         }
-        let firstWins = Self.firstWins(JSONValue.stampOrder(a, b), ours, theirs)
+        let firstWins = Self.firstWins(JSONValue.stampOrder(oursStamp, theirsStamp), ours, theirs)
         let start = records.count
         var merged = mergeSides(base, ours, theirs, firstWins: firstWins, children: children, at: pointer,
-                                into: &records)
+                                in: context, into: &records)
         if let stamp = firstWins ? clamped.0 : clamped.1, case .object(var fields)? = merged {
             fields[field] = stamp
             merged = .object(fields)
@@ -177,17 +180,17 @@ extension MergePolicy {
     /// own merge by it, and conflicts below them go to the winning side.
     private func mergeSides(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, firstWins: Bool,
                             children: [String: MergePolicy], at pointer: String,
-                            into records: inout [ConflictRecord]) -> JSONValue? {
+                            in context: MergeContext, into records: inout [ConflictRecord]) -> JSONValue? {
         let (kept, replaced) = firstWins ? (ours, theirs) : (theirs, ours)
         guard !children.isEmpty, case .object(var result) = kept, case .object(let lost) = replaced else {
             records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: replaced))
             return kept
         }
-        let b = base?.objectValue ?? [:]
+        let baseFields = base?.objectValue ?? [:]
         var replacedByWinner = lost
         for (key, policy) in children {
-            let value = policy.merge(b[key], result[key], lost[key], at: pointer + "/" + Self.escape(key),
-                                     deciding: .preferFirst(true), into: &records)
+            let value = policy.merge(baseFields[key], result[key], lost[key], at: pointer + "/" + Self.escape(key),
+                                     deciding: .preferFirst(true), in: context, into: &records)
             result[key] = value
             replacedByWinner[key] = value
         }
@@ -198,16 +201,18 @@ extension MergePolicy {
     }
 
     private func mergeEntries(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
-                              at pointer: String, into records: inout [ConflictRecord]) -> JSONValue? {
-        guard case .object(let x) = ours, case .object(let y) = theirs else {
+                              at pointer: String, in context: MergeContext,
+                              into records: inout [ConflictRecord]) -> JSONValue? {
+        guard case .object(let oursEntries) = ours, case .object(let theirsEntries) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
-        let b = base?.objectValue ?? [:]
+        let baseEntries = base?.objectValue ?? [:]
         let entry = MergePolicy.lww(field, children: [:])
         var merged: [String: JSONValue] = [:]
-        for key in Self.keys(of: b, x, y) {
-            let value = entry.merge(b[key], x[key], y[key], at: pointer + "/" + Self.escape(key),
-                                    deciding: .byContent, into: &records)
+        for key in Self.keys(of: baseEntries, oursEntries, theirsEntries) {
+            let value = entry.merge(baseEntries[key], oursEntries[key], theirsEntries[key],
+                                    at: pointer + "/" + Self.escape(key), deciding: .byContent, in: context,
+                                    into: &records)
             if let value { merged[key] = value }
         }
         return .object(merged)
@@ -221,12 +226,12 @@ extension MergePolicy {
         case .integer(let value)?: start = value
         default: return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
-        guard case .integer(let x) = ours, case .integer(let y) = theirs else {
+        guard case .integer(let oursCount) = ours, case .integer(let theirsCount) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
-        let (partial, overflowA) = x.addingReportingOverflow(y)
-        let (sum, overflowB) = partial.subtractingReportingOverflow(start)
-        guard !overflowA, !overflowB else {
+        let (partial, addOverflow) = oursCount.addingReportingOverflow(theirsCount)
+        let (sum, subtractOverflow) = partial.subtractingReportingOverflow(start)
+        guard !addOverflow, !subtractOverflow else {
             return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
         return .integer(sum)
@@ -234,18 +239,18 @@ extension MergePolicy {
 
     private func mergeUnion(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, at pointer: String,
                             deciding decider: Decider, into records: inout [ConflictRecord]) -> JSONValue? {
-        guard case .array(let x) = ours, case .array(let y) = theirs else {
+        guard case .array(let oursElements) = ours, case .array(let theirsElements) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: decider, into: &records)
         }
-        let b: [JSONValue]
+        let baseElements: [JSONValue]
         switch base {
-        case .array(let elements)?: b = elements
-        default: b = []
+        case .array(let elements)?: baseElements = elements
+        default: baseElements = []
         }
         func keys(_ elements: [JSONValue]) -> [[UInt8]: JSONValue] {
             Dictionary(elements.map { ($0.canonicalBytes(), $0) }, uniquingKeysWith: { first, _ in first })
         }
-        let (inBase, inOurs, inTheirs) = (keys(b), keys(x), keys(y))
+        let (inBase, inOurs, inTheirs) = (keys(baseElements), keys(oursElements), keys(theirsElements))
         var result = inOurs.merging(inTheirs) { first, _ in first }
         for key in inBase.keys where inOurs[key] == nil || inTheirs[key] == nil {
             result[key] = nil

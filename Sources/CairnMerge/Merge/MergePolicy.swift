@@ -13,7 +13,7 @@ public indirect enum MergePolicy: Hashable, Sendable {
     case fields([String: MergePolicy], others: MergePolicy?)
     /// The whole value of the side whose field `field` is greater (content breaks ties);
     /// keys named in `children` still merge by their own policy. A stamp from the future (see
-    /// ``MergeClock``) is flagged in the record, and with `.clamp` counts as the merging
+    /// ``MergeContext``) is flagged in the record, and with `.clamp` counts as the merging
     /// device's clock.
     case lww(String, children: [String: MergePolicy], future: MergeClock.FutureStamps = .flag)
     /// The whole value of the side with the greater version `field`, ties by `then`, then by
@@ -40,18 +40,18 @@ public indirect enum MergePolicy: Hashable, Sendable {
     case union
 
     /// The name records and messages use.
-    public var name: String {
+    public var name: PolicyName {
         switch self {
-        case .fields: "fields"
-        case .lww(let field, _, let future): future == .clamp ? "lww(\(field), future clamped)" : "lww(\(field))"
-        case .highest(let field, let then, _): then.map { "highest(\(field), then \($0))" } ?? "highest(\(field))"
-        case .entriesLatest(let field): "entries latest by \(field)"
-        case .appendOnly: "append-only"
-        case .appendOnlyLatest(let field): "append-only, duplicates latest by \(field)"
-        case .counter: "counter"
-        case .max: "max"
-        case .min: "min"
-        case .union: "union"
+        case .fields: .fields
+        case .lww(let field, _, let future): .lww(field, futureClamped: future == .clamp)
+        case .highest(let field, let then, _): .highest(field, then: then)
+        case .entriesLatest(let field): .entriesLatest(by: field)
+        case .appendOnly: .appendOnly
+        case .appendOnlyLatest(let field): .appendOnlyLatest(by: field)
+        case .counter: .counter
+        case .max: .max
+        case .min: .min
+        case .union: .union
         }
     }
 

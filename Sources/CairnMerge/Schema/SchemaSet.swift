@@ -64,6 +64,15 @@ public struct SchemaSet: Sendable {
     /// The set's version and how documents move up to it (``SchemaMigrations/fileName``).
     public let migrations: SchemaMigrations
 
+    /// The set of a store without schemas: no kinds, so every document merges by `fields`
+    /// and nothing is checked or computed; version 1.
+    public static let empty = SchemaSet(kinds: [], migrations: .initial)
+
+    private init(kinds: [Kind], migrations: SchemaMigrations) {
+        self.kinds = kinds
+        self.migrations = migrations
+    }
+
     /// Reads a set from its files (name → content). Every file must be a schema with an
     /// `x-cairn.path` and readable `x-merge` annotations, and no two may name the same paths;
     /// `migrations.json`, when present, declares the version and the migrations.
@@ -145,9 +154,10 @@ public struct SchemaSet: Sendable {
     /// Merges the document at `path` under its policy, computes its derived fields again,
     /// and names the document in the records (records about derived fields are dropped:
     /// nothing of them is lost, they are computed).
-    public func merge(_ path: DocumentPath, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) -> MergeOutcome {
+    public func merge(_ path: DocumentPath, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+                      context: MergeContext = MergeContext()) -> MergeOutcome {
         let kind = kind(of: path)
-        var outcome = (kind?.policy ?? .plain).merge(base: base, ours: ours, theirs: theirs)
+        var outcome = (kind?.policy ?? .plain).merge(base: base, ours: ours, theirs: theirs, context: context)
         if let kind, let value = outcome.value {
             outcome.value = kind.filled(value)
             outcome.conflicts.removeAll { record in
@@ -165,7 +175,7 @@ public struct SchemaSet: Sendable {
                 outcome.conflicts[index].replaced = withoutComputed(outcome.conflicts[index].replaced)
             }
         }
-        for index in outcome.conflicts.indices { outcome.conflicts[index].document = path.description }
+        for index in outcome.conflicts.indices { outcome.conflicts[index].document = path }
         return outcome
     }
 
@@ -180,10 +190,11 @@ public struct SchemaSet: Sendable {
     /// is written or deleted.
     public func owners(affectedBy path: DocumentPath) -> [DocumentPath] {
         var owners: [DocumentPath] = []
+        guard !kinds.isEmpty else { return owners }
         var length = 2
         while length < path.segments.count {
-            if let owner = try? DocumentPath(path.segments.prefix(length).joined(separator: "/")),
-               let kind = kind(of: owner), kind.counted.values.contains(where: { $0.contains(path, below: owner) }) {
+            let owner = DocumentPath(checkedSegments: Array(path.segments.prefix(length)))
+            if let kind = kind(of: owner), kind.counted.values.contains(where: { $0.contains(path, below: owner) }) {
                 owners.append(owner)
             }
             length += 2

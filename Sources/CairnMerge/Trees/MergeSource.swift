@@ -1,0 +1,40 @@
+/// The trees a ``TreeMerge`` reads and writes: a store's trees in its git repository
+/// (CairnCore's `RepositoryMergeSource`), or documents in memory
+/// (``SchemaSet/mergeDocuments(base:ours:theirs:context:)``).
+///
+/// A tree holds files at `/`-separated paths (`users/u1/books/b1.json`, `.cairn/store.json`),
+/// each an entry: a blob and a mode. Equal blobs are equal bytes, as git's ids are. The merge
+/// asks for what differs among its three trees, and then only for the few paths and folders
+/// it needs, so a source that passes over what is equal (git: folders with one tree id on
+/// every side) makes the merge cost what changed, not what the store holds.
+package protocol MergeSource {
+    associatedtype Tree
+    /// What names a blob: equal when the bytes are.
+    associatedtype BlobID: Hashable
+    /// What reading or writing fails with (`Never` for documents in memory).
+    associatedtype Failure: Error
+
+    /// The files whose entries differ among the three trees, each with its entry in each.
+    func differences(base: Tree, ours: Tree, theirs: Tree) throws(Failure) -> [MergeDifference<BlobID>]
+
+    /// The bytes a blob holds (files of the store itself, compared by content).
+    func bytes(of blob: BlobID) throws(Failure) -> [UInt8]
+
+    /// The document a blob holds, parsed; the source's error when it holds no document
+    /// (a store's damage: never passed over).
+    func document(in blob: BlobID, at path: DocumentPath) throws(Failure) -> JSONValue
+
+    /// The entry at `path` in `tree` (a file, or a folder), or nil when there is none.
+    func entry(at path: String, in tree: Tree) throws(Failure) -> MergeEntry<BlobID>?
+
+    /// Every file under `folder` in `tree`, with its path from the top; [] when there is no
+    /// such folder.
+    func files(under folder: String, in tree: Tree) throws(Failure) -> [(path: String, entry: MergeEntry<BlobID>)]
+
+    /// Stores a document (its canonical bytes) as a blob.
+    func write(_ document: JSONValue) throws(Failure) -> BlobID
+
+    /// `tree` with `updates` applied (folders made and removed as needed). What the merge
+    /// wrote before can be read from the new tree at once.
+    func applying(_ updates: [MergeUpdate<BlobID>], to tree: Tree) throws(Failure) -> Tree
+}

@@ -1,0 +1,196 @@
+/// The three-way merge of a store's trees under a schema set's policies: the one algorithm
+/// behind `sync`, `merge-tree`, `import` and ``SchemaSet/mergeDocuments(base:ours:theirs:context:)``,
+/// over any ``MergeSource``.
+///
+/// It reads only what differs among the three trees and builds the result from `ours` by
+/// replacing what changes, in three phases:
+/// 1. ``mergeDocuments(base:ours:theirs:)``: each document that differs, merged under its
+///    policy (a file of the store itself, `.cairn/…`, by content);
+/// 2. ``restoreAncestors(_:base:ours:theirs:)``: a document deleted on one side while the
+///    other changed a document below it comes back, so nothing is left without its parent;
+/// 3. ``recountDerivedCounts(_:)``: the documents that count documents below them, counted
+///    again in the merged tree.
+///
+/// The result is the same tree and the same records whichever side is `ours`.
+package struct TreeMerge<Source: MergeSource> {
+    package let source: Source
+    package let schemaSet: SchemaSet
+    /// The merging device's clock, for stamps from the future (none: a pure merge).
+    package let context: MergeContext
+
+    package init(source: Source, schemaSet: SchemaSet, context: MergeContext) {
+        self.source = source
+        self.schemaSet = schemaSet
+        self.context = context
+    }
+
+    /// What a merge produced: the tree and what the policies decided.
+    package struct Outcome {
+        package var tree: Source.Tree
+        /// Sorted (``ConflictRecord/<(_:_:)``).
+        package var conflicts: [ConflictRecord]
+        /// Documents both sides had changed, merged value by value.
+        package var mergedDocuments: Int
+    }
+
+    /// What the merge has made so far, passed from phase to phase.
+    struct Progress {
+        var tree: Source.Tree
+        var conflicts: [ConflictRecord] = []
+        var mergedDocuments = 0
+        /// The documents that differed among the trees, and those the merge brought back:
+        /// the documents whose owners count again.
+        var touched: [DocumentPath] = []
+        /// Whether a side deleted a file, or the merge did: only then can a document lose the
+        /// documents above it.
+        var removals = false
+    }
+
+    /// Merges `ours` and `theirs` over `base`.
+    package func merge(base: Source.Tree, ours: Source.Tree, theirs: Source.Tree) throws(Source.Failure) -> Outcome {
+        var progress = try mergeDocuments(base: base, ours: ours, theirs: theirs)
+        if progress.removals {
+            try restoreAncestors(&progress, base: base, ours: ours, theirs: theirs)
+        }
+        try recountDerivedCounts(&progress)
+        return Outcome(tree: progress.tree, conflicts: progress.conflicts.sorted(),
+                       mergedDocuments: progress.mergedDocuments)
+    }
+
+    /// Phase 1: every file that differs. A file only one side changed is that side's; a
+    /// document both changed merges under its policy; a file of the store itself both
+    /// changed keeps the change over a deletion, else the greater content, whichever side
+    /// has it. The result is `ours` with what changed replaced.
+    func mergeDocuments(base: Source.Tree, ours: Source.Tree, theirs: Source.Tree) throws(Source.Failure) -> Progress {
+        var updates: [MergeUpdate<Source.BlobID>] = []
+        var progress = Progress(tree: ours)
+        for difference in try source.differences(base: base, ours: ours, theirs: theirs) {
+            let (baseEntry, oursEntry, theirsEntry) = (difference.base, difference.ours, difference.theirs)
+            let document = DocumentPath(fileName: difference.path)
+            if let document { progress.touched.append(document) }
+            if baseEntry != nil, oursEntry == nil || theirsEntry == nil { progress.removals = true }
+            if oursEntry == theirsEntry || baseEntry == theirsEntry { continue }
+            if baseEntry == oursEntry {
+                updates.append(theirsEntry.map { .upsert(path: difference.path, entry: $0) } ?? .remove(path: difference.path))
+                continue
+            }
+            guard let document else {
+                var kept = oursEntry
+                if let theirsEntry {
+                    if let oursEntry {
+                        if try source.bytes(of: oursEntry.blob).lexicographicallyPrecedes(source.bytes(of: theirsEntry.blob)) {
+                            kept = theirsEntry
+                        }
+                    } else {
+                        kept = theirsEntry
+                    }
+                }
+                if let kept, kept != oursEntry {
+                    updates.append(.upsert(path: difference.path, entry: kept))
+                }
+                continue
+            }
+            progress.mergedDocuments += 1
+            let outcome = schemaSet.merge(
+                document, base: try value(baseEntry, at: document), ours: try value(oursEntry, at: document),
+                theirs: try value(theirsEntry, at: document), context: context)
+            progress.conflicts += outcome.conflicts
+            if let merged = outcome.value {
+                let blob = try source.write(merged)
+                if blob != oursEntry?.blob {
+                    updates.append(.upsert(path: difference.path, entry: .file(blob)))
+                }
+            } else if oursEntry != nil {
+                progress.removals = true
+                updates.append(.remove(path: difference.path))
+            }
+        }
+        progress.tree = try source.applying(updates, to: ours)
+        return progress
+    }
+
+    /// Phase 2: a document deleted with its subcollections on one side while the other
+    /// changed something below it. The change is kept (modify beats delete), and so the
+    /// documents above it come back — from `ours`, else `theirs`, else `base` — each
+    /// recorded as a ``PolicyName/cascade``.
+    func restoreAncestors(_ progress: inout Progress, base: Source.Tree, ours: Source.Tree,
+                          theirs: Source.Tree) throws(Source.Failure) {
+        var restored: [MergeUpdate<Source.BlobID>] = []
+        for path in progress.touched {
+            guard path.segments.count > 2, try source.entry(at: path.fileName, in: progress.tree) != nil else { continue }
+            var length = 2
+            while length < path.segments.count {
+                let ancestor = DocumentPath(checkedSegments: Array(path.segments.prefix(length)))
+                length += 2
+                guard try source.entry(at: ancestor.fileName, in: progress.tree) == nil,
+                      !restored.contains(where: { $0.path == ancestor.fileName }) else { continue }
+                var kept: MergeEntry<Source.BlobID>?
+                for side in [ours, theirs, base] where kept == nil {
+                    kept = try source.entry(at: ancestor.fileName, in: side)
+                }
+                guard let kept else { continue }
+                restored.append(.upsert(path: ancestor.fileName, entry: kept))
+                progress.conflicts.append(ConflictRecord(document: ancestor, pointer: "", policy: .cascade,
+                                                         kept: try value(kept, at: ancestor), replaced: nil))
+                progress.touched.append(ancestor)
+            }
+        }
+        if !restored.isEmpty {
+            progress.tree = try source.applying(restored, to: progress.tree)
+        }
+    }
+
+    /// Phase 3: the counts of documents (`countDocuments`), computed again from the merged
+    /// tree for every document that counts something that differed — and its other derived
+    /// fields with them. A counted document that cannot be read is the source's error,
+    /// never left out of a count.
+    func recountDerivedCounts(_ progress: inout Progress) throws(Source.Failure) {
+        // A set that counts no documents has nothing to count again.
+        guard schemaSet.kinds.contains(where: { !$0.counted.isEmpty }) else { return }
+        var owners = Set<DocumentPath>()
+        for path in progress.touched {
+            if let kind = schemaSet.kind(of: path), !kind.counted.isEmpty { owners.insert(path) }
+            owners.formUnion(schemaSet.owners(affectedBy: path))
+        }
+        var updates: [MergeUpdate<Source.BlobID>] = []
+        for owner in owners.sorted() {
+            guard let entry = try source.entry(at: owner.fileName, in: progress.tree), !entry.isFolder else { continue }
+            let current = try source.document(in: entry.blob, at: owner)
+            // Counts are computed in objects only: another value is written as it is.
+            var counted: [DocumentCount: [JSONValue]] = [:]
+            if case .object = current {
+                counted = try countedDocuments(below: owner, in: progress.tree)
+            }
+            let filled = schemaSet.filled(current, at: owner) { count in counted[count] ?? [] }
+            let blob = try source.write(filled)
+            if blob != entry.blob {
+                updates.append(.upsert(path: owner.fileName, entry: .file(blob)))
+            }
+        }
+        if !updates.isEmpty {
+            progress.tree = try source.applying(updates, to: progress.tree)
+        }
+    }
+
+    /// The documents below `owner` in `tree` that each of its counts counts: the files under
+    /// its folder listed once, each read only when a count takes it.
+    func countedDocuments(below owner: DocumentPath, in tree: Source.Tree) throws(Source.Failure) -> [DocumentCount: [JSONValue]] {
+        guard let kind = schemaSet.kind(of: owner), !kind.counted.isEmpty else { return [:] }
+        let counts = Set(kind.counted.values)
+        var found: [DocumentCount: [JSONValue]] = [:]
+        for file in try source.files(under: owner.folderName, in: tree) {
+            guard let path = DocumentPath(fileName: file.path) else { continue }
+            let taking = counts.filter { $0.contains(path, below: owner) }
+            guard !taking.isEmpty else { continue }
+            let document = try source.document(in: file.entry.blob, at: path)
+            for count in taking { found[count, default: []].append(document) }
+        }
+        return found
+    }
+
+    /// The document an entry holds, parsed; nil for an absent entry.
+    private func value(_ entry: MergeEntry<Source.BlobID>?, at path: DocumentPath) throws(Source.Failure) -> JSONValue? {
+        guard let entry else { return nil }
+        return try source.document(in: entry.blob, at: path)
+    }
+}

@@ -22,7 +22,7 @@ public enum Server {
     public static func createRepositories(in folder: String, uids: [String], cairn: String,
                                           schemaSet: (name: String, files: [String: [UInt8]])? = nil) throws(CairnError) -> [String] {
         guard !uids.isEmpty else {
-            throw CairnError(.invalidInput, "name at least one user: cairn server init FOLDER UID…")
+            throw CairnError(.invalidInput, "name at least one user", remedy: .nameUsers)
         }
         for uid in uids {
             try Home.validate(uid: uid)

@@ -65,7 +65,7 @@ struct Hook: ParsableCommand {
                 try hook.check(input)
                 return nil
             } catch {
-                return error.message
+                return error.commandLineMessage
             }
         }
     }

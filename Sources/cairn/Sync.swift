@@ -29,7 +29,7 @@ struct Sync: ParsableCommand {
         if let commit = result.checkpoint.commit {
             print("Checkpoint \(commit.short): \(result.checkpoint.summary)")
         }
-        print(result.summary)
+        print(result.summary(conflictsShownBy: "cairn conflicts"))
         for record in result.conflicts {
             print("  " + record.description)
         }

@@ -30,7 +30,7 @@ struct TransferOptions: ParsableArguments {
         options.progress = { step in meter.show(step) }
         options.willRetry = { error, pause, retry in
             meter.finishLine()
-            Output.error("cairn: \(error.message); trying again in \(RetrySchedule([pause])) s (retry \(retry) of \(retries))\n")
+            Output.error("cairn: \(error.commandLineMessage); trying again in \(RetrySchedule([pause])) s (retry \(retry) of \(retries))\n")
         }
         return options
     }

@@ -17,12 +17,12 @@ extension Home {
     public func cloneStore(from remote: RemoteURL, uid: String? = nil, options: SyncOptions = SyncOptions(),
                            mergeDriver: String? = nil) throws(CairnError) -> Store {
         guard let uid = uid ?? remote.impliedUID else {
-            throw CairnError(.invalidInput, "cannot tell whose progress \(remote) holds; name the user with --user UID")
+            throw CairnError(.invalidInput, "cannot tell whose progress \(remote) holds", remedy: .nameUser)
         }
         try Self.validate(uid: uid)
         let folder = storeFolder(uid)
         if FileSystem.kind(folder) != nil {
-            throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder); sync it with: cairn --user \(uid) sync")
+            throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder)", remedy: .syncExistingStore(uid: uid))
         }
         try FileSystem.makeFolders(root)
         do {
@@ -68,14 +68,16 @@ extension Store {
                 }
             }
             guard let tip = try repository.reference(remoteBranch) else {
-                throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch); create the store with: cairn init \(uid) --remote \(remote), then cairn sync")
+                throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch)",
+                                 remedy: .createStoreWithRemote(uid: uid, remote: remote))
             }
             _ = try FileSystem.removeFile(folder + "/" + identityFile)
             try checkCommits(in: repository, from: tip, hiding: [], uid: uid)
             let tree = try repository.commit(tip).treeID
             guard let identity = try repository.entry(at: identityFile, inTree: tree),
                   case .string(uid)? = try? JSONParser().parse(repository.blobContent(identity.id)).field("uid") else {
-                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(identityFile) names another user, or none); give the right --user")
+                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(identityFile) names another user, or none)",
+                                 remedy: .nameRightUser)
             }
             try store.checkFetched(tip)
             try store.moveWorkingTree(from: nil, to: tip)

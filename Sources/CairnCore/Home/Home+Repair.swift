@@ -27,18 +27,18 @@ extension Home {
                             options: SyncOptions = SyncOptions(), mergeDriver: String? = nil) throws(CairnError) -> RepairResult {
         let chosen: String? = if let uid { uid } else { try activeUser() }
         guard let uid = chosen else {
-            throw CairnError(.notFound, "no user is active; name the store to repair with --user UID")
+            throw CairnError(.notFound, "no user is active", remedy: .nameStoreToRepair)
         }
         try Self.validate(uid: uid)
         let folder = storeFolder(uid)
         guard FileSystem.kind(folder + "/" + Store.identityFile) == .file else {
-            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); restore it with: cairn clone URL")
+            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder)", remedy: .cloneFromRemote)
         }
         // What can still be read of the damaged store: its configuration and its references.
         let damaged = try? Store(uid: uid, folder: folder, lockTimeout: Store.defaultLockTimeout, checkingPacks: false)
         let stored = (try? damaged?.remote()) ?? nil
         guard let remote = explicitRemote ?? stored else {
-            throw CairnError(.invalidInput, "the store of \(uid) has no remote to repair it from; name one with --from URL")
+            throw CairnError(.invalidInput, "the store of \(uid) has no remote to repair it from", remedy: .nameRepairRemote)
         }
         let lastSynced = (try? damaged?.repository.reference(Store.remoteBranch)) ?? nil
 

@@ -58,7 +58,7 @@ public struct Home: Sendable {
     public func use(_ uid: String) throws(CairnError) {
         try Self.validate(uid: uid)
         guard users().contains(uid) else {
-            throw CairnError(.notFound, "there is no store for user \(uid) in \(root); create it with: cairn init \(uid)")
+            throw CairnError(.notFound, "there is no store for user \(uid) in \(root)", remedy: .createStore(uid: uid))
         }
         try FileSystem.writeAtomically(Array((uid + "\n").utf8), to: root + "/active")
     }
@@ -67,7 +67,7 @@ public struct Home: Sendable {
     public func openStore(_ uid: String? = nil, lockTimeout: Double = Store.defaultLockTimeout) throws(CairnError) -> Store {
         let chosen: String? = if let uid { uid } else { try activeUser() }
         guard let uid = chosen else {
-            throw CairnError(.notFound, "no active user in \(root); create one with: cairn init UID (or pick one with: cairn use UID)")
+            throw CairnError(.notFound, "no active user in \(root)", remedy: .createOrChooseUser)
         }
         try Self.validate(uid: uid)
         return try Store(uid: uid, folder: storeFolder(uid), lockTimeout: lockTimeout)

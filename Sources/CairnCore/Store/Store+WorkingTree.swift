@@ -91,7 +91,8 @@ extension Store {
                 if now == old || now == difference.entries[1]?.id { continue }
             default: break
             }
-            throw CairnError(.invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it; record the edit with cairn checkpoint --scan, then sync again")
+            throw CairnError(.invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it",
+                             remedy: .checkpointHandEdits)
         }
     }
 

@@ -59,7 +59,7 @@ public final class Store {
         self.uid = uid
         self.folder = folder
         guard FileSystem.kind(folder + "/" + Self.identityFile) == .file else {
-            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); create it with: cairn init \(uid)")
+            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder)", remedy: .createStore(uid: uid))
         }
         do {
             repository = try Repository(openingAt: folder, checkingPacks: checkingPacks)
@@ -137,8 +137,8 @@ public final class Store {
 
     private func outside(_ path: String) -> CairnError {
         let other = path.split(separator: "/").dropFirst().first.map(String.init)
-        let hint = other.map { $0 == uid ? "" : "; switch with --user \($0) or cairn use \($0)" } ?? ""
-        return CairnError(.invalidInput, "\(path) is outside the store of user \(uid) (users/\(uid)/…)\(hint)")
+        let remedy = other.flatMap { $0 == uid ? nil : CairnError.Remedy.switchUser($0) }
+        return CairnError(.invalidInput, "\(path) is outside the store of user \(uid) (users/\(uid)/…)", remedy: remedy)
     }
 
     /// The committer of the store's checkpoints: the store's own identity from its config,

@@ -64,7 +64,8 @@ extension Store {
             return CairnError(.authentication, "cannot \(what) \(remote): the server denied \(login)\(key): \(said); check that this is your key for it and that the repository is yours — \(choose)", cause: error)
         }
         if lowered.contains("does not appear to be a git repository") || lowered.contains("does not exist") || lowered.contains("not found") || lowered.contains("no such") {
-            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there (the server said: \(said)); check the path, or create it with: cairn server init FOLDER UID", cause: error)
+            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there (the server said: \(said))",
+                              remedy: .checkPathOrCreateRemoteRepository, cause: error)
         }
         return CairnError(.refused, "cannot \(what) \(remote): the server refused: \(said)", cause: error)
     }

@@ -24,7 +24,7 @@ extension Store {
     @discardableResult
     public func sync(_ options: SyncOptions = SyncOptions()) throws(CairnError) -> SyncResult {
         guard let remote = try remote() else {
-            throw CairnError(.notFound, "the store of user \(uid) has no remote; set one with: cairn remote set URL")
+            throw CairnError(.notFound, "the store of user \(uid) has no remote", remedy: .setRemote)
         }
         guard !remote.isReadOnly else {
             throw CairnError(.refused, "\(remote) is a git:// remote: it is read-only and unauthenticated, and Cairn never pushes private progress to it; use an https:// or ssh:// URL or a path")
@@ -72,7 +72,7 @@ extension Store {
                 }
             }
             guard let head = try repository.reference(branchReference) else {
-                throw CairnError(.corrupt, "the store of user \(uid) has no commit on \(Self.branch); restore it with cairn clone")
+                throw CairnError(.corrupt, "the store of user \(uid) has no commit on \(Self.branch)", remedy: .cloneStore)
             }
             result.head = head
             if let theirs, theirs != head {

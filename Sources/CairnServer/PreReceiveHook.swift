@@ -20,7 +20,9 @@ public struct PreReceiveHook {
     let rules: PushRules
 
     /// Opens the repository git runs the hook in (`GIT_DIR`, else the current folder).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CairnError) {
+    /// `environment`: the variables the web server or gitolite gave the hook, of which
+    /// `REMOTE_USER` or `GL_USER` names the authenticated user.
+    public init(environment: [String: String]) throws(CairnError) {
         let repository: Repository
         do {
             repository = try Repository.openFromEnvironment()

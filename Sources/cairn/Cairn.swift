@@ -1,11 +1,6 @@
 import ArgumentParser
 import CairnCore
 import Logging
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -39,13 +34,13 @@ struct Cairn: ParsableCommand {
     /// Parses and runs the command; a store error becomes one line on stderr and an exit
     /// status (at `CAIRN_LOG=debug`, after the error's chain of causes).
     static func main() {
-        let level = ProcessInfo.processInfo.environment["CAIRN_LOG"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
-        bootstrapLogging(level: level)
+        let environment = Environment.current
+        bootstrapLogging(level: environment.logLevel)
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CairnError {
-            if let level, level <= .debug {
+            if let level = environment.logLevel, level <= .debug {
                 Output.error(error.detailedDescription() + "\n")
             }
             Output.error("cairn: \(error.commandLineMessage)\n")

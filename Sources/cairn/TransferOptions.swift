@@ -6,8 +6,8 @@ import Glibc
 #endif
 import Git
 
-/// The options of the commands that talk to a remote: quiet or not, and the retry schedule;
-/// the network timeout comes from `CAIRN_NETWORK_TIMEOUT`.
+/// The options of the commands that talk to a remote: quiet or not, and the retry schedule
+/// (else `CAIRN_SYNC_RETRY`); the network timeout comes from `CAIRN_NETWORK_TIMEOUT`.
 struct TransferOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print no progress (progress shows only on a terminal anyway).")
     var quiet = false
@@ -17,13 +17,14 @@ struct TransferOptions: ParsableArguments {
 
     /// Sync options with this command's progress and retries.
     func syncOptions() throws -> SyncOptions {
+        let environment = Environment.current
         let schedule: RetrySchedule
         if let retry {
             schedule = try RetrySchedule(parsing: retry)
         } else {
-            schedule = try RetrySchedule.fromEnvironment()
+            schedule = try environment.syncRetry()
         }
-        var options = SyncOptions(retry: schedule, networkTimeout: try SyncOptions.networkTimeoutFromEnvironment())
+        var options = SyncOptions(retry: schedule, networkTimeout: try environment.networkTimeout())
         guard !quiet, isatty(2) == 1 else { return options }
         let meter = ProgressMeter()
         let retries = schedule.delays.count

@@ -26,7 +26,8 @@ extension Home {
         }
         try FileSystem.makeFolders(root)
         do {
-            let store = try Store.restore(uid: uid, folder: folder, from: remote, options: options, mergeDriver: mergeDriver)
+            let store = try Store.restore(uid: uid, folder: folder, from: remote, options: options, mergeDriver: mergeDriver,
+                                          configuration: configuration)
             let active = try activeUser()
             if active == nil || !users().contains(active!) {
                 try use(uid)
@@ -42,7 +43,7 @@ extension Home {
 extension Store {
     /// Makes the store of `uid` at `folder` from what `remote` holds.
     static func restore(uid: String, folder: String, from remote: RemoteURL, options: SyncOptions,
-                        mergeDriver: String?) throws(CairnError) -> Store {
+                        mergeDriver: String?, configuration: Configuration) throws(CairnError) -> Store {
         let repository = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         do {
             try configureRemote(remote, in: repository)
@@ -52,12 +53,12 @@ extension Store {
         // A store without its identity file is not a store yet: open it bare of checks.
         try FileSystem.makeFolders(folder + "/.cairn")
         try FileSystem.writeAtomically(Array("{\"uid\":\"\(uid)\"}".utf8), to: folder + "/" + identityFile)
-        let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        let store = try Store(uid: uid, folder: folder, configuration: configuration)
         try store.locked("cannot restore the store of \(uid) from \(remote)") {
             var retry = 0
             while true {
                 do {
-                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(),
+                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(fallingBackOn: configuration),
                                     timeout: options.networkTimeout, progress: options.progress)
                     break
                 } catch let error as CairnError where error.code == .network && retry < options.retry.delays.count {

@@ -35,7 +35,7 @@ extension Home {
             throw CairnError(.notFound, "there is no store for user \(uid) at \(folder)", remedy: .cloneFromRemote)
         }
         // What can still be read of the damaged store: its configuration and its references.
-        let damaged = try? Store(uid: uid, folder: folder, lockTimeout: Store.defaultLockTimeout, checkingPacks: false)
+        let damaged = try? Store(uid: uid, folder: folder, configuration: configuration, checkingPacks: false)
         let stored = (try? damaged?.remote()) ?? nil
         guard let remote = explicitRemote ?? stored else {
             throw CairnError(.invalidInput, "the store of \(uid) has no remote to repair it from", remedy: .nameRepairRemote)
@@ -45,7 +45,8 @@ extension Home {
         let work = root + "/.repair-\(uid)-\(getpid())"
         if FileSystem.kind(work) != nil { try? FileManager.default.removeItem(atPath: work) }
         do {
-            let repaired = try Store.restore(uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver)
+            let repaired = try Store.restore(uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver,
+                                             configuration: configuration)
             // Nothing may write to the damaged store while its documents are read.
             var result = try damaged?.lock.withLock {
                 try repaired.keep(documentsOf: folder, lastSynced: lastSynced)

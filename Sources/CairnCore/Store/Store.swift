@@ -18,6 +18,9 @@ public final class Store {
     public let uid: String
     /// The store's folder (the working tree), without a trailing `/`.
     public let folder: String
+    /// What the program said of its surroundings: the lock's timeout, the credentials to
+    /// offer a remote.
+    public let configuration: Configuration
     package let repository: Repository
     let lock: StoreLock
     let journal: PendingJournal
@@ -34,12 +37,6 @@ public final class Store {
     /// counts), as structured log lines.
     public var logger = Logger(label: "cairn")
 
-    /// How long a write waits for another process's lock by default, in seconds
-    /// (`CAIRN_LOCK_TIMEOUT` overrides it).
-    public static var defaultLockTimeout: Double {
-        ProcessInfo.processInfo.environment["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? 10
-    }
-
     /// The file that marks a folder as a store and names its user.
     static let identityFile = ".cairn/store.json"
     /// The folder of the store's schema set.
@@ -55,9 +52,10 @@ public final class Store {
 
     /// Opens the store of `uid` at `folder`. `checkingPacks: false` skips the check of its
     /// pack indexes, for reaching a damaged store's configuration and references.
-    init(uid: String, folder: String, lockTimeout: Double, checkingPacks: Bool = true) throws(CairnError) {
+    init(uid: String, folder: String, configuration: Configuration, checkingPacks: Bool = true) throws(CairnError) {
         self.uid = uid
         self.folder = folder
+        self.configuration = configuration
         guard FileSystem.kind(folder + "/" + Self.identityFile) == .file else {
             throw CairnError(.notFound, "there is no store for user \(uid) at \(folder)", remedy: .createStore(uid: uid))
         }
@@ -66,14 +64,14 @@ public final class Store {
         } catch {
             throw CairnError.git(error, doing: "cannot open the store at \(folder)")
         }
-        lock = StoreLock(gitdir: repository.gitdir, timeout: lockTimeout)
+        lock = StoreLock(gitdir: repository.gitdir, timeout: configuration.lockTimeout)
         journal = PendingJournal(path: repository.gitdir + "cairn/pending")
     }
 
     /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
     /// and the schema set's files in `.cairn/schema/`.
     static func create(uid: String, folder: String, schemaSet: (name: String, files: [String: [UInt8]])?,
-                       mergeDriver: String?) throws(CairnError) -> Store {
+                       mergeDriver: String?, configuration: Configuration) throws(CairnError) -> Store {
         _ = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
         if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
@@ -85,7 +83,7 @@ public final class Store {
             try FileSystem.writeAtomically(bytes, to: folder + "/" + schemaFolder + "/" + name)
             written.append(schemaFolder + "/" + name)
         }
-        let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        let store = try Store(uid: uid, folder: folder, configuration: configuration)
         try store.locked("cannot make the first checkpoint") {
             try store.journal.append(written)
             try store.commitPending(message: "Create the store of user \(uid)")

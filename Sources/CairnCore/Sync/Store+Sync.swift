@@ -29,7 +29,7 @@ extension Store {
         guard !remote.isReadOnly else {
             throw CairnError(.refused, "\(remote) is a git:// remote: it is read-only and unauthenticated, and Cairn never pushes private progress to it; use an https:// or ssh:// URL or a path")
         }
-        let credentials = options.credentials ?? remote.credentials()
+        let credentials = options.credentials ?? remote.credentials(fallingBackOn: configuration)
         return try locked("cannot sync with \(remote)") { () throws -> SyncResult in
             let checkpoint = try commitPending(message: nil)
             let start = try repository.reference(branchReference)

@@ -3,9 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import Git
 
@@ -42,7 +39,7 @@ extension Home {
         }
         let lastSynced = (try? damaged?.repository.reference(Store.remoteBranch)) ?? nil
 
-        let work = root + "/.repair-\(uid)-\(getpid())"
+        let work = root + "/.repair-\(uid)-\(Syscalls.processID)"
         if FileSystem.kind(work) != nil { try? FileManager.default.removeItem(atPath: work) }
         do {
             let repaired = try Store.restore(uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver,
@@ -75,11 +72,9 @@ extension Home {
 
     /// The time as `20261122-091500` (UTC), for the folder of a damaged store.
     static func timestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+        let now = Syscalls.calendarNowUTC()
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(now.year)\(two(now.month))\(two(now.day))-\(two(now.hour))\(two(now.minute))\(two(now.second))"
     }
 }
 

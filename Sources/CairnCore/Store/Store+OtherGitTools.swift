@@ -1,5 +1,4 @@
 import Git
-import Glibc
 
 extension Store {
     /// What Cairn last left: `.git/cairn/seen` holds the branch's commit and the stamp of the
@@ -29,7 +28,7 @@ extension Store {
     private func currentMarks() throws -> String {
         let head = try repository.reference(branchReference)?.hex ?? "-"
         let index = FileStamp(path: repository.gitdir + "index").map {
-            "\($0.device) \($0.inode) \($0.size) \($0.modified.tv_sec).\($0.modified.tv_nsec) \($0.changed.tv_sec).\($0.changed.tv_nsec)"
+            "\($0.device) \($0.inode) \($0.size) \($0.modified.seconds).\($0.modified.nanoseconds) \($0.changed.seconds).\($0.changed.nanoseconds)"
         } ?? "-"
         return "\(head) \(index)\n"
     }

@@ -6,10 +6,6 @@ import Foundation
 #endif
 import Git
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension Store {
     /// The file that says a move of the working tree to another commit is under way:
     /// `<from> <to>` (`-` for none), written before the first file changes and removed after

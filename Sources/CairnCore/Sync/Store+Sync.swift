@@ -7,10 +7,6 @@ import Foundation
 import Git
 import Logging
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension Store {
     /// Syncs the store with its remote: checkpoints pending writes, fetches, fast-forwards or
     /// merges under the schema set's policies (one merge commit, its conflict records in the

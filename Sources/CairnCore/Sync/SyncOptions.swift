@@ -41,13 +41,6 @@ public struct SyncOptions: Sendable {
 
     /// Blocks the calling thread for `seconds`.
     public static let sleepForReal: @Sendable (Double) -> Void = { seconds in
-        guard seconds > 0 else { return }
-        var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&pause, &remaining) == -1 && errno == EINTR { pause = remaining }
+        Syscalls.sleep(seconds: seconds)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -17,11 +17,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config.
+        // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config. Cairn builds
+        // on Linux with glibc only (CairnCore/Support/Syscalls.swift), so no other provider.
         .systemLibrary(
             name: "CGit2",
             pkgConfig: "libgit2",
-            providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
+            providers: [.apt(["libgit2-dev"])]
         ),
         // git's file formats that Cairn writes itself, in pure Swift (no libgit2): the index,
         // packs and their indexes, loose objects, spliced trees, their hashes.

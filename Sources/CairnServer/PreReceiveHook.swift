@@ -21,7 +21,9 @@ public struct PreReceiveHook {
     let rules: PushRules
 
     /// Opens the repository git runs the hook in (`GIT_DIR`, else the current folder).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CairnError) {
+    /// `environment`: the variables the web server or gitolite gave the hook, of which
+    /// `REMOTE_USER` or `GL_USER` names the authenticated user.
+    public init(environment: [String: String]) throws(CairnError) {
         let repository: Repository
         do {
             repository = try Repository.openFromEnvironment()
@@ -40,6 +42,8 @@ public struct PreReceiveHook {
     /// the refusals, one per line, each naming the document and the rule.
     public func check(_ input: String) throws(CairnError) {
         var refusals: [String] = []
+        // The remedy of a failure to check, which a program words after the refusal.
+        var remedy: CairnError.Remedy?
         if let remoteUser, remoteUser != uid {
             refusals.append("user \(remoteUser) may not push to the progress of \(uid)")
         }
@@ -54,6 +58,9 @@ public struct PreReceiveHook {
             let new = fields[1] == zero ? nil : ObjectID(hex: String(fields[1]))
             do {
                 refusals += try rules.refusals(updating: String(fields[2]), from: old, to: new)
+            } catch let error as CairnError {
+                refusals.append("cannot check the push: \(error.message)")
+                remedy = error.remedy
             } catch {
                 refusals.append("cannot check the push: \(error)")
             }
@@ -61,7 +68,7 @@ public struct PreReceiveHook {
         guard refusals.isEmpty else {
             let shown = refusals.prefix(20).joined(separator: "\n")
             let more = refusals.count > 20 ? "\n… and \(refusals.count - 20) more" : ""
-            throw CairnError(.refused, shown + more)
+            throw CairnError(.refused, shown + more, remedy: remedy)
         }
     }
 }

@@ -7,10 +7,6 @@ import CairnCore
 import CairnMerge
 import Git
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The server side of Cairn: a folder of per-user bare repositories (`<uid>.git`) that any
 /// smart-HTTP git server can serve, each guarded by Cairn's `pre-receive` hook.
 public enum Server {
@@ -22,7 +18,7 @@ public enum Server {
     public static func createRepositories(in folder: String, uids: [String], cairn: String,
                                           schemaSet: SchemaSetFiles? = nil) throws(CairnError) -> [String] {
         guard !uids.isEmpty else {
-            throw CairnError(.invalidInput, "name at least one user: cairn server init FOLDER UID…")
+            throw CairnError(.invalidInput, "name at least one user", remedy: .nameUsers)
         }
         for uid in uids {
             try Home.validate(uid: uid)
@@ -58,7 +54,7 @@ public enum Server {
                 """
             try FileSystem.makeFolders(path + "/hooks")
             try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
-            chmod(path + "/hooks/pre-receive", 0o755)
+            _ = Syscalls.setMode(of: path + "/hooks/pre-receive", to: 0o755)
             if let schemaSet {
                 let folder = path + "/" + StoreLayout.serverSchemaFolder
                 try FileSystem.makeFolders(folder)

@@ -7,10 +7,6 @@ import CairnCore
 import CairnMerge
 import CairnServer
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Seed 000's exam session, played through a ``ProgressStore`` on a ``ManualClock``: 24
 /// questions over 45 minutes, the app writing the in-progress exam locally on every answer
 /// and every timer tick (the worst the seed warns of), the attempt and the summary on submit,
@@ -122,12 +118,11 @@ public struct ExamSessionBudget: Sendable {
         var total = 0
         for name in FileSystem.names(in: folder) {
             let path = folder + "/" + name
-            switch FileSystem.kind(path) {
-            case .folder?: total += size(of: path)
-            case .file?:
-                var info = stat()
-                if lstat(path, &info) == 0 { total += Int(info.st_size) }
-            default: break
+            guard case .success(let status) = Syscalls.status(of: path, followingLinks: false) else { continue }
+            switch status.kind {
+            case .folder: total += size(of: path)
+            case .file: total += status.size
+            case .other: break
             }
         }
         return total

@@ -1,11 +1,6 @@
 import ArgumentParser
 import CairnCore
 import Logging
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +17,7 @@ struct Cairn: ParsableCommand {
             command failed (one line on stderr says why and what to do), 64 for a usage error, \
             75 when trying again later may work (the store stayed busy, or the remote could not \
             be reached). CAIRN_LOG=info (or debug, notice, warning) prints structured log lines \
-            on stderr.
+            on stderr; with debug, a failure also prints its chain of causes before its line.
             """,
         version: "0.1.0",
         subcommands: [
@@ -36,14 +31,19 @@ struct Cairn: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    /// Parses and runs the command; a store error becomes one line on stderr and an exit status.
+    /// Parses and runs the command; a store error becomes one line on stderr and an exit
+    /// status (at `CAIRN_LOG=debug`, after the error's chain of causes).
     static func main() {
-        bootstrapLogging()
+        let environment = Environment.current
+        bootstrapLogging(level: environment.logLevel)
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CairnError {
-            Output.error("cairn: \(error.message)\n")
+            if let level = environment.logLevel, level <= .debug {
+                Output.error(error.detailedDescription() + "\n")
+            }
+            Output.error("cairn: \(error.commandLineMessage)\n")
             Glibc.exit(error.code == .busy || error.code == .network ? 75 : 1)
         } catch {
             exit(withError: error)
@@ -52,9 +52,8 @@ struct Cairn: ParsableCommand {
 }
 
 extension Cairn {
-    /// Structured log lines on stderr at the level `CAIRN_LOG` names; none without it.
-    static func bootstrapLogging() {
-        let level = ProcessInfo.processInfo.environment["CAIRN_LOG"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+    /// Structured log lines on stderr at `level` (`CAIRN_LOG`); none without it.
+    static func bootstrapLogging(level: Logger.Level?) {
         LoggingSystem.bootstrap { label in
             guard let level else { return SwiftLogNoOpLogHandler() }
             var handler = StreamLogHandler.standardError(label: label)

@@ -9,7 +9,8 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Act on this user's store instead of the active one.", valueName: "uid"))
     var user: String?
 
-    var resolvedHome: Home { Home.resolve(home) }
+    /// The home of `--home`, else of the environment, with the environment's configuration.
+    var resolvedHome: Home { Environment.current.home(home) }
 
     /// The store of `--user`, else of the active user.
     func openStore() throws -> Store {

@@ -25,7 +25,7 @@ struct MergeDriver: ParsableCommand {
     var path: String
 
     func run() throws {
-        let store = try Store.open(folder: FileManager.default.currentDirectoryPath)
+        let store = try Store.open(folder: FileManager.default.currentDirectoryPath, configuration: Environment.current.configuration)
         for record in try store.mergeDriver(base: base, ours: ours, theirs: theirs, path: path) {
             Output.error("cairn: \(record)\n")
         }

@@ -1,3 +1,4 @@
+import CairnCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,15 +24,9 @@ enum Output {
         return right ? spaces + text : text + spaces
     }
 
+    /// Writes all of `bytes`, retrying interrupted writes as the library does; a failure
+    /// (a closed pipe) drops the rest, since there is nowhere left to say so.
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count <= 0 {
-                if count == -1, errno == EINTR { continue }
-                return
-            }
-            offset += count
-        }
+        _ = bytes.withUnsafeBytes { Syscalls.writeAll(descriptor, from: $0) }
     }
 }

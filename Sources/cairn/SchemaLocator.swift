@@ -23,10 +23,7 @@ enum SchemaLocator {
     }
 
     static func folders() -> [String] {
-        var folders: [String] = []
-        if let variable = ProcessInfo.processInfo.environment["CAIRN_SCHEMA_PATH"] {
-            folders += variable.split(separator: ":").map(String.init)
-        }
+        var folders = Environment.current.schemaPath
         if let executable = executable() {
             var folder = parent(executable)
             folders.append(parent(folder) + "/share/cairn/schema")

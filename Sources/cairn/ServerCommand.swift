@@ -51,7 +51,7 @@ struct Hook: ParsableCommand {
         func run() throws {
             var input = ""
             while let line = readLine(strippingNewline: false) { input += line }
-            let refusal = Self.refusal(try PreReceiveHook(), input)
+            let refusal = Self.refusal(try PreReceiveHook(environment: Environment.current.variables), input)
             guard let refusal else { return }
             for line in refusal.split(separator: "\n") {
                 Output.error("cairn: \(line)\n")
@@ -65,7 +65,7 @@ struct Hook: ParsableCommand {
                 try hook.check(input)
                 return nil
             } catch {
-                return error.message
+                return error.commandLineMessage
             }
         }
     }

@@ -28,7 +28,7 @@ struct Sync: ParsableCommand {
         if let checkpoint = result.checkpoint.id {
             print("Checkpoint \(checkpoint.short): \(result.checkpoint.summary)")
         }
-        print(result.summary)
+        print(result.summary(conflictsShownBy: "cairn conflicts"))
         for record in result.conflicts {
             print("  " + record.description)
         }

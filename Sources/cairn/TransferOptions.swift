@@ -5,8 +5,8 @@ import CairnCore
 import Glibc
 #endif
 
-/// The options of the commands that talk to a remote: quiet or not, and the retry schedule;
-/// the network timeout comes from `CAIRN_NETWORK_TIMEOUT`.
+/// The options of the commands that talk to a remote: quiet or not, and the retry schedule
+/// (else `CAIRN_SYNC_RETRY`); the network timeout comes from `CAIRN_NETWORK_TIMEOUT`.
 struct TransferOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print no progress (progress shows only on a terminal anyway).")
     var quiet = false
@@ -16,20 +16,21 @@ struct TransferOptions: ParsableArguments {
 
     /// Sync options with this command's progress and retries.
     func syncOptions() throws -> SyncOptions {
+        let environment = Environment.current
         let schedule: RetrySchedule
         if let retry {
             schedule = try RetrySchedule(parsing: retry)
         } else {
-            schedule = try RetrySchedule.fromEnvironment()
+            schedule = try environment.syncRetry()
         }
-        var options = SyncOptions(retry: schedule, networkTimeout: try SyncOptions.networkTimeoutFromEnvironment())
+        var options = SyncOptions(retry: schedule, networkTimeout: try environment.networkTimeout())
         guard !quiet, isatty(2) == 1 else { return options }
         let meter = ProgressMeter()
         let retries = schedule.delays.count
         options.progress = { step in meter.show(step) }
         options.willRetry = { error, pause, retry in
             meter.finishLine()
-            Output.error("cairn: \(error.message); trying again in \(RetrySchedule([pause])) s (retry \(retry) of \(retries))\n")
+            Output.error("cairn: \(error.commandLineMessage); trying again in \(RetrySchedule([pause])) s (retry \(retry) of \(retries))\n")
         }
         return options
     }

@@ -34,8 +34,8 @@ import Glibc
     /// set back, so time moves on instead).
     func pass(_ seconds: Int, for store: Store) {
         store.fileClock = {
-            var now = FileStamp.now()
-            now.tv_sec += seconds
+            var now = Syscalls.now()
+            now.seconds += seconds
             return now
         }
     }

@@ -3,7 +3,7 @@ import CairnMerge
 import Testing
 import CairnTestSupport
 
-/// Which documents a server's refusal names, and the command that names them back.
+/// Which documents a server's refusal names.
 @Suite struct PushRefusalTests {
     @Test func aRefusalNamesWholeDocumentPathsOnly() throws {
         let a1 = try DocumentPath("users/u1/examAttempts/a1")
@@ -16,13 +16,5 @@ import CairnTestSupport
         // A file a per-commit rule names is not the document: a new checkpoint would not help.
         #expect(!Store.text("commit 1234567: users/u1/examAttempts/a1.json is executable", names: a1))
         #expect(!Store.text("users/u1/examAttempts/a1.v2 is not valid JSON", names: a1))
-    }
-
-    @Test func pathsAreQuotedOnlyWhereAShellNeedsIt() {
-        #expect(Store.shellWord("users/u1/profiles/+447700900123") == "users/u1/profiles/+447700900123")
-        #expect(Store.shellWord("users/u1/notes/my note") == "'users/u1/notes/my note'")
-        #expect(Store.shellWord("users/u1/notes/it's") == "'users/u1/notes/it'\\''s'")
-        #expect(Store.shellWord("users/u1/notes/$HOME") == "'users/u1/notes/$HOME'")
-        #expect(Store.shellWord("users/u1/notes/café") == "'users/u1/notes/café'")
     }
 }

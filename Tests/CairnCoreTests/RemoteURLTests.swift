@@ -32,12 +32,12 @@ import Git
         #expect(remote.description == remote.url)
         #expect(remote.username == "u1")
         #expect(remote.password == "p@ss:word")
-        #expect(remote.credentials(environment: [:]) == Credentials(username: "u1", password: "p@ss:word"))
+        #expect(remote.credentials(fallingBackOn: .standard) == Credentials(username: "u1", password: "p@ss:word"))
         let plain = try RemoteURL("https://host/git/u1.git")
-        #expect(plain.credentials(environment: [:]) == nil)
-        #expect(plain.credentials(environment: ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": "x"]) == Credentials(username: "u1", password: "x"))
-        #expect(try RemoteURL("https://u1@host/git/u1.git").credentials(environment: ["CAIRN_PASSWORD": "x"]) == Credentials(username: "u1", password: "x"))
-        #expect(try RemoteURL("/srv/u1.git").credentials(environment: ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": "x"]) == nil)
+        #expect(plain.credentials(fallingBackOn: .standard) == nil)
+        #expect(plain.credentials(fallingBackOn: Configuration(username: "u1", password: "x")) == Credentials(username: "u1", password: "x"))
+        #expect(try RemoteURL("https://u1@host/git/u1.git").credentials(fallingBackOn: Configuration(password: "x")) == Credentials(username: "u1", password: "x"))
+        #expect(try RemoteURL("/srv/u1.git").credentials(fallingBackOn: Configuration(username: "u1", password: "x")) == nil)
     }
 
     /// An HTTP server hears the user name once, with the password: libgit2 connects to the

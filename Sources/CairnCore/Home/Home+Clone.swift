@@ -18,16 +18,17 @@ extension Home {
     public func cloneStore(from remote: RemoteURL, uid: String? = nil, options: SyncOptions = SyncOptions(),
                            mergeDriver: String? = nil) throws(CairnError) -> Store {
         guard let uid = uid ?? remote.impliedUID else {
-            throw CairnError(.invalidInput, "cannot tell whose progress \(remote) holds; name the user with --user UID")
+            throw CairnError(.invalidInput, "cannot tell whose progress \(remote) holds", remedy: .nameUser)
         }
         try Self.validate(uid: uid)
         let folder = storeFolder(uid)
         if FileSystem.kind(folder) != nil {
-            throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder); sync it with: cairn --user \(uid) sync")
+            throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder)", remedy: .syncExistingStore(uid: uid))
         }
         try FileSystem.makeFolders(root)
         do {
-            let store = try Store.restore(uid: uid, folder: folder, from: remote, options: options, mergeDriver: mergeDriver)
+            let store = try Store.restore(uid: uid, folder: folder, from: remote, options: options, mergeDriver: mergeDriver,
+                                          configuration: configuration)
             let active = try activeUser()
             if active == nil || !users().contains(active!) {
                 try use(uid)
@@ -43,7 +44,7 @@ extension Home {
 extension Store {
     /// Makes the store of `uid` at `folder` from what `remote` holds.
     static func restore(uid: String, folder: String, from remote: RemoteURL, options: SyncOptions,
-                        mergeDriver: String?) throws(CairnError) -> Store {
+                        mergeDriver: String?, configuration: Configuration) throws(CairnError) -> Store {
         let repository = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         do {
             try configureRemote(remote, in: repository)
@@ -53,21 +54,23 @@ extension Store {
         // A store without its identity file is not a store yet: open it bare of checks.
         try FileSystem.makeFolders(folder + "/" + StoreLayout.ownFolder)
         try FileSystem.writeAtomically(Array("{\"uid\":\"\(uid)\"}".utf8), to: folder + "/" + StoreLayout.identityFile)
-        let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        let store = try Store(uid: uid, folder: folder, configuration: configuration)
         try store.locked("cannot restore the store of \(uid) from \(remote)") {
             try options.retryingNetworkFailures(logger: store.logger) {
-                try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(),
+                try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(fallingBackOn: configuration),
                                 timeout: options.networkTimeout, progress: options.progress)
             }
             guard let tip = try repository.reference(remoteBranch) else {
-                throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch); create the store with: cairn init \(uid) --remote \(remote), then cairn sync")
+                throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch)",
+                                 remedy: .createStoreWithRemote(uid: uid, remote: remote))
             }
             _ = try FileSystem.removeFile(folder + "/" + StoreLayout.identityFile)
             try checkCommits(in: repository, from: tip, hiding: [], uid: uid)
             let tree = try repository.commit(tip).treeID
             guard let identity = try repository.entry(at: StoreLayout.identityFile, inTree: tree),
                   case .string(uid)? = try? JSONParser().parse(repository.blobContent(identity.id)).field("uid") else {
-                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(StoreLayout.identityFile) names another user, or none); give the right --user")
+                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(StoreLayout.identityFile) names another user, or none)",
+                                 remedy: .nameRightUser)
             }
             try store.checkFetched(tip)
             try store.moveWorkingTree(from: nil, to: tip)

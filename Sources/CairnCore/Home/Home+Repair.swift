@@ -3,9 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import Git
 import GitFormat
@@ -28,25 +25,26 @@ extension Home {
                             options: SyncOptions = SyncOptions(), mergeDriver: String? = nil) throws(CairnError) -> RepairResult {
         let chosen: String? = if let uid { uid } else { try activeUser() }
         guard let uid = chosen else {
-            throw CairnError(.notFound, "no user is active; name the store to repair with --user UID")
+            throw CairnError(.notFound, "no user is active", remedy: .nameStoreToRepair)
         }
         try Self.validate(uid: uid)
         let folder = storeFolder(uid)
         guard FileSystem.kind(folder + "/" + StoreLayout.identityFile) == .file else {
-            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); restore it with: cairn clone URL")
+            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder)", remedy: .cloneFromRemote)
         }
         // What can still be read of the damaged store: its configuration and its references.
-        let damaged = try? Store(uid: uid, folder: folder, lockTimeout: Store.defaultLockTimeout, checkingPacks: false)
+        let damaged = try? Store(uid: uid, folder: folder, configuration: configuration, checkingPacks: false)
         let stored = (try? damaged?.remote()) ?? nil
         guard let remote = explicitRemote ?? stored else {
-            throw CairnError(.invalidInput, "the store of \(uid) has no remote to repair it from; name one with --from URL")
+            throw CairnError(.invalidInput, "the store of \(uid) has no remote to repair it from", remedy: .nameRepairRemote)
         }
         let lastSynced = (try? damaged?.repository.reference(Store.remoteBranch)) ?? nil
 
-        let work = root + "/.repair-\(uid)-\(getpid())"
+        let work = root + "/.repair-\(uid)-\(Syscalls.processID)"
         if FileSystem.kind(work) != nil { try? FileManager.default.removeItem(atPath: work) }
         do {
-            let repaired = try Store.restore(uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver)
+            let repaired = try Store.restore(uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver,
+                                             configuration: configuration)
             // Nothing may write to the damaged store while its documents are read.
             var result = try damaged?.lock.withLock {
                 try repaired.keep(documentsOf: folder, lastSynced: lastSynced)
@@ -75,11 +73,9 @@ extension Home {
 
     /// The time as `20261122-091500` (UTC), for the folder of a damaged store.
     static func timestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+        let now = Syscalls.calendarNowUTC()
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(now.year)\(two(now.month))\(two(now.day))-\(two(now.hour))\(two(now.minute))\(two(now.second))"
     }
 }
 

@@ -6,24 +6,19 @@ import Foundation
 #endif
 import Git
 
-/// The folder that holds one store per user (`$CAIRN_HOME`, default `~/.cairn`), and which
-/// of them is active (the file `active`).
+/// The folder that holds one store per user (the command line's is `$CAIRN_HOME`, default
+/// `~/.cairn`), and which of them is active (the file `active`).
 public struct Home: Sendable {
     /// The folder, as an absolute path without a trailing `/`.
     public let root: String
+    /// What the program said of its surroundings, given to every store opened here.
+    public let configuration: Configuration
 
-    public init(root: String) {
+    /// The home at `root` (relative to the current folder unless absolute).
+    public init(root: String, configuration: Configuration = .standard) {
         let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         self.root = Self.normalize(absolute)
-    }
-
-    /// The home named by `--home`, else by `$CAIRN_HOME`, else `~/.cairn`.
-    public static func resolve(_ explicit: String? = nil,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
-        if let explicit, !explicit.isEmpty { return Home(root: explicit) }
-        if let variable = environment["CAIRN_HOME"], !variable.isEmpty { return Home(root: variable) }
-        let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-        return Home(root: userHome + "/.cairn")
+        self.configuration = configuration
     }
 
     /// An absolute path with `.`, `..` and repeated or trailing `/` resolved.
@@ -58,19 +53,22 @@ public struct Home: Sendable {
     public func use(_ uid: String) throws(CairnError) {
         try Self.validate(uid: uid)
         guard users().contains(uid) else {
-            throw CairnError(.notFound, "there is no store for user \(uid) in \(root); create it with: cairn init \(uid)")
+            throw CairnError(.notFound, "there is no store for user \(uid) in \(root)", remedy: .createStore(uid: uid))
         }
         try FileSystem.writeAtomically(Array((uid + "\n").utf8), to: root + "/active")
     }
 
-    /// Opens the store of `uid`, or of the active user when `uid` is nil.
-    public func openStore(_ uid: String? = nil, lockTimeout: Double = Store.defaultLockTimeout) throws(CairnError) -> Store {
+    /// Opens the store of `uid`, or of the active user when `uid` is nil; `lockTimeout`
+    /// overrides the configuration's.
+    public func openStore(_ uid: String? = nil, lockTimeout: Double? = nil) throws(CairnError) -> Store {
         let chosen: String? = if let uid { uid } else { try activeUser() }
         guard let uid = chosen else {
-            throw CairnError(.notFound, "no active user in \(root); create one with: cairn init UID (or pick one with: cairn use UID)")
+            throw CairnError(.notFound, "no active user in \(root)", remedy: .createOrChooseUser)
         }
         try Self.validate(uid: uid)
-        return try Store(uid: uid, folder: storeFolder(uid), lockTimeout: lockTimeout)
+        var configuration = configuration
+        if let lockTimeout { configuration.lockTimeout = lockTimeout }
+        return try Store(uid: uid, folder: storeFolder(uid), configuration: configuration)
     }
 
     /// Creates the store of `uid` and makes it active if no user was. With a schema set (its
@@ -94,7 +92,8 @@ public struct Home: Sendable {
             throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder)")
         }
         try FileSystem.makeFolders(root)
-        let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet, mergeDriver: mergeDriver)
+        let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet, mergeDriver: mergeDriver,
+                                     configuration: configuration)
         let active = try activeUser()
         if active == nil || !users().contains(active!) {
             try use(uid)

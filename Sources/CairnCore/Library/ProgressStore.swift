@@ -50,8 +50,8 @@ public final class ProgressStore: @unchecked Sendable {
         var continuation: AsyncStream<[DocumentPath]>.Continuation
     }
 
-    /// Opens the store of `user` (default: the home's active user).
-    public init(home: Home = .resolve(), user: String? = nil, clock: any CheckpointClock = SystemClock()) throws(CairnError) {
+    /// Opens the store of `user` in `home` (default: the home's active user).
+    public init(home: Home, user: String? = nil, clock: any CheckpointClock = SystemClock()) throws(CairnError) {
         store = try home.openStore(user)
         self.home = home
         uid = store.uid

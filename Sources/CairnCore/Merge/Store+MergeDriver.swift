@@ -3,12 +3,12 @@ import CairnMerge
 extension Store {
     /// Opens the store whose working tree is `folder`, whatever home holds it (git runs merge
     /// drivers at the top of the working tree).
-    public static func open(folder: String) throws(CairnError) -> Store {
+    public static func open(folder: String, configuration: Configuration = .standard) throws(CairnError) -> Store {
         guard let bytes = try FileSystem.read(folder + "/" + StoreLayout.identityFile),
               case .string(let uid)? = (try? JSONParser().parse(bytes))?.field("uid") else {
             throw CairnError(.notFound, "\(folder) is not a Cairn store (it has no readable \(StoreLayout.identityFile))")
         }
-        return try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        return try Store(uid: uid, folder: folder, configuration: configuration)
     }
 
     /// Merges one document as git's merge driver does: the three versions' files (`base`

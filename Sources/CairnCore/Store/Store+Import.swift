@@ -23,7 +23,8 @@ extension Store {
             try commitPending(message: nil)
             let pending = try other.status().pending.count
             if pending > 0 {
-                throw CairnError(.invalidInput, "the store of \(other.uid) has \(pending) document\(pending == 1 ? "" : "s") not checkpointed; run cairn --user \(other.uid) checkpoint first — nothing was imported")
+                throw CairnError(.invalidInput, "the store of \(other.uid) has \(pending) document\(pending == 1 ? "" : "s") not checkpointed",
+                                 remedy: .checkpointBeforeImport(uid: other.uid))
             }
             let reference = StoreLayout.importReference(of: other.uid)
             do throws(GitError) {
@@ -41,7 +42,8 @@ extension Store {
             let reader = StoreTreeReader(repository: repository)
             let (theirVersion, ourVersion) = (try reader.version(repository.commit(tip).treeID), try reader.version(repository.commit(head).treeID))
             if theirVersion > ourVersion {
-                throw CairnError(.invalidInput, "the store of \(other.uid) is at schema version \(theirVersion), this one at \(ourVersion); move this store to that version first (cairn migrate --schema SET) — nothing was imported")
+                throw CairnError(.invalidInput, "the store of \(other.uid) is at schema version \(theirVersion), this one at \(ourVersion)",
+                                 remedy: .migrateBeforeImport)
             }
             let headTree = try repository.commit(head).treeID
             let theirs = try rewrittenTree(of: tip, from: other.uid, over: headTree)

@@ -1,6 +1,5 @@
 import CairnMerge
 import Git
-import Glibc
 import GitFormat
 
 extension Store {
@@ -31,7 +30,7 @@ extension Store {
     private func currentMarks() throws -> String {
         let head = try repository.reference(branchReference)?.hex ?? "-"
         let index = FileStamp(path: repository.gitdir + "index").map {
-            "\($0.device) \($0.inode) \($0.size) \($0.modified.tv_sec).\($0.modified.tv_nsec) \($0.changed.tv_sec).\($0.changed.tv_nsec)"
+            "\($0.device) \($0.inode) \($0.size) \($0.modified.seconds).\($0.modified.nanoseconds) \($0.changed.seconds).\($0.changed.nanoseconds)"
         } ?? "-"
         return "\(head) \(index)\n"
     }

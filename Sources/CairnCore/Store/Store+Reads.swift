@@ -83,7 +83,7 @@ extension Store {
                 } catch {}
             }
             if error.code == .notFound || error.code == .invalidSpec || error.code == .ambiguous {
-                throw CairnError(.notFound, "unknown revision \"\(revision)\": \(error.message); see cairn log for the checkpoints", cause: error)
+                throw CairnError(.notFound, "unknown revision \"\(revision)\": \(error.message)", remedy: .listCheckpoints, cause: error)
             }
             throw CairnError.git(error, doing: "cannot resolve \(revision)")
         }

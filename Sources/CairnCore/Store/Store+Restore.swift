@@ -17,7 +17,7 @@ extension Store {
         guard !paths.isEmpty else { throw CairnError(.invalidInput, "name the documents to restore") }
         for path in paths { try checkOwned(path) }
         if revision == nil, try remote() == nil {
-            throw CairnError(.notFound, "the store of user \(uid) has no remote to restore from; name a checkpoint with --source REV (see cairn log), or set a remote with cairn remote set URL")
+            throw CairnError(.notFound, "the store of user \(uid) has no remote to restore from", remedy: .nameRestoreSource)
         }
         let named = Array(Set(paths)).sorted()
         return try locked("cannot restore") { () throws -> RestoreResult in

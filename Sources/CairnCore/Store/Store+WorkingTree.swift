@@ -7,10 +7,6 @@ import Foundation
 import Git
 import GitFormat
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension Store {
     /// The file that says a move of the working tree to another commit is under way:
     /// `<from> <to>` (`-` for none), written before the first file changes and removed after
@@ -92,7 +88,8 @@ extension Store {
                 if now == old || now == difference.entries[1]?.id { continue }
             default: break
             }
-            throw CairnError(.invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it; record the edit with cairn checkpoint --scan, then sync again")
+            throw CairnError(.invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it",
+                             remedy: .checkpointHandEdits)
         }
     }
 

@@ -22,6 +22,9 @@ public final class Store {
     public let uid: String
     /// The store's folder (the working tree), without a trailing `/`.
     public let folder: String
+    /// What the program said of its surroundings: the lock's timeout, the credentials to
+    /// offer a remote.
+    public let configuration: Configuration
     package let repository: Repository
     let lock: StoreLock
     let journal: PendingJournal
@@ -32,7 +35,7 @@ public final class Store {
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
     /// The time files' stamps are compared with to know whether they settled: the real time
     /// (tests move it on instead of waiting).
-    var fileClock: () -> timespec = FileStamp.now
+    var fileClock: () -> Syscalls.Time = Syscalls.now
     /// Derived fields that the remote's documents held wrong when this store was restored
     /// from it (``Home/cloneStore(from:uid:options:mergeDriver:)``), computed again in a
     /// checkpoint that the next sync pushes; [] otherwise.
@@ -40,12 +43,6 @@ public final class Store {
     /// Where the store reports what it does (checkpoints, fetches, merges, pushes, with
     /// counts), as structured log lines.
     public var logger = Logger(label: "cairn")
-
-    /// How long a write waits for another process's lock by default, in seconds
-    /// (`CAIRN_LOCK_TIMEOUT` overrides it).
-    public static var defaultLockTimeout: Double {
-        ProcessInfo.processInfo.environment["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? 10
-    }
 
     /// Selects Cairn's merge driver for every document, so `git merge` merges as Cairn does.
     static let gitAttributes = """
@@ -58,25 +55,26 @@ public final class Store {
 
     /// Opens the store of `uid` at `folder`. `checkingPacks: false` skips the check of its
     /// pack indexes, for reaching a damaged store's configuration and references.
-    init(uid: String, folder: String, lockTimeout: Double, checkingPacks: Bool = true) throws(CairnError) {
+    init(uid: String, folder: String, configuration: Configuration, checkingPacks: Bool = true) throws(CairnError) {
         self.uid = uid
         self.folder = folder
+        self.configuration = configuration
         guard FileSystem.kind(folder + "/" + StoreLayout.identityFile) == .file else {
-            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder); create it with: cairn init \(uid)")
+            throw CairnError(.notFound, "there is no store for user \(uid) at \(folder)", remedy: .createStore(uid: uid))
         }
         do {
             repository = try Repository(openingAt: folder, checkingPacks: checkingPacks)
         } catch {
             throw CairnError.git(error, doing: "cannot open the store at \(folder)")
         }
-        lock = StoreLock(gitdir: repository.gitdir, timeout: lockTimeout)
+        lock = StoreLock(gitdir: repository.gitdir, timeout: configuration.lockTimeout)
         journal = PendingJournal(path: repository.gitdir + StoreLayout.pendingFile)
     }
 
     /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
     /// and the schema set's files in `.cairn/schema/`.
     static func create(uid: String, folder: String, schemaSet: SchemaSetFiles?,
-                       mergeDriver: String?) throws(CairnError) -> Store {
+                       mergeDriver: String?, configuration: Configuration) throws(CairnError) -> Store {
         _ = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
         if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
@@ -88,7 +86,7 @@ public final class Store {
             try FileSystem.writeAtomically(bytes, to: folder + "/" + StoreLayout.schemaFolder + "/" + name)
             written.append(StoreLayout.schemaFolder + "/" + name)
         }
-        let store = try Store(uid: uid, folder: folder, lockTimeout: defaultLockTimeout)
+        let store = try Store(uid: uid, folder: folder, configuration: configuration)
         try store.locked("cannot make the first checkpoint") {
             try store.journal.append(written)
             try store.commitPending(message: "Create the store of user \(uid)")
@@ -140,8 +138,8 @@ public final class Store {
 
     private func outside(_ path: String) -> CairnError {
         let other = path.split(separator: "/").dropFirst().first.map(String.init)
-        let hint = other.map { $0 == uid ? "" : "; switch with --user \($0) or cairn use \($0)" } ?? ""
-        return CairnError(.invalidInput, "\(path) is outside the store of user \(uid) (users/\(uid)/…)\(hint)")
+        let remedy = other.flatMap { $0 == uid ? nil : CairnError.Remedy.switchUser($0) }
+        return CairnError(.invalidInput, "\(path) is outside the store of user \(uid) (users/\(uid)/…)", remedy: remedy)
     }
 
     /// The committer of the store's checkpoints: the store's own identity from its config,

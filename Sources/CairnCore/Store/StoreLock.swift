@@ -5,10 +5,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One writer at a time per store, across processes.
 ///
 /// The lock is `flock(2)` on `.git/cairn/lock`: the kernel releases it when its owner exits,
@@ -36,7 +32,7 @@ final class StoreLock {
     }
 
     deinit {
-        if descriptor != -1 { close(descriptor) }
+        if descriptor != -1 { _ = Syscalls.close(descriptor) }
     }
 
     /// Runs `body` holding the lock; nested calls on the same lock just run `body`.
@@ -57,24 +53,26 @@ final class StoreLock {
 
     private func acquire() throws(CairnError) {
         try FileSystem.makeFolders(FileSystem.parent(of: path))
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd == -1 { throw FileSystem.failure("open", path, errno: errno) }
+        let fd = try FileSystem.check(Syscalls.open(path, .updating), "open", path)
         let deadline = Date().addingTimeInterval(timeout)
         var pause = 0.002
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                let code = errno
-                close(fd)
-                throw FileSystem.failure("lock", path, errno: code)
+        while true {
+            let taken: Bool
+            switch Syscalls.tryLock(fd) {
+            case .success(let result): taken = result
+            case .failure(let error):
+                _ = Syscalls.close(fd)
+                throw FileSystem.failure("lock", path, errno: error.code)
             }
+            if taken { break }
             if Date() >= deadline {
                 let holder = Self.describeHolder(readState(fd))
-                close(fd)
+                _ = Syscalls.close(fd)
                 throw CairnError(
                     .busy,
                     "the store is busy: \(holder) has held its lock for more than \(Self.seconds(timeout)); try again when it is done")
             }
-            usleep(UInt32(pause * 1_000_000))
+            Syscalls.sleep(seconds: pause)
             pause = min(pause * 2, 0.05)
         }
         descriptor = fd
@@ -83,39 +81,39 @@ final class StoreLock {
         }
         // Without this note, the next writer could not tell that this one was killed and
         // would leave its lock files in place: a store that cannot note it is not written.
-        if !writeState("busy \(Self.processID) \(Int(Date().timeIntervalSince1970))\n") {
-            let code = errno
+        if case .failure(let error) = writeState("busy \(Syscalls.processID) \(Int(Date().timeIntervalSince1970))\n") {
             descriptor = -1
-            flock(fd, LOCK_UN)
-            close(fd)
-            throw FileSystem.failure("write", path, errno: code)
+            Syscalls.unlock(fd)
+            _ = Syscalls.close(fd)
+            throw FileSystem.failure("write", path, errno: error.code)
         }
     }
 
     private func release() {
         // A failure leaves `busy`: the next writer then clears lock files, which is harmless.
         _ = writeState("idle\n")
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        Syscalls.unlock(descriptor)
+        _ = Syscalls.close(descriptor)
         descriptor = -1
     }
 
-    private static let processID = getpid()
-
     private func readState(_ fd: Int32) -> String? {
         var buffer = [UInt8](repeating: 0, count: 128)
-        let count = pread(fd, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
+        guard case .success(let count) = buffer.withUnsafeMutableBytes({ Syscalls.read(fd, into: $0, at: 0) }), count > 0 else {
+            return nil
+        }
         return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     /// Writes the state in place, padded with spaces to a fixed width: the file keeps its
     /// size, so no write of it allocates or frees a block (truncating it did, at a cost that
-    /// showed in every write). Returns false when the write failed (`errno` says why).
-    private func writeState(_ text: String) -> Bool {
+    /// showed in every write). A write cut short fails as an I/O error.
+    private func writeState(_ text: String) -> Result<Void, Syscalls.Errno> {
         var bytes = Array(text.utf8.filter { $0 != 0x0A })
         bytes += [UInt8](repeating: 0x20, count: max(0, Self.stateWidth - 1 - bytes.count)) + [0x0A]
-        return pwrite(descriptor, bytes, bytes.count, 0) == bytes.count
+        return bytes.withUnsafeBytes { Syscalls.write(descriptor, from: $0, at: 0) }.flatMap { written in
+            written == bytes.count ? .success(()) : .failure(.ioError)
+        }
     }
 
     /// `busy <pid> <start>` fits with room to spare; an older, longer state is overwritten whole.
@@ -145,10 +143,10 @@ final class StoreLock {
                 .map { folder + $0 }
         }
         for name in candidates {
-            var info = stat()
             let file = gitdir + name
-            guard lstat(file, &info) == 0, info.st_mtim.tv_sec >= started - 1 else { continue }
-            unlink(file)
+            guard case .success(let status) = Syscalls.status(of: file, followingLinks: false),
+                  status.modified.seconds >= started - 1 else { continue }
+            _ = Syscalls.unlink(file)
         }
     }
 }

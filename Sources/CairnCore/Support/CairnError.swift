@@ -1,55 +1,54 @@
 import CairnMerge
 import Git
 
-/// An error of the store: a code for programs, one line for people (what was wrong and what
-/// to do), the underlying cause when there is one, and where it was raised.
+/// An error of the store: a code for programs, one line for people (what was wrong), what
+/// to do about it as a value (``remedy``) that a program words in its own terms, the
+/// underlying cause when there is one, and where it was raised.
+///
+/// ``description`` is the message with the remedy in plain words; ``detailedDescription()``
+/// adds the code, the location and the chain of causes, for logs and bug reports.
 public struct CairnError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure, for programs that react to it.
     public var code: Code
-    /// One line: what was wrong and what to do about it.
+    /// One line: what was wrong (and what to do, when no command of a program is involved).
     public var message: String
+    /// The way out that takes a step of the program (a command to run, an argument to give),
+    /// if any; the program words it.
+    public var remedy: Remedy?
     /// The error that caused this one (a ``GitError``, a ``JSONParseError``, an errno), if any.
     public var cause: (any Error & Sendable)?
     /// Where the error was raised.
     public var location: SourceLocation
 
     public init(
-        _ code: Code, _ message: String, cause: (any Error & Sendable)? = nil,
-        file: String = #fileID, line: Int = #line
+        _ code: Code, _ message: String, remedy: Remedy? = nil, cause: (any Error & Sendable)? = nil,
+        function: String = #function, file: String = #fileID, line: Int = #line
     ) {
         self.code = code
         self.message = message
+        self.remedy = remedy
         self.cause = cause
-        self.location = SourceLocation(file: file, line: line)
+        self.location = SourceLocation(function: function, file: file, line: line)
     }
 
-    public var description: String { message }
+    /// The message, then the remedy in plain words.
+    public var description: String {
+        guard let remedy else { return message }
+        return message + remedy.description
+    }
 
+    /// A place in Cairn's source.
     public struct SourceLocation: Sendable, Hashable {
+        /// The function that raised the error.
+        public var function: String
         public var file: String
         public var line: Int
-    }
 
-    public enum Code: Sendable, Hashable {
-        /// A path, an ID, a document or an argument that Cairn refuses.
-        case invalidInput
-        /// No such document, revision, user or store.
-        case notFound
-        /// The thing to create exists already.
-        case alreadyExists
-        /// Another process holds the store's lock; trying again later may work.
-        case busy
-        /// The store's files are not what Cairn wrote (not a store, unreadable objects).
-        case corrupt
-        /// The file system refused (permissions, disk full, I/O error).
-        case io
-        /// The remote could not be reached or the connection broke; trying again later may work.
-        case network
-        /// The remote refused the credentials, or asked for some and none were given.
-        case authentication
-        /// The remote refused the push (its hook, its rules); trying again will not help until
-        /// what it names is fixed.
-        case refused
+        public init(function: String, file: String, line: Int) {
+            self.function = function
+            self.file = file
+            self.line = line
+        }
     }
 }
 
@@ -59,34 +58,47 @@ extension CairnError {
     }
 
     /// Wraps a libgit2 failure in the store's terms.
-    package static func git(_ error: GitError, doing what: String) -> CairnError {
-        if error.isDamage { return damaged(error, doing: what) }
+    package static func git(_ error: GitError, doing what: String,
+                            function: String = #function, file: String = #fileID, line: Int = #line) -> CairnError {
+        if error.isDamage { return damaged(error, doing: what, function: function, file: file, line: line) }
+        let code: Code
+        let message: String
         switch error.code {
         case .locked:
-            return CairnError(
-                .busy,
-                "\(what): a git lock file exists (\(error.message)); another git process is using the store — if none is, remove the .lock file",
-                cause: error)
+            code = .busy
+            message = "\(what): a git lock file exists (\(error.message)); another git process is using the store — if none is, remove the .lock file"
         case .notFound:
-            return CairnError(.notFound, "\(what): \(error.message)", cause: error)
+            code = .notFound
+            message = "\(what): \(error.message)"
         case _ where error.systemErrorCode != nil:
             // A write, fsync or rename of Cairn's own in .git: the file system refused.
-            return CairnError(.io, "\(what): \(error.message)\(FileSystem.hint(errno: error.systemErrorCode ?? 0))", cause: error)
+            code = .io
+            message = "\(what): \(error.message)\(FileSystem.hint(errno: error.systemErrorCode ?? 0))"
+        case _ where error.isSystemFailure && error.diskFailureCode != nil:
+            // One of libgit2's writes: a full or failing disk.
+            code = .io
+            message = "\(what): \(error.message)\(FileSystem.hint(errno: error.diskFailureCode ?? 0))"
         default:
-            if error.isSystemFailure, case .system(let code)? = error.reason, FileSystem.isDiskFailure(code) {
-                // One of libgit2's writes: a full or failing disk.
-                return CairnError(.io, "\(what): \(error.message)\(FileSystem.hint(errno: code))", cause: error)
-            }
-            return CairnError(.corrupt, "\(what): \(error.message)", cause: error)
+            code = .corrupt
+            message = "\(what): \(error.message)"
         }
+        return CairnError(code, message, cause: error, function: function, file: file, line: line)
     }
 
     /// The store's git files are damaged: said as such, with the way out. Nothing read from
     /// a damaged object is ever shown (libgit2 fails instead of returning its bytes).
-    static func damaged(_ error: GitError, doing what: String) -> CairnError {
-        CairnError(
-            .corrupt,
-            "\(what): corrupt store (\(error.message)); run cairn repair to restore it from its remote, keeping the documents not yet pushed",
-            cause: error)
+    static func damaged(_ error: GitError, doing what: String,
+                        function: String = #function, file: String = #fileID, line: Int = #line) -> CairnError {
+        CairnError(.corrupt, "\(what): corrupt store (\(error.message))", remedy: .repair, cause: error,
+                   function: function, file: file, line: line)
+    }
+}
+
+extension GitError {
+    /// The errno of a full or failing disk (``FileSystem/isDiskFailure(_:)``) libgit2 reported,
+    /// if that is the reason.
+    fileprivate var diskFailureCode: Int32? {
+        guard case .system(let code)? = reason, FileSystem.isDiskFailure(code) else { return nil }
+        return code
     }
 }

@@ -5,69 +5,61 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The few file operations the store needs, on POSIX calls, each failure a ``CairnError``
 /// that names the file and the system's reason.
 package enum FileSystem {
-    /// Turns a POSIX result (-1 with `errno`) into a throw.
-    @discardableResult
-    package static func check(_ result: Int32, _ call: String, _ path: String,
-                      file: String = #fileID, line: Int = #line) throws(CairnError) -> Int32 {
-        guard result == -1 else { return result }
-        throw failure(call, path, errno: errno, file: file, line: line)
+    /// Turns a failed call into a store error that names the call and the file.
+    package static func check<T>(_ result: Result<T, Syscalls.Errno>, _ call: String, _ path: String,
+                                 function: String = #function, file: String = #fileID, line: Int = #line) throws(CairnError) -> T {
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw failure(call, path, errno: error.code, function: function, file: file, line: line)
+        }
     }
 
     package static func failure(_ call: String, _ path: String, errno code: Int32,
-                        file: String = #fileID, line: Int = #line) -> CairnError {
-        let reason = String(cString: strerror(code))
-        return CairnError(.io, "\(call) \(path): \(reason)\(hint(errno: code))", cause: POSIXErrorCode(rawValue: code).map { POSIXError($0) },
-                          file: file, line: line)
+                                function: String = #function, file: String = #fileID, line: Int = #line) -> CairnError {
+        let reason = Syscalls.Errno(code).description
+        return CairnError(.io, "\(call) \(path): \(reason)\(hint(errno: code))", cause: Syscalls.Errno(code).posixError,
+                          function: function, file: file, line: line)
     }
 
     /// Whether `code` is the failure of a disk: full (`ENOSPC`, `EDQUOT`), failing (`EIO`) or
     /// read-only (`EROFS`).
     package static func isDiskFailure(_ code: Int32) -> Bool {
-        code == ENOSPC || code == EDQUOT || code == EIO || code == EROFS
+        [Syscalls.Errno.noSpace, .quotaExceeded, .ioError, .readOnlyFileSystem].contains { $0.code == code }
     }
 
     /// What to do about a failure of the file system, for the errors a user can act on: a
     /// full disk, a failing one, a read-only one. Empty for the others.
     package static func hint(errno code: Int32) -> String {
-        switch code {
-        case ENOSPC, EDQUOT: " (the disk is full; free some space and try again)"
-        case EIO: " (the disk reported an I/O error; check it, then try again)"
-        case EROFS: " (the file system is read-only; make it writable and try again)"
+        switch Syscalls.Errno(code) {
+        case .noSpace, .quotaExceeded: " (the disk is full; free some space and try again)"
+        case .ioError: " (the disk reported an I/O error; check it, then try again)"
+        case .readOnlyFileSystem: " (the file system is read-only; make it writable and try again)"
         default: ""
         }
     }
 
     /// The whole content of a file, or nil when there is no file at `path`.
     package static func read(_ path: String) throws(CairnError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd == -1 {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw failure("open", path, errno: errno)
+        let fd: Int32
+        switch Syscalls.open(path, .reading) {
+        case .success(let opened): fd = opened
+        case .failure(let error):
+            if error == .noSuchFile || error == .notAFolder { return nil }
+            throw failure("open", path, errno: error.code)
         }
-        defer { close(fd) }
-        var info = stat()
-        try check(fstat(fd, &info), "stat", path)
-        if (info.st_mode & S_IFMT) == S_IFDIR { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        defer { _ = Syscalls.close(fd) }
+        let status = try check(Syscalls.status(of: fd), "stat", path)
+        if status.kind == .folder { return nil }
+        var bytes = [UInt8](repeating: 0, count: status.size)
         var filled = 0
         while true {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count == -1 {
-                if errno == EINTR { continue }
-                throw failure("read", path, errno: errno)
-            }
+            let count = try check(bytes.withUnsafeMutableBytes { buffer in
+                Syscalls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            }, "read", path)
             if count == 0 { break }
             filled += count
         }
@@ -79,19 +71,18 @@ package enum FileSystem {
     /// written and renamed over it, so a reader or a crash sees the old content or the new,
     /// never a mix. With `durable`, the data is fsynced before the rename.
     package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(CairnError) {
-        let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(getpid())-" + lastComponent(of: path)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd == -1 { throw failure("create", temporary, errno: errno) }
+        let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-" + lastComponent(of: path)
+        let fd = try check(Syscalls.open(temporary, .replacing), "create", temporary)
         var isOpen = true
         do throws(CairnError) {
             try writeAll(bytes, to: fd, path: path)
-            if durable { try check(fsync(fd), "fsync", path) }
+            if durable { try check(Syscalls.fsync(fd), "fsync", path) }
             isOpen = false
-            try check(close(fd), "close", path)
-            try check(rename(temporary, path), "rename", path)
+            try check(Syscalls.close(fd), "close", path)
+            try check(Syscalls.rename(temporary, to: path), "rename", path)
         } catch {
-            if isOpen { close(fd) }
-            unlink(temporary)
+            if isOpen { _ = Syscalls.close(fd) }
+            _ = Syscalls.unlink(temporary)
             throw error
         }
     }
@@ -99,15 +90,14 @@ package enum FileSystem {
     /// Writes `bytes` to `path` in place (created, or cut to nothing first): for files nothing
     /// reads until the write is over.
     package static func write(_ bytes: [UInt8], to path: String) throws(CairnError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd == -1 { throw failure("create", path, errno: errno) }
+        let fd = try check(Syscalls.open(path, .replacing), "create", path)
         do throws(CairnError) {
             try writeAll(bytes, to: fd, path: path)
         } catch {
-            close(fd)
+            _ = Syscalls.close(fd)
             throw error
         }
-        try check(close(fd), "close", path)
+        try check(Syscalls.close(fd), "close", path)
     }
 
     /// Replaces the content of the existing file `path` with `bytes` atomically, without
@@ -122,24 +112,25 @@ package enum FileSystem {
     package static func replaceContents(of path: String, with bytes: [UInt8], spare: String) throws(CairnError) {
         // Only a plain file is swapped: a symbolic link put there by hand is replaced by a file,
         // as a rename would, and never followed.
-        guard let exchange = renameExchange, kind(path) == .file else { return try writeAtomically(bytes, to: path) }
-        var fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        if fd == -1, errno == ELOOP {
-            unlink(spare)
-            fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard Syscalls.canExchange, kind(path) == .file else { return try writeAtomically(bytes, to: path) }
+        var opened = Syscalls.open(spare, .overwritingNoFollow)
+        if case .failure(.symbolicLinkLoop) = opened {
+            _ = Syscalls.unlink(spare)
+            opened = Syscalls.open(spare, .overwritingNoFollow)
         }
-        if fd == -1 { throw failure("open", spare, errno: errno) }
+        let fd = try check(opened, "open", spare)
         do throws(CairnError) {
             try writeAll(bytes, to: fd, path: spare)
-            try check(ftruncate(fd, off_t(bytes.count)), "truncate", spare)
+            try check(Syscalls.truncate(fd, to: bytes.count), "truncate", spare)
         } catch {
-            close(fd)
+            _ = Syscalls.close(fd)
             throw error
         }
-        try check(close(fd), "close", spare)
-        if exchange(AT_FDCWD, spare, AT_FDCWD, path, renameExchangeFlag) != 0 {
-            let code = errno
-            guard code == EINVAL || code == ENOSYS || code == EXDEV else { throw failure("rename", path, errno: code) }
+        try check(Syscalls.close(fd), "close", spare)
+        if case .failure(let error) = Syscalls.exchange(spare, path) {
+            guard error == .invalidArgument || error == .notImplemented || error == .crossDevice else {
+                throw failure("rename", path, errno: error.code)
+            }
             try writeAtomically(bytes, to: path)
         }
     }
@@ -148,55 +139,33 @@ package enum FileSystem {
     /// that call is missing, to every file system (`sync`). A failure of `syncfs` (the disk
     /// could not take what was written) is an error: what follows must not rely on it.
     package static func syncFileSystem(containing path: String) throws(CairnError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd != -1, let flush = syncfs else {
-            if fd != -1 { close(fd) }
-            Glibc.sync()
+        guard case .success(let fd) = Syscalls.open(path, .reading) else {
+            Syscalls.syncEverything()
             return
         }
-        defer { close(fd) }
-        if flush(fd) != 0 { throw failure("syncfs", path, errno: errno) }
+        defer { _ = Syscalls.close(fd) }
+        guard let synced = Syscalls.syncFileSystem(of: fd) else {
+            Syscalls.syncEverything()
+            return
+        }
+        try check(synced, "syncfs", path)
     }
 
-    /// `syncfs`, which glibc has had since 2.14 but Swift's Glibc module does not show.
-    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
-
-    /// `renameat2`, which glibc has had since 2.28 but Swift's Glibc module does not show.
-    private static let renameExchange: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
-    }()
-
-    /// RENAME_EXCHANGE from <linux/fs.h>.
-    private static let renameExchangeFlag: UInt32 = 2
-
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(CairnError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if count == -1 {
-                if errno == EINTR { continue }
-                throw failure("write", path, errno: errno)
-            }
-            written += count
-        }
+        try check(bytes.withUnsafeBytes { Syscalls.writeAll(fd, from: $0) }, "write", path)
     }
 
     /// Appends lines to a text file, creating it if needed. When the file does not end in a
     /// newline (a write cut short), a newline goes first, so the new lines start clean.
     package static func appendLines(_ bytes: [UInt8], to path: String) throws(CairnError) {
-        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        if fd == -1 { throw failure("open", path, errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        try check(fstat(fd, &info), "stat", path)
+        let fd = try check(Syscalls.open(path, .appending), "open", path)
+        defer { _ = Syscalls.close(fd) }
+        let size = try check(Syscalls.status(of: fd), "stat", path).size
         var last: UInt8 = 0x0A
-        if info.st_size > 0, pread(fd, &last, 1, info.st_size - 1) != 1 { last = 0 }
+        if size > 0 {
+            let read = withUnsafeMutableBytes(of: &last) { Syscalls.read(fd, into: $0, at: size - 1) }
+            if case .success(1) = read {} else { last = 0 }
+        }
         try writeAll(last == 0x0A ? bytes : [0x0A] + bytes, to: fd, path: path)
     }
 
@@ -217,8 +186,12 @@ package enum FileSystem {
         if kind(path) == .folder { return }
         let above = parent(of: path)
         if above != path, above != "/", above != "." { try makeFolders(above) }
-        if mkdir(path, 0o755) == 0 || (errno == EEXIST && kind(path) == .folder) { return }
-        throw failure("create folder", path, errno: errno)
+        switch Syscalls.makeFolder(path) {
+        case .success: return
+        case .failure(let error):
+            if error == .exists && kind(path) == .folder { return }
+            throw failure("create folder", path, errno: error.code)
+        }
     }
 
     /// The names in a folder, or [] when there is no folder.
@@ -226,25 +199,22 @@ package enum FileSystem {
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     }
 
-    package enum Kind { case file, folder, other }
+    package typealias Kind = Syscalls.FileStatus.Kind
 
     /// What is at `path` (without following a final symbolic link), or nil for nothing.
     package static func kind(_ path: String) -> Kind? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .file
-        case S_IFDIR: return .folder
-        default: return .other
-        }
+        guard case .success(let status) = Syscalls.status(of: path, followingLinks: false) else { return nil }
+        return status.kind
     }
 
     /// Removes a file; true when there was one.
     @discardableResult
     package static func removeFile(_ path: String) throws(CairnError) -> Bool {
-        if unlink(path) == 0 { return true }
-        if errno == ENOENT { return false }
-        throw failure("remove", path, errno: errno)
+        switch Syscalls.unlink(path) {
+        case .success: return true
+        case .failure(.noSuchFile): return false
+        case .failure(let error): throw failure("remove", path, errno: error.code)
+        }
     }
 
     /// Renames a file or a folder (`rename(2)`); refuses to replace anything at `target`.
@@ -252,19 +222,19 @@ package enum FileSystem {
         guard kind(target) == nil else {
             throw CairnError(.alreadyExists, "cannot move \(path) to \(target): something is there already")
         }
-        if rename(path, target) != 0 { throw failure("rename", path, errno: errno) }
+        try check(Syscalls.rename(path, to: target), "rename", path)
     }
 
     /// Removes `path` if it is an empty folder.
     package static func removeFolderIfEmpty(_ path: String) {
-        _ = rmdir(path)
+        _ = Syscalls.removeFolder(path)
     }
 
     /// Removes `path` if it is an empty folder, then its parents while they are empty,
     /// never going above `root`.
     package static func removeEmptyFolders(from path: String, upTo root: String) {
         var current = path
-        while current.count > root.count, current.hasPrefix(root), rmdir(current) == 0 {
+        while current.count > root.count, current.hasPrefix(root), case .success = Syscalls.removeFolder(current) {
             current = parent(of: current)
         }
     }

@@ -116,12 +116,12 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
         return last.isEmpty ? nil : last
     }
 
-    /// The credentials to offer: the URL's own, else `CAIRN_USERNAME` / `CAIRN_PASSWORD`
-    /// (the user name defaulting to the URL's). Nil when there is no password to give.
-    public func credentials(environment: [String: String] = ProcessInfo.processInfo.environment) -> Credentials? {
+    /// The credentials to offer: the URL's own, else the configuration's (the user name
+    /// defaulting to the URL's). Nil when there is no password to give.
+    public func credentials(fallingBackOn configuration: Configuration) -> Credentials? {
         guard transport == .http || transport == .ssh else { return nil }
-        let user = username ?? environment["CAIRN_USERNAME"]
-        let secret = password ?? environment["CAIRN_PASSWORD"]
+        let user = username ?? configuration.username
+        let secret = password ?? configuration.password
         guard let user, let secret else { return nil }
         return Credentials(username: user, password: secret)
     }

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// How long to wait before each new try after a network failure: `[5, 30, 300]` tries three
 /// more times, after 5 s, 30 s and 5 min (the shape seed apps use for their sync queue). An
@@ -35,12 +30,6 @@ public struct RetrySchedule: Sendable, Hashable, CustomStringConvertible {
             delays.append(value)
         }
         self.init(delays)
-    }
-
-    /// The schedule of `CAIRN_SYNC_RETRY`, else ``standard``.
-    public static func fromEnvironment() throws(CairnError) -> RetrySchedule {
-        guard let text = ProcessInfo.processInfo.environment["CAIRN_SYNC_RETRY"] else { return .standard }
-        return try RetrySchedule(parsing: text)
     }
 
     public var description: String {

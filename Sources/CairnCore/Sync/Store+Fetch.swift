@@ -15,7 +15,7 @@ extension Store {
         let started = Date()
         var last: Git.TransferProgress?
         if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
-            throw CairnError(.notFound, "cannot fetch from \(remote): there is no repository there; create it with: cairn server init FOLDER UID")
+            throw CairnError(.notFound, "cannot fetch from \(remote): there is no repository there", remedy: .createRemoteRepository)
         }
         let ssh = try sshAccess(for: remote)
         var connection: Remote?

@@ -68,7 +68,7 @@ extension Store {
         do {
             return try Repository(openingAt: remote.url)
         } catch {
-            throw CairnError(.notFound, "there is no repository at \(remote); create it with: cairn server init FOLDER UID", cause: error)
+            throw CairnError(.notFound, "there is no repository at \(remote)", remedy: .createRemoteRepository, cause: error)
         }
     }
 
@@ -88,26 +88,26 @@ extension Store {
             // A full or failing disk, here or (for a path) at the remote: not the remote's answer.
             return CairnError(.io, "cannot \(what) \(remote): \(message)\(FileSystem.hint(errno: code))", cause: error)
         case .authentication?, .httpStatus(401)?:
-            let hint = if remote.transport == .ssh {
-                "it refused the keys of the running ssh-agent: add yours with ssh-add (SSH_AUTH_SOCK must point to the agent) and check the server authorizes it"
+            let (hint, remedy): (String, CairnError.Remedy?) = if remote.transport == .ssh {
+                ("it refused the keys of the running ssh-agent: add yours with ssh-add (SSH_AUTH_SOCK must point to the agent) and check the server authorizes it", nil)
             } else if let credentials {
-                "it refused the credentials of \(credentials.username): check CAIRN_USERNAME and CAIRN_PASSWORD"
+                ("it refused the credentials of \(credentials.username)", .checkCredentials)
             } else {
-                "it asks for credentials: set CAIRN_USERNAME and CAIRN_PASSWORD (or put the user in the URL)"
+                ("it asks for credentials", .giveCredentials)
             }
-            return CairnError(.authentication, "cannot \(what) \(remote): \(hint)", cause: error)
+            return CairnError(.authentication, "cannot \(what) \(remote): \(hint)", remedy: remedy, cause: error)
         case .hostKeyNotTrusted?:
             return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
         case .httpStatus(403)?:
             return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
         case .httpStatus(404)?, .repositoryNotFound?:
-            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there; create it with: cairn server init FOLDER UID", cause: error)
+            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there", remedy: .createRemoteRepository, cause: error)
         case .httpStatus(413)?:
             return CairnError(.refused, "cannot \(what) \(remote): the server refuses a request this large (HTTP 413); its limit on the size of a request must be raised (nginx: client_max_body_size; lighttpd: server.max-request-size)", cause: error)
         case .httpStatus(let status)? where (400..<500).contains(status) && status != 408 && status != 429:
             // Any other 4xx but 408 and 429 is the server's rule, not a passing failure: trying
             // again sends the same request and meets the same answer.
-            return CairnError(.refused, "cannot \(what) \(remote): the server refused the request (HTTP \(status)); check the URL (cairn remote set URL) and the server's configuration", cause: error)
+            return CairnError(.refused, "cannot \(what) \(remote): the server refused the request (HTTP \(status))", remedy: .checkRemoteURL, cause: error)
         default:
             if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {
                 return CairnError(.network, "cannot \(what) \(remote): \(message)", cause: error)

@@ -55,7 +55,8 @@ extension Store {
             let key = attempt.offered.last.map { " with key \($0)" } ?? ""
             return CairnError(.authentication, "cannot \(what) \(remote): the server denied \(login)\(key): \(said); check that this is your key for it and that the repository is yours — \(choose)", cause: error)
         case .repositoryNotFound(let said?)?:
-            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there (the server said: \(said)); check the path, or create it with: cairn server init FOLDER UID", cause: error)
+            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there (the server said: \(said))",
+                              remedy: .checkPathOrCreateRemoteRepository, cause: error)
         case .serverRefused(let said)?:
             return CairnError(.refused, "cannot \(what) \(remote): the server refused: \(said)", cause: error)
         default:

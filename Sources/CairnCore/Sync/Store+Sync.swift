@@ -8,10 +8,6 @@ import Git
 import GitFormat
 import Logging
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension Store {
     /// Syncs the store with its remote: checkpoints pending writes, fetches, fast-forwards or
     /// merges under the schema set's policies (one merge commit, its conflict records in the
@@ -25,12 +21,12 @@ extension Store {
     @discardableResult
     public func sync(_ options: SyncOptions = SyncOptions()) throws(CairnError) -> SyncResult {
         guard let remote = try remote() else {
-            throw CairnError(.notFound, "the store of user \(uid) has no remote; set one with: cairn remote set URL")
+            throw CairnError(.notFound, "the store of user \(uid) has no remote", remedy: .setRemote)
         }
         guard !remote.isReadOnly else {
             throw CairnError(.refused, "\(remote) is a git:// remote: it is read-only and unauthenticated, and Cairn never pushes private progress to it; use an https:// or ssh:// URL or a path")
         }
-        let credentials = options.credentials ?? remote.credentials()
+        let credentials = options.credentials ?? remote.credentials(fallingBackOn: configuration)
         return try locked("cannot sync with \(remote)") { () throws -> SyncResult in
             let checkpoint = try commitPending(message: nil)
             let start = try repository.reference(branchReference)
@@ -73,7 +69,7 @@ extension Store {
                 }
             }
             guard let head = try repository.reference(branchReference) else {
-                throw CairnError(.corrupt, "the store of user \(uid) has no commit on \(Self.branch); restore it with cairn clone")
+                throw CairnError(.corrupt, "the store of user \(uid) has no commit on \(Self.branch)", remedy: .cloneStore)
             }
             result.head = CheckpointID(head)
             if let theirs, theirs != head {

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Git
 
 /// How a sync behaves: its retries, its credentials, and who hears about its progress.
@@ -13,10 +8,10 @@ public struct SyncOptions: Sendable {
     public var pushAttempts: Int
     /// How long, in seconds, a connection to the remote may make no progress (connecting, or
     /// waiting to read or to write) before the try fails as a network failure, which the
-    /// retry schedule then handles; 0 waits without limit. Default: `CAIRN_NETWORK_TIMEOUT`,
-    /// else 30. Holds for HTTP(S); over SSH only while connecting.
+    /// retry schedule then handles; 0 waits without limit. Default 30. Holds for HTTP(S);
+    /// over SSH only while connecting.
     public var networkTimeout: Double
-    /// Credentials to offer instead of those of the URL or the environment.
+    /// Credentials to offer instead of those of the URL or the store's ``Configuration``.
     public var credentials: Credentials?
     /// Called as objects arrive or leave.
     public var progress: (@Sendable (TransferProgress) -> Void)?
@@ -27,7 +22,7 @@ public struct SyncOptions: Sendable {
     public var sleep: @Sendable (Double) -> Void
 
     public init(retry: RetrySchedule = .standard, pushAttempts: Int = 6,
-                networkTimeout: Double = SyncOptions.environmentNetworkTimeout ?? SyncOptions.standardNetworkTimeout,
+                networkTimeout: Double = SyncOptions.standardNetworkTimeout,
                 credentials: Credentials? = nil,
                 progress: (@Sendable (TransferProgress) -> Void)? = nil,
                 willRetry: (@Sendable (CairnError, Double, Int) -> Void)? = nil,
@@ -44,31 +39,8 @@ public struct SyncOptions: Sendable {
     /// 30 s.
     public static let standardNetworkTimeout: Double = 30
 
-    /// The timeout of `CAIRN_NETWORK_TIMEOUT`, else ``standardNetworkTimeout``; nil when the
-    /// variable holds no valid timeout.
-    public static var environmentNetworkTimeout: Double? {
-        try? networkTimeoutFromEnvironment()
-    }
-
-    /// The timeout of `CAIRN_NETWORK_TIMEOUT` (seconds, decimals allowed, 0 for none), else
-    /// ``standardNetworkTimeout``; an invalid value is an error.
-    public static func networkTimeoutFromEnvironment() throws(CairnError) -> Double {
-        guard let text = ProcessInfo.processInfo.environment["CAIRN_NETWORK_TIMEOUT"] else { return standardNetworkTimeout }
-        guard let seconds = Double(String(text.trimmedOfSpaces)), seconds >= 0, seconds <= 86_400 else {
-            throw CairnError(.invalidInput, "invalid CAIRN_NETWORK_TIMEOUT \(String(reflecting: text)): give seconds, like 30 (0 for no timeout)")
-        }
-        return seconds
-    }
-
     /// Blocks the calling thread for `seconds`.
     public static let sleepForReal: @Sendable (Double) -> Void = { seconds in
-        guard seconds > 0 else { return }
-        var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&pause, &remaining) == -1 && errno == EINTR { pause = remaining }
+        Syscalls.sleep(seconds: seconds)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -32,13 +32,18 @@ public struct SyncResult: Sendable {
     public var head: CheckpointID?
 
     /// One line for people: what came in, what went out.
-    public var summary: String {
+    public var summary: String { summary(conflictsShownBy: nil) }
+
+    /// One line for people, where the count of conflicts decided is followed by what shows
+    /// them, in parentheses (a program's command for them: `cairn conflicts`).
+    public func summary(conflictsShownBy shownBy: String?) -> String {
         var parts: [String] = []
         switch integration {
         case .upToDate: break
         case .fastForward: parts.append("fast-forwarded, \(Self.documents(changedFiles.count)) changed")
         case .merged(let id):
-            let decided = conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") decided (cairn conflicts)"
+            let shown = shownBy.map { " (\($0))" } ?? ""
+            let decided = conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") decided\(shown)"
             parts.append("merged \(id.short), \(Self.documents(changedFiles.count)) changed\(decided)")
         }
         if pushedCommits > 0 { parts.append("pushed \(pushedCommits) checkpoint\(pushedCommits == 1 ? "" : "s")") }

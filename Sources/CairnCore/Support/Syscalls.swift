@@ -1,0 +1,298 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#else
+#error("Cairn builds on Linux with glibc only: the store relies on renameat2 and syncfs")
+#endif
+
+/// The system calls Cairn makes itself, in the one file that imports the platform's C
+/// library: Linux with glibc, the only platform Cairn builds on.
+///
+/// One policy for a call that a signal interrupts (`EINTR`): it is made again
+/// (``retryingOnInterrupt(_:)``, as swift-system's `valueOrErrno(retryOnInterrupt:)`), except
+/// `close`, after which Linux has released the descriptor whatever it returns. Each call
+/// returns its result or the ``Errno`` it failed with; ``FileSystem`` turns those into store
+/// errors that name the file.
+package enum Syscalls {
+    /// The `errno` of a failed call.
+    package struct Errno: Error, Hashable, CustomStringConvertible {
+        package var code: Int32
+
+        package init(_ code: Int32) {
+            self.code = code
+        }
+
+        /// The calling thread's `errno` now.
+        static var current: Errno { Errno(errno) }
+
+        /// The system's text for it (`strerror`).
+        package var description: String { String(cString: strerror(code)) }
+
+        /// As the error Foundation names it, for a ``CairnError``'s cause.
+        package var posixError: POSIXError? { POSIXErrorCode(rawValue: code).map { POSIXError($0) } }
+
+        package static let interrupted = Errno(EINTR)
+        package static let noSuchFile = Errno(ENOENT)
+        package static let notAFolder = Errno(ENOTDIR)
+        package static let exists = Errno(EEXIST)
+        package static let symbolicLinkLoop = Errno(ELOOP)
+        package static let wouldBlock = Errno(EWOULDBLOCK)
+        package static let invalidArgument = Errno(EINVAL)
+        package static let notImplemented = Errno(ENOSYS)
+        package static let crossDevice = Errno(EXDEV)
+        package static let noSpace = Errno(ENOSPC)
+        package static let quotaExceeded = Errno(EDQUOT)
+        package static let ioError = Errno(EIO)
+        package static let readOnlyFileSystem = Errno(EROFS)
+    }
+
+    /// How a file is opened (always close-on-exec, created with mode 0644).
+    package enum OpenMode {
+        /// Reading an existing file or folder.
+        case reading
+        /// Writing a file created, or cut to nothing first.
+        case replacing
+        /// Writing over a file in place, created if missing, never through a symbolic link.
+        case overwritingNoFollow
+        /// Reading and appending, created if missing.
+        case appending
+        /// Reading and writing in place, created if missing.
+        case updating
+
+        var flags: Int32 {
+            switch self {
+            case .reading: O_RDONLY
+            case .replacing: O_WRONLY | O_CREAT | O_TRUNC
+            case .overwritingNoFollow: O_WRONLY | O_CREAT | O_NOFOLLOW
+            case .appending: O_RDWR | O_APPEND | O_CREAT
+            case .updating: O_RDWR | O_CREAT
+            }
+        }
+    }
+
+    /// What `stat` says of a file.
+    package struct FileStatus {
+        package enum Kind { case file, folder, other }
+
+        package var kind: Kind
+        package var size: Int
+        package var device: UInt64
+        package var inode: UInt64
+        package var modified: Time
+        package var changed: Time
+
+        // Inlined, so that a caller that reads one field (the kind, say) converts only that.
+        @inline(__always)
+        init(_ info: stat) {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: kind = .file
+            case S_IFDIR: kind = .folder
+            default: kind = .other
+            }
+            size = Int(info.st_size)
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            modified = Time(info.st_mtim)
+            changed = Time(info.st_ctim)
+        }
+    }
+
+    /// A time of the system's realtime clock, to the nanosecond.
+    package struct Time: Hashable {
+        package var seconds: Int
+        package var nanoseconds: Int
+
+        @inline(__always)
+        init(_ time: timespec) {
+            seconds = time.tv_sec
+            nanoseconds = time.tv_nsec
+        }
+    }
+
+    /// Calls `body` until it does not fail with `EINTR`: its result, or the `errno` it failed
+    /// with (a result of -1).
+    @inline(__always)
+    static func retryingOnInterrupt<I: FixedWidthInteger>(_ body: () -> I) -> Result<I, Errno> {
+        while true {
+            let result = body()
+            if result != -1 { return .success(result) }
+            let error = Errno.current
+            if error != .interrupted { return .failure(error) }
+        }
+    }
+
+    /// `result`, or the `errno` it failed with (a result of -1), for a call made once.
+    @inline(__always)
+    static func valueOrErrno<I: FixedWidthInteger>(_ result: I) -> Result<I, Errno> {
+        result == -1 ? .failure(.current) : .success(result)
+    }
+
+    // MARK: Descriptors
+
+    package static func open(_ path: String, _ mode: OpenMode) -> Result<Int32, Errno> {
+        retryingOnInterrupt { Glibc.open(path, mode.flags | O_CLOEXEC, 0o644) }
+    }
+
+    package static func close(_ descriptor: Int32) -> Result<Void, Errno> {
+        valueOrErrno(Glibc.close(descriptor)).map { _ in }
+    }
+
+    /// Reads into `buffer` what is there, up to its size; 0 at the end of the file.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads into `buffer` from `offset` of the file, without moving the file's position.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Result<Int, Errno> {
+        retryingOnInterrupt { pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Writes what the file takes of `buffer` (all of it, for a file on a local disk).
+    package static func write(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        retryingOnInterrupt { Glibc.write(descriptor, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes `buffer` at `offset` of the file, without moving the file's position.
+    package static func write(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer, at offset: Int) -> Result<Int, Errno> {
+        retryingOnInterrupt { pwrite(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Writes the whole of `buffer`, in as many writes as the file takes.
+    package static func writeAll(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Void, Errno> {
+        var written = 0
+        while written < buffer.count {
+            switch write(descriptor, from: UnsafeRawBufferPointer(rebasing: buffer[written...])) {
+            case .success(let count): written += count
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(())
+    }
+
+    package static func truncate(_ descriptor: Int32, to size: Int) -> Result<Void, Errno> {
+        retryingOnInterrupt { ftruncate(descriptor, off_t(size)) }.map { _ in }
+    }
+
+    /// Flushes the file's data and metadata to the disk.
+    package static func fsync(_ descriptor: Int32) -> Result<Void, Errno> {
+        retryingOnInterrupt { Glibc.fsync(descriptor) }.map { _ in }
+    }
+
+    package static func status(of descriptor: Int32) -> Result<FileStatus, Errno> {
+        var info = stat()
+        return retryingOnInterrupt { fstat(descriptor, &info) }.map { _ in FileStatus(info) }
+    }
+
+    /// Takes the exclusive `flock` of the file without waiting: false when another holds it.
+    package static func tryLock(_ descriptor: Int32) -> Result<Bool, Errno> {
+        switch retryingOnInterrupt({ flock(descriptor, LOCK_EX | LOCK_NB) }) {
+        case .success: .success(true)
+        case .failure(let error): error == .wouldBlock ? .success(false) : .failure(error)
+        }
+    }
+
+    package static func unlock(_ descriptor: Int32) {
+        _ = retryingOnInterrupt { flock(descriptor, LOCK_UN) }
+    }
+
+    /// Flushes to disk what was written to the file system that holds the open file
+    /// (`syncfs`); nil where the call is missing.
+    package static func syncFileSystem(of descriptor: Int32) -> Result<Void, Errno>? {
+        guard let syncfs = syncfsCall else { return nil }
+        return retryingOnInterrupt { syncfs(descriptor) }.map { _ in }
+    }
+
+    /// Flushes to disk what was written to every file system (`sync`).
+    package static func syncEverything() {
+        Glibc.sync()
+    }
+
+    // MARK: Paths
+
+    /// What is at `path`; with `followingLinks: false`, a final symbolic link itself.
+    package static func status(of path: String, followingLinks: Bool) -> Result<FileStatus, Errno> {
+        var info = stat()
+        return retryingOnInterrupt { followingLinks ? stat(path, &info) : lstat(path, &info) }.map { _ in FileStatus(info) }
+    }
+
+    package static func rename(_ path: String, to target: String) -> Result<Void, Errno> {
+        retryingOnInterrupt { Glibc.rename(path, target) }.map { _ in }
+    }
+
+    /// Whether ``exchange(_:_:)`` can be called: glibc has had `renameat2` since 2.28.
+    package static var canExchange: Bool { renameat2Call != nil }
+
+    /// Swaps the names of two files in one step (`renameat2(RENAME_EXCHANGE)`). Fails with
+    /// `EINVAL`, `ENOSYS` or `EXDEV` where the file system does not support it.
+    package static func exchange(_ path: String, _ other: String) -> Result<Void, Errno> {
+        guard let renameat2 = renameat2Call else { return .failure(.notImplemented) }
+        return retryingOnInterrupt { renameat2(AT_FDCWD, path, AT_FDCWD, other, renameExchange) }.map { _ in }
+    }
+
+    package static func unlink(_ path: String) -> Result<Void, Errno> {
+        retryingOnInterrupt { Glibc.unlink(path) }.map { _ in }
+    }
+
+    package static func makeFolder(_ path: String) -> Result<Void, Errno> {
+        retryingOnInterrupt { mkdir(path, 0o755) }.map { _ in }
+    }
+
+    /// Removes `path` if it is an empty folder.
+    package static func removeFolder(_ path: String) -> Result<Void, Errno> {
+        retryingOnInterrupt { rmdir(path) }.map { _ in }
+    }
+
+    package static func setMode(of path: String, to mode: UInt32) -> Result<Void, Errno> {
+        retryingOnInterrupt { chmod(path, mode_t(mode)) }.map { _ in }
+    }
+
+    // MARK: The process and the clock
+
+    package static let processID = Int(getpid())
+
+    /// The realtime clock now.
+    package static func now() -> Time {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Time(now)
+    }
+
+    /// The time now in UTC, as a calendar reads it.
+    package static func calendarNowUTC() -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return (year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+                hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+    }
+
+    /// Blocks the calling thread for `seconds`, the whole time even when a signal interrupts
+    /// the wait.
+    package static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&pause, &remaining) == -1 && errno == EINTR { pause = remaining }
+    }
+
+    // MARK: Calls glibc has that Swift's Glibc module does not show
+
+    /// `syncfs`, in glibc since 2.14.
+    private static let syncfsCall: (@convention(c) (Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+    }()
+
+    /// `renameat2`, in glibc since 2.28.
+    private static let renameat2Call: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+    }()
+
+    /// RENAME_EXCHANGE from <linux/fs.h>.
+    private static let renameExchange: UInt32 = 2
+}

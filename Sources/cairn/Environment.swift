@@ -1,0 +1,63 @@
+import CairnCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+
+/// The tool's environment variables, read in one place. The library never reads them: it
+/// takes their values — a ``Configuration`` in the ``Home``, the ``SyncOptions`` of a sync,
+/// the variables a server's hook is given.
+struct Environment {
+    var variables: [String: String]
+
+    /// The process's own.
+    static var current: Environment { Environment(variables: ProcessInfo.processInfo.environment) }
+
+    /// `CAIRN_LOG`: the level of the log lines on stderr; nil for none.
+    var logLevel: Logger.Level? {
+        variables["CAIRN_LOG"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+    }
+
+    /// The home named by `--home`, else by `CAIRN_HOME`, else `~/.cairn`, with the
+    /// configuration of ``configuration``.
+    func home(_ explicit: String?) -> Home {
+        if let explicit, !explicit.isEmpty { return Home(root: explicit, configuration: configuration) }
+        if let variable = variables["CAIRN_HOME"], !variable.isEmpty { return Home(root: variable, configuration: configuration) }
+        let userHome = variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return Home(root: userHome + "/.cairn", configuration: configuration)
+    }
+
+    /// `CAIRN_LOCK_TIMEOUT` (seconds; the standard timeout when unset or not a number), and
+    /// the credentials of `CAIRN_USERNAME` and `CAIRN_PASSWORD` for a remote whose URL holds
+    /// none.
+    var configuration: Configuration {
+        Configuration(lockTimeout: variables["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? Configuration.standardLockTimeout,
+                      username: variables["CAIRN_USERNAME"], password: variables["CAIRN_PASSWORD"])
+    }
+
+    /// The schedule of `CAIRN_SYNC_RETRY`, else the standard one; an invalid schedule is an
+    /// error (read only by the commands that talk to a remote).
+    func syncRetry() throws(CairnError) -> RetrySchedule {
+        guard let text = variables["CAIRN_SYNC_RETRY"] else { return .standard }
+        return try RetrySchedule(parsing: text)
+    }
+
+    /// The timeout of `CAIRN_NETWORK_TIMEOUT` (seconds, decimals allowed, 0 for none), else
+    /// the standard one; an invalid value is an error (read only by the commands that talk
+    /// to a remote).
+    func networkTimeout() throws(CairnError) -> Double {
+        guard let text = variables["CAIRN_NETWORK_TIMEOUT"] else { return SyncOptions.standardNetworkTimeout }
+        guard let seconds = Double(String(text.trimmedOfSpaces)), seconds >= 0, seconds <= 86_400 else {
+            throw CairnError(.invalidInput, "invalid CAIRN_NETWORK_TIMEOUT \(String(reflecting: text)): give seconds, like 30 (0 for no timeout)")
+        }
+        return seconds
+    }
+
+    /// The folders of `CAIRN_SCHEMA_PATH` (colon-separated), where schema sets are looked
+    /// for first.
+    var schemaPath: [String] {
+        variables["CAIRN_SCHEMA_PATH"].map { $0.split(separator: ":").map(String.init) } ?? []
+    }
+}

@@ -1,0 +1,49 @@
+@testable import cairn
+import CairnCore
+import CairnMerge
+import CairnTestSupport
+import Foundation
+import Testing
+
+/// What the tool prints of a failure: one line by default, the way out worded as its own
+/// commands, and at `CAIRN_LOG=debug` the chain of causes first.
+@Suite struct FailureLineTests {
+    @Test func debugLoggingPrintsTheChainOfCausesBeforeTheLine() throws {
+        let cli = CLI()
+        try cli.makeStoreToRefuseInto()
+        let plain = try cli("get", "users/u1/books/b1", "--at", "no-such-revision")
+        #expect(plain.status == 1)
+        #expect(plain.stderr.hasPrefix("cairn: unknown revision \"no-such-revision\": "))
+        #expect(plain.stderr.hasSuffix("; see cairn log for the checkpoints\n"))
+        #expect(plain.stderr.split(separator: "\n").count == 1)
+
+        let debug = try cli("get", "users/u1/books/b1", "--at", "no-such-revision", environment: ["CAIRN_LOG": "debug"])
+        #expect(debug.status == 1)
+        #expect(debug.stderr.hasSuffix(plain.stderr), "the line stays the last: \(debug.stderr)")
+        let chain = try #require(debug.stderr.range(of: "CairnError: not found\n"))
+        #expect(chain.upperBound <= debug.stderr.range(of: plain.stderr)!.lowerBound)
+        #expect(debug.stderr.contains("├─ Remedy: the store's history lists the checkpoints\n"))
+        #expect(debug.stderr.contains("│  └─ GitError: "))
+        #expect(debug.stderr.contains("├─ Function: git_"))
+        #expect(debug.stderr.contains("└─ Location: "))
+    }
+
+    @Test func remediesAreWordedAsTheToolsCommands() throws {
+        let error = CairnError(.refused, "the store is back on its last checkpoint",
+                               remedy: .restoreDocuments([try DocumentPath("users/u1/examAttempts/a1"), try DocumentPath("users/u1/notes/my note")]))
+        #expect(error.commandLineMessage == "the store is back on its last checkpoint — to take those documents back to the remote's version, keeping every other unpushed change, run: cairn restore users/u1/examAttempts/a1 'users/u1/notes/my note', then sync again")
+        #expect(CairnError(.notFound, "there is no store for user u1 at /h/u1", remedy: .createStore(uid: "u1")).commandLineMessage
+                    == "there is no store for user u1 at /h/u1; create it with: cairn init u1")
+        #expect(CairnError(.invalidInput, "name at least one user", remedy: .nameUsers).commandLineMessage
+                    == "name at least one user: cairn server init FOLDER UID…")
+        #expect(CairnError(.io, "write /h/u1/x: Input/output error").commandLineMessage == "write /h/u1/x: Input/output error")
+    }
+
+    @Test func pathsAreQuotedOnlyWhereAShellNeedsIt() {
+        #expect(CairnError.Remedy.shellWord("users/u1/profiles/+447700900123") == "users/u1/profiles/+447700900123")
+        #expect(CairnError.Remedy.shellWord("users/u1/notes/my note") == "'users/u1/notes/my note'")
+        #expect(CairnError.Remedy.shellWord("users/u1/notes/it's") == "'users/u1/notes/it'\\''s'")
+        #expect(CairnError.Remedy.shellWord("users/u1/notes/$HOME") == "'users/u1/notes/$HOME'")
+        #expect(CairnError.Remedy.shellWord("users/u1/notes/café") == "'users/u1/notes/café'")
+    }
+}

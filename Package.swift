@@ -69,6 +69,10 @@ let package = Package(
             ]),
         // What every test target shares: temporary folders, running programs, seeded randomness.
         .target(name: "CairnTestSupport", dependencies: ["CairnMerge"], path: "Tests/CairnTestSupport"),
+        // What the tests that run the built tool share: the tool in a temporary home, devices
+        // syncing through bare repositories, refusals checked (with swift-testing's
+        // expectations, so apart from what the benchmarks link).
+        .target(name: "CairnToolTestSupport", dependencies: ["CairnTestSupport", "CairnMerge"], path: "Tests/CairnToolTestSupport"),
         .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CZlib", "CairnTestSupport"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CairnTestSupport"]),
         .testTarget(
@@ -76,12 +80,12 @@ let package = Package(
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport"]),
-        .testTarget(name: "CairnServerTests", dependencies: ["cairn", "CairnServer", "CairnTestSupport"]),
+        .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
-        .testTarget(name: "CairnCLITests", dependencies: ["cairn", "quickstart", "CairnCore", "CairnMerge", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "quickstart", "CairnCore", "CairnMerge", "CairnTestSupport"]),
         // Several devices, one remote, real servers and injected faults.
-        .testTarget(name: "CairnScenarioTests", dependencies: ["cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
+        .testTarget(name: "CairnScenarioTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

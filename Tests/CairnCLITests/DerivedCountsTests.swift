@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CairnTestSupport
+import CairnToolTestSupport
 
 /// Fields that count other documents (a board's stats, a user's profile and habit counts)
 /// follow every write and delete below them.

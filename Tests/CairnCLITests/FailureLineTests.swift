@@ -2,6 +2,7 @@
 import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CairnTestSupport
+import CairnToolTestSupport
 
 /// The tool as a user meets it: the commands of the README's transcript, their output and
 /// their exit status.

@@ -3,6 +3,7 @@ import CairnMerge
 import Foundation
 import Testing
 import CairnTestSupport
+import CairnToolTestSupport
 
 /// Several processes writing one store: each waits its turn, none loses a write, and one
 /// that waits too long says the store is busy.

@@ -1,4 +1,5 @@
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 
 /// The folder one fault scenario works in: two devices of user u1 (`a`, the one the faults

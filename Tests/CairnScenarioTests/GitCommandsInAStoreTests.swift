@@ -1,5 +1,6 @@
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import CairnMerge
 import Foundation
 import Testing
 import CairnTestSupport
+import CairnToolTestSupport
 
 /// `kill -9` in the middle of checkpoints: afterwards the repository is sound, HEAD is a
 /// checkpoint, every acknowledged document is there, and the next command works unaided.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
 import CairnMerge

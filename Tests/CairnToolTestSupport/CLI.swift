@@ -1,3 +1,4 @@
+import CairnTestSupport
 import Foundation
 
 /// Runs the built `cairn` tool against a temporary home, as a user at a shell would.

@@ -33,7 +33,7 @@ static inline int cgit2_set_cache_object_limit(git_object_t type, size_t size) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size);
 }
 
-// Cairn's TCP stream (Sources/Git/SocketStream.swift), registered with
+// Cairn's TCP stream (Sources/Git/Remote/SocketStream.swift), registered with
 // git_stream_register(GIT_STREAM_STANDARD, ...). Its first four fields are laid out as
 // libgit2 1.5's own socket stream (git_socket_stream, src/libgit2/streams/socket.h):
 // libgit2's SSH transport creates its connection with git_socket_stream_new, which returns

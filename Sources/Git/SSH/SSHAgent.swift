@@ -1,3 +1,6 @@
+// `timeval` is declared by <sys/time.h>, which libgit2's headers bring in too: the compiler
+// may credit either module with it, so both are imported.
+import CGit2
 #if canImport(Glibc)
 import Glibc
 #endif

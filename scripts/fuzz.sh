@@ -30,7 +30,7 @@ mkdir -p "$out/modules" "$out/artifacts"
 newest=$(ls -t "${sources[@]}" scripts/fuzz.sh | head -1)
 if [[ ! -x "$binary" || "$newest" -nt "$binary" ]]; then
     echo "building $binary" >&2
-    flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors -use-ld=lld)
+    flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors -use-ld=lld -package-name Cairn)
     swiftc "${flags[@]}" -module-name CairnMerge -emit-module -emit-module-path "$out/modules/CairnMerge.swiftmodule" \
         -emit-library -static -o "$out/libCairnMerge.a" "${merge[@]}"
     swiftc "${flags[@]}" -I "$out/modules" -module-name CairnFuzzing -emit-module \

@@ -76,6 +76,21 @@ extension Store {
     /// Every document of the store (or just `path`) with what its schema finds wrong; the
     /// documents no schema describes are checked as documents only.
     public func validate(_ path: DocumentPath? = nil) throws(CairnError) -> [(path: DocumentPath, problems: [String])] {
+        var report: [(path: DocumentPath, problems: [String])] = []
+        for finding in try findings(path) {
+            if report.last?.path == finding.document {
+                report[report.count - 1].problems.append(finding.description)
+            } else {
+                report.append((finding.document, [finding.description]))
+            }
+        }
+        return report
+    }
+
+    /// What ``validate(_:)`` finds, one finding per broken rule, in the order of the
+    /// documents (the user's document first, then the rest by path) and of their schemas'
+    /// complaints.
+    public func findings(_ path: DocumentPath? = nil) throws(CairnError) -> [DocumentFinding] {
         var paths: [DocumentPath] = []
         if let path {
             try checkOwned(path)
@@ -90,27 +105,33 @@ extension Store {
             paths += documents(under: StoreLayout.documentsFolder(of: uid))
         }
         let set = try schemaSet()
-        var report: [(path: DocumentPath, problems: [String])] = []
+        var found: [DocumentFinding] = []
         for document in paths {
             guard let bytes = try FileSystem.read(absolute(document.fileName)) else { continue }
+            let kind = set.kind(of: document)
+            func finding(_ keyword: String, _ message: String) -> DocumentFinding {
+                DocumentFinding(document: document, pointer: "", keyword: keyword, schemaFile: kind?.file, schemaPath: nil, message: message)
+            }
             let value: JSONValue
             do {
                 value = try JSONParser().parse(bytes)
             } catch {
-                report.append((document, [error.description]))
+                found.append(finding("json", error.description))
                 continue
             }
             guard case .object = value else {
-                report.append((document, ["holds a JSON \(value.typeName); a document is an object"]))
+                found.append(finding("type", "holds a JSON \(value.typeName); a document is an object"))
                 continue
             }
-            var problems = set.validate(value, at: document).map(\.description)
-            if let kind = set.kind(of: document),
-               !JSONValue.same(kind.filled(value) { count in self.documents(of: count, below: document) }, value) {
-                problems.append("its derived fields (\(kind.computedFields.sorted().joined(separator: ", "))) are not what the documents give; put it again to compute them")
+            guard let kind else { continue }
+            found += kind.validate(value, at: document).map { error in
+                DocumentFinding(document: document, pointer: error.pointer, keyword: error.keyword, schemaFile: kind.file,
+                                schemaPath: error.schemaPath, message: error.message)
             }
-            if !problems.isEmpty { report.append((document, problems)) }
+            if !JSONValue.same(kind.filled(value) { count in self.documents(of: count, below: document) }, value) {
+                found.append(finding("derive", "its derived fields (\(kind.computedFields.sorted().joined(separator: ", "))) are not what the documents give; put it again to compute them"))
+            }
         }
-        return report
+        return found
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnMerge
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,9 +11,15 @@ struct Status: ParsableCommand {
     @Flag(help: "Compare every file with the last checkpoint, to find hand edits too.")
     var scan = false
 
+    @Flag(help: Output.jsonHelp)
+    var json = false
+
     func run() throws {
         let store = try global.openStore()
         let status = try store.status(scan: scan)
+        if json {
+            return Output.json(try Self.jsonValue(of: status, in: store))
+        }
         if let head = status.head {
             print("User \(store.uid), last checkpoint \(head.id.short): \(head.summary)")
         } else {
@@ -35,5 +42,26 @@ struct Status: ParsableCommand {
         for change in status.pending {
             print("  " + Output.pad(change.kind.rawValue, to: 9) + " " + change.displayPath)
         }
+    }
+
+    /// `user`, `folder`, `schemaSet`, `head`, `headElsewhere`, `remote` (`url`, `unpushed`,
+    /// `unmerged`, `lastSynced`; null without one) and `pending`.
+    static func jsonValue(of status: StoreStatus, in store: Store) throws -> JSONValue {
+        var remote = JSONValue.null
+        if let url = try store.remote(), let (ahead, behind) = try store.unpushed() {
+            remote = .object([
+                "url": .string(url.description), "unpushed": .integer(Int64(ahead)), "unmerged": .integer(Int64(behind)),
+                "lastSynced": Output.id(try store.lastSynced()),
+            ])
+        }
+        return .object([
+            "user": .string(store.uid),
+            "folder": .string(store.folder),
+            "schemaSet": Output.text(try store.schemaSetName()),
+            "head": status.head.map(Output.jsonValue(of:)) ?? .null,
+            "headElsewhere": Output.text(status.headElsewhere),
+            "remote": remote,
+            "pending": .array(status.pending.map(Output.jsonValue(of:))),
+        ])
     }
 }

@@ -22,9 +22,15 @@ struct Sync: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var transfer: TransferOptions
 
+    @Flag(help: Output.jsonHelp)
+    var json = false
+
     func run() throws {
         let store = try global.openStore()
         let result = try store.sync(transfer.syncOptions())
+        if json {
+            return Output.json(Self.jsonValue(of: result))
+        }
         if let checkpoint = result.checkpoint.id {
             print("Checkpoint \(checkpoint.short): \(result.checkpoint.summary)")
         }
@@ -35,5 +41,33 @@ struct Sync: ParsableCommand {
         for correction in result.corrections {
             print("  corrected " + correction.described(verb: "was"))
         }
+    }
+
+    /// `checkpoint` (the one made of pending writes first: `id`, `changes`; null when none),
+    /// `integration` (`upToDate`, `fastForward`, `merged`), `merge` (the merge's id; null
+    /// unless merged), `head`, `changed` (the documents the remote's work changed here),
+    /// `conflicts`, `corrections`, `pushed` (checkpoints sent) and `rounds`.
+    static func jsonValue(of result: SyncResult) -> JSONValue {
+        let integration: String
+        var merge: CheckpointID?
+        switch result.integration {
+        case .upToDate: integration = "upToDate"
+        case .fastForward: integration = "fastForward"
+        case .merged(let id): (integration, merge) = ("merged", id)
+        }
+        let checkpoint: JSONValue = result.checkpoint.id.map { id in
+            .object(["id": .string(id.hex), "changes": .array(result.checkpoint.changes.map(Output.jsonValue(of:)))])
+        } ?? .null
+        return .object([
+            "checkpoint": checkpoint,
+            "integration": .string(integration),
+            "merge": Output.id(merge),
+            "head": Output.id(result.head),
+            "changed": .array(result.changedFiles.map { .string(Output.documentPath(ofFile: $0)) }),
+            "conflicts": .array(result.conflicts.map(\.jsonValue)),
+            "corrections": .array(result.corrections.map(Output.jsonValue(of:))),
+            "pushed": .integer(Int64(result.pushedCommits)),
+            "rounds": .integer(Int64(result.rounds)),
+        ])
     }
 }

@@ -238,6 +238,9 @@ import Testing
         #expect(try git("h", "u1", "status", "--porcelain").isEmpty)
         let validate = try on("h", "u1", "validate")
         #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        // The store now names the set it follows.
+        let status = try on("h", "u1", "status", "--json").stdout
+        #expect(field(status, "schemaSet") as? String == "remi", "\(status)")
 
         // A store never goes back to a lower version.
         let before = try snapshot("h", "u1")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Music practice, an app that brings its own schema set (examples/music-practice/schema, given
+# Music practice, an app that brings its own schema set (schema/music-practice here, given
 # to init by its folder): a pianist practises Clair de lune on a phone in the morning and on a
 # laptop in the evening, both offline, then both sync. Every policy of the set decides
 # something — a passage's latest status, the best tempo, minutes added up, tags and pieces
@@ -10,7 +10,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../lib.sh"
 command -v jq >/dev/null || { echo "jq is needed (apt-get install jq, or bash scripts/install-deps.sh)" >&2; exit 1; }
 
-set="$here/schema"
+set="$here/schema/music-practice"
 piece=users/u1/pieces/clair-de-lune
 sessions="$piece/sessions"
 milestones="$piece/milestones"

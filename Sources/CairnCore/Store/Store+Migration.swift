@@ -52,6 +52,14 @@ extension Store {
                 try journal.append([StoreLayout.schemaFolder + "/" + name])
                 try FileSystem.writeAtomically(bytes, to: folder + "/" + name)
             }
+            // The identity names the set the store now follows.
+            let identityPath = absolute(StoreLayout.identityFile)
+            if case .object(var identity)? = try FileSystem.read(identityPath).flatMap({ try? JSONParser().parse($0) }),
+               identity["schemaSet"] != .string(schemaSet.name) {
+                identity["schemaSet"] = .string(schemaSet.name)
+                try journal.append([StoreLayout.identityFile])
+                try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: identityPath)
+            }
             var moved = 0, changed = 0
             for path in before.keys.sorted() where after[path] == nil {
                 try journal.append([path.fileName])

@@ -4,6 +4,7 @@ import CairnServer
 import Foundation
 import Git
 import GitFormat
+import Logging
 
 /// Devices of one user and a remote, for telling a merge story step by step and checking
 /// what must hold after any step: each device a real ``Home`` and ``Store`` in a temporary
@@ -76,6 +77,8 @@ public final class Story {
                     store = try home.cloneStore(from: remote, uid: user, options: options)
                 }
                 if case .some(let time) = clock { store.clock = { time } }
+                // A story's stores keep quiet: its failures say what went wrong.
+                store.logger = Logger(label: "cairn", factory: { _ in SwiftLogNoOpLogHandler() })
                 stores[device] = store
             }
         } catch {

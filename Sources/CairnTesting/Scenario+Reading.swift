@@ -86,7 +86,7 @@ extension Scenario {
         for (index, step) in try object.array("steps").enumerated() {
             steps.append(try parseEntry(step, at: object.at("steps") + "/\(index)", devices: devices))
         }
-        return Scenario(name: name, file: file, schema: schema, user: user, devices: devices, steps: steps)
+        return Scenario(name: name, file: file, schema: schema, user: user, devices: devices, steps: steps, pointer: pointer)
     }
 
     static func parseEntry(_ value: JSONValue, at pointer: String, devices: [String]) throws(StoryFailure) -> ScenarioStep {

@@ -15,8 +15,12 @@ public struct Scenario: Sendable {
     public var user: String
     public var devices: [String]
     public var steps: [ScenarioStep]
+    /// Where the scenario is in its file: empty for a file of one, `/N` in an array.
+    public var pointer: String
 
-    public init(name: String, file: String, schema: String, user: String = "u1", devices: [String], steps: [ScenarioStep]) {
+    public init(name: String, file: String, schema: String, user: String = "u1", devices: [String], steps: [ScenarioStep],
+                pointer: String = "") {
+        self.pointer = pointer
         self.name = name
         self.file = file
         self.schema = schema
@@ -32,13 +36,14 @@ public struct Scenario: Sendable {
         do {
             set = try resolve.set(schema, file)
         } catch {
-            throw StoryFailure("\(error)", file: file, pointer: "/schema")
+            throw StoryFailure("\(error)", file: file, pointer: pointer + "/schema")
         }
         let story: Story
         do {
             story = try Story(schemaSet: set, devices: devices, user: user)
         } catch var failure {
             failure.file = file
+            failure.pointer = pointer
             throw failure
         }
         for (index, step) in steps.enumerated() {
@@ -49,7 +54,7 @@ public struct Scenario: Sendable {
                 }
             } catch var failure {
                 failure.file = file
-                failure.pointer = "/steps/\(index)" + (failure.pointer ?? "")
+                failure.pointer = pointer + "/steps/\(index)" + (failure.pointer ?? "")
                 throw failure
             }
         }

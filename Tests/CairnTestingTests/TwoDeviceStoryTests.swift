@@ -100,6 +100,16 @@ import Testing
         #expect(refused?.message.contains("breaks its schema") == true, "\(refused?.message ?? "")")
     }
 
+    @Test func aDeviceClockDatesItsCheckpoints() throws {
+        let story = try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone"])
+        try story.run(.clock(device: "phone", milliseconds: 1_795_341_600_000))
+        try story.run(.put(device: "phone", path: "users/u1/books/b1", value: try book(#""s1":{"completed":true,"updatedAt":10}"#, updatedAt: 10)))
+        try story.run(.checkpoint(device: "phone"))
+        let latest = try #require(try story.store("phone").history(limit: 1).first)
+        #expect(latest.checkpoint.time == 1_795_341_600)
+        #expect(try story.store("phone").clock() == 1_795_341_600_000)
+    }
+
     @Test func theStoryLeavesNothingBehind() throws {
         var folder = ""
         do {

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CairnMerge", targets: ["CairnMerge"]),
         .library(name: "CairnServer", targets: ["CairnServer"]),
         .library(name: "CairnSimulation", targets: ["CairnSimulation"]),
+        .library(name: "CairnTesting", targets: ["CairnTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +46,11 @@ let package = Package(
         .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
         // Seeded devices syncing through one remote, for any schema set.
         .target(name: "CairnSimulation", dependencies: ["CairnCore", "CairnServer", "CairnMerge"]),
+        // Merge stories for any app: devices, a remote, steps and expectations; scenario files,
+        // golden case folders and their reports (`cairn test`). No test framework in it.
+        .target(
+            name: "CairnTesting",
+            dependencies: ["CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -52,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "cairn",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation",
+                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -82,6 +88,8 @@ let package = Package(
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport"]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
+        // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
+        .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
         .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "quickstart", "CairnCore", "CairnMerge", "CairnTestSupport"]),
         // Several devices, one remote, real servers and injected faults.

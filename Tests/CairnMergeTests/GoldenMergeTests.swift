@@ -9,8 +9,12 @@ import Testing
 @Suite struct GoldenMergeTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
+    /// The case folders (the README beside them describes the format).
     static var cases: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { name in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue
+        }.sorted()
     }
 
     func load(_ name: String, _ file: String) throws -> JSONValue? {

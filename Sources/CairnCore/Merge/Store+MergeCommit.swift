@@ -10,7 +10,7 @@ import GitFormat
 extension Store {
     /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).
     func mergeCommit(_ head: ObjectID, _ theirs: ObjectID) throws -> (commit: ObjectID, outcome: StoreMerge.Outcome) {
-        let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), context: MergeContext(clock: Self.deviceClock()))
+        let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), context: MergeContext(clock: clock()))
         let outcome = try merge.merge(commit: head, with: theirs)
         let incoming = try repository.aheadBehind(theirs, head).ahead
         let signature = signature()
@@ -21,9 +21,8 @@ extension Store {
         return (commit, outcome)
     }
 
-    /// This device's clock, in milliseconds since 1970: what a merge checks stamps from the
-    /// future against (see ``MergeContext``).
-    static func deviceClock() -> Int64 {
+    /// The system's clock, in milliseconds since 1970: a device's ``clock`` unless it is set.
+    public static func systemClock() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
 

@@ -31,7 +31,7 @@ extension Store {
         }
         let outcome = try schemaSet().merge(
             document, base: try load(base, "common"), ours: try load(ours, "current"), theirs: try load(theirs, "other"),
-            context: MergeContext(clock: Self.deviceClock()))
+            context: MergeContext(clock: clock()))
         guard let value = outcome.value else {
             throw CairnError(.invalidInput, "cannot merge \(path): the policies leave no document; resolve it by hand")
         }

@@ -40,6 +40,12 @@ public final class Store {
     /// from it (``Home/cloneStore(from:uid:options:mergeDriver:)``), computed again in a
     /// checkpoint that the next sync pushes; [] otherwise.
     public internal(set) var correctedOnRestore: [DerivedFieldMismatch] = []
+    /// The device's clock, in milliseconds since 1970: what merges judge stamps from the
+    /// future by (see ``MergeContext``) and the time checkpoints are dated with. The system's
+    /// clock by default; a test sets a device's clock ahead or behind, or to nil — unknown —
+    /// for merges that depend on their three inputs only (checkpoints are then dated by the
+    /// system's clock).
+    public var clock: () -> Int64? = { Store.systemClock() }
     /// Where the store reports what it does (checkpoints, fetches, merges, pushes, with
     /// counts), as structured log lines.
     public var logger = Logger(label: "cairn")
@@ -148,7 +154,7 @@ public final class Store {
         let name = (try? repository.config("user.name")) ?? nil
         let email = (try? repository.config("user.email")) ?? nil
         return Signature(name: name ?? "Cairn", email: email ?? "\(uid)@cairn.invalid",
-                         time: Int64(Date().timeIntervalSince1970))
+                         time: (clock() ?? Self.systemClock()) / 1_000)
     }
 
     /// Runs `body` under the store's lock, turning libgit2 failures into store errors. A move

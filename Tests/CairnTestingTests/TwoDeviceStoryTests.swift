@@ -1,0 +1,124 @@
+import CairnCore
+import CairnMerge
+import CairnTestSupport
+import CairnTesting
+import Foundation
+import Testing
+
+/// Merge stories told through CairnTesting's Swift API, as an app's own tests tell them:
+/// two devices of a user, offline edits, a merge, and what must hold after it.
+@Suite struct TwoDeviceStoryTests {
+    func book(_ sections: String, updatedAt: Int) throws -> JSONValue {
+        try json(#"{"schemaVersion":1,"bookId":"b1","updatedAt":\#(updatedAt),"sections":{\#(sections)}}"#)
+    }
+
+    @Test func twoDevicesMarkingOneBookConvergeWithTheirRecords() throws {
+        let story = try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone", "laptop"])
+        try story.run(.put(device: "phone", path: "users/u1/books/b1", value: try book(#""s1":{"completed":true,"updatedAt":10}"#, updatedAt: 10)))
+        try story.run(.sync(device: "phone"))
+        try story.run(.sync(device: "laptop"))
+        try story.expect(.contains(device: "laptop", path: "users/u1/books/b1", value: try json(#"{"completedCount":1}"#)))
+
+        // Offline, both mark s1; the phone also marks s2 by a patch.
+        try story.run(.offline(device: "phone"))
+        try story.run(.patch(device: "phone", path: "users/u1/books/b1",
+                             patch: try json(#"{"updatedAt":30,"sections":{"s1":{"completed":false,"updatedAt":30},"s2":{"completed":true,"updatedAt":31}}}"#)))
+        try story.run(.sync(device: "phone"))
+        try story.run(.put(device: "laptop", path: "users/u1/books/b1", value: try book(#""s1":{"completed":true,"updatedAt":20}"#, updatedAt: 20)))
+        try story.run(.sync(device: "laptop"))
+        try story.run(.online(device: "phone"))
+        try story.run(.sync(device: "phone"))
+        try story.run(.sync(device: "laptop"))
+
+        let s1 = ConflictRecord(document: try path("users/u1/books/b1"), pointer: "/sections/s1", policy: PolicyName(rawValue: "lww(updatedAt)"),
+                                kept: try json(#"{"completed":false,"updatedAt":30}"#), replaced: try json(#"{"completed":true,"updatedAt":20}"#))
+        let stamp = ConflictRecord(document: try path("users/u1/books/b1"), pointer: "/updatedAt", policy: .max, kept: .integer(30), replaced: .integer(20))
+        try story.expect(.conflicts(device: "phone", records: [stamp.jsonValue, s1.jsonValue]))
+        try story.expect(.equals(device: "laptop", path: "users/u1/books/b1", value: try json(#"""
+            {"schemaVersion":1,"bookId":"b1","updatedAt":30,"completedCount":1,"lastSectionId":"s2",
+             "sections":{"s1":{"completed":false,"updatedAt":30},"s2":{"completed":true,"updatedAt":31}}}
+            """#)))
+        try story.expect(.sameTree(devices: [], remote: true))
+        #expect(story.stepsTaken == 15)
+    }
+
+    @Test func aFailingExpectationNamesItsStepAndTheDifferences() throws {
+        let story = try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone", "laptop"])
+        try story.run(.put(device: "phone", path: "users/u1/books/b1", value: try book(#""s1":{"completed":true,"updatedAt":10}"#, updatedAt: 10)))
+        // Not synced: the laptop has no book, then the phone's differs from the one expected.
+        let absent = #expect(throws: StoryFailure.self) {
+            try story.expect(.contains(device: "laptop", path: "users/u1/books/b1", value: try json(#"{"completedCount":1}"#)))
+        }
+        #expect(absent?.step == 1)
+        #expect(absent?.message == "users/u1/books/b1 is absent on laptop")
+        let differs = #expect(throws: StoryFailure.self) {
+            try story.expect(.equals(device: "phone", path: "users/u1/books/b1",
+                                     value: try book(#""s1":{"completed":false,"updatedAt":10},"s9":{"completed":true,"updatedAt":1}"#, updatedAt: 10)))
+        }
+        #expect(differs?.step == 2)
+        #expect(differs?.stepDescription == "expect users/u1/books/b1 on phone equals")
+        let lines = differs?.differences.map(\.description) ?? []
+        #expect(lines.contains("/sections/s1/completed: expected false, found true"), "\(lines)")
+        #expect(lines.contains(#"/sections/s9: missing, expected { "completed": true, "updatedAt": 1 }"#), "\(lines)")
+        #expect(lines.contains("/completedCount: unexpected, found 1"), "\(lines)")
+        #expect(lines.contains(#"/lastSectionId: unexpected, found "s1""#), "\(lines)")
+        #expect(differs?.description.hasPrefix("step 2 (expect users/u1/books/b1 on phone equals): users/u1/books/b1 on phone differs\n  /") == true)
+    }
+
+    @Test func anOfflineSyncReachesNothingAndARefusalWritesNothing() throws {
+        let story = try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone", "laptop"])
+        let attempt = try json(#"{"attemptId":"a1","examId":"practice-1","status":"passed","score":83}"#)
+        try story.run(.offline(device: "phone"))
+        try story.run(.put(device: "phone", path: "users/u1/examAttempts/a1", value: attempt))
+        try story.run(.sync(device: "phone"))
+        try story.run(.sync(device: "laptop"))
+        try story.expect(.absent(device: "laptop", path: "users/u1/examAttempts/a1"))
+        // The checkpoint was made offline, and travels once the phone is online.
+        try story.run(.online(device: "phone"))
+        try story.run(.sync(device: "phone"))
+        try story.run(.sync(device: "laptop"))
+        try story.expect(.equals(device: "laptop", path: "users/u1/examAttempts/a1", value: attempt))
+
+        try story.expect(.refused(.patch(device: "laptop", path: "users/u1/examAttempts/a1", patch: try json(#"{"score":100}"#)),
+                                  code: .invalidInput, message: "is append-only"))
+        try story.expect(.refused(.put(device: "laptop", path: "users/u1/examAttempts/a2", value: try json(#"{"attemptId":"a2","examId":"x","status":"passed","score":120}"#)),
+                                  code: .invalidInput, message: nil))
+        // A step that is taken, or refused for another reason, fails the expectation.
+        let taken = #expect(throws: StoryFailure.self) {
+            try story.expect(.refused(.checkpoint(device: "laptop"), code: nil, message: nil))
+        }
+        #expect(taken?.message == "expected a refusal, and the step was taken")
+        let otherCode = #expect(throws: StoryFailure.self) {
+            try story.expect(.refused(.remove(device: "laptop", path: "users/u1/examAttempts/a1", recursive: false), code: .notFound, message: nil))
+        }
+        #expect(otherCode?.message.hasPrefix("refused as invalid input, not not found") == true, "\(otherCode?.message ?? "")")
+        // An unexpected refusal fails its step, pointing at the value.
+        let refused = #expect(throws: StoryFailure.self) {
+            try story.run(.put(device: "phone", path: "users/u1/examAttempts/a3", value: try json(#"{"attemptId":"a3"}"#)))
+        }
+        #expect(refused?.pointer == "/value")
+        #expect(refused?.message.contains("breaks its schema") == true, "\(refused?.message ?? "")")
+    }
+
+    @Test func aDeviceClockDatesItsCheckpoints() throws {
+        let story = try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone"])
+        try story.run(.clock(device: "phone", milliseconds: 1_795_341_600_000))
+        try story.run(.put(device: "phone", path: "users/u1/books/b1", value: try book(#""s1":{"completed":true,"updatedAt":10}"#, updatedAt: 10)))
+        try story.run(.checkpoint(device: "phone"))
+        let latest = try #require(try story.store("phone").history(limit: 1).first)
+        #expect(latest.checkpoint.time == 1_795_341_600)
+        #expect(try story.store("phone").clock() == 1_795_341_600_000)
+    }
+
+    @Test func theStoryLeavesNothingBehind() throws {
+        var folder = ""
+        do {
+            let story = try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone"])
+            folder = story.folder
+            #expect(FileManager.default.fileExists(atPath: folder + "/server/u1.git"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        #expect(throws: StoryFailure.self) { try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone", "phone"]) }
+        #expect(throws: StoryFailure.self) { try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: []) }
+    }
+}

@@ -26,6 +26,7 @@ struct Cairn: ParsableCommand {
             Status.self, Checkpoint.self, Log.self, Validate.self,
             RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self,
             Import.self, Migrate.self, Prune.self, Simulate.self,
+            SchemaCommand.self,
             MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
         ])
 

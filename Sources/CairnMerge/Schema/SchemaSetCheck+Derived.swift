@@ -13,7 +13,8 @@ extension SchemaSetCheck {
             }
             func entries(of map: String) -> JSONValue? {
                 guard let declared = properties[map] else {
-                    add("reads the map \"\(map)\", which the schema does not declare")
+                    let hint = suggestion(for: map, among: properties.keys.sorted(), otherwise: "")
+                    add("reads the map \"\(map)\", which the schema does not declare" + (hint.isEmpty ? "" : "; " + hint))
                     return nil
                 }
                 guard let entries = entrySchema(of: declared) else {

@@ -51,7 +51,7 @@ struct SchemaCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The set's name, or the path of its folder.", valueName: "set"))
         var set: String
 
-        @Flag(help: "Print one JSON object (name, version, kinds) instead (see the README's Scripts section).")
+        @Flag(help: "Print one JSON object instead: name, version and kinds (the README's \"Bring your own schema set\" lists the keys).")
         var json = false
 
         func run() throws {

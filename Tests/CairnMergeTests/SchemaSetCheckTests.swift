@@ -75,6 +75,12 @@ import Testing
         #expect(lines(book(#""done": {"type": "integer", "x-merge": {"derive": {"count": "sectoins", "where": {"done": true}}}}"#)) == [
             "book.schema.json: /properties/done/x-merge/derive: derive-source: done reads the map \"sectoins\", which the schema does not declare",
         ])
+        #expect(lines(book(#""bars": {"type": "object", "additionalProperties": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}, "mastered": {"type": "integer", "x-merge": {"derive": {"count": "bar", "where": {"ok": true}}}}"#)) == [
+            "book.schema.json: /properties/mastered/x-merge/derive: derive-source: mastered reads the map \"bar\", which the schema does not declare; did you mean \"bars\"?",
+        ])
+        #expect(lines(book(#""bars": {"type": "object", "additionalProperties": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}, "mastered": {"type": "integer", "x-merge": {"derive": {"count": "bars", "where": {"done": true}}}}"#)) == [
+            "book.schema.json: /properties/mastered/x-merge/derive: derive-source: mastered filters on \"done\", which the entries of bars do not declare",
+        ])
         let counted = [
             "board.schema.json": #"{"x-cairn": {"path": "users/{uid}/boards/{boardId}"}, "type": "object", "properties": {"done": {"type": "integer", "x-merge": {"derive": {"countDocuments": "tasks", "where": {"completed": true}}}}}}"#,
             "task.schema.json": #"{"x-cairn": {"path": "users/{uid}/boards/{boardId}/boardTasks/{taskId}"}, "type": "object"}"#,

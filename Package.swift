@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "CairnMerge"),
         // The shipped schema sets as package resources, so an app's tests and the quickstart
         // find them from any folder. The sets stay where the project keeps them, in `schema/`;
-        // each folder is copied whole (two sets may both have a user.schema.json).
+        // each folder is copied whole (two sets may both have a user.schema.json). A new set's
+        // folder joins the list; a test checks that every folder of schema/ is a resource.
         .target(
             name: "CairnSchemaSets", dependencies: ["CairnMerge"], path: "schema",
             sources: ["SchemaSets.swift"],

@@ -69,7 +69,7 @@ enum SchemaLocator {
         let folder = absolute(path)
         // A link to a folder is a folder here: a set may be linked into place.
         guard case .success(let status) = Syscalls.status(of: folder, followingLinks: true), status.kind == .folder else {
-            throw CairnError(.notFound, "there is no folder \(path); --schema takes a set's name or the path of a folder of *.schema.json files")
+            throw CairnError(.notFound, "there is no folder \(path); a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files")
         }
         guard let set = try SchemaSetFolder.read(folder) else {
             throw CairnError(.invalidInput, "\(path) holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document")

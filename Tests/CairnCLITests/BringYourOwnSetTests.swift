@@ -57,7 +57,7 @@ import Testing
     @Test func aFolderThatIsNotThereOrHoldsNoSchemaIsOneLineAndNothingIsCreated() throws {
         let missing = try cli("init", "u1", "--schema", cli.scratch("no-such-folder"))
         #expect(missing.status == 1)
-        #expect(missing.stderr == "cairn: there is no folder \(cli.scratch("no-such-folder")); --schema takes a set's name or the path of a folder of *.schema.json files\n")
+        #expect(missing.stderr == "cairn: there is no folder \(cli.scratch("no-such-folder")); a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files\n")
         let empty = try folder("empty", ["README.md": "nothing here"])
         let none = try cli("init", "u1", "--schema", empty)
         #expect(none.status == 1)

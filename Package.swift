@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CairnServer", targets: ["CairnServer"]),
         .library(name: "CairnSimulation", targets: ["CairnSimulation"]),
         .library(name: "CairnTesting", targets: ["CairnTesting"]),
+        .library(name: "CairnSchemaSets", targets: ["CairnSchemaSets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,6 +35,14 @@ let package = Package(
         .target(name: "Git", dependencies: ["CGit2", "GitFormat"]),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
+        // The shipped schema sets as package resources, so an app's tests and the quickstart
+        // find them from any folder. The sets stay where the project keeps them, in `schema/`;
+        // each folder is copied whole (two sets may both have a user.schema.json). A new set's
+        // folder joins the list; a test checks that every folder of schema/ is a resource.
+        .target(
+            name: "CairnSchemaSets", dependencies: ["CairnMerge"], path: "schema",
+            sources: ["SchemaSets.swift"],
+            resources: ["bonfire", "edumind", "life-in-uk", "oybc", "remi", "remi-v1"].map { .copy($0) }),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
         // schemas and each merge policy (scripts/fuzz.sh runs them under libFuzzer).
         .target(name: "CairnFuzzing", dependencies: ["CairnMerge"]),
@@ -58,13 +67,13 @@ let package = Package(
         .executableTarget(
             name: "cairn",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting",
+                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting", "CairnSchemaSets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The library quickstart of the README, compiled and run by the tests.
-        .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer"], path: "examples/quickstart"),
+        .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),
         // The benchmarks against git and SQLite (scripts/bench.sh runs them in release mode).
         .executableTarget(
             name: "cairn-bench",
@@ -91,7 +100,7 @@ let package = Package(
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
         .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "quickstart", "CairnCore", "CairnMerge", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "quickstart", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // Several devices, one remote, real servers and injected faults.
         .testTarget(name: "CairnScenarioTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],

@@ -10,5 +10,6 @@ swift build -c release --static-swift-stdlib --product cairn
 bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 install -d "$prefix/bin" "$prefix/share/cairn/schema"
 install -m 0755 "$bin/cairn" "$prefix/bin/cairn"
-cp -R schema/. "$prefix/share/cairn/schema/"
+# The sets' folders (schema/ also holds the Swift source of the sets as package resources).
+for set in schema/*/; do cp -R "$set" "$prefix/share/cairn/schema/"; done
 echo "Installed $prefix/bin/cairn and the schema sets in $prefix/share/cairn/schema"

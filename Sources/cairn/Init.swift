@@ -10,7 +10,7 @@ struct Init: ParsableCommand {
     @Argument(help: "The user id: the store will hold users/<uid> and everything under it.")
     var uid: String
 
-    @Option(help: ArgumentHelp("The app's schema set (life-in-uk, …): documents are checked against it and merge by its policies.", valueName: "set"))
+    @Option(help: ArgumentHelp("The app's schema set, by name (life-in-uk, …) or the path of its folder (./schema/my-app): documents are checked against it and merge by its policies.", valueName: "set"))
     var schema: String?
 
     @Option(help: ArgumentHelp("The remote to sync with (see cairn remote set).", valueName: "url"))

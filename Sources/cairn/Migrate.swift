@@ -12,7 +12,7 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The schema set to move to (remi, …).", valueName: "set"))
+    @Option(help: ArgumentHelp("The schema set to move to, by name (remi, …) or the path of its folder.", valueName: "set"))
     var schema: String
 
     func run() throws {

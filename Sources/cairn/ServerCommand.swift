@@ -23,7 +23,7 @@ struct ServerCommand: ParsableCommand {
         @Argument(help: "The users to create repositories for.")
         var uids: [String]
 
-        @Option(help: ArgumentHelp("Check pushed documents against this schema set (default: the set each store carries).", valueName: "set"))
+        @Option(help: ArgumentHelp("Check pushed documents against this schema set, by name or the path of its folder (default: the set each store carries).", valueName: "set"))
         var schema: String?
 
         func run() throws {

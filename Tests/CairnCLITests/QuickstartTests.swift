@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The README's library quickstart is `examples/quickstart/Quickstart.swift`, word for word,
-/// and it runs.
+/// and it runs from any folder: its schema set comes from the package's resources.
 @Suite struct QuickstartTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -18,10 +18,11 @@ import Testing
         #expect(String(readme[start.upperBound..<end.lowerBound]) == example)
     }
 
-    @Test func theExampleRuns() throws {
+    @Test func theExampleRunsFromAFolderOutsideTheCheckout() throws {
+        let elsewhere = TemporaryFolder("cairn-quickstart-cwd")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable).deletingLastPathComponent().appendingPathComponent("quickstart")
-        process.currentDirectoryURL = Self.root
+        process.currentDirectoryURL = URL(fileURLWithPath: elsewhere.path)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSchemaSets
 import CairnServer
 import Foundation
 
@@ -18,10 +19,11 @@ struct Quickstart {
         let folder = NSTemporaryDirectory() + "cairn-quickstart-\(ProcessInfo.processInfo.processIdentifier)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
-        // A home with one user whose documents follow the life-in-uk schema set.
+        // A home with one user whose documents follow the life-in-uk schema set, which Cairn
+        // ships as a package resource (CairnSchemaSets); an app reads its own set's files.
         let home = Home(root: folder + "/phone")
-        guard let schema = try SchemaSetFolder.read("schema/life-in-uk") else {
-            fatalError("run from the checkout's top folder: schema/life-in-uk is not here")
+        guard let schema = SchemaSets.named("life-in-uk") else {
+            fatalError("the life-in-uk schema set is not among the package's resources")
         }
         try home.createStore("u1", schemaSet: schema)
         let store = try ProgressStore(home: home, user: "u1")

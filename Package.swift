@@ -59,7 +59,7 @@ let package = Package(
         // golden case folders and their reports (`cairn test`). No test framework in it.
         .target(
             name: "CairnTesting",
-            dependencies: ["CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CairnCore", "CairnMerge", "CairnSchemaSets", "CairnServer", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

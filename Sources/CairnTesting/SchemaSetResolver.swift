@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSchemaSets
 import Foundation
 
 /// How a scenario's `schema` becomes a set: given the reference (a name, or a folder path)
@@ -21,7 +22,8 @@ public struct SchemaSetResolver: Sendable {
 
     /// A folder path relative to the scenario file's folder (or absolute); a name as the
     /// folder `schema/<name>` in the file's folder or the nearest folder above it that has
-    /// one (a checkout's `schema/`).
+    /// one (a checkout's `schema/`), else the set Cairn ships under that name
+    /// (``SchemaSets``).
     public static let besideFile = SchemaSetResolver { reference, file in
         let folder = folderOf(file)
         if isPath(reference) {
@@ -35,7 +37,8 @@ public struct SchemaSetResolver: Sendable {
             if parent == above { break }
             above = parent
         }
-        throw CairnError(.notFound, "there is no schema set \"\(reference)\" in a schema/ folder beside \(file) or above it; name the set's folder instead (\"./schema/\(reference)\")")
+        if let set = SchemaSets.named(reference) { return set }
+        throw CairnError(.notFound, "there is no schema set \"\(reference)\" in a schema/ folder beside \(file) or above it, nor shipped with Cairn; name the set's folder instead (\"./schema/\(reference)\")")
     }
 
     /// The set in `folder`, or an error naming it.

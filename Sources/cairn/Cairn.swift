@@ -25,7 +25,7 @@ struct Cairn: ParsableCommand {
             Put.self, Get.self, Remove.self, List.self,
             Status.self, Checkpoint.self, Log.self, Validate.self,
             RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self,
-            Import.self, Migrate.self, Prune.self, Simulate.self,
+            Import.self, Migrate.self, Prune.self, Simulate.self, Schema.self,
             MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
         ])
 

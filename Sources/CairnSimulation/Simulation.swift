@@ -37,7 +37,7 @@ public struct Simulation: Sendable {
     /// The set, read; a set that cannot be read is invalid input.
     public func readSet() throws(CairnError) -> SchemaSet {
         do {
-            return try SchemaSet(files: schemaSet.files)
+                return try SchemaSet(files: schemaSet.files)
         } catch {
             throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description)", cause: error)
         }
@@ -93,108 +93,127 @@ public struct Simulation: Sendable {
             }
             note(device, "\(what): \(kind), \(result.changedFiles.count) files in, \(result.conflicts.count) conflicts, \(result.pushedCommits) pushed")
         }
+        var generationFailed = false
         func generated<T>(_ make: () throws(GenerationError) -> T) throws(CairnError) -> T {
             do {
                 return try make()
             } catch {
+                generationFailed = true
                 throw CairnError(.invalidInput, "cannot generate for the schema set \(schemaSet.name): \(error.description)", cause: error)
             }
         }
 
-        for step in 0..<steps {
-            let device = Int.random(in: 0..<devices, using: &random)
-            let store = stores[device]
-            let time = Int64(step + 1)
-            switch Int.random(in: 0..<100, using: &random) {
-            case 0..<60:
-                var kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
-                var existing = try patterns.documents(of: kind, in: store)
-                let creates = kind.policy.isAppendOnly || existing.isEmpty || Int.random(in: 0..<10, using: &random) < 3
-                if creates {
-                    // Below a parent the device has, or the parent first.
-                    var parentIDs: [String: String] = [:]
-                    while let parent = patterns.parent(of: kind) {
-                        let parents = try patterns.documents(of: parent, in: store)
-                        guard let chosen = parents.randomElement(using: &random) else {
-                            kind = parent
-                            parentIDs = [:]
+        // A store operation that fails (a merged document the server's hook refuses) is a
+        // broken invariant of the schedule: reported with its seed, not a failure of the run.
+        var place = "setting up"
+        do {
+            for step in 0..<steps {
+                let device = Int.random(in: 0..<devices, using: &random)
+                place = "step \(step + 1), d\(device)"
+                let store = stores[device]
+                let time = Int64(step + 1)
+                switch Int.random(in: 0..<100, using: &random) {
+                case 0..<60:
+                    var kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
+                    var existing = try patterns.documents(of: kind, in: store)
+                    let creates = kind.policy.isAppendOnly || existing.isEmpty || Int.random(in: 0..<10, using: &random) < 3
+                    if creates {
+                        // Below a parent the device has, or the parent first.
+                        var parentIDs: [String: String] = [:]
+                        while let parent = patterns.parent(of: kind) {
+                            let parents = try patterns.documents(of: parent, in: store)
+                            guard let chosen = parents.randomElement(using: &random) else {
+                                kind = parent
+                                parentIDs = [:]
+                                continue
+                            }
+                            parentIDs = parent.pattern.match(chosen) ?? [:]
+                            break
+                        }
+                        existing = try patterns.documents(of: kind, in: store)
+                        let fresh = kind.policy.isAppendOnly
+                        let path = try generated { () throws(GenerationError) in try generator.path(of: kind, ids: parentIDs, fresh: fresh, using: &random) }
+                        if !existing.contains(path) {
+                            let document = try generated { () throws(GenerationError) in
+                                try generator.document(of: kind, at: path, time: time, using: &random)
+                            }
+                            try store.put(document, at: path)
+                            ledger.recordWrite(at: path, before: nil, after: try store.document(at: path) ?? document)
+                            report.writes += 1
+                            note(device, "create \(path)")
                             continue
                         }
-                        parentIDs = parent.pattern.match(chosen) ?? [:]
-                        break
-                    }
-                    existing = try patterns.documents(of: kind, in: store)
-                    let fresh = kind.policy.isAppendOnly
-                    let path = try generated { () throws(GenerationError) in try generator.path(of: kind, ids: parentIDs, fresh: fresh, using: &random) }
-                    if !existing.contains(path) {
-                        let document = try generated { () throws(GenerationError) in
-                            try generator.document(of: kind, at: path, time: time, using: &random)
+                        guard !kind.policy.isAppendOnly else {
+                            note(device, "create \(path) skipped (it exists)")
+                            continue
                         }
-                        try store.put(document, at: path)
-                        ledger.recordWrite(at: path, before: nil, after: try store.document(at: path) ?? document)
-                        report.writes += 1
-                        note(device, "create \(path)")
+                    }
+                    guard let path = existing.randomElement(using: &random), let before = try store.document(at: path) else {
+                        note(device, "nothing to edit")
                         continue
                     }
-                    guard !kind.policy.isAppendOnly else {
-                        note(device, "create \(path) skipped (it exists)")
+                    // A merge can leave a document its schema refuses (a union past its maxItems):
+                    // no valid edit exists, and the final check names it.
+                    if let problem = kind.validate(before, at: path).first {
+                        note(device, "edit \(path) skipped (it breaks its schema: \(problem))")
                         continue
                     }
+                    let edit = try generated { () throws(GenerationError) in
+                        try generator.edit(before, of: kind, at: path, time: time, using: &random)
+                    }
+                    guard let edit else {
+                        note(device, "edit \(path) skipped (nothing in it can change)")
+                        continue
+                    }
+                    try store.put(edit.document, at: path)
+                    ledger.recordWrite(at: path, before: before, after: try store.document(at: path) ?? edit.document)
+                    report.writes += 1
+                    note(device, "edit \(path) \(edit.changes.joined(separator: "; "))")
+                case 60..<64:
+                    // Deletes where the policy allows them, of documents no other kind lives below.
+                    let deletable = kinds.filter { !$0.policy.isAppendOnly && !patterns.hasChildren($0) }
+                    guard let kind = deletable.randomElement(using: &random),
+                          let path = try patterns.documents(of: kind, in: store).randomElement(using: &random) else {
+                        note(device, "nothing to delete")
+                        continue
+                    }
+                    try store.delete(path)
+                    ledger.recordDelete(path)
+                    report.deletes += 1
+                    note(device, "delete \(path)")
+                case 64..<72:
+                    try store.checkpoint()
+                    report.checkpoints += 1
+                    note(device, "checkpoint")
+                case 72..<90:
+                    guard offlineUntil[device] <= step else {
+                        note(device, "sync skipped (offline)")
+                        continue
+                    }
+                    synced(device, try store.sync(options), "sync")
+                case 90..<95:
+                    // The process dies: what it wrote stays pending, and a new process opens the store.
+                    stores[device] = try homes[device].openStore(uid)
+                    report.kills += 1
+                    note(device, "killed and reopened")
+                default:
+                    let length = Int.random(in: 1...8, using: &random)
+                    offlineUntil[device] = step + length
+                    report.offlinePeriods += 1
+                    note(device, "offline for \(length) steps")
                 }
-                guard let path = existing.randomElement(using: &random), let before = try store.document(at: path) else {
-                    note(device, "nothing to edit")
-                    continue
-                }
-                let edit = try generated { () throws(GenerationError) in
-                    try generator.edit(before, of: kind, at: path, time: time, using: &random)
-                }
-                guard let edit else {
-                    note(device, "edit \(path) skipped (nothing in it can change)")
-                    continue
-                }
-                try store.put(edit.document, at: path)
-                ledger.recordWrite(at: path, before: before, after: try store.document(at: path) ?? edit.document)
-                report.writes += 1
-                note(device, "edit \(path) \(edit.changes.joined(separator: "; "))")
-            case 60..<64:
-                // Deletes where the policy allows them, of documents no other kind lives below.
-                let deletable = kinds.filter { !$0.policy.isAppendOnly && !patterns.hasChildren($0) }
-                guard let kind = deletable.randomElement(using: &random),
-                      let path = try patterns.documents(of: kind, in: store).randomElement(using: &random) else {
-                    note(device, "nothing to delete")
-                    continue
-                }
-                try store.delete(path)
-                ledger.recordDelete(path)
-                report.deletes += 1
-                note(device, "delete \(path)")
-            case 64..<72:
-                try store.checkpoint()
-                report.checkpoints += 1
-                note(device, "checkpoint")
-            case 72..<90:
-                guard offlineUntil[device] <= step else {
-                    note(device, "sync skipped (offline)")
-                    continue
-                }
-                synced(device, try store.sync(options), "sync")
-            case 90..<95:
-                // The process dies: what it wrote stays pending, and a new process opens the store.
-                stores[device] = try homes[device].openStore(uid)
-                report.kills += 1
-                note(device, "killed and reopened")
-            default:
-                let length = Int.random(in: 1...8, using: &random)
-                offlineUntil[device] = step + length
-                report.offlinePeriods += 1
-                note(device, "offline for \(length) steps")
             }
-        }
-        // Back online: everyone syncs until the last one's work reached all.
-        for _ in 0..<2 {
-            for (device, store) in stores.enumerated() {
-                synced(device, try store.sync(options), "final sync")
+            // Back online: everyone syncs until the last one's work reached all.
+            for _ in 0..<2 {
+                for (device, store) in stores.enumerated() {
+                    place = "final sync, d\(device)"
+                    synced(device, try store.sync(options), "final sync")
+                }
             }
+        } catch {
+            if generationFailed { throw error }
+            report.violations.append("\(place): \(error.message)")
+            return report
         }
         try checkTrees(stores: stores, folder: folder, uid: uid, report: &report)
         var documents: [DocumentPath: JSONValue] = [:]

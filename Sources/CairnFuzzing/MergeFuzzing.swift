@@ -48,15 +48,9 @@ public enum MergeFuzzing {
         }
     }
 
-    /// An outcome as bytes: its value and records, so equal means the same bytes.
+    /// An outcome as bytes: its value and records, so equal means the same bytes (the law
+    /// checker's).
     public static func fingerprint(_ outcome: MergeOutcome) -> [UInt8] {
-        var bytes = outcome.value?.canonicalBytes() ?? Array("(absent)".utf8)
-        for record in outcome.conflicts {
-            bytes += Array("|\(record.document?.description ?? "")|\(record.pointer)|\(record.policy)|".utf8)
-            bytes += record.kept?.canonicalBytes() ?? [0]
-            bytes += record.replaced?.canonicalBytes() ?? [0]
-            bytes += Array("|\(record.note ?? "")".utf8)
-        }
-        return bytes
+        MergeLawChecker.fingerprint(outcome)
     }
 }

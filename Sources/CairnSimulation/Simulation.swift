@@ -1,30 +1,31 @@
 import CairnCore
 import CairnMerge
 import CairnServer
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Git
 import GitFormat
 
-/// Several devices of one user doing seeded random work of the life-in-uk app against one
-/// bare remote, in a random interleaving — exam attempts, book sections marked, the exam
-/// summary's attempt counter raised, checkpoints, syncs, processes killed, offline periods —
-/// then every device syncing until all are back online, and the invariants checked:
+/// Several devices of one user doing seeded random work on the documents of any schema set
+/// against one bare remote, in a random interleaving — documents created and edited as each
+/// kind's policy expects (``DocumentGenerator``: new append-only documents, counters
+/// incremented, entries stamped, `lww`/`highest` objects changed with their stamps raised,
+/// `max`/`min` values moved, union elements added, leaves changed), documents deleted where
+/// the policy allows, checkpoints, syncs, processes killed, offline periods — then every
+/// device syncing until all are back online, and the invariants checked:
 ///
 /// - every device on the remote's tree id;
-/// - every exam attempt written (append-only) present, byte for byte;
-/// - the attempt counter equal to the number of increments made on all devices;
-/// - every book section as the last mark made of it on any device (the policy's decision:
-///   nothing else lost), and every document valid under the set.
+/// - what each policy promises of every value written (``PolicyLedger``): append-only
+///   documents byte for byte, counters the sum of the increments, each entry and each
+///   `lww`/`highest` object as written with the greatest stamp, `max`/`min` the greatest and
+///   smallest written, unions every element added;
+/// - derived fields and counts as computed from the final documents, every document valid.
 ///
-/// The schedule is drawn from the seed, so a failing seed replays the same operations.
+/// A kind whose documents need a parent document (its path extends another kind's) is
+/// written below a parent the device has, or its parent is created first. The schedule is
+/// drawn from the seed (no dictionary order, no clock), so a failing seed replays the same
+/// operations.
 public struct Simulation: Sendable {
     public var devices: Int
     public var steps: Int
-    /// The life-in-uk schema set's files.
     public var schemaSet: SchemaSetFiles
 
     public init(devices: Int, steps: Int, schemaSet: SchemaSetFiles) {
@@ -33,12 +34,32 @@ public struct Simulation: Sendable {
         self.schemaSet = schemaSet
     }
 
+    /// The set, read; a set that cannot be read is invalid input.
+    public func readSet() throws(CairnError) -> SchemaSet {
+        do {
+                return try SchemaSet(files: schemaSet.files)
+        } catch {
+            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description)", cause: error)
+        }
+    }
+
+    /// The kinds the simulation leaves out, each with why (their documents cannot be generated).
+    public func skippedKinds() throws(CairnError) -> [String] {
+        try DocumentGenerator(set: readSet()).unsupported().map { "\($0.file) is left out: \($0.description)" }
+    }
+
     /// Runs the schedule of `seed` in `folder` (which it fills and leaves).
     public func run(seed: UInt64, in folder: String) throws(CairnError) -> SimulationReport {
         var random = SplitMix(seed: seed)
         var report = SimulationReport(seed: seed)
         let uid = "u1"
-        try checkSchemaSet(uid: uid)
+        let set = try readSet()
+        let generator = DocumentGenerator(set: set, uid: uid)
+        let skipped = Set(generator.unsupported().map(\.file))
+        let kinds = set.kinds.filter { !skipped.contains($0.file) }
+        guard !kinds.isEmpty else {
+            throw CairnError(.invalidInput, "no document of the schema set \(schemaSet.name) can be generated: \(try skippedKinds().joined(separator: "; "))")
+        }
         _ = try Server.createRepositories(in: folder + "/server", uids: [uid], cairn: "cairn")
         let remote = try RemoteURL(folder + "/server/\(uid).git")
         let options = SyncOptions(retry: .none, sleep: { _ in })
@@ -56,11 +77,9 @@ public struct Simulation: Sendable {
                 stores.append(try home.cloneStore(from: remote, uid: uid, options: options))
             }
         }
+        var ledger = PolicyLedger(set: set)
         var offlineUntil = Array(repeating: 0, count: devices)
-        var attempts: [DocumentPath: JSONValue] = [:]
-        var marks: [DocumentPath: [String: (stamp: Int64, completed: Bool)]] = [:]
-        var increments = 0
-        var clock: Int64 = 1_000
+        let patterns = SimulatedPatterns(kinds: kinds)
 
         func note(_ device: Int, _ text: String) { report.schedule.append("d\(device) \(text)") }
         func synced(_ device: Int, _ result: SyncResult, _ what: String) {
@@ -74,132 +93,155 @@ public struct Simulation: Sendable {
             }
             note(device, "\(what): \(kind), \(result.changedFiles.count) files in, \(result.conflicts.count) conflicts, \(result.pushedCommits) pushed")
         }
+        var generationFailed = false
+        func generated<T>(_ make: () throws(GenerationError) -> T) throws(CairnError) -> T {
+            do {
+                return try make()
+            } catch {
+                generationFailed = true
+                throw CairnError(.invalidInput, "cannot generate for the schema set \(schemaSet.name): \(error.description)", cause: error)
+            }
+        }
 
-        for step in 0..<steps {
-            let device = Int.random(in: 0..<devices, using: &random)
-            let store = stores[device]
-            clock += 1
-            switch Int.random(in: 0..<100, using: &random) {
-            case 0..<20:
-                let id = "d\(device)-\(report.writes)"
-                let path = try DocumentPath.checked("users/\(uid)/examAttempts/\(id)")
-                let value = JSONValue.object([
-                    "attemptId": .string(id), "examId": .string("practice-1"),
-                    "status": .string(Bool.random(using: &random) ? "passed" : "failed"),
-                    "score": .integer(Int64.random(in: 0...100, using: &random)),
-                ])
-                try store.put(value, at: path)
-                attempts[path] = try store.document(at: path)
-                report.writes += 1
-                note(device, "put \(path)")
-            case 20..<45:
-                let path = try DocumentPath.checked("users/\(uid)/books/b\(Int.random(in: 0..<2, using: &random))")
-                let section = "s\(Int.random(in: 0..<6, using: &random))"
-                let completed = Bool.random(using: &random)
-                var sections = try store.document(at: path)?.field("sections")?.objectValue ?? [:]
-                sections[section] = .object(["completed": .bool(completed), "updatedAt": .integer(clock)])
-                try store.put(.object(["schemaVersion": .integer(1), "bookId": .string(path.id),
-                                       "sections": .object(sections), "updatedAt": .integer(clock)]), at: path)
-                marks[path, default: [:]][section] = (clock, completed)
-                report.writes += 1
-                note(device, "mark \(path)#\(section) \(completed) at \(clock)")
-            case 45..<60:
-                let path = try DocumentPath.checked("users/\(uid)/progress/exam")
-                let entry = try store.document(at: path)?.field("examSummaries")?.field("practice-1")
-                let count: Int64 = if case .integer(let value)? = entry?.field("attemptCount") { value } else { 0 }
-                try store.put(.object(["schemaVersion": .integer(1), "examSummaries": .object(["practice-1": .object([
-                    "attemptCount": .integer(count + 1),
-                    "lastCompletedAt": .string("2026-11-22T10:00:00.\(clock)Z"),
-                ])])]), at: path)
-                increments += 1
-                report.writes += 1
-                note(device, "count \(count) → \(count + 1)")
-            case 60..<70:
-                try store.checkpoint()
-                report.checkpoints += 1
-                note(device, "checkpoint")
-            case 70..<90:
-                guard offlineUntil[device] <= step else {
-                    note(device, "sync skipped (offline)")
-                    continue
+        // A store operation that fails (a merged document the server's hook refuses) is a
+        // broken invariant of the schedule: reported with its seed, not a failure of the run.
+        var place = "setting up"
+        do {
+            for step in 0..<steps {
+                let device = Int.random(in: 0..<devices, using: &random)
+                place = "step \(step + 1), d\(device)"
+                let store = stores[device]
+                let time = Int64(step + 1)
+                switch Int.random(in: 0..<100, using: &random) {
+                case 0..<60:
+                    var kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
+                    var existing = try patterns.documents(of: kind, in: store)
+                    let creates = kind.policy.isAppendOnly || existing.isEmpty || Int.random(in: 0..<10, using: &random) < 3
+                    if creates {
+                        // Below a parent the device has, or the parent first.
+                        var parentIDs: [String: String] = [:]
+                        while let parent = patterns.parent(of: kind) {
+                            let parents = try patterns.documents(of: parent, in: store)
+                            guard let chosen = parents.randomElement(using: &random) else {
+                                kind = parent
+                                parentIDs = [:]
+                                continue
+                            }
+                            parentIDs = parent.pattern.match(chosen) ?? [:]
+                            break
+                        }
+                        existing = try patterns.documents(of: kind, in: store)
+                        let fresh = kind.policy.isAppendOnly
+                        let path = try generated { () throws(GenerationError) in try generator.path(of: kind, ids: parentIDs, fresh: fresh, using: &random) }
+                        if !existing.contains(path) {
+                            let document = try generated { () throws(GenerationError) in
+                                try generator.document(of: kind, at: path, time: time, using: &random)
+                            }
+                            try store.put(document, at: path)
+                            ledger.recordWrite(at: path, before: nil, after: try store.document(at: path) ?? document)
+                            report.writes += 1
+                            note(device, "create \(path)")
+                            continue
+                        }
+                        guard !kind.policy.isAppendOnly else {
+                            note(device, "create \(path) skipped (it exists)")
+                            continue
+                        }
+                    }
+                    guard let path = existing.randomElement(using: &random), let before = try store.document(at: path) else {
+                        note(device, "nothing to edit")
+                        continue
+                    }
+                    // A merge can leave a document its schema refuses (a union past its maxItems):
+                    // no valid edit exists, and the final check names it.
+                    if let problem = kind.validate(before, at: path).first {
+                        note(device, "edit \(path) skipped (it breaks its schema: \(problem))")
+                        continue
+                    }
+                    let edit = try generated { () throws(GenerationError) in
+                        try generator.edit(before, of: kind, at: path, time: time, using: &random)
+                    }
+                    guard let edit else {
+                        note(device, "edit \(path) skipped (nothing in it can change)")
+                        continue
+                    }
+                    try store.put(edit.document, at: path)
+                    ledger.recordWrite(at: path, before: before, after: try store.document(at: path) ?? edit.document)
+                    report.writes += 1
+                    note(device, "edit \(path) \(edit.changes.joined(separator: "; "))")
+                case 60..<64:
+                    // Deletes where the policy allows them, of documents no other kind lives below.
+                    let deletable = kinds.filter { !$0.policy.isAppendOnly && !patterns.hasChildren($0) }
+                    guard let kind = deletable.randomElement(using: &random),
+                          let path = try patterns.documents(of: kind, in: store).randomElement(using: &random) else {
+                        note(device, "nothing to delete")
+                        continue
+                    }
+                    try store.delete(path)
+                    ledger.recordDelete(path)
+                    report.deletes += 1
+                    note(device, "delete \(path)")
+                case 64..<72:
+                    try store.checkpoint()
+                    report.checkpoints += 1
+                    note(device, "checkpoint")
+                case 72..<90:
+                    guard offlineUntil[device] <= step else {
+                        note(device, "sync skipped (offline)")
+                        continue
+                    }
+                    synced(device, try store.sync(options), "sync")
+                case 90..<95:
+                    // The process dies: what it wrote stays pending, and a new process opens the store.
+                    stores[device] = try homes[device].openStore(uid)
+                    report.kills += 1
+                    note(device, "killed and reopened")
+                default:
+                    let length = Int.random(in: 1...8, using: &random)
+                    offlineUntil[device] = step + length
+                    report.offlinePeriods += 1
+                    note(device, "offline for \(length) steps")
                 }
-                synced(device, try store.sync(options), "sync")
-            case 90..<95:
-                // The process dies: what it wrote stays pending, and a new process opens the store.
-                stores[device] = try homes[device].openStore(uid)
-                report.kills += 1
-                note(device, "killed and reopened")
-            default:
-                let length = Int.random(in: 1...8, using: &random)
-                offlineUntil[device] = step + length
-                report.offlinePeriods += 1
-                note(device, "offline for \(length) steps")
+            }
+            // Back online: everyone syncs until the last one's work reached all.
+            for _ in 0..<2 {
+                for (device, store) in stores.enumerated() {
+                    place = "final sync, d\(device)"
+                    synced(device, try store.sync(options), "final sync")
+                }
+            }
+        } catch {
+            if generationFailed { throw error }
+            report.violations.append("\(place): \(error.message)")
+            return report
+        }
+        try checkTrees(stores: stores, folder: folder, uid: uid, report: &report)
+        var documents: [DocumentPath: JSONValue] = [:]
+        for kind in set.kinds {
+            for path in try patterns.documents(of: kind, in: stores[0]) {
+                documents[path] = try stores[0].document(at: path)
             }
         }
-        // Back online: everyone syncs until the last one's work reached all.
-        for _ in 0..<2 {
-            for (device, store) in stores.enumerated() {
-                synced(device, try store.sync(options), "final sync")
-            }
+        report.violations += ledger.violations(in: documents)
+        report.promises = ledger.tally
+        for (path, problems) in try stores[0].validate() {
+            report.violations.append("\(path) is not valid: \(problems.joined(separator: "; "))")
         }
-        try check(stores: stores, folder: folder, uid: uid, attempts: attempts, marks: marks,
-                  increments: increments, report: &report)
         return report
     }
 
-    /// Refuses a set that does not describe the documents the simulation writes.
-    private func checkSchemaSet(uid: String) throws(CairnError) {
-        let set: SchemaSet
-        do {
-            set = try SchemaSet(files: schemaSet.files)
-        } catch {
-            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description)", cause: error)
-        }
-        for (path, policy) in [("examAttempts/a", "append-only"), ("books/b", "entries"), ("progress/exam", "counter")] {
-            guard set.kind(of: try DocumentPath.checked("users/\(uid)/\(path)")) != nil else {
-                throw CairnError(.invalidInput, "cairn simulate plays the life-in-uk app's documents, and the set \(schemaSet.name) does not describe users/{uid}/\(path) (\(policy)); use --schema life-in-uk or a set derived from it")
-            }
-        }
-    }
-
-    private func check(stores: [Store], folder: String, uid: String, attempts: [DocumentPath: JSONValue],
-                       marks: [DocumentPath: [String: (stamp: Int64, completed: Bool)]], increments: Int,
-                       report: inout SimulationReport) throws(CairnError) {
+    private func checkTrees(stores: [Store], folder: String, uid: String, report: inout SimulationReport) throws(CairnError) {
         let server = try Store.openRemoteRepository(RemoteURL(folder + "/server/\(uid).git"))
-        let expectedTree = try store0Tree(server)
+        let expectedTree = try remoteTree(server)
         for (device, store) in stores.enumerated() {
             let tree = try store.translatingErrors("cannot read the tree") { try store.repository.headCommit()?.treeID }
             if tree != expectedTree {
                 report.violations.append("d\(device) is on tree \(tree?.short ?? "-"), the remote on \(expectedTree?.short ?? "-")")
             }
         }
-        let store = stores[0]
-        for (path, value) in attempts.sorted(by: { $0.key < $1.key }) {
-            let found = try store.document(at: path)
-            if found.map({ !JSONValue.same($0, value) }) ?? true {
-                report.violations.append("attempt \(path) is \(found?.canonicalText ?? "missing"), written as \(value.canonicalText)")
-            }
-        }
-        let summary = try store.document(at: DocumentPath.checked("users/\(uid)/progress/exam"))
-        let count = summary?.field("examSummaries")?.field("practice-1")?.field("attemptCount")
-        if increments > 0, count != .integer(Int64(increments)) {
-            report.violations.append("attemptCount is \(count?.canonicalText ?? "missing"), \(increments) increments were made")
-        }
-        for (path, sections) in marks {
-            let book = try store.document(at: path)
-            for (section, mark) in sections {
-                let entry = book?.field("sections")?.field(section)
-                if entry?.field("updatedAt") != .integer(mark.stamp) || entry?.field("completed") != .bool(mark.completed) {
-                    report.violations.append("\(path)#\(section) is \(entry?.canonicalText ?? "missing"), last marked \(mark.completed) at \(mark.stamp)")
-                }
-            }
-        }
-        for (path, problems) in try store.validate() {
-            report.violations.append("\(path) is not valid: \(problems.joined(separator: "; "))")
-        }
     }
 
-    private func store0Tree(_ server: Git.Repository) throws(CairnError) -> ObjectID? {
+    private func remoteTree(_ server: Git.Repository) throws(CairnError) -> ObjectID? {
         do {
             guard let main = try server.reference("refs/heads/" + Store.branch) else { return nil }
             return try server.commit(main).treeID

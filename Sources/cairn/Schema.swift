@@ -7,12 +7,12 @@ import CairnMerge
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Check a schema set, or show what it says.",
+        abstract: "Check a schema set, show what it says, or check its merge laws.",
         discussion: """
             SET is a set's name (life-in-uk, …) or the path of a folder of *.schema.json files \
             (an argument with a / or a leading . is a path).
             """,
-        subcommands: [Check.self, Show.self])
+        subcommands: [Check.self, Show.self, SchemaLaws.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -15,13 +15,17 @@ struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay devices doing seeded random work against one remote, and check the invariants.",
         discussion: """
-            Each schedule gives N devices of one user random operations of the life-in-uk app \
-            (exam attempts, book sections marked, the attempt counter raised, checkpoints, syncs, \
-            processes killed, offline periods) in a random interleaving, then syncs them all and \
-            checks: every device on the remote's tree, every attempt kept byte for byte, the \
-            counter equal to the increments made, every section as last marked, every document \
-            valid. A failing schedule prints its seed and operations; --seed with --schedules 1 \
-            replays it. Exit status 1 when an invariant did not hold.
+            Each schedule gives N devices of one user random operations on documents generated \
+            from the schema set's JSON Schemas, chosen per policy (new append-only documents, \
+            counters incremented, entries stamped, lww/highest objects changed with their stamps \
+            raised, max/min values moved, union elements added, deletes where allowed), with \
+            checkpoints, syncs, processes killed and offline periods in a random interleaving, \
+            then syncs them all and checks: every device on the remote's tree, append-only \
+            documents byte for byte, counters equal to the increments, each entry and lww/highest \
+            object as written with the greatest stamp, max/min the greatest/smallest written, \
+            unions every element added, derived fields as computed, every document valid. A \
+            failing schedule prints its seed and operations; --seed with --schedules 1 replays \
+            it. Exit status 1 when an invariant did not hold.
             """,
         subcommands: [Devices.self, ExamSession.self],
         defaultSubcommand: Devices.self)
@@ -33,7 +37,7 @@ struct Simulate: ParsableCommand {
         @Option(help: "Operations per schedule.") var steps = 40
         @Option(help: "How many schedules.") var schedules = 20
         @Option(help: "The first schedule's seed (the others follow it).") var seed: UInt64 = 1
-        @Option(help: ArgumentHelp("The schema set (the life-in-uk app's documents are simulated).", valueName: "set"))
+        @Option(help: ArgumentHelp("The schema set whose documents are simulated: a name, or a folder path.", valueName: "set"))
         var schema = "life-in-uk"
         @Flag(help: "Print every schedule's operations.") var verbose = false
 
@@ -46,6 +50,7 @@ struct Simulate: ParsableCommand {
         func run() throws {
             let simulation = Simulation(devices: devices, steps: steps, schemaSet: try SchemaLocator.set(named: schema))
             let started = Date()
+            for skipped in try simulation.skippedKinds() { print("skipped: " + skipped) }
             var total = SimulationReport(seed: seed)
             for index in 0..<schedules {
                 let seed = seed &+ UInt64(index)
@@ -57,7 +62,7 @@ struct Simulate: ParsableCommand {
                     for line in report.schedule { print("  " + line) }
                 }
                 guard report.passed else {
-                    print("FAILED: seed \(seed) (replay: cairn simulate --devices \(devices) --steps \(steps) --seed \(seed) --schedules 1 --verbose)")
+                    print("FAILED: seed \(seed) (replay: cairn simulate --schema \(Self.quoted(schema)) --devices \(devices) --steps \(steps) --seed \(seed) --schedules 1 --verbose)")
                     for violation in report.violations { print("  " + violation) }
                     throw ExitCode(1)
                 }
@@ -65,6 +70,8 @@ struct Simulate: ParsableCommand {
                     Output.error("\r\(index + 1)/\(schedules) schedules\(index + 1 == schedules ? "\n" : "")")
                 }
                 total.writes += report.writes
+                total.deletes += report.deletes
+                total.promises.merge(report.promises, uniquingKeysWith: +)
                 total.checkpoints += report.checkpoints
                 total.syncs += report.syncs
                 total.merges += report.merges
@@ -74,7 +81,15 @@ struct Simulate: ParsableCommand {
             }
             let seconds = Date().timeIntervalSince(started)
             print("\(schedules) schedule\(schedules == 1 ? "" : "s") of \(devices) devices × \(steps) steps (seeds \(seed)…\(seed &+ UInt64(schedules - 1))): every invariant held")
-            print("  \(total.writes) writes, \(total.checkpoints) checkpoints, \(total.syncs) syncs, \(total.merges) merges, \(total.conflicts) conflicts decided, \(total.kills) kills, \(total.offlinePeriods) offline periods; \(Int(seconds.rounded())) s")
+            let promises = total.promises.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            print("  values checked: \(promises.isEmpty ? "none" : promises)")
+            print("  \(total.writes) writes, \(total.deletes) deletes, \(total.checkpoints) checkpoints, \(total.syncs) syncs, \(total.merges) merges, \(total.conflicts) conflicts decided, \(total.kills) kills, \(total.offlinePeriods) offline periods; \(Int(seconds.rounded())) s")
+        }
+
+        /// `text` as a shell word: quoted when it holds anything but safe characters.
+        static func quoted(_ text: String) -> String {
+            let safe = text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./+:=@".unicodeScalars.contains($0)) }
+            return safe && !text.isEmpty ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
         }
 
         static func temporaryFolder() throws -> String {

@@ -1,30 +1,18 @@
-import CairnFuzzing
 import CairnMerge
 import CairnTestSupport
 import Testing
 
-/// The laws every merge policy keeps, checked over generated cases — the shared checker each
-/// policy's tests run, as collection types run a shared conformance checker.
-///
-/// - symmetric to the byte: `merge(b, x, y)` and `merge(b, y, x)` give the same bytes and the
-///   same records;
-/// - identity: `merge(b, b, x) == x` and `merge(b, x, b) == x`, with no record;
-/// - idempotent: `merge(b, x, x) == x`, with no record.
-///
-/// By design `counter` is not idempotent (two equal increments are two increments) and
-/// `append-only` keeps its base against any change (identity and idempotence hold only where
-/// the base is absent: creations).
+/// The laws every merge policy keeps, checked over generated cases by the product's shared
+/// checker (``MergeLawChecker``: symmetric to the byte, identity, idempotence, with the
+/// exceptions of `counter` and `append-only`); each violation becomes a test issue showing its
+/// minimal counter-example.
 enum MergeLaws {
-    struct Case {
-        var base: JSONValue?
-        var ours: JSONValue?
-        var theirs: JSONValue?
-    }
+    typealias Case = LawCase
 
     /// The records of an outcome as bytes, so equal means the same bytes, not merely equal
     /// Swift strings.
     static func fingerprint(_ outcome: MergeOutcome) -> [UInt8] {
-        MergeFuzzing.fingerprint(outcome)
+        MergeLawChecker.fingerprint(outcome)
     }
 
     /// `context`: the merging device's clock, for policies that read it.
@@ -33,33 +21,10 @@ enum MergeLaws {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ generate: (inout SplitMix) -> Case
     ) {
-        var generator = SplitMix(seed: seed)
-        var failures = 0
-        for number in 0..<count where failures < 3 {
-            let sample = generate(&generator)
-            let forward = policy.merge(base: sample.base, ours: sample.ours, theirs: sample.theirs, context: context)
-            let backward = policy.merge(base: sample.base, ours: sample.theirs, theirs: sample.ours, context: context)
-            if fingerprint(forward) != fingerprint(backward) {
-                failures += 1
-                Issue.record("\(policy.name) not symmetric, case \(number) of seed \(seed): \(sample)", sourceLocation: sourceLocation)
-            }
-            let keepsBase = policy.isAppendOnly && sample.base != nil
-            for changed in [sample.ours, sample.theirs] where !keepsBase {
-                for outcome in [policy.merge(base: sample.base, ours: sample.base, theirs: changed, context: context),
-                                policy.merge(base: sample.base, ours: changed, theirs: sample.base, context: context)] {
-                    if !JSONValue.same(outcome.value, changed) || !outcome.conflicts.isEmpty {
-                        failures += 1
-                        Issue.record("\(policy.name) breaks identity, case \(number) of seed \(seed): \(sample) gave \(outcome)", sourceLocation: sourceLocation)
-                    }
-                }
-                if policy != .counter {
-                    let twice = policy.merge(base: sample.base, ours: changed, theirs: changed, context: context)
-                    if !JSONValue.same(twice.value, changed) || !twice.conflicts.isEmpty {
-                        failures += 1
-                        Issue.record("\(policy.name) not idempotent, case \(number) of seed \(seed): \(sample) gave \(twice)", sourceLocation: sourceLocation)
-                    }
-                }
-            }
+        let checker = MergeLawChecker(policy: policy, context: context)
+        for violation in checker.check(cases: count, seed: seed, limit: 3, generate) {
+            Issue.record("case \(violation.caseNumber ?? -1) of seed \(seed), shrunk: \(checker.shrink(violation))",
+                         sourceLocation: sourceLocation)
         }
     }
 }

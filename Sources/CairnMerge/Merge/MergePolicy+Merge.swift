@@ -3,6 +3,11 @@ public struct MergeOutcome: Hashable, Sendable {
     public var value: JSONValue?
     /// Sorted (``ConflictRecord/<(_:_:)``), so equal merges give equal lists.
     public var conflicts: [ConflictRecord]
+
+    public init(value: JSONValue?, conflicts: [ConflictRecord]) {
+        self.value = value
+        self.conflicts = conflicts
+    }
 }
 
 extension MergePolicy {

@@ -28,7 +28,7 @@ public struct MergeLawChecker: Sendable {
 
     /// Checks one policy; `context` holds the merging device's clock for policies that read it.
     public init(policy: MergePolicy, context: MergeContext = MergeContext()) {
-        self.init(name: policy.name.rawValue, keepsBase: policy.isAppendOnly, idempotent: policy != .counter) { base, ours, theirs in
+        self.init(name: policy.name.rawValue, keepsBase: policy.isAppendOnly, idempotent: !policy.countsIncrements) { base, ours, theirs in
             policy.merge(base: base, ours: ours, theirs: theirs, context: context)
         }
     }
@@ -38,7 +38,7 @@ public struct MergeLawChecker: Sendable {
     public init(set: SchemaSet, path: DocumentPath) {
         let policy = set.policy(for: path)
         let name = set.kind(of: path).map { "\($0.pattern)" } ?? path.description
-        self.init(name: name, keepsBase: policy.isAppendOnly, idempotent: policy != .counter) { base, ours, theirs in
+        self.init(name: name, keepsBase: policy.isAppendOnly, idempotent: !policy.countsIncrements) { base, ours, theirs in
             set.merge(path, base: base, ours: ours, theirs: theirs)
         }
     }

@@ -42,7 +42,8 @@ extension MergePolicy {
             if JSONValue.same(ours, base) { return theirs }
             if JSONValue.same(theirs, base) { return ours }
         default:
-            if JSONValue.same(ours, theirs) { return ours }
+            // Equal sides are one change — unless a count inside was raised on both.
+            if JSONValue.same(ours, theirs), !countsIncrements || ours == nil { return ours }
             if JSONValue.same(ours, base) { return theirs }
             if JSONValue.same(theirs, base) { return ours }
         }

@@ -63,6 +63,19 @@ public indirect enum MergePolicy: Hashable, Sendable {
         }
     }
 
+    /// Whether the policy counts increments somewhere in its value (``counter``, here or in a
+    /// key it names): then two sides that made the same change made it twice, so equal sides
+    /// still merge (`base + (ours − base) + (theirs − base)`), and the policy is not
+    /// idempotent.
+    public var countsIncrements: Bool {
+        switch self {
+        case .counter: true
+        case .fields(let children, let others): children.values.contains { $0.countsIncrements } || others?.countsIncrements == true
+        case .lww(_, let children, _), .highest(_, _, let children): children.values.contains { $0.countsIncrements }
+        default: false
+        }
+    }
+
     /// Merge by `fields` with nothing declared: the default of every value.
     public static let plain = MergePolicy.fields([:], others: nil)
 

@@ -69,7 +69,12 @@ package struct TreeMerge<Source: MergeSource> {
             let document = DocumentPath(fileName: difference.path)
             if let document { progress.touched.append(document) }
             if baseEntry != nil, oursEntry == nil || theirsEntry == nil { progress.removals = true }
-            if oursEntry == theirsEntry || baseEntry == theirsEntry { continue }
+            if baseEntry == theirsEntry { continue }
+            // The same blob on both sides is one change, unless the document counts
+            // increments: a count raised on both sides was raised twice.
+            if oursEntry == theirsEntry, oursEntry == nil || !(document.map { schemaSet.policy(for: $0).countsIncrements } ?? false) {
+                continue
+            }
             if baseEntry == oursEntry {
                 updates.append(theirsEntry.map { .upsert(path: difference.path, entry: $0) } ?? .remove(path: difference.path))
                 continue

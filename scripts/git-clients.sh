@@ -6,6 +6,8 @@
 #   pygit2-debian   Debian's python3-pygit2 (libgit2 1.5, the library Cairn is built on)
 #   dulwich-debian  Debian's python3-dulwich
 #   jgit-debian     Debian's libjgit-java, through Tests/GitClients/JGitClient.java
+# and one reader of what Cairn writes for CI systems:
+#   junitparser     junitparser from PyPI, reading `cairn test --junit` reports as report tools do
 # The PyPI packages go into a virtual environment of Debian's python3, and the Java client is
 # compiled once, both in a cache folder outside the repository (${XDG_CACHE_HOME:-~/.cache}),
 # made again only when the pinned versions or the client's source change.
@@ -13,16 +15,17 @@
 #   bash scripts/git-clients.sh prepare [NAME…]      make what is missing (every client by default)
 #   bash scripts/git-clients.sh run NAME STORE read
 #   bash scripts/git-clients.sh run NAME STORE commit DOCUMENT FIELD=VALUE…
+#   bash scripts/git-clients.sh run junitparser REPORT read
 #
 # A client that cannot be made fails with one line naming what is missing; scripts/install-deps.sh
 # installs the Debian packages, and the first `prepare` needs PyPI (pip) to be reachable.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 clients="$root/Tests/GitClients"
-names=(pygit2 dulwich pygit2-debian dulwich-debian jgit-debian)
+names=(pygit2 dulwich pygit2-debian dulwich-debian jgit-debian junitparser)
 
 # The versions from PyPI (checked with `pip index versions`): pygit2 1.21.0 bundles libgit2 1.9.
-pins=(pygit2==1.21.0 dulwich==1.2.21)
+pins=(pygit2==1.21.0 dulwich==1.2.21 junitparser==5.0.3)
 python=/usr/bin/python3
 cache="${XDG_CACHE_HOME:-$HOME/.cache}"
 venv="$cache/cairn-test-venv"
@@ -84,7 +87,7 @@ prepare() {
     flock 9
     for name in "$@"; do
         case "$name" in
-            pygit2 | dulwich) prepare_venv ;;
+            pygit2 | dulwich | junitparser) prepare_venv ;;
             pygit2-debian) prepare_debian_module pygit2 python3-pygit2 ;;
             dulwich-debian) prepare_debian_module dulwich python3-dulwich ;;
             jgit-debian) prepare_jgit ;;
@@ -100,6 +103,7 @@ run() {
     prepare "$name"
     case "$name" in
         pygit2 | dulwich) exec "$venv/bin/python" -I "$clients/${name}_client.py" "$@" ;;
+        junitparser) exec "$venv/bin/python" -I "$clients/junit_reader.py" "$@" ;;
         pygit2-debian | dulwich-debian) exec "$python" -I "$clients/${name%-debian}_client.py" "$@" ;;
         jgit-debian)
             local classpath

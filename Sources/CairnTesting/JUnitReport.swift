@@ -21,6 +21,16 @@ public struct JUnitReport: Sendable {
         return String(result.file[..<slash])
     }
 
+    /// The `classname` of a suite's cases: its path without `.json`, folders joined by dots
+    /// (`examples.life-in-uk.scenarios.clock-ahead`), which report viewers split into a
+    /// package and a class at the last dot.
+    static func className(of suite: String) -> String {
+        var name = suite.hasSuffix(".json") ? String(suite.dropLast(5)) : suite
+        while name.hasPrefix("./") { name.removeFirst(2) }
+        while name.hasPrefix("/") { name.removeFirst() }
+        return name.replacingOccurrences(of: ".", with: "_").replacingOccurrences(of: "/", with: ".")
+    }
+
     public var xml: String {
         var suites: [(name: String, cases: [CaseResult])] = []
         for result in results {
@@ -40,7 +50,7 @@ public struct JUnitReport: Sendable {
             let failed = suite.cases.filter { !$0.passed }.count
             text += #"  <testsuite name="\#(Self.escape(suite.name))" id="\#(index)" tests="\#(suite.cases.count)" failures="\#(failed)" errors="0" skipped="0" time="\#(time(suite.cases.map(\.seconds).reduce(0, +)))" timestamp="\#(timestamp)">"# + "\n"
             for result in suite.cases {
-                let opening = #"    <testcase name="\#(Self.escape(result.name))" classname="\#(Self.escape(suite.name))" time="\#(time(result.seconds))""#
+                let opening = #"    <testcase name="\#(Self.escape(result.name))" classname="\#(Self.escape(Self.className(of: suite.name)))" time="\#(time(result.seconds))""#
                 guard let failure = result.failure else {
                     text += opening + "/>\n"
                     continue

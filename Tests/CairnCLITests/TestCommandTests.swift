@@ -133,7 +133,7 @@ import Testing
             cases = suite.findall("testcase")
             assert [c.get("name") for c in cases] == ["passes", "fails <&\"'> \ufffd here"], [c.get("name") for c in cases]
             for c in cases:
-                assert c.get("classname") == suite.get("name") and float(c.get("time")) >= 0
+                assert c.get("classname") == "junit" and float(c.get("time")) >= 0
             assert cases[0].find("failure") is None
             failure = cases[1].find("failure")
             assert "step 1 (expect users/u1/books/b1 on phone equals)" in failure.get("message"), failure.get("message")
@@ -143,6 +143,26 @@ import Testing
             """#
         let parsed = try runProcess("/usr/bin/python3", ["-c", check, report])
         #expect(parsed.stdout == "ok\n", "\(parsed.stdout)\(parsed.stderr)")
+        // junitparser (PyPI), a reader CI report tools are built on: the totals, each case in
+        // its suite, the failure's message and text.
+        let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/git-clients.sh").path
+        let read = try runProcess("/bin/bash", [clients, "run", "junitparser", report, "read"])
+        #expect(read.status == 0, "\(read.stderr)")
+        let summary = try JSONParser().parse(read.stdout)
+        #expect(summary.field("tests") == .integer(2) && summary.field("failures") == .integer(1) && summary.field("errors") == .integer(0), "\(read.stdout)")
+        guard case .array(let readCases)? = summary.field("cases"), readCases.count == 2 else {
+            Issue.record("junitparser read no cases: \(read.stdout)")
+            return
+        }
+        #expect(readCases[0].field("failure") == .null && readCases[0].field("classname") == .string("junit"))
+        let readFailure = readCases[1].field("failure")
+        guard case .string(let message)? = readFailure?.field("message"), case .string(let text)? = readFailure?.field("text") else {
+            Issue.record("junitparser read no failure: \(read.stdout)")
+            return
+        }
+        #expect(message.contains("step 1 (expect users/u1/books/b1 on phone equals)"), "\(message)")
+        #expect(text.contains(#"/bookId: expected "<&>", found "b1""#), "\(text)")
         // A report that cannot be written is one line and a failure.
         let unwritable = try cairn(["test", file, "--junit", folder.path + "/no/such/folder/report.xml"])
         #expect(unwritable.status == 1 && unwritable.stderr.hasPrefix("cairn: cannot write the JUnit report"), "\(unwritable.stderr)")

@@ -151,7 +151,7 @@ step ci "cairn schema check schema/music-practice"
 step ci "cairn test scenarios --junit \$work/junit.xml"
 "$CAIRN_BIN" test "$here/scenarios" --junit "$work/junit.xml"
 check "the JUnit report counts every scenario, none failed" \
-    equal "$(python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(r.get("tests"), r.get("failures"), r.get("errors"))' "$work/junit.xml")" "5 0 0"
+    equal "$(python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(r.get("tests"), r.get("failures"), r.get("errors"))' "$work/junit.xml")" "6 0 0"
 step ci "cairn simulate --schema schema/music-practice --schedules 10"
 "$CAIRN_BIN" simulate --schema "$set" --devices 3 --steps 40 --schedules 10 --seed 1
 step ci "cairn schema laws schema/music-practice"

@@ -94,7 +94,7 @@ extension Store {
             return CheckpointResult(id: nil, changes: [])
         }
         let signature = signature()
-        let text = message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(changes)
+        let text = Self.withDeviceTrailer(message ?? Self.describe(changes), device: try deviceID())
         let commit = try repository.createCommit(
             tree: tree, parents: head.map { [$0.id] } ?? [], message: text,
             author: signature, committer: signature, updating: nil)

@@ -109,6 +109,7 @@ public final class Store {
             try repository.setConfig("user.name", to: "Cairn")
             try repository.setConfig("user.email", to: "\(uid)@cairn.invalid")
             try repository.setConfig("cairn.uid", to: uid)
+            try repository.setConfig("cairn.device", to: newDeviceID())
             if let mergeDriver {
                 try repository.setConfig("merge.cairn.name", to: "Cairn: documents merged under the store's policies")
                 try repository.setConfig("merge.cairn.driver", to: "'\(mergeDriver)' merge-driver %O %A %B %P")

@@ -6,7 +6,8 @@ public enum Expectation: Sendable, CustomStringConvertible {
     /// The document at `path` on `device` is `value`, byte for byte in canonical form.
     case equals(device: String, path: String, value: JSONValue)
     /// The document at `path` on `device` holds `value`: objects compared by the keys `value`
-    /// names, recursively; anything else (arrays too) equal.
+    /// names, recursively; anything else equal, an array as a whole (element by element in
+    /// canonical form, with no subset rule inside it).
     case contains(device: String, path: String, value: JSONValue)
     /// There is no document at `path` on `device`.
     case absent(device: String, path: String)

@@ -36,13 +36,8 @@ struct Test: ParsableCommand {
     var json = false
 
     func run() throws {
-        let resolver = SchemaSetResolver { reference, file in
-            if SchemaSetResolver.isPath(reference) {
-                let folder = reference.hasPrefix("/") ? reference : Self.folder(of: file) + "/" + reference
-                return try SchemaSetResolver.read(folder, named: reference)
-            }
-            return try SchemaLocator.set(named: reference)
-        }
+        // A name is found as --schema finds it; a folder path is relative to the scenario file.
+        let resolver = SchemaSetResolver.folderPaths { name, _ in try SchemaLocator.set(named: name) }
         let started = Date()
         let results = TestRun(resolver: resolver).run(paths) { result in
             guard !json else { return }
@@ -70,10 +65,5 @@ struct Test: ParsableCommand {
             print("\(results.count - failed) passed, \(failed) failed")
         }
         if failed > 0 { throw ExitCode(1) }
-    }
-
-    static func folder(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 }

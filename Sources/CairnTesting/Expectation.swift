@@ -19,7 +19,9 @@ public enum Expectation: Sendable, CustomStringConvertible {
     case conflicts(device: String, records: [JSONValue])
     /// `step` fails with a store error — of `code` when given, its message holding `message`
     /// when given — and writes nothing: the device's documents, its checkpoints and the remote
-    /// stay as they were.
+    /// stay as they were. A `sync` checkpoints the pending writes before it fetches, and keeps
+    /// that checkpoint when it is refused: for a sync, the device's checkpoint may move to one
+    /// checkpoint of the writes pending before it (none pending after), nothing else.
     indirect case refused(Step, code: CairnError.Code?, message: String?)
 
     public var description: String {

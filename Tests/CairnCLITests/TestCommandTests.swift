@@ -108,6 +108,29 @@ import Testing
         #expect(missing.status == 1 && missing.stdout.contains("no such file or folder"), "\(missing.stdout)")
     }
 
+    @Test func aSyncTheServerRefusesIsARefusalThatKeepsItsCheckpoint() throws {
+        // An app's set whose union the remote caps at two tags.
+        let set = folder.path + "/capped"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        try Data(#"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}, "maxItems": 2, "x-merge": "union"}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: set + "/note.schema.json"))
+        let file = folder.path + "/refused.json"
+        try Data(#"""
+            {"schema": "./capped", "devices": ["phone", "laptop"], "steps": [
+              {"device": "phone", "put": "users/u1/notes/n1", "value": {"tags": ["a"]}},
+              {"device": "phone", "sync": true}, {"device": "laptop", "sync": true},
+              {"device": "phone", "put": "users/u1/notes/n1", "value": {"tags": ["a", "b"]}},
+              {"device": "phone", "sync": true},
+              {"device": "laptop", "put": "users/u1/notes/n1", "value": {"tags": ["a", "c"]}},
+              {"expect": "refused", "step": {"device": "laptop", "sync": true}, "code": "refused", "message": "maxItems"},
+              {"expect": "equals", "device": "laptop", "path": "users/u1/notes/n1", "value": {"tags": ["a", "c"]}},
+              {"expect": "sameTree", "devices": ["phone"], "remote": true}]}
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try cairn(["test", file])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "PASS refused\n1 passed, 0 failed\n", "\(result.stdout)")
+    }
+
     @Test func junitXMLReadsAsCIViewersReadIt() throws {
         let file = try scenario("junit.json", #"""
             [{"name": "passes", "schema": "./set", "devices": ["phone"], "steps": [{"expect": "absent", "device": "phone", "path": "users/u1/books/b1"}]},

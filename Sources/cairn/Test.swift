@@ -32,7 +32,7 @@ struct Test: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
-    @Flag(help: "Print the results as one JSON object (see the README's Scripts section).")
+    @Flag(help: Output.jsonHelp)
     var json = false
 
     func run() throws {
@@ -60,7 +60,7 @@ struct Test: ParsableCommand {
                 "passed": .integer(Int64(results.count - failed)), "failed": .integer(Int64(failed)),
                 "total": .integer(Int64(results.count)),
             ])
-            Output.write(report.canonicalBytes())
+            Output.json(report)
         } else {
             print("\(results.count - failed) passed, \(failed) failed")
         }

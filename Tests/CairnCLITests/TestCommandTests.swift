@@ -204,13 +204,23 @@ import Testing
             Issue.record("cases: \(result.stdout)")
             return
         }
-        #expect(cases[0].field("name") == .string("passes") && cases[0].field("passed") == .bool(true) && cases[0].field("failure") == nil)
+        #expect(cases[0].field("name") == .string("passes") && cases[0].field("passed") == .bool(true) && cases[0].field("failure") == .null)
         #expect(cases[0].field("file") == .string(file) && cases[0].field("kind") == .string("scenario"))
         let failure = cases[1].field("failure")
         #expect(failure?.field("pointer") == .string("/1/steps/0"))
         #expect(failure?.field("step") == .integer(0))
         #expect(failure?.field("message") == .string("users/u1/books/b1 is absent on phone"))
         #expect(failure?.field("differences") == .array([.object(["pointer": .string(""), "expected": .object(["a": .integer(1)])])]))
+        // Every field is present: a failure that knows no pointer or step says null.
+        let missing = try cairn(["test", "--json", folder.path + "/none.json"])
+        #expect(missing.status == 1)
+        let nothing = try JSONParser().parse(missing.stdout).field("cases")
+        guard case .array(let only)? = nothing, let failed = only.first?.field("failure") else {
+            Issue.record("cases: \(missing.stdout)")
+            return
+        }
+        #expect(failed.field("pointer") == .null && failed.field("step") == .null && failed.field("stepDescription") == .null, "\(missing.stdout)")
+        #expect(failed.field("differences") == .array([]))
     }
 
     @Test func nothingOutsideItsTemporaryFoldersIsWritten() throws {

@@ -139,7 +139,8 @@ import Testing
                {"expect": "equals", "device": "phone", "path": "users/u1/books/b1", "value": {"bookId": "<&>"}}]}]
             """#)
         let report = folder.path + "/report.xml"
-        let result = try cairn(["test", file, "--junit", report])
+        // Run from the file's folder: the class name is the path as given, `junit`.
+        let result = try cairn(["test", "junit.json", "--junit", report], in: folder.path)
         #expect(result.status == 1)
         // Python's parser, as report tools use: the schema's elements and attributes.
         let check = #"""

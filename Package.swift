@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
-        .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnTestSupport"]),
+        .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
         .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "quickstart", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // Several devices, one remote, real servers and injected faults.

@@ -6,7 +6,8 @@ public enum Expectation: Sendable, CustomStringConvertible {
     /// The document at `path` on `device` is `value`, byte for byte in canonical form.
     case equals(device: String, path: String, value: JSONValue)
     /// The document at `path` on `device` holds `value`: objects compared by the keys `value`
-    /// names, recursively; anything else (arrays too) equal.
+    /// names, recursively; anything else equal, an array as a whole (element by element in
+    /// canonical form, with no subset rule inside it).
     case contains(device: String, path: String, value: JSONValue)
     /// There is no document at `path` on `device`.
     case absent(device: String, path: String)
@@ -18,7 +19,9 @@ public enum Expectation: Sendable, CustomStringConvertible {
     case conflicts(device: String, records: [JSONValue])
     /// `step` fails with a store error — of `code` when given, its message holding `message`
     /// when given — and writes nothing: the device's documents, its checkpoints and the remote
-    /// stay as they were.
+    /// stay as they were. A `sync` checkpoints the pending writes before it fetches, and keeps
+    /// that checkpoint when it is refused: for a sync, the device's checkpoint may move to one
+    /// checkpoint of the writes pending before it (none pending after), nothing else.
     indirect case refused(Step, code: CairnError.Code?, message: String?)
 
     public var description: String {

@@ -78,9 +78,8 @@ public struct GoldenCase: Sendable {
             if let base {
                 do {
                     try story.run(.put(device: "ours", path: path, value: base))
-                } catch var failure {
-                    failure.file = folder + "/base.json"
-                    throw failure
+                } catch {
+                    throw placed(error, in: "base")
                 }
                 try story.run(.sync(device: "ours"))
                 try story.run(.sync(device: "theirs"))
@@ -97,15 +96,14 @@ public struct GoldenCase: Sendable {
                 }
                 do {
                     try story.run(step)
-                } catch var failure {
+                } catch {
                     // A device never changes or deletes an append-only document (the store
                     // and the server's hook refuse it): that side stays as the base.
-                    if policy.isAppendOnly, base != nil, failure.message.contains("is append-only") {
+                    if policy.isAppendOnly, base != nil, error.storeError?.cause is AppendOnlyRefusal {
                         refused = true
                         continue
                     }
-                    failure.file = folder + "/\(side).json"
-                    throw failure
+                    throw placed(error, in: side)
                 }
             }
             let second = Self.sides.first { $0 != first }!
@@ -123,9 +121,9 @@ public struct GoldenCase: Sendable {
                 let found = (story.lastConflicts(on: second) ?? []).map { record in
                     var record = record
                     if record.document?.description == path { record.document = nil }
-                    return record.jsonValue
+                    return record
                 }
-                let differences = Story.recordDifferences(expected: expectedRecords, found: found)
+                let differences = Self.recordDifferences(expected: expectedRecords, found: found)
                 if !differences.isEmpty {
                     throw StoryFailure("the conflict records of \(second)'s merge are not expected-conflicts.json", differences: differences)
                 }
@@ -145,11 +143,31 @@ public struct GoldenCase: Sendable {
                                differences: JSONDifference.between(expected: expected, found: found))
         }
         if let expectedRecords {
-            let differences = Story.recordDifferences(expected: expectedRecords, found: records.map(\.jsonValue))
+            let differences = Self.recordDifferences(expected: expectedRecords, found: records)
             if !differences.isEmpty {
                 throw StoryFailure("the conflict records are not expected-conflicts.json", file: folder, stepDescription: what,
                                    differences: differences)
             }
+        }
+    }
+
+    /// A step's failure for the input file `NAME.json` it wrote: a document the schema
+    /// refuses is pointed at in the file, at the place the schema names.
+    private func placed(_ failure: StoryFailure, in name: String) -> StoryFailure {
+        var failure = failure
+        failure.file = folder + "/" + name + ".json"
+        failure.pointer = (failure.storeError?.cause as? SchemaRefusal)?.errors.first?.pointer
+        return failure
+    }
+
+    /// Where the records found differ from `expected-conflicts.json`: the two arrays in the
+    /// canonical order of records (what the merge gives, and the file must list), element
+    /// by element, each difference at its pointer in the file (`/1/kept`).
+    static func recordDifferences(expected: [JSONValue], found: [ConflictRecord]) -> [JSONDifference] {
+        let found = found.map(\.jsonValue)
+        return (0..<max(expected.count, found.count)).flatMap { index in
+            JSONDifference.between(expected: index < expected.count ? expected[index] : nil,
+                                   found: index < found.count ? found[index] : nil, at: "/\(index)")
         }
     }
 

@@ -78,8 +78,11 @@ extension Scenario {
         let devices = try object.strings("devices")
         guard !devices.isEmpty else { throw StoryFailure("name at least one device", pointer: object.at("devices")) }
         for (index, device) in devices.enumerated() {
-            if device.isEmpty || device.contains("/") || device.hasPrefix(".") || devices[..<index].contains(device) {
-                throw StoryFailure("invalid or repeated device name \"\(device)\"", pointer: object.at("devices") + "/\(index)")
+            if !Story.isDeviceName(device) {
+                throw StoryFailure("invalid device name \"\(device)\": \(Story.deviceNameRule)", pointer: object.at("devices") + "/\(index)")
+            }
+            if devices[..<index].contains(device) {
+                throw StoryFailure("the device \"\(device)\" is named twice", pointer: object.at("devices") + "/\(index)")
             }
         }
         var steps: [ScenarioStep] = []

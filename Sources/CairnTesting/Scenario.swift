@@ -42,8 +42,9 @@ public struct Scenario: Sendable {
         do {
             story = try Story(schemaSet: set, devices: devices, user: user)
         } catch var failure {
+            // The set was found, and the store cannot be made with it.
             failure.file = file
-            failure.pointer = pointer
+            failure.pointer = pointer + "/schema"
             throw failure
         }
         for (index, step) in steps.enumerated() {
@@ -54,9 +55,21 @@ public struct Scenario: Sendable {
                 }
             } catch var failure {
                 failure.file = file
-                failure.pointer = pointer + "/steps/\(index)" + (failure.pointer ?? "")
+                failure.pointer = pointer + "/steps/\(index)" + (failure.pointer ?? Self.place(of: failure, in: step))
                 throw failure
             }
+        }
+    }
+
+    /// Where in its step a refusal of the store points: a document its schema refuses at
+    /// the step's `value` (for `put`, at the place in it the schema names); anything else at
+    /// the step.
+    static func place(of failure: StoryFailure, in step: ScenarioStep) -> String {
+        guard let refusal = failure.storeError?.cause as? SchemaRefusal else { return "" }
+        switch step {
+        case .step(.put): return "/value" + (refusal.errors.first?.pointer ?? "")
+        case .step(.patch): return "/value"
+        default: return ""
         }
     }
 }

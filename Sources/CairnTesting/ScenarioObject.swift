@@ -19,11 +19,11 @@ struct ScenarioObject {
     func allow(_ allowed: [String], in what: String) throws(StoryFailure) {
         for key in fields.keys.sorted() where !allowed.contains(key) {
             throw StoryFailure("unknown key \"\(key)\"; \(what) has \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))",
-                               pointer: pointer + "/" + JSONDifference.escape(key))
+                               pointer: pointer + "/" + MergePolicy.escape(key))
         }
     }
 
-    func at(_ key: String) -> String { pointer + "/" + JSONDifference.escape(key) }
+    func at(_ key: String) -> String { pointer + "/" + MergePolicy.escape(key) }
 
     func value(_ key: String) throws(StoryFailure) -> JSONValue {
         guard let value = fields[key] else { throw StoryFailure("\"\(key)\" is missing", pointer: pointer) }

@@ -1,11 +1,12 @@
 import CairnCore
 import CairnMerge
 import CairnSchemaSets
-import Foundation
 
-/// How a scenario's `schema` becomes a set: given the reference (a name, or a folder path)
-/// and the scenario file's path. The tool resolves names as its `--schema` does; the
-/// library's own, ``besideFile``, looks beside the file.
+/// How a scenario's `schema` becomes a set, given the reference and the scenario file's path.
+/// A folder path (``SchemaSetFolder/isPath(_:)``: it contains a `/` or starts with `.`) is
+/// always read relative to the scenario file's folder (or from the root); resolvers differ
+/// only in where they look for a set's name. The library's own, ``besideFile``, looks beside
+/// the file; the tool's, `cairn test`, looks where its `--schema` looks.
 public struct SchemaSetResolver: Sendable {
     /// The set for `reference`, named in the scenario at `file`.
     public var set: @Sendable (_ reference: String, _ file: String) throws -> SchemaSetFiles
@@ -14,45 +15,35 @@ public struct SchemaSetResolver: Sendable {
         self.set = set
     }
 
-    /// Whether a reference is a folder path rather than a set's name: it contains a `/` or
-    /// starts with `.`.
-    public static func isPath(_ reference: String) -> Bool {
-        reference.contains("/") || reference.hasPrefix(".")
+    /// Folder paths relative to the scenario file; a set's name given to `named`, with the
+    /// scenario file's path.
+    public static func folderPaths(names named: @escaping @Sendable (_ name: String, _ file: String) throws -> SchemaSetFiles) -> SchemaSetResolver {
+        SchemaSetResolver { reference, file in
+            if SchemaSetFolder.isPath(reference) {
+                return try SchemaSetFolder.set(at: reference, relativeTo: folder(of: file))
+            }
+            return try named(reference, file)
+        }
     }
 
-    /// A folder path relative to the scenario file's folder (or absolute); a name as the
-    /// folder `schema/<name>` in the file's folder or the nearest folder above it that has
-    /// one (a checkout's `schema/`), else the set Cairn ships under that name
-    /// (``SchemaSets``).
-    public static let besideFile = SchemaSetResolver { reference, file in
-        let folder = folderOf(file)
-        if isPath(reference) {
-            return try read(reference.hasPrefix("/") ? reference : folder + "/" + reference, named: reference)
-        }
-        guard !reference.isEmpty else { throw CairnError(.invalidInput, "the schema set's name is empty") }
-        var above = folder
+    /// Folder paths relative to the scenario file; a name as the folder `schema/<name>` in the
+    /// file's folder or the nearest folder above it that has one (an app's checkout), else
+    /// the set Cairn ships under that name (``SchemaSets``).
+    public static let besideFile = folderPaths { name, file in
+        guard !name.isEmpty else { throw CairnError(.invalidInput, "the schema set's name is empty") }
+        var above = folder(of: file)
         while true {
-            if let set = try SchemaSetFolder.read(above + "/schema/" + reference) { return set }
-            let parent = folderOf(above)
+            if let set = try SchemaSetFolder.read(above + "/schema/" + name) { return set }
+            let parent = FileSystem.parent(of: above)
             if parent == above { break }
             above = parent
         }
-        if let set = SchemaSets.named(reference) { return set }
-        throw CairnError(.notFound, "there is no schema set \"\(reference)\" in a schema/ folder beside \(file) or above it, nor shipped with Cairn; name the set's folder instead (\"./schema/\(reference)\")")
+        if let set = SchemaSets.named(name) { return set }
+        throw CairnError(.notFound, "there is no schema set \"\(name)\" in a schema/ folder beside \(file) or above it, nor shipped with Cairn; name the set's folder instead (\"./schema/\(name)\")")
     }
 
-    /// The set in `folder`, or an error naming it.
-    public static func read(_ folder: String, named reference: String) throws -> SchemaSetFiles {
-        guard let set = try SchemaSetFolder.read(folder) else {
-            throw CairnError(.notFound, "\(reference) holds no *.schema.json files")
-        }
-        return set
-    }
-
-    /// The absolute folder of `file`.
-    static func folderOf(_ file: String) -> String {
-        let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
-        guard let slash = absolute.lastIndex(of: "/") else { return "." }
-        return slash == absolute.startIndex ? "/" : String(absolute[..<slash])
+    /// The folder of `file`, from the root.
+    static func folder(of file: String) -> String {
+        FileSystem.parent(of: SchemaSetFolder.absolute(file))
     }
 }

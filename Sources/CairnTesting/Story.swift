@@ -51,8 +51,8 @@ public final class Story {
         if let repeated = devices.first(where: { name in devices.filter { $0 == name }.count > 1 }) {
             throw StoryFailure("the device \"\(repeated)\" is named twice")
         }
-        if let bad = devices.first(where: { $0.isEmpty || $0.contains("/") || $0.hasPrefix(".") }) {
-            throw StoryFailure("invalid device name \"\(bad)\": a device's name is not empty, has no / and does not start with .")
+        if let bad = devices.first(where: { !Self.isDeviceName($0) }) {
+            throw StoryFailure("invalid device name \"\(bad)\": \(Self.deviceNameRule)")
         }
         self.user = user
         self.devices = devices
@@ -110,29 +110,27 @@ public final class Story {
         }
     }
 
-    /// Takes `step`; a store that refuses it fails the story (see ``Expectation/refused(_:code:message:)``
-    /// for steps that must be refused).
+    /// Takes `step`; a store that refuses it fails the story, with the store's error as the
+    /// failure's ``StoryFailure/storeError`` (see ``Expectation/refused(_:code:message:)`` for
+    /// steps that must be refused).
     public func run(_ step: Step) throws(StoryFailure) {
-        let index = stepsTaken
-        stepsTaken += 1
-        do {
-            try perform(step)
-        } catch var failure {
-            failure.step = index
-            failure.stepDescription = step.description
-            throw failure
-        }
+        try counted(step.description) { () throws(StoryFailure) in try perform(step) }
     }
 
     /// Checks `expectation`, counted as a step.
     public func expect(_ expectation: Expectation) throws(StoryFailure) {
+        try counted(expectation.description) { () throws(StoryFailure) in try check(expectation) }
+    }
+
+    /// Runs `body` as the next step, described as `what`: a failure names the step.
+    private func counted(_ what: String, _ body: () throws(StoryFailure) -> Void) throws(StoryFailure) {
         let index = stepsTaken
         stepsTaken += 1
         do {
-            try check(expectation)
+            try body()
         } catch var failure {
             failure.step = index
-            failure.stepDescription = expectation.description
+            failure.stepDescription = what
             throw failure
         }
     }
@@ -149,10 +147,7 @@ public final class Story {
         do {
             try perform(step, on: store)
         } catch let error as CairnError {
-            var failure = StoryFailure("refused: \(error.description)")
-            if case .put = step { failure.pointer = "/value" }
-            if case .patch = step { failure.pointer = "/value" }
-            throw failure
+            throw StoryFailure("refused: \(error.description)", storeError: error)
         } catch let error as StoryFailure {
             throw error
         } catch {
@@ -243,7 +238,12 @@ public final class Story {
                     throw StoryFailure("refused, but the message does not hold \"\(message)\": \(error.description)")
                 }
                 let after = try snapshot(store)
-                let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+                var changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+                // A sync checkpoints the pending writes before it fetches, and a refusal keeps
+                // that checkpoint (as `cairn sync` says): the one write it may leave.
+                if case .sync = step, try checkpointedPendingWrites(store, before: before, after: after) {
+                    changed.removeAll { $0 == Self.head || $0 == Self.pending }
+                }
                 if !changed.isEmpty {
                     throw StoryFailure("refused, yet it wrote: \(changed.joined(separator: ", "))")
                 }
@@ -299,6 +299,9 @@ public final class Story {
         return documents
     }
 
+    /// The names a snapshot gives the device's checkpoint, its pending writes and the remote.
+    private static let head = "(HEAD)", pending = "(pending writes)", theRemote = "(the remote)"
+
     /// What a refused step must leave as it was: every file of the working tree, the
     /// checkpoint the device is on, the pending writes, and the remote's branch.
     private func snapshot(_ store: Store) throws(StoryFailure) -> [String: [UInt8]] {
@@ -308,10 +311,20 @@ public final class Story {
             if name == ".git" { enumerator?.skipDescendants(); continue }
             files[name] = (try? FileSystem.read(store.folder + "/" + name)).flatMap { $0 } ?? []
         }
-        files["(HEAD)"] = Array((try read("the store's checkpoint") { try store.repository.headCommit()?.id.description } ?? "").utf8)
-        files["(pending writes)"] = Array((try? store.status())?.pending.map { "\($0.kind) \($0.path)" }.joined(separator: "\n").utf8 ?? "".utf8)
-        files["(the remote)"] = Array((try remoteHead() ?? "").utf8)
+        files[Self.head] = Array((try read("the store's checkpoint") { try store.repository.headCommit()?.id.description } ?? "").utf8)
+        files[Self.pending] = Array((try? store.status())?.pending.map { "\($0.kind) \($0.path)" }.joined(separator: "\n").utf8 ?? "".utf8)
+        files[Self.theRemote] = Array((try remoteHead() ?? "").utf8)
         return files
+    }
+
+    /// Whether the device's checkpoint moved from `before` to `after` only by checkpointing
+    /// the writes pending before: there were some and none are left, and the new checkpoint
+    /// is one on top of the old one. (The working tree, compared file by file, stays as it
+    /// was, so the new checkpoint holds exactly those writes.)
+    private func checkpointedPendingWrites(_ store: Store, before: [String: [UInt8]], after: [String: [UInt8]]) throws(StoryFailure) -> Bool {
+        guard before[Self.pending]?.isEmpty == false, after[Self.pending]?.isEmpty == true else { return false }
+        let parents = try read("the store's checkpoint") { try store.repository.headCommit()?.parentIDs.map(\.description) }
+        return parents == [String(decoding: before[Self.head] ?? [], as: UTF8.self)]
     }
 
     private func remoteHead() throws(StoryFailure) -> String? {
@@ -329,6 +342,14 @@ public final class Story {
     }
 
     // MARK: Helpers
+
+    /// What a device's name must be: the name of its home's folder.
+    static let deviceNameRule = "a device's name is not empty, has no / and does not start with ."
+
+    /// Whether `name` can name a device (``deviceNameRule``).
+    static func isDeviceName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".")
+    }
 
     static func path(_ text: String) throws(StoryFailure) -> DocumentPath {
         do {

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnMerge
 
 /// Why a story, a scenario or a golden case failed: where (the file, the JSON pointer in it,
@@ -16,15 +17,19 @@ public struct StoryFailure: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// Where the value found differs from the value expected.
     public var differences: [JSONDifference]
+    /// The store's error, when a step failed because the store refused it (its code and
+    /// cause say why: ``SchemaRefusal``, ``AppendOnlyRefusal``, ``PushRefusal``, …).
+    public var storeError: CairnError?
 
     public init(_ message: String, file: String? = nil, pointer: String? = nil, step: Int? = nil,
-                stepDescription: String? = nil, differences: [JSONDifference] = []) {
+                stepDescription: String? = nil, differences: [JSONDifference] = [], storeError: CairnError? = nil) {
         self.message = message
         self.file = file
         self.pointer = pointer
         self.step = step
         self.stepDescription = stepDescription
         self.differences = differences
+        self.storeError = storeError
     }
 
     /// One line: `FILE: /pointer: step N (what): message`.

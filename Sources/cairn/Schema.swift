@@ -29,7 +29,7 @@ struct SchemaCommand: ParsableCommand {
         func run() throws {
             let files = try SchemaLocator.set(named: set)
             let findings = SchemaSetCheck(files: files.files).findings
-            let prefix = (SchemaLocator.isPath(set) ? (set.hasSuffix("/") ? String(set.dropLast()) : set) : files.name) + "/"
+            let prefix = (SchemaSetFolder.isPath(set) ? (set.hasSuffix("/") ? String(set.dropLast()) : set) : files.name) + "/"
             for finding in findings {
                 var placed = finding
                 placed.file = prefix + finding.file
@@ -51,7 +51,7 @@ struct SchemaCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The set's name, or the path of its folder.", valueName: "set"))
         var set: String
 
-        @Flag(help: "Print one JSON object instead: name, version and kinds (the README's \"Bring your own schema set\" lists the keys).")
+        @Flag(help: Output.jsonHelp)
         var json = false
 
         func run() throws {
@@ -63,7 +63,7 @@ struct SchemaCommand: ParsableCommand {
                 throw CairnError(.invalidInput, "the schema set \(files.name) cannot be used: \(error.description); cairn schema check \(set) lists what is wrong")
             }
             if json {
-                Output.write(schemaSet.jsonDescription(named: files.name).canonicalBytes())
+                Output.json(schemaSet.jsonDescription(named: files.name))
             } else {
                 Output.write(Array(schemaSet.description(named: files.name).utf8))
             }

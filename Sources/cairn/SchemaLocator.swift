@@ -28,25 +28,20 @@ enum SchemaLocator {
     static func folders() -> [String] {
         var folders = Environment.current.schemaPath
         if let executable = executable() {
-            var folder = parent(executable)
-            folders.append(parent(folder) + "/share/cairn/schema")
-            while folder != "/" && !folder.isEmpty {
+            var folder = FileSystem.parent(of: executable)
+            folders.append(FileSystem.parent(of: folder) + "/share/cairn/schema")
+            while folder != "/" && folder != "." {
                 folders.append(folder + "/schema")
-                folder = parent(folder)
+                folder = FileSystem.parent(of: folder)
             }
         }
         return folders
     }
 
-    /// Whether an argument names a set by its folder rather than by its name.
-    static func isPath(_ argument: String) -> Bool {
-        argument.contains("/") || argument.hasPrefix(".")
-    }
-
     /// The set `argument` names — a folder path or a set's name — or an error that says what
     /// is missing (for a name, with the sets there are).
     static func set(named argument: String) throws -> SchemaSetFiles {
-        if isPath(argument) { return try set(at: argument) }
+        if SchemaSetFolder.isPath(argument) { return try SchemaSetFolder.set(at: argument) }
         guard !argument.isEmpty else {
             throw CairnError(.invalidInput, "the schema set's name is empty; give a set's name (life-in-uk, …) or the path of its folder")
         }
@@ -61,38 +56,5 @@ enum SchemaLocator {
         } + SchemaSets.names).sorted()
         let list = known.isEmpty ? "none found; set CAIRN_SCHEMA_PATH to the folder that holds the sets" : "known: " + known.joined(separator: ", ")
         throw CairnError(.notFound, "there is no schema set \"\(argument)\" (\(list)); or give the path of a set's folder, like ./schema/my-app")
-    }
-
-    /// The set in the folder `path`, named after the folder's last component (`.` and `..`
-    /// resolved first, so `--schema .` inside `my-app/` is the set `my-app`).
-    static func set(at path: String) throws -> SchemaSetFiles {
-        let folder = absolute(path)
-        // A link to a folder is a folder here: a set may be linked into place.
-        guard case .success(let status) = Syscalls.status(of: folder, followingLinks: true), status.kind == .folder else {
-            throw CairnError(.notFound, "there is no folder \(path); a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files")
-        }
-        guard let set = try SchemaSetFolder.read(folder) else {
-            throw CairnError(.invalidInput, "\(path) holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document")
-        }
-        return set
-    }
-
-    /// `path` from the root, without `.` and `..` components.
-    static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var components: [Substring] = []
-        for component in full.split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..": _ = components.popLast()
-            default: components.append(component)
-            }
-        }
-        return "/" + components.joined(separator: "/")
-    }
-
-    private static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -32,17 +32,12 @@ struct Test: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
-    @Flag(help: "Print the results as one JSON object (see the README's Scripts section).")
+    @Flag(help: Output.jsonHelp)
     var json = false
 
     func run() throws {
-        let resolver = SchemaSetResolver { reference, file in
-            if SchemaSetResolver.isPath(reference) {
-                let folder = reference.hasPrefix("/") ? reference : Self.folder(of: file) + "/" + reference
-                return try SchemaSetResolver.read(folder, named: reference)
-            }
-            return try SchemaLocator.set(named: reference)
-        }
+        // A name is found as --schema finds it; a folder path is relative to the scenario file.
+        let resolver = SchemaSetResolver.folderPaths { name, _ in try SchemaLocator.set(named: name) }
         let started = Date()
         let results = TestRun(resolver: resolver).run(paths) { result in
             guard !json else { return }
@@ -65,15 +60,10 @@ struct Test: ParsableCommand {
                 "passed": .integer(Int64(results.count - failed)), "failed": .integer(Int64(failed)),
                 "total": .integer(Int64(results.count)),
             ])
-            Output.write(report.canonicalBytes())
+            Output.json(report)
         } else {
             print("\(results.count - failed) passed, \(failed) failed")
         }
         if failed > 0 { throw ExitCode(1) }
-    }
-
-    static func folder(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 }

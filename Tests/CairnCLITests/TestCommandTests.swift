@@ -110,6 +110,29 @@ import Testing
         #expect(missing.status == 1 && missing.stdout.contains("no such file or folder"), "\(missing.stdout)")
     }
 
+    @Test func aSyncTheServerRefusesIsARefusalThatKeepsItsCheckpoint() throws {
+        // An app's set whose union the remote caps at two tags.
+        let set = folder.path + "/capped"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        try Data(#"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}, "maxItems": 2, "x-merge": "union"}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: set + "/note.schema.json"))
+        let file = folder.path + "/refused.json"
+        try Data(#"""
+            {"schema": "./capped", "devices": ["phone", "laptop"], "steps": [
+              {"device": "phone", "put": "users/u1/notes/n1", "value": {"tags": ["a"]}},
+              {"device": "phone", "sync": true}, {"device": "laptop", "sync": true},
+              {"device": "phone", "put": "users/u1/notes/n1", "value": {"tags": ["a", "b"]}},
+              {"device": "phone", "sync": true},
+              {"device": "laptop", "put": "users/u1/notes/n1", "value": {"tags": ["a", "c"]}},
+              {"expect": "refused", "step": {"device": "laptop", "sync": true}, "code": "refused", "message": "maxItems"},
+              {"expect": "equals", "device": "laptop", "path": "users/u1/notes/n1", "value": {"tags": ["a", "c"]}},
+              {"expect": "sameTree", "devices": ["phone"], "remote": true}]}
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try cairn(["test", file])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "PASS refused\n1 passed, 0 failed\n", "\(result.stdout)")
+    }
+
     @Test func junitXMLReadsAsCIViewersReadIt() throws {
         let file = try scenario("junit.json", #"""
             [{"name": "passes", "schema": "./set", "devices": ["phone"], "steps": [{"expect": "absent", "device": "phone", "path": "users/u1/books/b1"}]},
@@ -118,7 +141,8 @@ import Testing
                {"expect": "equals", "device": "phone", "path": "users/u1/books/b1", "value": {"bookId": "<&>"}}]}]
             """#)
         let report = folder.path + "/report.xml"
-        let result = try cairn(["test", file, "--junit", report])
+        // Run from the file's folder: the class name is the path as given, `junit`.
+        let result = try cairn(["test", "junit.json", "--junit", report], in: folder.path)
         #expect(result.status == 1)
         // Python's parser, as report tools use: the schema's elements and attributes.
         let check = #"""
@@ -190,13 +214,23 @@ import Testing
             Issue.record("cases: \(result.stdout)")
             return
         }
-        #expect(cases[0].field("name") == .string("passes") && cases[0].field("passed") == .bool(true) && cases[0].field("failure") == nil)
+        #expect(cases[0].field("name") == .string("passes") && cases[0].field("passed") == .bool(true) && cases[0].field("failure") == .null)
         #expect(cases[0].field("file") == .string(file) && cases[0].field("kind") == .string("scenario"))
         let failure = cases[1].field("failure")
         #expect(failure?.field("pointer") == .string("/1/steps/0"))
         #expect(failure?.field("step") == .integer(0))
         #expect(failure?.field("message") == .string("users/u1/books/b1 is absent on phone"))
         #expect(failure?.field("differences") == .array([.object(["pointer": .string(""), "expected": .object(["a": .integer(1)])])]))
+        // Every field is present: a failure that knows no pointer or step says null.
+        let missing = try cairn(["test", "--json", folder.path + "/none.json"])
+        #expect(missing.status == 1)
+        let nothing = try JSONParser().parse(missing.stdout).field("cases")
+        guard case .array(let only)? = nothing, let failed = only.first?.field("failure") else {
+            Issue.record("cases: \(missing.stdout)")
+            return
+        }
+        #expect(failed.field("pointer") == .null && failed.field("step") == .null && failed.field("stepDescription") == .null, "\(missing.stdout)")
+        #expect(failed.field("differences") == .array([]))
     }
 
     @Test func nothingOutsideItsTemporaryFoldersIsWritten() throws {

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnMerge
 import CairnTestSupport
 import CairnTesting
@@ -49,5 +50,100 @@ import Testing
         let failure = #expect(throws: StoryFailure.self) { try GoldenCase(folder: copy).run() }
         #expect(failure?.summary == "\(copy): the policy's merge, ours as ours: the merged document is not expected.json")
         #expect(failure?.differences.count == 1 && failure?.differences.first?.expected == nil)
+    }
+
+    /// A copy of the golden case `name` in `folder` (as `copy`, else under its name), with
+    /// `changes` written over its files.
+    func golden(_ name: String, in folder: TemporaryFolder, as copy: String? = nil, _ changes: [String: String] = [:]) throws -> String {
+        let copy = folder.path + "/" + (copy ?? name)
+        try FileManager.default.copyItem(atPath: Self.checkout + "/Tests/CairnMergeTests/Golden/" + name, toPath: copy)
+        for (file, text) in changes {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: copy + "/" + file))
+        }
+        return copy
+    }
+
+    @Test func aGoldenInputItsSchemaRefusesNamesTheFileAndThePlaceInIt() throws {
+        let folder = TemporaryFolder("cairn-golden")
+        // The three inputs merge as expected, and the base breaks the schema's maximum.
+        let schema = #"{"type":"object","properties":{"count":{"type":"integer","maximum":5,"x-merge":"max"}}}"#
+        let base = try golden("union-flagged-questions", in: folder, [
+            "schema.json": schema, "base.json": #"{"count":9}"#, "ours.json": #"{"count":9}"#, "theirs.json": #"{"count":9}"#,
+            "expected.json": #"{"count":9}"#, "expected-conflicts.json": "[]",
+        ])
+        let refused = #expect(throws: StoryFailure.self) { try GoldenCase(folder: base).run() }
+        #expect(refused?.file == base + "/base.json")
+        #expect(refused?.pointer == "/count")
+        #expect(refused?.summary.hasPrefix("\(base)/base.json: /count: stores, ours pushing first, step 0: put users/u1/golden/case on ours: refused: ") == true,
+                "\(refused?.summary ?? "")")
+        // A side the schema refuses is named by its file; a whole document, at the pointer "".
+        try FileManager.default.removeItem(atPath: base)
+        let ours = try golden("union-flagged-questions", in: folder, [
+            "schema.json": schema, "base.json": #"{"count":1}"#, "ours.json": #"{"count":9}"#, "theirs.json": #"{"count":1}"#,
+            "expected.json": #"{"count":9}"#, "expected-conflicts.json": "[]",
+        ])
+        let side = #expect(throws: StoryFailure.self) { try GoldenCase(folder: ours).run() }
+        #expect(side?.file == ours + "/ours.json" && side?.pointer == "/count", "\(side?.summary ?? "")")
+        try FileManager.default.removeItem(atPath: ours)
+        let whole = try golden("union-flagged-questions", in: folder, [
+            "schema.json": #"{"type":"object","required":["id"]}"#, "base.json": #"{"n":1}"#,
+            "ours.json": #"{"n":1}"#, "theirs.json": #"{"n":1}"#, "expected.json": #"{"n":1}"#, "expected-conflicts.json": "[]",
+        ])
+        let missing = #expect(throws: StoryFailure.self) { try GoldenCase(folder: whole).run() }
+        #expect(missing?.file == whole + "/base.json" && missing?.pointer == "", "\(missing?.summary ?? "")")
+        #expect(missing?.summary.hasPrefix("\(whole)/base.json: /: ") == true, "\(missing?.summary ?? "")")
+    }
+
+    @Test func aGoldenCaseListsItsRecordsInTheirCanonicalOrder() throws {
+        let folder = TemporaryFolder("cairn-golden")
+        let name = "max-min-book-progress"
+        let file = Self.checkout + "/Tests/CairnMergeTests/Golden/\(name)/expected-conflicts.json"
+        guard case .array(let records) = try JSONParser().parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))) else {
+            Issue.record("expected-conflicts.json holds an array")
+            return
+        }
+        #expect(records.count == 3)
+        try GoldenCase(folder: try golden(name, in: folder)).run()
+        // The same records, the first two swapped: the pure merge finds them out of order.
+        let swapped = JSONValue.array([records[1], records[0], records[2]]).canonicalText
+        let copy = try golden(name, in: folder, as: "swapped", ["expected-conflicts.json": swapped])
+        let failure = #expect(throws: StoryFailure.self) { try GoldenCase(folder: copy).run() }
+        #expect(failure?.summary == "\(copy): the policy's merge, ours as ours: the conflict records are not expected-conflicts.json")
+        #expect(failure?.differences.map(\.pointer) == ["/0/kept", "/0/pointer", "/0/replaced", "/1/kept", "/1/pointer", "/1/replaced"],
+                "\(failure?.description ?? "")")
+    }
+
+    @Test func aSetThatCannotMakeAStorePointsAtTheScenariosSchema() throws {
+        let folder = TemporaryFolder("cairn-scenario")
+        try FileManager.default.createDirectory(atPath: folder.path + "/broken", withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: folder.path + "/broken/note.schema.json"))
+        let file = folder.path + "/broken.json"
+        try Data(#"[{"schema": "./broken", "devices": ["phone"], "steps": []}]"#.utf8).write(to: URL(fileURLWithPath: file))
+        let failure = #expect(throws: StoryFailure.self) { try Scenario.read(file: file)[0].scenario.get().run() }
+        #expect(failure?.pointer == "/0/schema")
+        #expect(failure?.summary.hasPrefix("\(file): /0/schema: the devices cannot be set up: ") == true, "\(failure?.summary ?? "")")
+    }
+
+    @Test func aSetsFolderIsReadAsTheToolReadsIt() throws {
+        let folder = TemporaryFolder("cairn-scenario")
+        let app = folder.path + "/my-app"
+        try FileManager.default.createDirectory(atPath: app + "/scenarios", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.checkout + "/schema/life-in-uk/book.schema.json", toPath: app + "/book.schema.json")
+        let resolver = SchemaSetResolver.besideFile
+        // `.` and `..` are resolved: the set is named after its folder.
+        #expect(try resolver.set(".", app + "/book.json").name == "my-app")
+        #expect(try resolver.set("..", app + "/scenarios/books.json").name == "my-app")
+        #expect(try resolver.set("../../my-app/", app + "/scenarios/books.json").files.keys.sorted() == ["book.schema.json"])
+        // A missing folder and a folder without schemas are told apart, as `--schema` tells them.
+        let missing = #expect(throws: CairnError.self) { try resolver.set("./nowhere", app + "/books.json") }
+        #expect(missing?.code == .notFound)
+        #expect(missing?.message == "there is no folder ./nowhere; a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files")
+        let empty = #expect(throws: CairnError.self) { try resolver.set("../empty", app + "/books.json") }
+        #expect(empty?.code == .invalidInput)
+        #expect(empty?.message == "../empty holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document")
+        // A name: a schema/ folder above the file, else a set Cairn ships.
+        #expect(try resolver.set("life-in-uk", folder.path + "/x.json").files.keys.contains("book.schema.json"))
+        #expect(SchemaSetFolder.isPath("./a") && SchemaSetFolder.isPath("a/b") && SchemaSetFolder.isPath("..") && !SchemaSetFolder.isPath("life-in-uk"))
     }
 }

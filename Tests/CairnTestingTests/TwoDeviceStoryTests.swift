@@ -81,6 +81,11 @@ import Testing
 
         try story.expect(.refused(.patch(device: "laptop", path: "users/u1/examAttempts/a1", patch: try json(#"{"score":100}"#)),
                                   code: .invalidInput, message: "is append-only"))
+        // A store's refusal is told apart by its cause, not its message.
+        let appendOnly = #expect(throws: StoryFailure.self) {
+            try story.run(.remove(device: "laptop", path: "users/u1/examAttempts/a1", recursive: false))
+        }
+        #expect((appendOnly?.storeError?.cause as? AppendOnlyRefusal)?.change == .deleted, "\(appendOnly?.description ?? "")")
         try story.expect(.refused(.put(device: "laptop", path: "users/u1/examAttempts/a2", value: try json(#"{"attemptId":"a2","examId":"x","status":"passed","score":120}"#)),
                                   code: .invalidInput, message: nil))
         // A step that is taken, or refused for another reason, fails the expectation.
@@ -92,12 +97,13 @@ import Testing
             try story.expect(.refused(.remove(device: "laptop", path: "users/u1/examAttempts/a1", recursive: false), code: .notFound, message: nil))
         }
         #expect(otherCode?.message.hasPrefix("refused as invalid input, not not found") == true, "\(otherCode?.message ?? "")")
-        // An unexpected refusal fails its step, pointing at the value.
+        // An unexpected refusal fails its step, with the store's error: its schema's findings.
         let refused = #expect(throws: StoryFailure.self) {
-            try story.run(.put(device: "phone", path: "users/u1/examAttempts/a3", value: try json(#"{"attemptId":"a3"}"#)))
+            try story.run(.put(device: "phone", path: "users/u1/examAttempts/a3", value: try json(#"{"attemptId":"a3","examId":"x","status":"passed","score":120}"#)))
         }
-        #expect(refused?.pointer == "/value")
+        #expect(refused?.pointer == nil)
         #expect(refused?.message.contains("breaks its schema") == true, "\(refused?.message ?? "")")
+        #expect((refused?.storeError?.cause as? SchemaRefusal)?.errors.first?.pointer == "/score")
     }
 
     @Test func aDeviceClockDatesItsCheckpoints() throws {
@@ -120,5 +126,54 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder))
         #expect(throws: StoryFailure.self) { try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone", "phone"]) }
         #expect(throws: StoryFailure.self) { try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: []) }
+    }
+
+    /// A set of one kind, notes at `users/{uid}/notes/{noteId}`, with `properties`.
+    func notes(_ properties: String) -> SchemaSetFiles {
+        let schema = #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "properties": \#(properties)}"#
+        return SchemaSetFiles(name: "notes", files: ["note.schema.json": Array(schema.utf8)])
+    }
+
+    @Test func aSyncTheRemoteRefusesKeepsOnlyTheCheckpointOfItsPendingWrites() throws {
+        // Tags merge as a union, and the remote takes at most two.
+        let story = try Story(schemaSet: notes(#"{"tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}, "maxItems": 2, "x-merge": "union"}}"#),
+                              devices: ["phone", "laptop"])
+        let note = "users/u1/notes/n1"
+        try story.run(.put(device: "phone", path: note, value: try json(#"{"tags":["a"]}"#)))
+        try story.run(.sync(device: "phone"))
+        try story.run(.sync(device: "laptop"))
+        try story.run(.put(device: "phone", path: note, value: try json(#"{"tags":["a","b"]}"#)))
+        try story.run(.sync(device: "phone"))
+        // The laptop's c, pending, merges with the phone's b into three tags: refused.
+        try story.run(.put(device: "laptop", path: note, value: try json(#"{"tags":["a","c"]}"#)))
+        let laptop = try story.store("laptop")
+        let before = try #require(try laptop.history(limit: 1).first).checkpoint.id
+        try story.expect(.refused(.sync(device: "laptop"), code: .refused, message: "maxItems"))
+        // Its pending write is checkpointed on top of where it was; its document and the
+        // remote are as they were.
+        #expect(try laptop.status().pending.isEmpty)
+        let after = try #require(try laptop.history(limit: 1).first).checkpoint
+        #expect(after.parents == [before])
+        try story.expect(.equals(device: "laptop", path: note, value: try json(#"{"tags":["a","c"]}"#)))
+        try story.expect(.sameTree(devices: ["phone"], remote: true))
+        // Refused again with nothing pending, the checkpoint may not move either.
+        try story.expect(.refused(.sync(device: "laptop"), code: .refused, message: nil))
+        #expect(try laptop.history(limit: 1).first?.checkpoint.id == after.id)
+        // A sync that is taken is no refusal.
+        try story.run(.put(device: "laptop", path: note, value: try json(#"{"tags":["a","b"]}"#)))
+        let taken = #expect(throws: StoryFailure.self) { try story.expect(.refused(.sync(device: "laptop"), code: nil, message: nil)) }
+        #expect(taken?.message == "expected a refusal, and the step was taken")
+    }
+
+    @Test func containsComparesAnArrayAsAWhole() throws {
+        let story = try Story(schemaSet: notes(#"{"items": {"type": "array"}, "title": {"type": "string"}}"#), devices: ["phone"])
+        let note = "users/u1/notes/n1"
+        try story.run(.put(device: "phone", path: note, value: try json(#"{"items":[{"name":"a","done":true}],"title":"t"}"#)))
+        try story.expect(.contains(device: "phone", path: note, value: try json(#"{"items":[{"done":true,"name":"a"}]}"#)))
+        // An element holding more than the one expected differs: the array is one value.
+        let partial = #expect(throws: StoryFailure.self) {
+            try story.expect(.contains(device: "phone", path: note, value: try json(#"{"items":[{"name":"a"}]}"#)))
+        }
+        #expect(partial?.differences.map(\.pointer) == ["/items"], "\(partial?.description ?? "")")
     }
 }

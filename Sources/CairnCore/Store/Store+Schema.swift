@@ -29,7 +29,8 @@ extension Store {
         let errors = kind.validate(document, at: path)
         if let first = errors.first {
             let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
-            throw CairnError(.invalidInput, "\(path) breaks its schema (\(kind.file)) at \(first)\(more); nothing was written")
+            throw CairnError(.invalidInput, "\(path) breaks its schema (\(kind.file)) at \(first)\(more); nothing was written",
+                             cause: SchemaRefusal(document: path, schemaFile: kind.file, errors: errors))
         }
         return document
     }
@@ -60,17 +61,14 @@ extension Store {
         }
     }
 
-    /// Refuses to change or delete an existing document of an append-only kind.
-    func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyChange) throws(CairnError) {
+    /// Refuses to change or delete an existing document of an append-only kind, with an
+    /// ``AppendOnlyRefusal`` as the error's cause.
+    func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyRefusal.Change) throws(CairnError) {
         guard let kind = try schemaSet().kind(of: path), kind.policy.isAppendOnly,
               FileSystem.kind(absolute(path.fileName)) == .file else { return }
-        let hint = change == .change ? "write a new document instead" : "append-only documents are kept for good"
-        throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)")
-    }
-
-    enum AppendOnlyChange: String {
-        case change = "changed"
-        case delete = "deleted"
+        let hint = change == .changed ? "write a new document instead" : "append-only documents are kept for good"
+        throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)",
+                         cause: AppendOnlyRefusal(document: path, schemaFile: kind.file, change: change))
     }
 
     /// Every document of the store (or just `path`) with what its schema finds wrong; the

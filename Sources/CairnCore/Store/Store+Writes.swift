@@ -28,7 +28,7 @@ extension Store {
             let file = absolute(path.fileName)
             let old = try FileSystem.read(file)
             if old == bytes { return .unchanged }
-            if old != nil { try checkAppendOnly(path, change: .change) }
+            if old != nil { try checkAppendOnly(path, change: .changed) }
             try journal.append([path.fileName])
             if old != nil {
                 try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
@@ -68,7 +68,7 @@ extension Store {
             if removed.isEmpty {
                 throw CairnError(.notFound, "there is no document at \(path)")
             }
-            for document in removed { try checkAppendOnly(document, change: .delete) }
+            for document in removed { try checkAppendOnly(document, change: .deleted) }
             try journal.append(removed.map(\.fileName))
             for document in removed {
                 try FileSystem.removeFile(absolute(document.fileName))

@@ -177,7 +177,7 @@ public struct PolicyLedger: Sendable {
             let filled = kind.filled(document) { count in
                 documents.filter { count.contains($0.key, below: path) }.sorted { $0.key < $1.key }.map(\.value)
             }
-            if let pointer = JSONValue.firstDifference(document, filled) {
+            if let pointer = JSONDifference.between(expected: document, found: filled).first?.pointer {
                 found.append("\(path) \(pointer): derived: is \(text(document.value(at: pointer.split(separator: "/").map(String.init)))), computed \(text(filled.value(at: pointer.split(separator: "/").map(String.init))))")
             }
         }

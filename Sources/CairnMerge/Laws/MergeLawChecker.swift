@@ -50,7 +50,7 @@ public struct MergeLawChecker: Sendable {
         let forward = merge(sides.base, sides.ours, sides.theirs)
         let backward = merge(sides.base, sides.theirs, sides.ours)
         if Self.fingerprint(forward) != Self.fingerprint(backward) {
-            let pointer = JSONValue.firstDifference(forward.value, backward.value)
+            let pointer = JSONDifference.between(expected: forward.value, found: backward.value).first?.pointer
                 ?? zip(forward.conflicts, backward.conflicts).first { $0 != $1 }?.0.pointer
                 ?? (forward.conflicts + backward.conflicts).first?.pointer ?? ""
             found.append(LawViolation(policy: name, law: .symmetry, pointer: pointer, sides: sides, forward: forward, backward: backward))
@@ -96,7 +96,7 @@ public struct MergeLawChecker: Sendable {
     }
 
     static func pointer(_ outcome: MergeOutcome, _ wanted: JSONValue?) -> String {
-        JSONValue.firstDifference(outcome.value, wanted) ?? outcome.conflicts.first?.pointer ?? ""
+        JSONDifference.between(expected: outcome.value, found: wanted).first?.pointer ?? outcome.conflicts.first?.pointer ?? ""
     }
 
     /// An outcome as bytes: its value and records, so equal means the same bytes, not

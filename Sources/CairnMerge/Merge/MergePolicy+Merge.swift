@@ -291,8 +291,9 @@ extension MergePolicy {
         return base
     }
 
-    /// A key as a JSON pointer segment (RFC 6901): `~` as `~0`, `/` as `~1`.
-    static func escape(_ key: String) -> String {
+    /// A key as a JSON pointer segment (RFC 6901): `~` as `~0`, `/` as `~1`. The one escape of
+    /// pointers Cairn writes: merge records, validation findings, differences, scenario files.
+    public static func escape(_ key: String) -> String {
         // Nearly every key has neither; the validator escapes every key it visits.
         guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")

@@ -1,5 +1,3 @@
-import CairnMerge
-
 /// One place where a value found differs from the value expected: its JSON pointer and the
 /// two values there (nil: absent). Lists of them are the diffs failures show, one line each:
 /// `/sections/s1/completed: expected true, found false`.
@@ -35,9 +33,10 @@ public struct JSONDifference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Where `found` differs from `expected`, deepest first reached: objects key by key (keys
-    /// in canonical order), arrays element by element, anything else as a whole. With
-    /// `subset`, only what `expected` names is compared — keys of objects that `expected` does
-    /// not have are not differences (arrays still compare whole, element by element).
+    /// in canonical order), arrays of the same length element by element, anything else as a
+    /// whole. With `subset`, only what `expected` names is compared: keys of objects that
+    /// `expected` does not have are not differences, and an array is one value, equal as a
+    /// whole or one difference (an element holding more than the one expected differs).
     public static func between(expected: JSONValue?, found: JSONValue?, subset: Bool = false,
                                at pointer: String = "") -> [JSONDifference] {
         switch (expected, found) {
@@ -46,10 +45,10 @@ public struct JSONDifference: Hashable, Sendable, CustomStringConvertible {
             let keys = subset ? Set(want.keys) : Set(want.keys).union(have.keys)
             for key in keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 differences += between(expected: want[key], found: have[key], subset: subset,
-                                       at: pointer + "/" + JSONDifference.escape(key))
+                                       at: pointer + "/" + MergePolicy.escape(key))
             }
             return differences
-        case (.array(let want)?, .array(let have)?) where want.count == have.count:
+        case (.array(let want)?, .array(let have)?) where want.count == have.count && !subset:
             return zip(want, have).enumerated().flatMap { index, pair in
                 between(expected: pair.0, found: pair.1, subset: subset, at: pointer + "/\(index)")
             }
@@ -58,20 +57,5 @@ public struct JSONDifference: Hashable, Sendable, CustomStringConvertible {
             if expected == nil, found == nil { return [] }
             return [JSONDifference(pointer: pointer, expected: expected, found: found)]
         }
-    }
-}
-
-extension JSONDifference {
-    /// A key as one token of a JSON pointer: `~` as `~0`, `/` as `~1`.
-    public static func escape(_ key: String) -> String {
-        var token = ""
-        for character in key {
-            switch character {
-            case "~": token += "~0"
-            case "/": token += "~1"
-            default: token.append(character)
-            }
-        }
-        return token
     }
 }

@@ -331,7 +331,7 @@ struct SchemaValidator {
     }
 
     static func short(_ value: JSONValue) -> String {
-        let text = value.canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
+        let text = value.inlineText
         return text.count > 60 ? String(text.prefix(60)) + "…" : text
     }
 }

@@ -42,11 +42,7 @@ public struct Simulation: Sendable {
 
     /// The set, read; a set that cannot be read is invalid input.
     public func readSet() throws(CairnError) -> SchemaSet {
-        do {
-                return try SchemaSet(files: schemaSet.files)
-        } catch {
-            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description)", cause: error)
-        }
+        try SchemaSet(reading: schemaSet)
     }
 
     /// The kinds the simulation leaves out, each with why (their documents cannot be generated).

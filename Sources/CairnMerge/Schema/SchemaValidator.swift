@@ -159,8 +159,8 @@ struct SchemaValidator {
                 }
             }
             if case .object(let dependencies)? = keyword(.dependentRequired) {
-                for (trigger, needed) in dependencies where fields[trigger] != nil {
-                    if case .array(let names) = needed {
+                for trigger in JSONValue.sortedKeys(dependencies) where fields[trigger] != nil {
+                    if case .array(let names) = dependencies[trigger]! {
                         for case .string(let name) in names where fields[name] == nil {
                             fail("dependentRequired", "has \"\(trigger)\", so needs \"\(name)\"")
                         }

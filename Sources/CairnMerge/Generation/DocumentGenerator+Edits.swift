@@ -7,16 +7,17 @@ extension DocumentGenerator {
                      documents: ((DocumentCount) -> [JSONValue])? = nil,
                      using random: inout SplitMix) throws(GenerationError) -> DocumentEdit? {
         guard !kind.policy.isAppendOnly else { return nil }
-        let context = GenerationContext(generator: self, kind: kind, root: kind.schema.root,
-                                        captures: kind.pattern.match(path) ?? [:], time: time)
+        func context() -> GenerationContext {
+            GenerationContext(generator: self, kind: kind, root: kind.schema.root, captures: kind.pattern.match(path) ?? [:], time: time)
+        }
         var sites: [EditSite] = []
-        try context.sites(in: document, schema: kind.schema.root, policy: kind.policy, tokens: [], scopes: [],
-                          top: true, into: &sites, using: &random)
+        try context().sites(in: document, schema: kind.schema.root, policy: kind.policy, tokens: [], scopes: [],
+                            top: true, into: &sites, using: &random)
         // An edit its schema refuses (a bound reached: a union at its maxItems) is not made;
-        // when no site can change, there is no edit.
+        // when no site can change, there is no edit. Each attempt with a budget of its own.
         for _ in 0..<Self.attempts where !sites.isEmpty {
             let index = Int.random(in: 0..<sites.count, using: &random)
-            guard let (changed, changes) = try context.apply(sites[index], to: document, using: &random) else {
+            guard let (changed, changes) = try context().apply(sites[index], to: document, using: &random) else {
                 sites.remove(at: index)
                 continue
             }

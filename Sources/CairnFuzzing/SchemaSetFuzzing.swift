@@ -34,7 +34,7 @@ public enum SchemaSetFuzzing {
         Invariant.require(set.kind(of: path)?.file == kind.file, "the kind's own path is not of its kind")
         let forward = set.merge(path, base: sides.base, ours: sides.ours, theirs: sides.theirs)
         let backward = set.merge(path, base: sides.base, ours: sides.theirs, theirs: sides.ours)
-        Invariant.require(MergeFuzzing.fingerprint(forward) == MergeFuzzing.fingerprint(backward), "the set's merge is not symmetric")
+        Invariant.require(MergeLawChecker.fingerprint(forward) == MergeLawChecker.fingerprint(backward), "the set's merge is not symmetric")
         Invariant.require(forward.conflicts.allSatisfy { $0.document == path }, "a record names another document")
         for value in [sides.base, sides.ours, sides.theirs, forward.value].compactMap({ $0 }) where isShort(value) {
             let first = set.validate(value, at: path).map(\.description)

@@ -27,11 +27,7 @@ public enum Server {
             }
         }
         if let schemaSet {
-            do {
-                _ = try SchemaSet(files: schemaSet.files)
-            } catch {
-                throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description); nothing was created", cause: error)
-            }
+            _ = try SchemaSet(reading: schemaSet, then: "nothing was created")
         }
         var created: [String] = []
         for uid in uids {

@@ -21,12 +21,18 @@ import GitFormat
 ///
 /// A kind whose documents need a parent document (its path extends another kind's) is
 /// written below a parent the device has, or its parent is created first. The schedule is
-/// drawn from the seed (no dictionary order, no clock), so a failing seed replays the same
-/// operations.
+/// drawn from the seed (no dictionary order, no clock), and each device's clock — which
+/// dates its checkpoints and merges — reads the step's time, so a seed replays the same
+/// operations, commits and syncs, to the byte.
 public struct Simulation: Sendable {
     public var devices: Int
     public var steps: Int
     public var schemaSet: SchemaSetFiles
+
+    /// The devices' clocks at step 0, in milliseconds since 1970: 2024-03-01T00:00:00Z,
+    /// after every stamp generated documents hold (``GeneratedTime``), so no stamp is from
+    /// a device's future. Step `n` is `n` seconds later.
+    static let clockStart: Int64 = 1_709_251_200_000
 
     public init(devices: Int, steps: Int, schemaSet: SchemaSetFiles) {
         self.devices = devices
@@ -36,11 +42,7 @@ public struct Simulation: Sendable {
 
     /// The set, read; a set that cannot be read is invalid input.
     public func readSet() throws(CairnError) -> SchemaSet {
-        do {
-                return try SchemaSet(files: schemaSet.files)
-        } catch {
-            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description)", cause: error)
-        }
+        try SchemaSet(reading: schemaSet)
     }
 
     /// The kinds the simulation leaves out, each with why (their documents cannot be generated).
@@ -82,6 +84,9 @@ public struct Simulation: Sendable {
         let patterns = SimulatedPatterns(kinds: kinds)
 
         func note(_ device: Int, _ text: String) { report.schedule.append("d\(device) \(text)") }
+        func setClock(_ store: Store, step: Int) {
+            store.clock = { Self.clockStart + Int64(step) * 1_000 }
+        }
         func synced(_ device: Int, _ result: SyncResult, _ what: String) {
             report.syncs += 1
             if case .merged = result.integration { report.merges += 1 }
@@ -111,6 +116,7 @@ public struct Simulation: Sendable {
                 let device = Int.random(in: 0..<devices, using: &random)
                 place = "step \(step + 1), d\(device)"
                 let store = stores[device]
+                setClock(store, step: step + 1)
                 let time = Int64(step + 1)
                 switch Int.random(in: 0..<100, using: &random) {
                 case 0..<60:
@@ -204,9 +210,10 @@ public struct Simulation: Sendable {
                 }
             }
             // Back online: everyone syncs until the last one's work reached all.
-            for _ in 0..<2 {
+            for round in 0..<2 {
                 for (device, store) in stores.enumerated() {
                     place = "final sync, d\(device)"
+                    setClock(store, step: steps + 1 + round * devices + device)
                     synced(device, try store.sync(options), "final sync")
                 }
             }

@@ -3,8 +3,7 @@ public struct SimulationReport: Sendable {
     /// The seed that replays the schedule.
     public var seed: UInt64
     /// The operations, one line each (`d1 create users/u1/examAttempts/e-x7k2p9qa`), in order;
-    /// a sync's line also says what it found, which can differ between replays of one seed
-    /// (two devices that make the very same commit in the same second make one commit).
+    /// a sync's line also says what it found. A replay of the seed gives the same lines.
     public var schedule: [String] = []
     public var writes = 0
     public var deletes = 0

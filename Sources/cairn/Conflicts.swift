@@ -25,7 +25,7 @@ struct Conflicts: ParsableCommand {
             return
         }
         for (checkpoint, records) in found where !records.isEmpty {
-            print("\(checkpoint.id.short) \(Log.format(checkpoint.time)) \(checkpoint.summary)")
+            print("\(checkpoint.id.short) \(ISO8601Stamp.text(seconds: checkpoint.time, separator: " ")) \(checkpoint.summary)")
             for record in records {
                 print("  " + record.description)
             }

@@ -16,7 +16,7 @@ extension Output {
 
     /// A time as ISO 8601 in UTC (`2026-11-22T02:12:02Z`), from seconds since 1970.
     static func time(_ seconds: Int64) -> JSONValue {
-        .string(Log.format(seconds, separator: "T"))
+        .string(ISO8601Stamp.text(seconds: seconds))
     }
 
     /// A checkpoint's full id; null for none.

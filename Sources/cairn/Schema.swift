@@ -56,12 +56,7 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             let files = try SchemaLocator.set(named: set)
-            let schemaSet: SchemaSet
-            do {
-                schemaSet = try SchemaSet(files: files.files)
-            } catch {
-                throw CairnError(.invalidInput, "the schema set \(files.name) cannot be used: \(error.description); cairn schema check \(set) lists what is wrong")
-            }
+            let schemaSet = try SchemaSet(reading: files, then: "cairn schema check \(set) lists what is wrong")
             if json {
                 Output.json(schemaSet.jsonDescription(named: files.name))
             } else {

@@ -29,13 +29,7 @@ struct SchemaLaws: ParsableCommand {
     }
 
     func run() throws {
-        let files = try SchemaLocator.set(named: set)
-        let schemaSet: SchemaSet
-        do {
-            schemaSet = try SchemaSet(files: files.files)
-        } catch {
-            throw CairnError(.invalidInput, "the schema set \(files.name) cannot be used: \(error.description)", cause: error)
-        }
+        let schemaSet = try SchemaSet(reading: SchemaLocator.set(named: set))
         let generator = DocumentGenerator(set: schemaSet)
         var broken = 0
         for (index, kind) in schemaSet.kinds.enumerated() {

@@ -53,6 +53,34 @@ import Testing
         #expect(replay.status == 1 && replay.stdout.contains("FAILED: seed \(seed) "), "\(replay.stdout)")
     }
 
+    /// An app's set with numbers and patterns no document can honour: each such kind is left
+    /// out with one `skipped:` line naming file, pointer and reason, and the others simulate;
+    /// a set of nothing else fails with one line.
+    @Test func kindsNoDocumentCanHonourAreSkippedWithTheirPlace() throws {
+        let folder = TemporaryFolder("cairn-simulate-extremes")
+        let set = folder.path + "/extremes"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        let schemas = [
+            "note": #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 0, "x-merge": "counter"}}}"#,
+            "huge": #"{"x-cairn": {"path": "users/{uid}/huge/{hugeId}"}, "type": "object", "required": ["items"], "properties": {"items": {"type": "array", "minItems": 1e12}}}"#,
+            "code": #"{"x-cairn": {"path": "users/{uid}/codes/{codeId}"}, "type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^[\\uD800-\\uDBFF]$"}}}"#,
+        ]
+        for (name, schema) in schemas { try schema.write(toFile: set + "/\(name).schema.json", atomically: true, encoding: .utf8) }
+        let result = try runProcess(CLI.executable, ["simulate", "--schema", set, "--schedules", "2"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let skipped = result.stdout.split(separator: "\n").filter { $0.hasPrefix("skipped: ") }
+        #expect(skipped == [
+            "skipped: code.schema.json is left out: code.schema.json: /properties/code/pattern: the pattern ^[\\uD800-\\uDBFF]$ cannot be generated from: a class of no character (surrogates are no characters)",
+            "skipped: huge.schema.json is left out: huge.schema.json: /properties/items/minItems: minItems is 1000000000000; generated values hold at most 10000",
+        ], "\(result.stdout)")
+        #expect(result.stdout.contains("2 schedules of 3 devices × 40 steps (seeds 1…2): every invariant held"))
+
+        try FileManager.default.removeItem(atPath: set + "/note.schema.json")
+        let nothing = try runProcess(CLI.executable, ["simulate", "--schema", set, "--schedules", "2"])
+        #expect(nothing.status == 1, "\(nothing.stdout)\(nothing.stderr)")
+        #expect(nothing.stderr.split(separator: "\n").count == 1 && nothing.stderr.contains("no document of the schema set extremes can be generated"), "\(nothing.stderr)")
+    }
+
     @Test func theExamSessionPushesTwice() throws {
         let result = try runProcess(CLI.executable, ["simulate", "exam-session"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -121,6 +121,37 @@ import Testing
         #expect(errors.first?.description.hasPrefix("code.schema.json: /properties/code/pattern: the pattern ^(?!x)[a-z]+$ cannot be generated from") == true, "\(errors)")
     }
 
+    /// A map's entry is drawn from the schema of the pattern its key matches — also when the
+    /// map has `additionalProperties` beside its patterns, or several patterns.
+    @Test func anEntryIsDrawnFromTheSchemaOfTheKeyItHas() throws {
+        let schema = #"""
+            {"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "required": ["free", "coded"],
+             "properties": {
+               "free": {"type": "object", "additionalProperties": {"type": "string"}, "patternProperties": {"^n[0-9]$": {"type": "integer"}}},
+               "coded": {"type": "object", "additionalProperties": false,
+                         "patternProperties": {"^b[0-9]$": {"type": "boolean"}, "^a[0-9]$": {"type": "integer"}, "^c[0-9]$": {"type": "null"}}}}}
+            """#
+        let set = try SchemaSet(files: ["note.schema.json": Array(schema.utf8)])
+        let kind = try #require(set.kinds.first)
+        let generator = DocumentGenerator(set: set)
+        let path = try DocumentPath("users/u1/notes/n1")
+        var keys = Set<String>()
+        for seed: UInt64 in 0..<40 {
+            var random = SplitMix(seed: seed)
+            // Empty maps: the only edit adds an entry.
+            for start in [#"{"free": {}, "coded": {}}"#, #"{"free": {"n1": 1, "x": "y"}, "coded": {"a1": 2, "b2": true, "c3": null}}"#] {
+                let document = try JSONParser().parse(Array(start.utf8))
+                let edit = try #require(try generator.edit(document, of: kind, at: path, time: 5, using: &random), "seed \(seed): an entry can be added to \(start)")
+                #expect(set.validate(edit.document, at: path).isEmpty, "\(edit.document.canonicalText)")
+                for map in ["free", "coded"] { keys.formUnion(edit.document.field(map)?.objectValue?.keys.map { map + "/" + $0.prefix(1) } ?? []) }
+            }
+            let drawn = try generator.document(of: kind, at: path, using: &random)
+            for map in ["free", "coded"] { keys.formUnion(drawn.field(map)?.objectValue?.keys.map { map + "/" + $0.prefix(1) } ?? []) }
+        }
+        #expect(keys.isSuperset(of: ["coded/a", "coded/b", "coded/c", "free/n"]), "\(keys.sorted())")
+        #expect(keys.contains { $0.hasPrefix("free/") && $0 != "free/n" }, "\(keys.sorted())")
+    }
+
     @Test func idsFollowTheirSchemaAndTheIDRules() throws {
         let set = try Self.set("remi")
         let generator = DocumentGenerator(set: set)

@@ -65,6 +65,14 @@ import Testing
         #expect(broken.map { $0.law }.contains(MergeLaw.identity) && broken.allSatisfy { $0.sides.base == .integer(1) }, "\(broken)")
         // Append-only keeps its base: a change refused is not a broken identity.
         #expect(MergeLawChecker(policy: .appendOnly).violations(of: LawCase(base: .object([:]), ours: .object(["a": .integer(1)]), theirs: nil)).isEmpty)
+        // …but three equal sides merge to that value, append-only too.
+        let dropsKept = MergeLawChecker(name: "drops what it keeps", keepsBase: true) { base, _, _ in
+            MergeOutcome(value: base == nil ? nil : .object([:]), conflicts: [])
+        }
+        let same = JSONValue.object(["a": .integer(1)])
+        let unchanged = dropsKept.violations(of: LawCase(base: same, ours: same, theirs: same))
+        #expect(unchanged.map(\.law) == [.identity, .idempotence, .identity, .idempotence], "\(unchanged)")
+        #expect(dropsKept.violations(of: LawCase(base: same, ours: .object([:]), theirs: nil)).isEmpty)
     }
 }
 

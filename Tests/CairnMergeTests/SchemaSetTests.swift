@@ -58,6 +58,15 @@ import Testing
         #expect(!merged.conflicts.contains { $0.pointer == "/completedCount" || $0.pointer == "/lastSectionId" })
     }
 
+    /// What a document lacks under `dependentRequired` is said in key order, the same in
+    /// every process (not in the order a dictionary happens to hold).
+    @Test func dependentFieldsLackingAreNamedInKeyOrder() throws {
+        let triggers = "abcdefgh".map(String.init)
+        let schema = Schema(.object(["dependentRequired": .object(Dictionary(uniqueKeysWithValues: triggers.map { ($0, .array([.string($0 + "2")])) }))]))
+        let errors = schema.validate(.object(Dictionary(uniqueKeysWithValues: triggers.map { ($0, .bool(true)) })))
+        #expect(errors.map(\.message) == triggers.map { "has \"\($0)\", so needs \"\($0)2\"" })
+    }
+
     @Test func refusesASetItCannotUse() throws {
         let schema = Array(#"{"type":"object"}"#.utf8)
         #expect(throws: SchemaSetError.self) { try SchemaSet(files: ["a.schema.json": schema]) }

@@ -81,11 +81,7 @@ public struct Home: Sendable {
                             mergeDriver: String? = nil) throws(CairnError) -> Store {
         try Self.validate(uid: uid)
         if let schemaSet {
-            do {
-                _ = try SchemaSet(files: schemaSet.files)
-            } catch {
-                throw CairnError(.invalidInput, "the schema set \(schemaSet.name) cannot be used: \(error.description); nothing was created", cause: error)
-            }
+            _ = try SchemaSet(reading: schemaSet, then: "nothing was created")
         }
         let folder = storeFolder(uid)
         if FileSystem.kind(folder) != nil {

@@ -45,7 +45,7 @@ extension Store {
         }
         text += "\n"
         for record in outcome.conflicts {
-            text += "\(conflictTrailer): \(record.jsonValue.canonicalText.replacingNewlinesCompactly())\n"
+            text += "\(conflictTrailer): \(record.jsonValue.inlineText)\n"
         }
         return text
     }

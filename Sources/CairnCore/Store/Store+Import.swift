@@ -62,7 +62,7 @@ extension Store {
             }
             message += "\n\(Self.importTrailer): \(other.uid) \(tip.hex)\n"
             for record in outcome.conflicts {
-                message += "\(Self.conflictTrailer): \(record.jsonValue.canonicalText.replacingNewlinesCompactly())\n"
+                message += "\(Self.conflictTrailer): \(record.jsonValue.inlineText)\n"
             }
             let signature = signature()
             let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: message,

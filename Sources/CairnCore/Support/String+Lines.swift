@@ -6,10 +6,3 @@ extension StringProtocol {
         return self[start..<Swift.max(start, end)]
     }
 }
-
-extension String {
-    /// The text on one line (JSON's newlines and indentation removed).
-    func replacingNewlinesCompactly() -> String {
-        split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
-    }
-}

@@ -10,7 +10,9 @@
 /// their IDs from `x-cairn.ids` or the ID rules; derived fields are computed by
 /// ``SchemaSet/Kind/filled(_:documents:)``. Every document is checked against its kind
 /// (``SchemaSet/Kind/validate(_:at:)``) before it is returned; one that cannot be made valid
-/// is a ``GenerationError``.
+/// is a ``GenerationError``, and so is a schema whose bounds no document honours or whose
+/// documents would be huge (``GenerationBudget``): it never traps, hangs or returns a
+/// document its schema refuses.
 ///
 /// Values are small and drawn from few choices (short words, keys `s0`…`s4` in a map of
 /// `sections`), so documents made on two devices collide and merges have work to do. Time
@@ -49,8 +51,8 @@ public struct DocumentGenerator: Sendable {
     /// An ID for the placeholder `name` of `kind`.
     public func id(for name: String, of kind: SchemaSet.Kind, fresh: Bool, using random: inout SplitMix) throws(GenerationError) -> String {
         if let schema = kind.ids[name] {
-            let context = Context(generator: self, kind: kind, root: schema.root, captures: [:], time: nil)
             for _ in 0..<Self.attempts {
+                let context = GenerationContext(generator: self, kind: kind, root: schema.root, captures: [:], time: nil)
                 let value = try context.value(schema.root, pointer: "/x-cairn/ids/\(name)", key: name, using: &random)
                 if case .string(let id) = value, schema.accepts(value), (try? DocumentID.validate(id, in: id)) != nil {
                     return id
@@ -79,14 +81,22 @@ public struct DocumentGenerator: Sendable {
     public func document(of kind: SchemaSet.Kind, at path: DocumentPath, time: Int64? = nil,
                          documents: ((DocumentCount) -> [JSONValue])? = nil,
                          using random: inout SplitMix) throws(GenerationError) -> JSONValue {
-        let context = Context(generator: self, kind: kind, root: kind.schema.root,
-                              captures: kind.pattern.match(path) ?? [:], time: time)
         var last: ValidationError?
         for _ in 0..<Self.attempts {
+            // Each attempt with a budget of its own.
+            let context = GenerationContext(generator: self, kind: kind, root: kind.schema.root,
+                                            captures: kind.pattern.match(path) ?? [:], time: time)
             let drawn = try context.value(kind.schema.root, pointer: "", key: nil, policy: kind.policy, top: true, using: &random)
             let document = kind.filled(drawn, documents: documents ?? { _ in [] })
             let errors = kind.validate(document, at: path)
-            if errors.isEmpty { return document }
+            if errors.isEmpty {
+                // A store reads no document larger than this.
+                let size = document.canonicalBytes().count
+                guard size <= JSONLimits.documents.maxBytes else {
+                    throw GenerationError(file: kind.file, pointer: "", reason: "a document drawn is \(size) bytes; a store holds documents up to \(JSONLimits.documents.maxBytes)")
+                }
+                return document
+            }
             last = errors.first
         }
         throw GenerationError(file: kind.file, pointer: last?.schemaPath ?? "",

@@ -8,8 +8,10 @@
 /// guessed would write documents its own validator refuses.
 struct PatternGenerator {
     indirect enum Node {
-        /// One character of the ranges (of Unicode scalar values); negated: one outside them.
-        case characters([ClosedRange<UInt32>], negated: Bool)
+        /// One character of the ranges (of Unicode scalar values, none a surrogate; never empty).
+        case characters([ClosedRange<UInt32>])
+        /// One of these characters (what a negated class leaves; never empty).
+        case choices([UInt32])
         case sequence([Node])
         case alternation([Node])
         case repetition(Node, min: Int, max: Int?)
@@ -25,6 +27,9 @@ struct PatternGenerator {
 
     /// Repetitions without an upper bound stop this far above their lower bound.
     static let openRepetition = 3
+    /// The longest string generated: a pattern that can make longer ones (`(a{1000}){1000}`)
+    /// is refused, as no document would hold them.
+    static let longest = 10_000
 
     init(_ pattern: String) throws(Unsupported) {
         self.pattern = pattern
@@ -32,6 +37,24 @@ struct PatternGenerator {
         root = try parser.alternation()
         guard parser.position == parser.scalars.count else {
             throw Unsupported(reason: "an unbalanced ')' at offset \(parser.position)")
+        }
+        guard Self.length(of: root) <= Self.longest else {
+            throw Unsupported(reason: "its strings can be longer than \(Self.longest) characters")
+        }
+    }
+
+    /// The length of the longest string `node` generates, or more than ``longest``.
+    private static func length(of node: Node) -> Int {
+        switch node {
+        case .characters, .choices:
+            return 1
+        case .sequence(let nodes):
+            return nodes.reduce(0) { Swift.min($0 + length(of: $1), longest + 1) }
+        case .alternation(let nodes):
+            return nodes.map(length(of:)).max() ?? 0
+        case .repetition(let node, let min, let max):
+            let (product, overflow) = length(of: node).multipliedReportingOverflow(by: max ?? min + openRepetition)
+            return overflow ? longest + 1 : Swift.min(product, longest + 1)
         }
     }
 
@@ -44,17 +67,12 @@ struct PatternGenerator {
 
     private static func generate(_ node: Node, into scalars: inout String.UnicodeScalarView, using random: inout SplitMix) {
         switch node {
-        case .characters(let ranges, let negated):
-            if negated {
-                // Printable ASCII outside the ranges.
-                let choices = (0x21...0x7E).filter { value in !ranges.contains { $0.contains(UInt32(value)) } }
-                if let value = choices.randomElement(using: &random) { scalars.append(Unicode.Scalar(UInt8(value))) }
-            } else if !ranges.isEmpty {
-                let range = ranges[Int.random(in: 0..<ranges.count, using: &random)]
-                var value = UInt32.random(in: range, using: &random)
-                while Unicode.Scalar(value) == nil { value = range.lowerBound }
-                scalars.append(Unicode.Scalar(value)!)
-            }
+        case .characters(let ranges):
+            let range = ranges[Int.random(in: 0..<ranges.count, using: &random)]
+            // Read without surrogates, so every value is a scalar.
+            if let scalar = Unicode.Scalar(UInt32.random(in: range, using: &random)) { scalars.append(scalar) }
+        case .choices(let values):
+            if let scalar = Unicode.Scalar(values.randomElement(using: &random)!) { scalars.append(scalar) }
         case .sequence(let nodes):
             for node in nodes { generate(node, into: &scalars, using: &random) }
         case .alternation(let nodes):
@@ -111,7 +129,7 @@ struct PatternGenerator {
             case "*": position += 1; node = .repetition(atom, min: 0, max: nil)
             case "+": position += 1; node = .repetition(atom, min: 1, max: nil)
             case "{":
-                guard let (min, max) = bounds() else { return .sequence([atom, .characters([0x7B...0x7B], negated: false)]) }
+                guard let (min, max) = bounds() else { return .sequence([atom, .characters([0x7B...0x7B])]) }
                 node = .repetition(atom, min: min, max: max)
             default: return node
             }
@@ -152,11 +170,11 @@ struct PatternGenerator {
             let scalar = current!
             position += 1
             switch scalar {
-            case ".": return .characters(Self.any, negated: false)
+            case ".": return .characters(Self.any)
             case "[": return try characterClass()
             case "\\":
                 let (ranges, _) = try escape(inClass: false)
-                return .characters(ranges, negated: negatedEscape)
+                return try Self.drawable(ranges, negated: negatedEscape)
             case "(":
                 if current == "?" {
                     position += 1
@@ -177,8 +195,31 @@ struct PatternGenerator {
             case "*", "+", "?":
                 throw Unsupported(reason: "a quantifier with nothing before it at offset \(position - 1)")
             default:
-                return .characters([scalar.value...scalar.value], negated: false)
+                return .characters([scalar.value...scalar.value])
             }
+        }
+
+        /// What a class (or an escape) draws from: its ranges less the surrogates (no scalar
+        /// is one) and what lies past Unicode; negated, the printable ASCII characters
+        /// outside it, else the Latin-1 and Latin Extended letters outside it. A class that
+        /// leaves nothing is refused: drawing from it would never end.
+        static func drawable(_ ranges: [ClosedRange<UInt32>], negated: Bool) throws(Unsupported) -> Node {
+            if negated {
+                for pool: ClosedRange<UInt32> in [0x21...0x7E, 0xA1...0x24F] {
+                    let choices = pool.filter { value in !ranges.contains { $0.contains(value) } }
+                    if !choices.isEmpty { return .choices(choices) }
+                }
+                throw Unsupported(reason: "a negated class that leaves no character to draw")
+            }
+            var valid: [ClosedRange<UInt32>] = []
+            for range in ranges {
+                let low = range.lowerBound, high = Swift.min(range.upperBound, 0x10FFFF)
+                guard low <= high else { continue }
+                if low < 0xD800 { valid.append(low...Swift.min(high, 0xD7FF)) }
+                if high > 0xDFFF { valid.append(Swift.max(low, 0xE000)...high) }
+            }
+            guard !valid.isEmpty else { throw Unsupported(reason: "a class of no character (surrogates are no characters)") }
+            return .characters(valid)
         }
 
         /// Whether the escape just read was a negated shorthand (`\D`, `\W`, `\S`).
@@ -253,7 +294,7 @@ struct PatternGenerator {
             }
             guard current == "]" else { throw Unsupported(reason: "an unclosed '['") }
             position += 1
-            return .characters(ranges, negated: negated)
+            return try Self.drawable(ranges, negated: negated)
         }
     }
 }

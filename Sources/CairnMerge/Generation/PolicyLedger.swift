@@ -83,7 +83,9 @@ public struct PolicyLedger: Sendable {
             guard case .integer(let count)? = after else { return }
             let previous: Int64 = if case .integer(let value)? = before { value } else { 0 }
             let sum: Int64 = if case .counter(let sum)? = promises[place] { sum } else { 0 }
-            promises[place] = .counter(sum + count - previous)
+            // Wrapping: the sum is right whenever the true one fits in 64 bits; one that does
+            // not is a promise the merge cannot keep, and the check says so.
+            promises[place] = .counter(sum &+ count &- previous)
         case .max, .min:
             guard let after else { return }
             if case .extreme(let kept, _)? = promises[place], JSONValue.stampOrder(kept, after) == (policy == .max ? 1 : -1) { return }
@@ -94,13 +96,15 @@ public struct PolicyLedger: Sendable {
             for element in elements where !all.contains(where: { JSONValue.same($0, element) }) { all.append(element) }
             promises[place] = .union(all)
         case .entriesLatest(let by):
-            for (key, entry) in after?.objectValue ?? [:] {
+            let entries = after?.objectValue ?? [:]
+            for key in JSONValue.sortedKeys(entries) {
+                let entry = entries[key]!
                 remember(entry, stamp: entry.field(by), then: nil, at: Place(path: place.path, tokens: place.tokens + [key]))
             }
         case .lww(let field, let children, _), .highest(let field, _, let children):
             guard case .object(var fields)? = after else { return }
-            for (key, child) in children {
-                record(child, before: before?.field(key), after: fields[key], at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
+            for key in children.keys.sorted() {
+                record(children[key]!, before: before?.field(key), after: fields[key], at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
                 fields[key] = nil
             }
             if top { for name in kind.computedFields { fields[name] = nil } }
@@ -109,7 +113,7 @@ public struct PolicyLedger: Sendable {
             remember(.object(fields), stamp: fields[field], then: then, at: place)
         case .fields(let children, let others):
             guard policy != .plain, case .object(let fields)? = after else { return }
-            for key in MergePolicy.keys(of: before?.objectValue ?? [:], fields) {
+            for key in MergePolicy.keys(of: before?.objectValue ?? [:], fields).sorted() {
                 guard let child = children[key] ?? others, !(top && kind.computedFields.contains(key)) else { continue }
                 record(child, before: before?.field(key), after: fields[key], at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
             }
@@ -174,11 +178,11 @@ public struct PolicyLedger: Sendable {
         for (path, document) in documents.sorted(by: { $0.key < $1.key }) {
             guard let kind = set.kind(of: path) else { continue }
             for error in kind.validate(document, at: path) { found.append("\(path): invalid: \(error)") }
-            let filled = kind.filled(document) { count in
+            let mismatches = kind.derivedMismatches(of: document, at: path) { count in
                 documents.filter { count.contains($0.key, below: path) }.sorted { $0.key < $1.key }.map(\.value)
             }
-            if let pointer = JSONDifference.between(expected: document, found: filled).first?.pointer {
-                found.append("\(path) \(pointer): derived: is \(text(document.value(at: pointer.split(separator: "/").map(String.init)))), computed \(text(filled.value(at: pointer.split(separator: "/").map(String.init))))")
+            for mismatch in mismatches {
+                found.append("\(path) /\(MergePolicy.escape(mismatch.field)): derived: is \(text(mismatch.found)), computed \(text(mismatch.expected))")
             }
         }
         return found

@@ -5,7 +5,8 @@
 ///
 /// By design `counter` is not idempotent (two equal increments are two increments), and
 /// `append-only` keeps its base against any change: for it identity and idempotence are
-/// checked only where the base is absent (creations).
+/// checked only where the base is absent (creations) or the side is the base unchanged (so
+/// `merge(x, x, x) == x` holds for every policy).
 public struct MergeLawChecker: Sendable {
     /// A merge of three sides, any of them absent.
     public typealias Merge = @Sendable (_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?) -> MergeOutcome
@@ -55,8 +56,8 @@ public struct MergeLawChecker: Sendable {
                 ?? (forward.conflicts + backward.conflicts).first?.pointer ?? ""
             found.append(LawViolation(policy: name, law: .symmetry, pointer: pointer, sides: sides, forward: forward, backward: backward))
         }
-        guard !keepsBase || sides.base == nil else { return found }
         for changed in [sides.ours, sides.theirs] {
+            if keepsBase, sides.base != nil, !JSONValue.same(changed, sides.base) { continue }
             let identity = LawCase(base: sides.base, ours: sides.base, theirs: changed)
             let outcomes = (merge(identity.base, identity.ours, identity.theirs), merge(identity.base, identity.theirs, identity.ours))
             for outcome in [outcomes.0, outcomes.1] where !Self.gives(outcome, changed) {

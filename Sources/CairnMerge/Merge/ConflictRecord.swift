@@ -29,7 +29,7 @@ public struct ConflictRecord: Hashable, Sendable, Comparable, CustomStringConver
     public var description: String {
         func show(_ value: JSONValue?) -> String {
             guard let value else { return "(deleted)" }
-            let text = value.canonicalText.replacingNewlines()
+            let text = value.inlineText
             return text.count > 120 ? String(text.prefix(120)) + "…" : text
         }
         var (kept, replaced) = (kept, replaced)
@@ -59,18 +59,5 @@ public struct ConflictRecord: Hashable, Sendable, Comparable, CustomStringConver
     /// order of records is the order of their documents' text.
     private static func text(of document: DocumentPath?) -> some Sequence<UInt8> {
         (document?.segments ?? []).lazy.map(\.utf8).joined(separator: "/".utf8)
-    }
-}
-
-extension String {
-    /// The canonical text on one line, for messages.
-    fileprivate func replacingNewlines() -> String {
-        split(separator: "\n").map { $0.trimmingLeadingSpaces() }.joined(separator: " ")
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingLeadingSpaces() -> Substring {
-        drop { $0 == " " }
     }
 }

@@ -1,6 +1,6 @@
 /// A time written in ISO 8601 as stamps are (`2026-11-22T08:00:00Z`,
-/// `2026-11-22T08:00:00.250+01:00`), read without Foundation.
-struct ISO8601Stamp {
+/// `2026-11-22T08:00:00.250+01:00`), read and written without Foundation.
+public struct ISO8601Stamp {
     /// Milliseconds since 1970-01-01 UTC.
     let milliseconds: Int64
 
@@ -60,5 +60,24 @@ struct ISO8601Stamp {
         let days = era * 146_097 + dayOfEra - 719_468
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset * 60
         milliseconds = seconds * 1_000 + fraction
+    }
+
+    /// `seconds` since 1970 as ISO 8601 text in UTC, to the second: `2026-11-22T02:12:02Z`;
+    /// with `separator` `" "`, as people read it (`2026-11-22 02:12:02Z`).
+    public static func text(seconds: Int64, separator: String = "T") -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // Days to a civil date (proleptic Gregorian), after Howard Hinnant's algorithm.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))\(separator)\(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
     }
 }

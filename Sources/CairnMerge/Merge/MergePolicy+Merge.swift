@@ -153,7 +153,7 @@ extension MergePolicy {
         var notes: [String] = []
         for (lead, clampedTo) in [(leads.0, clamped.0), (leads.1, clamped.1)] {
             guard let lead else { continue }
-            let written = clampedTo.map { "; counted as " + $0.canonicalText.split(separator: "\n").joined(separator: " ") } ?? ""
+            let written = clampedTo.map { "; counted as " + $0.inlineText } ?? ""
             notes.append("a stamp \(MergeClock.describe(lead)) ahead of the merging device's clock\(written)")
         }
         // Sorted: the same note whichever side merges.

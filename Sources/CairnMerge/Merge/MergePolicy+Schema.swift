@@ -103,10 +103,10 @@ extension MergePolicy {
                 try noChildren("entries")
                 self = .entriesLatest(by: field)
             } else {
-                throw fail("unknown policy \(JSONValue.object(annotation).canonicalText.split(separator: "\n").joined()); use {\"lww\": F}, {\"highest\": F, \"then\": G} or {\"entries\": \"latest\", \"by\": F}")
+                throw fail("unknown policy \(JSONValue.object(annotation).inlineText); use {\"lww\": F}, {\"highest\": F, \"then\": G} or {\"entries\": \"latest\", \"by\": F}")
             }
         case let other?:
-            throw fail("unknown policy \(other.canonicalText.split(separator: "\n").joined()); use fields, append-only, counter, max, min, union or an object form")
+            throw fail("unknown policy \(other.inlineText); use fields, append-only, counter, max, min, union or an object form")
         }
     }
 }

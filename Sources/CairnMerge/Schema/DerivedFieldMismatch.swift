@@ -26,11 +26,7 @@ public struct DerivedFieldMismatch: Hashable, Sendable, CustomStringConvertible 
 
     /// The mismatch in one line, with `verb` saying when the value was found (`is`, `was`).
     public func described(verb: String) -> String {
-        let held = found.map(Self.show) ?? "absent"
-        return "\(document): derived field \(field) \(verb) \(held), expected \(Self.show(expected)) (\(schemaFile))"
-    }
-
-    private static func show(_ value: JSONValue) -> String {
-        value.canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
+        let held = found?.inlineText ?? "absent"
+        return "\(document): derived field \(field) \(verb) \(held), expected \(expected.inlineText) (\(schemaFile))"
     }
 }

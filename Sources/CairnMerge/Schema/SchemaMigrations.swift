@@ -157,19 +157,19 @@ public struct SchemaMigrations: Sendable, Hashable {
             }
         case .rename(let pattern, let field, let to):
             for (path, value) in documents {
-                guard pattern.match(path) != nil, let old = value.at(field) else {
+                guard pattern.match(path) != nil, let old = value.value(at: field) else {
                     result[path] = value
                     continue
                 }
-                result[path] = value.setting(field, to: nil).setting(to, to: old)
+                result[path] = value.setting(nil, at: field).setting(old, at: to)
             }
         case .remove(let pattern, let field):
             for (path, value) in documents {
-                result[path] = pattern.match(path) != nil ? value.setting(field, to: nil) : value
+                result[path] = pattern.match(path) != nil ? value.setting(nil, at: field) : value
             }
         case .set(let pattern, let field, let newValue):
             for (path, value) in documents {
-                result[path] = pattern.match(path) != nil ? value.setting(field, to: newValue) : value
+                result[path] = pattern.match(path) != nil ? value.setting(newValue, at: field) : value
             }
         }
         return result
@@ -189,27 +189,5 @@ extension Substring {
             }
         }
         return text
-    }
-}
-
-extension JSONValue {
-    /// The value at a JSON pointer's tokens (objects only), or nil.
-    func at(_ tokens: [String]) -> JSONValue? {
-        var current: JSONValue? = self
-        for token in tokens { current = current?.field(token) }
-        return current
-    }
-
-    /// The value with the field at the pointer's tokens set (nil: removed), making the objects
-    /// on the way; a value that is not an object on the way is left as it is.
-    func setting(_ tokens: [String], to value: JSONValue?) -> JSONValue {
-        guard let first = tokens.first, case .object(var fields) = self else { return self }
-        if tokens.count == 1 {
-            fields[first] = value
-        } else {
-            let inner = fields[first] ?? .object([:])
-            fields[first] = inner.setting(Array(tokens.dropFirst()), to: value)
-        }
-        return .object(fields)
     }
 }

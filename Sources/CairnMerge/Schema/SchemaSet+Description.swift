@@ -16,7 +16,7 @@ extension SchemaSet {
             } else {
                 lines.append("  ids:")
                 for (placeholder, schema) in kind.ids.sorted(by: { $0.key < $1.key }) {
-                    lines.append("    {\(placeholder)}: \(Self.inline(schema.root))")
+                    lines.append("    {\(placeholder)}: \(schema.root.inlineText)")
                 }
             }
             lines.append("  policy: \(kind.policy.name)")
@@ -82,7 +82,7 @@ extension SchemaSet {
     /// The derived and counted fields of a kind, sorted by name: the annotation and a sentence.
     private static func computed(_ kind: Kind) -> [(String, (annotation: JSONValue, text: String))] {
         func filter(_ fields: [String: JSONValue]) -> String {
-            fields.isEmpty ? "" : " where " + fields.sorted { $0.key < $1.key }.map { "\($0.key) is \(inline($0.value))" }.joined(separator: " and ")
+            fields.isEmpty ? "" : " where " + fields.sorted { $0.key < $1.key }.map { "\($0.key) is \($0.value.inlineText)" }.joined(separator: " and ")
         }
         func annotation(_ fields: [String: JSONValue], where filter: [String: JSONValue]) -> JSONValue {
             .object(filter.isEmpty ? fields : fields.merging(["where": .object(filter)]) { $1 })
@@ -131,10 +131,5 @@ extension SchemaSet {
 
     private static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-
-    /// A JSON value on one line.
-    private static func inline(_ value: JSONValue) -> String {
-        value.canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
     }
 }

@@ -159,8 +159,8 @@ struct SchemaValidator {
                 }
             }
             if case .object(let dependencies)? = keyword(.dependentRequired) {
-                for (trigger, needed) in dependencies where fields[trigger] != nil {
-                    if case .array(let names) = needed {
+                for trigger in JSONValue.sortedKeys(dependencies) where fields[trigger] != nil {
+                    if case .array(let names) = dependencies[trigger]! {
                         for case .string(let name) in names where fields[name] == nil {
                             fail("dependentRequired", "has \"\(trigger)\", so needs \"\(name)\"")
                         }
@@ -331,7 +331,7 @@ struct SchemaValidator {
     }
 
     static func short(_ value: JSONValue) -> String {
-        let text = value.canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
+        let text = value.inlineText
         return text.count > 60 ? String(text.prefix(60)) + "…" : text
     }
 }

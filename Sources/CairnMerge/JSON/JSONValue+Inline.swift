@@ -1,0 +1,9 @@
+extension JSONValue {
+    /// The value's canonical text on one line, for messages and one-line records:
+    /// `{ "a": 1, "b": [ true, null ] }` — keys in canonical order, `, ` between members and
+    /// `: ` after keys. (Canonical text escapes every newline inside strings, so its lines
+    /// are the value's structure.)
+    public var inlineText: String {
+        canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
+    }
+}

@@ -80,6 +80,16 @@ import Testing
         // Two devices, each one more attempt from 3: five.
         #expect(MergePolicy.counter.merge(base: .integer(3), ours: .integer(4), theirs: .integer(4)).value == .integer(5))
         #expect(MergePolicy.counter.merge(base: nil, ours: .integer(1), theirs: .integer(2)).value == .integer(3))
+        // Near the top of the integers: the sum fits, though ours + theirs would not.
+        let high: Int64 = 9_000_000_000_000_000_000
+        for (ours, theirs) in [(high + 1, high + 2), (high + 2, high + 1)] {
+            let merged = MergePolicy.counter.merge(base: .integer(high), ours: .integer(ours), theirs: .integer(theirs))
+            #expect(merged.value == .integer(high + 3) && merged.conflicts.isEmpty)
+        }
+        // A sum that does not fit is decided by content, the same both ways, and recorded.
+        let over = MergePolicy.counter.merge(base: .integer(0), ours: .integer(.max), theirs: .integer(1))
+        #expect(over.value == MergePolicy.counter.merge(base: .integer(0), ours: .integer(1), theirs: .integer(.max)).value)
+        #expect(over.conflicts.count == 1)
     }
 
     @Test func fieldsTakesEachSidesOwnChangesAndRecordsRealConflicts() throws {

@@ -3,7 +3,7 @@
 ///
 /// | policy | promise |
 /// | --- | --- |
-/// | append-only | every document as it was created, byte for byte |
+/// | append-only | every document as it was created, byte for byte; one created on several devices apart, the creation the policy keeps (the first in canonical order, or with `latest`, the greatest field) |
 /// | counter | the sum of every increment on every device (a creation counts from 0) |
 /// | max, min | the greatest, smallest value written |
 /// | union | every element added |
@@ -78,7 +78,10 @@ public struct PolicyLedger: Sendable {
         let top = place.tokens.isEmpty
         switch policy {
         case .appendOnly, .appendOnlyLatest:
-            if before == nil, let after { promises[place] = .created(after) }
+            guard before == nil, let after else { return }
+            // Created on another device too, before either saw the other's: one is kept.
+            if case .created(let kept)? = promises[place], !Self.keeps(after, over: kept, policy: policy) { return }
+            promises[place] = .created(after)
         case .counter:
             guard case .integer(let count)? = after else { return }
             let previous: Int64 = if case .integer(let value)? = before { value } else { 0 }
@@ -118,6 +121,16 @@ public struct PolicyLedger: Sendable {
                 record(child, before: before?.field(key), after: fields[key], at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
             }
         }
+    }
+
+    /// Whether an append-only policy keeps `value` over `kept` when both were created apart:
+    /// with `latest`, the greater field; else (and on a tie) the first in canonical order.
+    static func keeps(_ value: JSONValue, over kept: JSONValue, policy: MergePolicy) -> Bool {
+        if case .appendOnlyLatest(let field) = policy {
+            let order = JSONValue.stampOrder(value.field(field), kept.field(field))
+            if order != 0 { return order > 0 }
+        }
+        return JSONValue.canonicalOrder(value, kept) < 0
     }
 
     /// Keeps `value` at `place` when its stamp is greater than the one kept (ties: as the

@@ -27,8 +27,7 @@ public struct JSONDifference: Hashable, Sendable, CustomStringConvertible {
     /// A value on one line (canonical text, shortened past 200 characters).
     static func show(_ value: JSONValue?) -> String {
         guard let value else { return "absent" }
-        let text = value.canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }
-            .joined(separator: " ")
+        let text = value.inlineText
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 

@@ -235,9 +235,9 @@ extension MergePolicy {
         guard case .integer(let oursCount) = ours, case .integer(let theirsCount) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
-        let (partial, addOverflow) = oursCount.addingReportingOverflow(theirsCount)
-        let (sum, subtractOverflow) = partial.subtractingReportingOverflow(start)
-        guard !addOverflow, !subtractOverflow else {
+        // In 128 bits, so a sum that fits is found whatever the sides on the way (and the
+        // same whichever side is ours); one that does not fit is decided by content.
+        guard let sum = Int64(exactly: Int128(oursCount) + Int128(theirsCount) - Int128(start)) else {
             return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
         return .integer(sum)

@@ -11,16 +11,7 @@ public enum StoreTree {
     /// file `mode` cannot be in the store of `uid`; nil when it can.
     public static func refusal(of components: [[UInt8]], mode: UInt32, uid: String) -> StoreTreeRefusal? {
         let shown = components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
-        for name in components {
-            if let problem = TreeNameProblem(name) { return .badName(path: debugQuoted(shown), problem: problem) }
-        }
-        switch mode {
-        case 0o100644: break
-        case 0o100755: return .executable(path: shown)
-        case 0o120000: return .symbolicLink(path: shown)
-        case 0o160000: return .submodule(path: shown)
-        default: return .otherMode(path: shown, mode: mode)
-        }
+        if let refusal = fileRefusal(of: components, mode: mode) { return refusal }
         let names = components.map { String(decoding: $0, as: UTF8.self) }
         if StoreLayout.isOwnFile(names: names) { return nil }
         guard names.count >= 2, names[0] == StoreLayout.usersFolder else {
@@ -33,6 +24,22 @@ public enum StoreTree {
             return .notADocument(path: shown, uid: uid)
         }
         return nil
+    }
+
+    /// Why the file at `components` with git file `mode` cannot be in any tree Cairn accepts
+    /// (a bad name, not a plain file), wherever it is; nil when it can.
+    public static func fileRefusal(of components: [[UInt8]], mode: UInt32) -> StoreTreeRefusal? {
+        let shown = components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
+        for name in components {
+            if let problem = TreeNameProblem(name) { return .badName(path: debugQuoted(shown), problem: problem) }
+        }
+        switch mode {
+        case 0o100644: return nil
+        case 0o100755: return .executable(path: shown)
+        case 0o120000: return .symbolicLink(path: shown)
+        case 0o160000: return .submodule(path: shown)
+        default: return .otherMode(path: shown, mode: mode)
+        }
     }
 
     private static func debugQuoted(_ text: String) -> String {

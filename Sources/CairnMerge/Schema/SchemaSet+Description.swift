@@ -4,7 +4,8 @@ extension SchemaSet {
     /// policy tree (one line per value with a policy of its own, `*` for a map's entries),
     /// and the derived fields with what each computes. `cairn schema show` prints it.
     public func description(named name: String) -> String {
-        var lines = ["\(name): \(kinds.count) kind\(kinds.count == 1 ? "" : "s") of document, version \(migrations.version)"]
+        var lines = ["\(name): \(kinds.count) kind\(kinds.count == 1 ? "" : "s") of document, version \(migrations.version)"
+            + (contentCollection.map { ", shared content of the collection \($0)" } ?? "")]
         for kind in sortedKinds {
             lines.append("")
             lines.append(kind.pattern.description)
@@ -30,7 +31,8 @@ extension SchemaSet {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The same as one JSON object: `name`, `version` and `kinds`, each kind with `path`,
+    /// The same as one JSON object: `name`, `version`, `content` (the collection of a content
+    /// set, else null) and `kinds`, each kind with `path`,
     /// `file`, `checkpoint` (in the annotation's form) and `checkpointDeclared`, `retention`
     /// (null: keep all), `ids` (a schema per placeholder), `policy` (a tree of `policy`, with
     /// `fields` by key and a map's `entries`) and `derived` (per field its `derive`
@@ -39,6 +41,7 @@ extension SchemaSet {
         .object([
             "name": .string(name),
             "version": .integer(Int64(migrations.version)),
+            "content": contentCollection.map(JSONValue.string) ?? .null,
             "kinds": .array(sortedKinds.map { kind in
                 .object([
                     "path": .string(kind.pattern.description),

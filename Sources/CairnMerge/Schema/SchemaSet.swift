@@ -1,6 +1,10 @@
 /// The JSON Schemas of one app: one per kind of document, each naming the documents it
 /// describes (`"x-cairn": {"path": "users/{uid}/books/{bookId}"}`) and how they merge
 /// (`x-merge`). A store carries a copy, so policies travel and version with the data.
+///
+/// A *content set* describes shared content instead of one user's progress: every kind is
+/// marked `"x-cairn": {"content": true, "path": "assessments/{assessmentId}/…"}`, its paths
+/// rooted in one literal collection and a placeholder for the item (``contentCollection``).
 public struct SchemaSet: Sendable {
     /// One kind of document.
     public struct Kind: Sendable {
@@ -61,6 +65,9 @@ public struct SchemaSet: Sendable {
     }
 
     public let kinds: [Kind]
+    /// The collection of a content set (`assessments` for `assessments/{assessmentId}/…`);
+    /// nil for a set of progress (paths under `users/{uid}/`).
+    public let contentCollection: String?
     /// The set's version and how documents move up to it (``SchemaMigrations/fileName``).
     public let migrations: SchemaMigrations
 
@@ -71,13 +78,21 @@ public struct SchemaSet: Sendable {
     private init(kinds: [Kind], migrations: SchemaMigrations) {
         self.kinds = kinds
         self.migrations = migrations
+        contentCollection = nil
     }
+
+    /// Whether the set describes shared content rather than progress.
+    public var isContent: Bool { contentCollection != nil }
 
     /// Reads a set from its files (name → content). Every file must be a schema with an
     /// `x-cairn.path` and readable `x-merge` annotations, and no two may name the same paths;
-    /// `migrations.json`, when present, declares the version and the migrations.
+    /// `migrations.json`, when present, declares the version and the migrations. Either every
+    /// kind is marked `"content": true` (then their paths start with the same literal
+    /// collection and a placeholder for the item) or none is.
     public init(files: [String: [UInt8]]) throws(SchemaSetError) {
         var kinds: [Kind] = []
+        // The first kind read decides whether the set is content, and of which collection.
+        var content: (file: String, collection: String?)?
         migrations = try files[SchemaMigrations.fileName].map { (bytes) throws(SchemaSetError) in
             try SchemaMigrations(json: bytes)
         } ?? .initial
@@ -92,10 +107,25 @@ public struct SchemaSet: Sendable {
             guard case .string(let text)? = json.field("x-cairn")?.field("path") else {
                 throw SchemaSetError(file: name, reason: "it names no documents: add \"x-cairn\": {\"path\": \"users/{uid}/…\"}")
             }
-            guard let pattern = PathPattern(text), case .literal(StoreLayout.usersFolder)? = pattern.segments.first,
-                  case .placeholder? = pattern.segments.dropFirst().first else {
-                throw SchemaSetError(file: name, reason: "x-cairn.path \(text) is not a document path under users/{uid}/")
+            let marked = json.field("x-cairn")?.field("content")
+            guard marked == nil || marked == .bool(true) || marked == .bool(false) else {
+                throw SchemaSetError(file: name, reason: "x-cairn.content is true (shared content) or false (progress)")
             }
+            let isContent = marked == .bool(true)
+            guard let pattern = PathPattern(text), case .literal(let root)? = pattern.segments.first,
+                  case .placeholder? = pattern.segments.dropFirst().first,
+                  isContent ? root != StoreLayout.usersFolder : root == StoreLayout.usersFolder else {
+                throw SchemaSetError(file: name, reason: isContent
+                    ? "x-cairn.path \(text) is not a content path: a literal collection and the item's placeholder, like assessments/{assessmentId}"
+                    : "x-cairn.path \(text) is not a document path under users/{uid}/")
+            }
+            let collection = isContent ? root : nil
+            if let content, content.collection != collection {
+                throw SchemaSetError(file: name, reason: content.collection == nil || collection == nil
+                    ? "it is \(isContent ? "" : "not ")marked \"content\": true, and \(content.file) is\(isContent ? " not" : ""); a set describes progress or content, not both"
+                    : "its collection \(root) is not \(content.collection!), the collection of \(content.file); a content set describes one collection")
+            }
+            content = content ?? (name, collection)
             if let other = kinds.first(where: { $0.pattern == pattern }) {
                 throw SchemaSetError(file: name, reason: "x-cairn.path \(text) is also the path of \(other.file)")
             }
@@ -138,6 +168,7 @@ public struct SchemaSet: Sendable {
                               derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids))
         }
         self.kinds = kinds
+        contentCollection = content?.collection
     }
 
     /// The kind of document at `path`: the matching pattern with the most literal segments;

@@ -1,10 +1,17 @@
 extension SchemaSetCheck {
-    /// The pattern a schema names, when it is one the set accepts (under `users/{…}/`).
+    /// The pattern a schema names, when it is one the set accepts (under `users/{…}/`, or for
+    /// content under a literal collection and the item's placeholder).
     static func pattern(of schema: JSONValue) -> PathPattern? {
         guard case .string(let text)? = schema.field("x-cairn")?.field("path"), let pattern = PathPattern(text),
-              case .literal(StoreLayout.usersFolder)? = pattern.segments.first,
-              case .placeholder? = pattern.segments.dropFirst().first else { return nil }
+              case .literal(let root)? = pattern.segments.first,
+              case .placeholder? = pattern.segments.dropFirst().first,
+              isContent(schema) ? root != StoreLayout.usersFolder : root == StoreLayout.usersFolder else { return nil }
         return pattern
+    }
+
+    /// Whether the schema describes shared content (`"x-cairn": {"content": true}`).
+    static func isContent(_ schema: JSONValue) -> Bool {
+        schema.field("x-cairn")?.field("content") == .bool(true)
     }
 
     /// `x-cairn.path`: a document path (collection and ID in turn) under `users/{uid}/`, its
@@ -49,6 +56,12 @@ extension SchemaSetCheck {
                 }
             }
         }
+        if isContent(schema) {
+            guard parts[0] != StoreLayout.usersFolder, !parts[0].hasPrefix("{"), parts[1].hasPrefix("{") else {
+                return finding("\(text) is not a content path: content is shared, so every path starts with its collection and the item's placeholder, like assessments/{assessmentId}")
+            }
+            return []
+        }
         guard parts[0] == StoreLayout.usersFolder, parts[1].hasPrefix("{") else {
             return finding("\(text) is not under users/{uid}/: a store holds one user's documents, so every path starts users/{uid}")
         }
@@ -88,5 +101,27 @@ extension SchemaSetCheck {
             }
         }
         return example.joined(separator: "/")
+    }
+
+    /// A set describes progress or the content of one collection: a kind marked otherwise
+    /// than the first (in file order), or of another collection, is named.
+    static func contentFindings(_ schemas: [(file: String, json: JSONValue)]) -> [SchemaSetFinding] {
+        guard let first = schemas.first else { return [] }
+        let collection = { (schema: JSONValue) -> String? in
+            guard isContent(schema), let pattern = pattern(of: schema), case .literal(let root)? = pattern.segments.first else { return nil }
+            return root
+        }
+        var findings: [SchemaSetFinding] = []
+        for (file, json) in schemas.dropFirst() {
+            if isContent(json) != isContent(first.json) {
+                findings.append(SchemaSetFinding(file: file, pointer: "/x-cairn/content", rule: .cairnAnnotation, message: isContent(json)
+                    ? "the kind is content and \(first.file) is progress; a set describes one or the other: mark every kind \"content\": true, or none"
+                    : "the kind is progress and \(first.file) is content; a set describes one or the other: mark every kind \"content\": true, or none"))
+            } else if let mine = collection(json), let theirs = collection(first.json), mine != theirs {
+                findings.append(SchemaSetFinding(file: file, pointer: "/x-cairn/path", rule: .pathPattern,
+                                                 message: "the collection \(mine) is not \(theirs), the collection of \(first.file); a content set describes one collection"))
+            }
+        }
+        return findings
     }
 }

@@ -42,6 +42,7 @@ public struct SchemaSetCheck: Sendable {
             findings += Self.keywordFindings(file: file, schema: json)
         }
         findings += Self.overlapFindings(patterns)
+        findings += Self.contentFindings(schemas)
         if let bytes = files[SchemaMigrations.fileName] {
             do {
                 _ = try SchemaMigrations(json: bytes)

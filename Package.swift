@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "CairnSchemaSets", dependencies: ["CairnMerge"], path: "schema",
             sources: ["SchemaSets.swift"],
-            resources: ["bonfire", "edumind", "life-in-uk", "oybc", "remi", "remi-v1"].map { .copy($0) }),
+            resources: ["bonfire", "bonfire-content", "edumind", "edumind-content", "life-in-uk", "oybc", "remi", "remi-v1"].map { .copy($0) }),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
         // schemas and each merge policy (scripts/fuzz.sh runs them under libFuzzer).
         .target(name: "CairnFuzzing", dependencies: ["CairnMerge"]),

@@ -13,12 +13,20 @@ import GitFormat
 /// (`REMOTE_USER`, set by the web server; `GL_USER`, set by gitolite) is the repository's user
 /// (`<uid>.git`), and every update meets the ``PushRules`` (documents checked against the
 /// server's own copy of the schema set, else the one the repository already holds).
+///
+/// In a content item's repository (`content/<collection>/<item>.git`, config
+/// `cairn.content`), the pusher must be one of the collection's authors when the collection
+/// names them (``Server/authorsFile``), and every update meets the ``ContentPushRules``
+/// against the collection's schema set.
 public struct PreReceiveHook {
-    /// The repository's user, from its folder name.
+    /// The repository's user (or, for content, its item), from its folder name.
     public let uid: String
+    /// The collection of a content item's repository; nil for a user's.
+    public let contentCollection: String?
     /// The authenticated user the web server (or gitolite) names, if any.
     public let remoteUser: String?
     let rules: PushRules
+    let repository: Repository
 
     /// Opens the repository git runs the hook in (`GIT_DIR`, else the current folder).
     /// `environment`: the variables the web server or gitolite gave the hook, of which
@@ -33,7 +41,9 @@ public struct PreReceiveHook {
         let gitdir = repository.gitdir
         var name = FileSystem.lastComponent(of: String(gitdir.dropLast(gitdir.hasSuffix("/") ? 1 : 0)))
         if name.hasSuffix(".git") { name.removeLast(4) }
-        uid = (try? repository.config("cairn.uid")).flatMap { $0 } ?? name
+        self.repository = repository
+        contentCollection = (try? repository.config(Server.contentConfigKey)).flatMap { $0 }
+        uid = contentCollection != nil ? name : (try? repository.config("cairn.uid")).flatMap { $0 } ?? name
         remoteUser = [environment["REMOTE_USER"], environment["GL_USER"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
         rules = .server(repository, uid: uid)
     }
@@ -44,7 +54,21 @@ public struct PreReceiveHook {
         var refusals: [String] = []
         // The remedy of a failure to check, which a program words after the refusal.
         var remedy: CairnError.Remedy?
-        if let remoteUser, remoteUser != uid {
+        var content: ContentPushRules?
+        if let contentCollection {
+            let folder = FileSystem.parent(of: String(repository.gitdir.dropLast(repository.gitdir.hasSuffix("/") ? 1 : 0)))
+            do {
+                if let remoteUser, let authors = try Server.authors(inCollectionFolder: folder), !authors.contains(remoteUser) {
+                    refusals.append("user \(remoteUser) is not an author of \(contentCollection) (\(folder)/\(Server.authorsFile)); only authors publish content")
+                }
+                let files = SchemaSetFiles(name: contentCollection, files: try Server.schemaFiles(inCollectionFolder: folder))
+                let set = try SchemaSet(reading: files, then: "the push is refused")
+                content = ContentPushRules(repository: repository, collection: contentCollection, item: uid, schemaSet: set)
+            } catch {
+                refusals.append("cannot check the push: \(error.message)")
+                remedy = error.remedy
+            }
+        } else if let remoteUser, remoteUser != uid {
             refusals.append("user \(remoteUser) may not push to the progress of \(uid)")
         }
         for line in input.split(separator: "\n") where refusals.isEmpty {
@@ -57,7 +81,8 @@ public struct PreReceiveHook {
             let old = fields[0] == zero ? nil : ObjectID(hex: String(fields[0]))
             let new = fields[1] == zero ? nil : ObjectID(hex: String(fields[1]))
             do {
-                refusals += try rules.refusals(updating: String(fields[2]), from: old, to: new)
+                refusals += try content.map { try $0.refusals(updating: String(fields[2]), from: old, to: new) }
+                    ?? rules.refusals(updating: String(fields[2]), from: old, to: new)
             } catch let error as CairnError {
                 refusals.append("cannot check the push: \(error.message)")
                 remedy = error.remedy

@@ -26,31 +26,16 @@ public enum Server {
                 throw CairnError(.alreadyExists, "\(folder)/\(uid).git exists already; nothing was created")
             }
         }
-        if let schemaSet {
-            _ = try SchemaSet(reading: schemaSet, then: "nothing was created")
+        if let schemaSet, try SchemaSet(reading: schemaSet, then: "nothing was created").isContent {
+            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) describes shared content, not progress; use it with cairn server content init; nothing was created")
         }
         var created: [String] = []
         for uid in uids {
             let path = Home.normalize(RemoteURL.absolute(folder, in: FileManager.default.currentDirectoryPath) + "/\(uid).git")
-            do {
-                let repository = try Repository.create(at: path, initialBranch: Store.branch, bare: true)
-                try repository.setConfig("receive.denyNonFastForwards", to: "true")
-                try repository.setConfig("receive.denyDeletes", to: "true")
-                try repository.setConfig("receive.fsckObjects", to: "true")
-                try repository.setConfig("cairn.uid", to: uid)
-            } catch {
-                throw CairnError.git(error, doing: "cannot create \(path)")
-            }
-            let hook = """
-                #!/bin/sh
+            try createBareRepository(at: path, config: ["cairn.uid": uid], cairn: cairn, hookComment: """
                 # Every push to the progress of \(uid) is checked by Cairn: only users/\(uid)/, valid
                 # documents, append-only documents never changed, history never rewritten.
-                exec '\(cairn)' hook pre-receive
-
-                """
-            try FileSystem.makeFolders(path + "/hooks")
-            try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
-            _ = Syscalls.setMode(of: path + "/hooks/pre-receive", to: 0o755)
+                """)
             if let schemaSet {
                 let folder = path + "/" + StoreLayout.serverSchemaFolder
                 try FileSystem.makeFolders(folder)
@@ -61,5 +46,27 @@ public enum Server {
             created.append(path)
         }
         return created
+    }
+
+    /// Creates the bare repository `path` on `main` that refuses non-fast-forward pushes and
+    /// deletions, checks every object it receives, holds `config`, and runs `cairn hook
+    /// pre-receive` on every push (the hook script starts with `hookComment`).
+    static func createBareRepository(at path: String, config: [String: String], cairn: String,
+                                     hookComment: String) throws(CairnError) {
+        do {
+            let repository = try Repository.create(at: path, initialBranch: Store.branch, bare: true)
+            try repository.setConfig("receive.denyNonFastForwards", to: "true")
+            try repository.setConfig("receive.denyDeletes", to: "true")
+            try repository.setConfig("receive.fsckObjects", to: "true")
+            for (key, value) in config.sorted(by: { $0.key < $1.key }) {
+                try repository.setConfig(key, to: value)
+            }
+        } catch {
+            throw CairnError.git(error, doing: "cannot create \(path)")
+        }
+        let hook = "#!/bin/sh\n" + hookComment + "\nexec '\(cairn)' hook pre-receive\n"
+        try FileSystem.makeFolders(path + "/hooks")
+        try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
+        _ = Syscalls.setMode(of: path + "/hooks/pre-receive", to: 0o755)
     }
 }

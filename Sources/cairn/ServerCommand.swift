@@ -1,12 +1,13 @@
 import ArgumentParser
 import CairnCore
+import CairnMerge
 import CairnServer
 
 struct ServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
-        abstract: "Set up the server side: per-user bare repositories guarded by Cairn's hook.",
-        subcommands: [Init.self])
+        abstract: "Set up the server side: per-user bare repositories guarded by Cairn's hook, and shared content.",
+        subcommands: [Init.self, Content.self])
 
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -33,6 +34,78 @@ struct ServerCommand: ParsableCommand {
             let set = try schema.map { try SchemaLocator.set(named: $0) }
             for path in try Server.createRepositories(in: folder, uids: uids, cairn: cairn, schemaSet: set) {
                 print("Created \(path)")
+            }
+        }
+    }
+}
+
+extension ServerCommand {
+    struct Content: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set up shared content: a collection of items, one bare repository each, that authors publish to.",
+            subcommands: [Init.self, Remove.self])
+
+        struct Init: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Create FOLDER/content/NAME/ with its schema set and FOLDER/content/NAME/<item>.git per ITEM.",
+                discussion: """
+                    Serve FOLDER/content/ so that every signed-in user may fetch and only the \
+                    collection's authors (FOLDER/content/NAME/authors, one user a line) may push \
+                    (the README's "Shared content" shows the web server and gitolite rules). \
+                    Running it again adds the ITEMs that are not there yet and leaves the others \
+                    alone; the set must be the one the collection was made with.
+                    """)
+
+            @Argument(help: "The server's folder (content goes in FOLDER/content/).")
+            var folder: String
+
+            @Argument(help: "The collection: the literal first segment of the set's paths (assessments, books).")
+            var name: String
+
+            @Argument(help: "The items to create repositories for.")
+            var items: [String] = []
+
+            @Option(help: ArgumentHelp("The collection's content set, by name or the path of its folder.", valueName: "set"))
+            var schema: String
+
+            @Option(help: ArgumentHelp("A user who may publish the collection's items (repeat for more); added to FOLDER/content/NAME/authors.", valueName: "user"))
+            var author: [String] = []
+
+            func run() throws {
+                guard let cairn = SchemaLocator.executable() else {
+                    throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe) for the hook")
+                }
+                let set = try SchemaLocator.set(named: schema)
+                let created = try Server.createContent(in: folder, collection: name, items: items, cairn: cairn,
+                                                       schemaSet: set, authors: author)
+                if created.createdCollection {
+                    print("Created \(created.collectionFolder) (schema set \(set.name))")
+                }
+                for path in created.repositories {
+                    print("Created \(path)")
+                }
+                if !created.createdCollection && created.repositories.isEmpty {
+                    print("\(created.collectionFolder) holds every item named already; nothing was created")
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "rm",
+                abstract: "Delete an item: its repository goes, and devices see it as deleted.")
+
+            @Argument(help: "The server's folder.")
+            var folder: String
+
+            @Argument(help: "The collection.")
+            var name: String
+
+            @Argument(help: "The item to delete.")
+            var item: String
+
+            func run() throws {
+                print("Removed \(try Server.removeContent(in: folder, collection: name, item: item))")
             }
         }
     }

@@ -82,24 +82,8 @@ package struct PushRules {
                 }
             }
             guard let entry = difference.entries[1] else { continue }
-            let bytes = try repository.blobContent(entry.id)
-            guard bytes.count <= JSONLimits.documents.maxBytes else {
-                refusals.append("\(document) is \(bytes.count) bytes; a document is at most \(JSONLimits.documents.maxBytes) bytes")
-                continue
-            }
-            let value: JSONValue
-            do {
-                value = try JSONParser().parse(bytes)
-            } catch {
-                refusals.append("\(document) is not valid JSON: \(error.description)")
-                continue
-            }
-            guard case .object = value else {
-                refusals.append("\(document) holds a JSON \(value.typeName); a document is an object")
-                continue
-            }
-            if let kind, let first = kind.validate(value, at: document).first {
-                refusals.append("\(document) breaks its schema (\(kind.file)) at \(first)")
+            if let refusal = Self.refusal(of: try repository.blobContent(entry.id), at: document, kind: kind) {
+                refusals.append(refusal)
             }
         }
         // Derived fields as the schema computes them, in the tree as pushed: a commit that
@@ -109,6 +93,27 @@ package struct PushRules {
                 .corrections(in: newTree, after: changed).flatMap(\.mismatches).map(\.description)
         }
         return refusals
+    }
+
+    /// Why the file `bytes` cannot be the document at `path`: too large, not JSON, not an
+    /// object, or refused by its schema (`kind`); nil when it can.
+    static func refusal(of bytes: [UInt8], at document: DocumentPath, kind: SchemaSet.Kind?) -> String? {
+        guard bytes.count <= JSONLimits.documents.maxBytes else {
+            return "\(document) is \(bytes.count) bytes; a document is at most \(JSONLimits.documents.maxBytes) bytes"
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser().parse(bytes)
+        } catch {
+            return "\(document) is not valid JSON: \(error.description)"
+        }
+        guard case .object = value else {
+            return "\(document) holds a JSON \(value.typeName); a document is an object"
+        }
+        if let kind, let first = kind.validate(value, at: document).first {
+            return "\(document) breaks its schema (\(kind.file)) at \(first)"
+        }
+        return nil
     }
 
     /// Whether deleting `document` is what its kind's retention does: the collection keeps at

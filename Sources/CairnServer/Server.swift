@@ -26,8 +26,8 @@ public enum Server {
                 throw CairnError(.alreadyExists, "\(folder)/\(uid).git exists already; nothing was created")
             }
         }
-        if let schemaSet, try SchemaSet(reading: schemaSet, then: "nothing was created").isContent {
-            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) describes shared content, not progress; use it with cairn server content init; nothing was created")
+        if let schemaSet {
+            _ = try SchemaSet(readingProgress: schemaSet, then: "nothing was created")
         }
         var created: [String] = []
         for uid in uids {

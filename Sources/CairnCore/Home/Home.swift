@@ -81,7 +81,7 @@ public struct Home: Sendable {
                             mergeDriver: String? = nil) throws(CairnError) -> Store {
         try Self.validate(uid: uid)
         if let schemaSet {
-            _ = try SchemaSet(reading: schemaSet, then: "nothing was created")
+            _ = try SchemaSet(readingProgress: schemaSet, then: "nothing was created")
         }
         let folder = storeFolder(uid)
         if FileSystem.kind(folder) != nil {

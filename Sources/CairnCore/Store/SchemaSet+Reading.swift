@@ -12,4 +12,13 @@ extension SchemaSet {
                              cause: error)
         }
     }
+
+    /// Reads `files` as a set of progress, for a store: a content set (shared content, read
+    /// by every user) is refused with the line that says where it belongs.
+    public init(readingProgress files: SchemaSetFiles, then: String? = nil) throws(CairnError) {
+        try self.init(reading: files, then: then)
+        if let collection = contentCollection {
+            throw CairnError(.invalidInput, "the schema set \(files.name) describes shared content (the collection \(collection)), not a user's progress; serve it with cairn server content init" + (then.map { "; " + $0 } ?? ""))
+        }
+    }
 }

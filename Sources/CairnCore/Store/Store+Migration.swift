@@ -9,7 +9,7 @@ extension Store {
     /// place a document, before anything is written.
     @discardableResult
     public func upgradeSchemaSet(_ schemaSet: SchemaSetFiles) throws(CairnError) -> CheckpointResult {
-        let target = try SchemaSet(reading: schemaSet, then: "nothing was changed")
+        let target = try SchemaSet(readingProgress: schemaSet, then: "nothing was changed")
         return try locked("cannot migrate the store of \(uid)") { () throws -> CheckpointResult in
             try commitPending(message: nil)
             let version = try self.schemaSet().migrations.version

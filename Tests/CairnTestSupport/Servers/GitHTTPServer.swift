@@ -21,8 +21,10 @@ public final class GitHTTPServer: GitServer {
     /// `<name>.git` (the URL path `/git/<name>.git/...`); anonymous requests and wrong passwords
     /// get 401 for every repository. A name may not contain `:`, `|`, `"`, `\`, `/` or control
     /// characters, nor a password a newline. A request body over `maxRequestKilobytes` gets 413.
+    /// `contentAuthors` (collection -> its authors): every user may fetch the content items
+    /// `<root>/content/<collection>/<item>.git`, only the collection's authors push to them.
     public init(root: String, users: [String: String], access: GitServerAccess = .owner,
-                maxRequestKilobytes: Int = 102_400) throws {
+                maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:]) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-http")
         let paths = Paths(folder: folder.path)
@@ -35,7 +37,7 @@ public final class GitHTTPServer: GitServer {
             let port = try Loopback.freePort()
             let configuration = Self.configuration(root: root, folder: folder.path, port: port,
                                                    users: users.keys.sorted(), access: access,
-                                                   maxRequestKilobytes: maxRequestKilobytes)
+                                                   maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors)
             try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             if let process = try Self.launch(paths: paths, port: port, lastTry: tries == 5) {
                 self.port = port
@@ -73,9 +75,11 @@ public final class GitHTTPServer: GitServer {
 
     /// The lighttpd configuration: every URL needs a user, and `/git/<uid>.git` only `<uid>`
     /// (with `access` `.anyUser`, any user). lighttpd's CGI passes the authenticated user to
-    /// the backend as `REMOTE_USER`.
+    /// the backend as `REMOTE_USER`. Content (`/git/content/<collection>/<item>.git`) is read
+    /// by any user, and pushed (`git-receive-pack`, asked for in `info/refs` too) by the
+    /// collection's authors alone: the rules the README's "Shared content" shows.
     static func configuration(root: String, folder: String, port: Int, users: [String], access: GitServerAccess,
-                              maxRequestKilobytes: Int) -> String {
+                              maxRequestKilobytes: Int, contentAuthors: [String: [String]] = [:]) -> String {
         let paths = Paths(folder: folder)
         let require = { (requirement: String) in
             #"auth.require = ( "" => ( "method" => "basic", "realm" => "cairn", "require" => "\#(requirement)" ) )"#
@@ -102,13 +106,35 @@ public final class GitHTTPServer: GitServer {
             \(require("user=no:one"))
 
             """
+        // Last, so that they win over the rules above (lighttpd applies the last that matches).
+        var content = contentAuthors.isEmpty ? "" : """
+            $HTTP["url"] =~ "^/git/content/" {
+                \(require("valid-user"))
+            }
+
+            """
+        for (collection, authors) in contentAuthors.sorted(by: { $0.key < $1.key }) {
+            let item = "^/git/content/\(regexEscaped(collection))/[^/]+\\.git/"
+            let writers = authors.isEmpty ? "user=no:one" : authors.map { "user=" + $0 }.joined(separator: "|")
+            content += """
+                $HTTP["url"] =~ "\(item)git-receive-pack$" {
+                    \(require(writers))
+                }
+                $HTTP["url"] =~ "\(item)info/refs$" {
+                    $HTTP["querystring"] =~ "(^|&)service=git-receive-pack(&|$)" {
+                        \(require(writers))
+                    }
+                }
+
+                """
+        }
         guard access == .owner else {
             return text + """
                 $HTTP["url"] =~ "^/git/" {
                     \(require("valid-user"))
                 }
 
-                """
+                """ + content
         }
         for user in users {
             text += """
@@ -118,7 +144,7 @@ public final class GitHTTPServer: GitServer {
 
                 """
         }
-        return text
+        return text + content
     }
 
     /// Where the server's files live in its folder.

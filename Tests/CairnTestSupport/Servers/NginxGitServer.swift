@@ -31,9 +31,11 @@ public final class NginxGitServer: GitServer {
     /// user may fetch and push only `<name>.git` (the URL path `/git/<name>.git/...`);
     /// anonymous requests, other users and wrong passwords get 401. A name may not contain
     /// `:`, `|`, `"`, `\`, `/` or control characters, nor a password a newline. A request
-    /// body over `maxRequestKilobytes` gets 413.
+    /// body over `maxRequestKilobytes` gets 413. `contentAuthors` (collection -> its authors):
+    /// every user may fetch the content items `<root>/content/<collection>/<item>.git`, only
+    /// the collection's authors (their lines in `content/<collection>.authors.htpasswd`) push.
     public init(root: String, users: [String: String], access: GitServerAccess = .owner,
-                maxRequestKilobytes: Int = 102_400) throws {
+                maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:]) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-nginx")
         let paths = Paths(folder: folder.path)
@@ -42,12 +44,21 @@ public final class NginxGitServer: GitServer {
         }
         try FileManager.default.createDirectory(atPath: paths.users, withIntermediateDirectories: false)
         var everyone = ""
+        var lines: [String: String] = [:]
         for name in users.keys.sorted() {
             let line = "\(name):\(try Self.hash(users[name]!))\n"
             try line.write(toFile: paths.userFile(name), atomically: false, encoding: .utf8)
             everyone += line
+            lines[name] = line
         }
         try everyone.write(toFile: paths.everyone, atomically: false, encoding: .utf8)
+        if !contentAuthors.isEmpty {
+            try FileManager.default.createDirectory(atPath: paths.content, withIntermediateDirectories: false)
+        }
+        for (collection, authors) in contentAuthors {
+            try authors.compactMap { lines[$0] }.joined()
+                .write(toFile: paths.authorsFile(collection), atomically: false, encoding: .utf8)
+        }
 
         let fcgiwrap = try Self.launchFcgiwrap(paths: paths)
         var tries = 0
@@ -105,7 +116,10 @@ public final class NginxGitServer: GitServer {
 
     /// The nginx configuration. Only `/git/<uid>.git/...` is served, to users of the password
     /// file of `<uid>` (with `access` `.anyUser`, of the file of every user); the variables
-    /// fcgiwrap needs come from Debian's `fastcgi_params`, `REMOTE_USER` among them.
+    /// fcgiwrap needs come from Debian's `fastcgi_params`, `REMOTE_USER` among them. Content
+    /// (`/git/content/<collection>/<item>.git/...`) takes every user's password to fetch and
+    /// only the collection's authors' to push (`git-receive-pack`, asked for in `info/refs`
+    /// too): the rules the README's "Shared content" shows.
     static func configuration(root: String, paths: Paths, port: Int, access: GitServerAccess,
                               maxRequestKilobytes: Int) -> String {
         let passwords = access == .owner ? paths.users + "/$uid.htpasswd" : paths.everyone
@@ -129,12 +143,30 @@ public final class NginxGitServer: GitServer {
                 scgi_temp_path "\(paths.temporary)/scgi";
                 client_max_body_size \(maxRequestKilobytes)k;
 
+                # A push to content (receive-pack, and the info/refs that asks for it) takes
+                # the collection's authors; anything else every user.
+                map "$uri:$arg_service" $cairn_content_passwords {
+                    default "\(paths.everyone)";
+                    "~/git-receive-pack:$" "\(paths.content)/$collection.authors.htpasswd";
+                    "~/info/refs:git-receive-pack$" "\(paths.content)/$collection.authors.htpasswd";
+                }
+
                 server {
                     listen 127.0.0.1:\(port);
 
                     location ~ "^/git(?<path>/(?<uid>[^/]+)\\.git(/.*)?)$" {
                         auth_basic "cairn";
                         auth_basic_user_file "\(passwords)";
+                        include /etc/nginx/fastcgi_params;
+                        fastcgi_param SCRIPT_FILENAME \(httpBackend);
+                        fastcgi_param PATH_INFO $path;
+                        fastcgi_param GIT_PROJECT_ROOT "\(root)";
+                        fastcgi_param GIT_HTTP_EXPORT_ALL 1;
+                        fastcgi_pass "unix:\(paths.socket)";
+                    }
+                    location ~ "^/git(?<path>/content/(?<collection>[^/]+)/[^/]+\\.git(/.*)?)$" {
+                        auth_basic "cairn";
+                        auth_basic_user_file $cairn_content_passwords;
                         include /etc/nginx/fastcgi_params;
                         fastcgi_param SCRIPT_FILENAME \(httpBackend);
                         fastcgi_param PATH_INFO $path;
@@ -166,6 +198,13 @@ public final class NginxGitServer: GitServer {
         var nginxConsole: String { folder + "/nginx.console" }
         var fcgiwrapConsole: String { folder + "/fcgiwrap.console" }
         var pidFile: String { folder + "/nginx.pid" }
+
+        /// The password files of the collections' authors.
+        var content: String { folder + "/content" }
+
+        func authorsFile(_ collection: String) -> String {
+            content + "/" + collection + ".authors.htpasswd"
+        }
 
         func userFile(_ name: String) -> String {
             users + "/" + name + ".htpasswd"

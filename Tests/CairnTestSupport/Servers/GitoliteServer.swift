@@ -30,8 +30,10 @@ public final class GitoliteServer: Sendable {
 
     /// Sets up gitolite with a repository per user of `owners`, which only that user may read
     /// and write, and `readers` (user → the repositories they may read, not write); makes a
-    /// key for every user, and `cairn` (the tool's path) the repositories' hook. Then starts sshd.
-    public init(cairn: String, owners: [String] = ["u1", "u2"], readers: [String: [String]] = [:]) throws {
+    /// key for every user, and `cairn` (the tool's path) the repositories' hook; `content`: the
+    /// collections of shared content it serves too (their authors get keys). Then starts sshd.
+    public init(cairn: String, owners: [String] = ["u1", "u2"], readers: [String: [String]] = [:],
+                content: [GitoliteContent] = []) throws {
         let folder = TemporaryFolder("cairn-gitolite")
         let base = folder.path + "/hosting"
         let keys = folder.path + "/keys"
@@ -41,6 +43,7 @@ public final class GitoliteServer: Sendable {
         // gitolite makes its repositories with `git init`, in the hosting home: on main.
         try "[init]\n\tdefaultBranch = main\n".write(toFile: base + "/.gitconfig", atomically: false, encoding: .utf8)
         let users = ["admin"] + owners + readers.keys.sorted()
+            + Set(content.flatMap(\.authors)).subtracting(owners + readers.keys).sorted()
         for user in users {
             try SSHDaemon.makeKey(keys + "/" + user, comment: user)
         }
@@ -73,12 +76,25 @@ public final class GitoliteServer: Sendable {
             if !readersOf.isEmpty { conf += "    R = \(readersOf.joined(separator: " "))\n" }
             conf += "    option hook.pre-receive = cairn\n"
         }
+        for collection in content {
+            let made = try runBounded(cairn, ["server", "content", "init", base + "/repositories", collection.collection]
+                                      + collection.items + ["--schema", collection.schema] + collection.authors.flatMap { ["--author", $0] })
+            guard made.status == 0 else {
+                throw SetupError(description: "GitoliteServer: cairn server content init failed: \(made.stderr)")
+            }
+            conf += collection.configuration
+        }
         try conf.write(toFile: base + "/.gitolite/conf/gitolite.conf", atomically: false, encoding: .utf8)
         // Compiles the configuration, creates the repositories, writes authorized_keys and
         // links the hooks.
         try Self.gitolite(["setup"], home: base)
         for owner in owners where !files.fileExists(atPath: base + "/repositories/\(owner).git/hooks/pre-receive.h00-cairn") {
             throw SetupError(description: "GitoliteServer: gitolite did not install Cairn's hook in \(owner).git")
+        }
+        for collection in content {
+            for item in collection.items where !files.fileExists(atPath: base + "/repositories/content/\(collection.collection)/\(item).git/hooks/pre-receive.h00-cairn") {
+                throw SetupError(description: "GitoliteServer: gitolite did not install Cairn's hook in content/\(collection.collection)/\(item).git")
+            }
         }
 
         daemon = try SSHDaemon(folder: folder.path, settings: """

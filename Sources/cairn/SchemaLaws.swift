@@ -33,7 +33,7 @@ struct SchemaLaws: ParsableCommand {
         let generator = DocumentGenerator(set: schemaSet)
         var broken = 0
         for (index, kind) in schemaSet.kinds.enumerated() {
-            let name = Self.shortName(kind.pattern)
+            let name = schemaSet.isContent ? kind.pattern.description : Self.shortName(kind.pattern)
             var random = SplitMix(seed: seed &+ UInt64(index))
             let path: DocumentPath
             do {
@@ -68,6 +68,7 @@ struct SchemaLaws: ParsableCommand {
     }
 
     /// A kind's pattern without its `users/{uid}/` (`books/{bookId}`); the user document's whole.
+    /// (A content set's patterns are shown whole: their collection is what tells them apart.)
     static func shortName(_ pattern: PathPattern) -> String {
         let text = pattern.description
         guard let slash = text.firstIndex(of: "/"), let second = text[text.index(after: slash)...].firstIndex(of: "/") else { return text }

@@ -57,12 +57,16 @@ public struct PreReceiveHook {
         var content: ContentPushRules?
         if let contentCollection {
             let folder = FileSystem.parent(of: String(repository.gitdir.dropLast(repository.gitdir.hasSuffix("/") ? 1 : 0)))
-            do {
+            do throws(CairnError) {
                 if let remoteUser, let authors = try Server.authors(inCollectionFolder: folder), !authors.contains(remoteUser) {
-                    refusals.append("user \(remoteUser) is not an author of \(contentCollection) (\(folder)/\(Server.authorsFile)); only authors publish content")
+                    // The server's folders are not named to the pusher, only the collection's.
+                    refusals.append("user \(remoteUser) is not an author of \(contentCollection) (\(Server.contentFolder)/\(contentCollection)/\(Server.authorsFile)); only authors publish content")
                 }
                 let files = SchemaSetFiles(name: contentCollection, files: try Server.schemaFiles(inCollectionFolder: folder))
                 let set = try SchemaSet(reading: files, then: "the push is refused")
+                guard set.contentCollection == contentCollection else {
+                    throw CairnError(.corrupt, "the schema set of \(Server.contentFolder)/\(contentCollection)/\(Server.contentSchemaFolder) is not a content set of the collection \(contentCollection); the push is refused")
+                }
                 content = ContentPushRules(repository: repository, collection: contentCollection, item: uid, schemaSet: set)
             } catch {
                 refusals.append("cannot check the push: \(error.message)")

@@ -83,6 +83,27 @@ import Testing
         #expect(findings(["book.schema.json": schema]).contains(#"book.schema.json: /x-cairn/content: cairn-annotation: x-cairn.content is true (the kind is shared content) or false (progress)"#))
     }
 
+    @Test func checkpointAndRetentionAreNotReadForContent() {
+        let schema = #"{"x-cairn": {"content": true, "path": "books/{bookId}", "checkpoint": "immediate", "retention": {"keep": 3, "by": "at"}}, "type": "object", "properties": {"at": {"type": "integer"}}}"#
+        #expect(findings(["book.schema.json": schema]) == [
+            "book.schema.json: /x-cairn/checkpoint: cairn-annotation: x-cairn.checkpoint is not read for shared content, which its authors publish with git; remove it",
+            "book.schema.json: /x-cairn/retention: cairn-annotation: x-cairn.retention is not read for shared content, which its authors publish with git; remove it",
+        ])
+    }
+
+    @Test func showSaysNothingOfCheckpointsForContent() throws {
+        let set = try SchemaSet(files: files(["question.schema.json": Self.question]))
+        #expect(set.description(named: "quiz") == """
+            quiz: 1 kind of document, version 1, shared content of the collection assessments
+
+            assessments/{assessmentId}/questions/{questionId}
+              file: question.schema.json
+              ids: any valid ID
+              policy: fields
+
+            """)
+    }
+
     @Test(arguments: ["edumind-content", "bonfire-content"])
     func theShippedContentSetsAreContent(_ name: String) throws {
         let set = try SchemaSet(files: try shippedSchemaSet(name).files)

@@ -113,7 +113,7 @@ import Testing
     @Test func onlyTheAuthorsPublish() throws {
         try setUp()
         let by = try refused(["assessments/a1.json": Self.assessment.replacingOccurrences(of: "600", with: "60")], as: "student1")
-        #expect(by.contains("remote: cairn: user student1 is not an author of assessments (\(collection)/authors); only authors publish content"))
+        #expect(by.contains("remote: cairn: user student1 is not an author of assessments (content/assessments/authors); only authors publish content"))
         // Naming another author adds them; the repositories are left as they are.
         let again = try cairn("server", "content", "init", server, "assessments", "a1", "--schema", "edumind-content", "--author", "student1")
         #expect(again.status == 0)
@@ -159,6 +159,18 @@ import Testing
         // A folder that cannot be made: a file on its path.
         #expect(try refusedInit([server + "/content/assessments/authors", "assessments", "a9", "--schema", "edumind-content"])
             .contains("is not a folder"))
+    }
+
+    @Test func aContentSetIsNoSetOfProgress() throws {
+        let home = folder.path + "/phone"
+        let initialized = try runProcess(CLI.executable, ["--home", home, "init", "u1", "--schema", "edumind-content"])
+        #expect(initialized.status == 1)
+        #expect(initialized.stderr == "cairn: the schema set edumind-content describes shared content (the collection assessments), not a user's progress; serve it with cairn server content init; nothing was created\n")
+        #expect(!FileManager.default.fileExists(atPath: home + "/u1"))
+        let served = try cairn("server", "init", server, "u1", "--schema", "bonfire-content")
+        #expect(served.status == 1)
+        #expect(served.stderr.contains("describes shared content (the collection books)"))
+        #expect(!FileManager.default.fileExists(atPath: server + "/u1.git"))
     }
 
     @Test func aDeletedItemIsNoLongerThere() throws {

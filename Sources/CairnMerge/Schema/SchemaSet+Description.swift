@@ -1,6 +1,6 @@
 extension SchemaSet {
     /// What the set says, kind by kind (sorted by path): the path pattern, the file, when a
-    /// write is checkpointed, how many documents a collection keeps, the rules for IDs, the
+    /// write is checkpointed and how many documents a collection keeps (not for content), the rules for IDs, the
     /// policy tree (one line per value with a policy of its own, `*` for a map's entries),
     /// and the derived fields with what each computes. `cairn schema show` prints it.
     public func description(named name: String) -> String {
@@ -10,8 +10,11 @@ extension SchemaSet {
             lines.append("")
             lines.append(kind.pattern.description)
             lines.append("  file: \(kind.file)")
-            lines.append("  checkpoint: " + (kind.checkpoint.map(Self.text) ?? Self.text(.standard) + " (the default)"))
-            lines.append("  retention: " + (kind.retention.map { "keep the latest \($0.keep) by \($0.by)" } ?? "keep all"))
+            // Content is published with git, never checkpointed or pruned on a device.
+            if !isContent {
+                lines.append("  checkpoint: " + (kind.checkpoint.map(Self.text) ?? Self.text(.standard) + " (the default)"))
+                lines.append("  retention: " + (kind.retention.map { "keep the latest \($0.keep) by \($0.by)" } ?? "keep all"))
+            }
             if kind.ids.isEmpty {
                 lines.append("  ids: any valid ID")
             } else {

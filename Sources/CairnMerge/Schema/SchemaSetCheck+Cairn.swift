@@ -21,6 +21,12 @@ extension SchemaSetCheck {
         if let content = fields["content"], content != .bool(true), content != .bool(false) {
             add("/x-cairn/content", .cairnAnnotation, "x-cairn.content is true (the kind is shared content) or false (progress)")
         }
+        if fields["content"] == .bool(true) {
+            // Content is published by its authors with git: nothing checkpoints or prunes it.
+            for key in ["checkpoint", "retention"] where fields[key] != nil {
+                add("/x-cairn/" + key, .cairnAnnotation, "x-cairn.\(key) is not read for shared content, which its authors publish with git; remove it")
+            }
+        }
         if let checkpoint = fields["checkpoint"], CheckpointPolicy(annotation: checkpoint) == nil {
             add("/x-cairn/checkpoint", .cairnAnnotation, "x-cairn.checkpoint is \"immediate\", {\"throttle\": seconds} or {\"debounce\": seconds}, seconds from 0 to 86400")
         }

@@ -66,10 +66,13 @@ extension Server {
                 try FileSystem.writeAtomically(bytes, to: schemaFolder + "/" + name)
             }
         }
-        let held = try self.authors(inCollectionFolder: collectionFolder) ?? []
-        if !exists || !Set(authors).isSubset(of: held) {
-            let all = Set(held).union(authors).sorted()
-            try FileSystem.writeAtomically(Array(all.map { $0 + "\n" }.joined().utf8), to: collectionFolder + "/" + authorsFile)
+        // New authors are added below the file's lines, which stay as the operator wrote them.
+        let held = try self.authors(inCollectionFolder: collectionFolder)
+        let added = Set(authors).subtracting(held ?? []).sorted()
+        if held == nil {
+            try FileSystem.writeAtomically(Array(added.map { $0 + "\n" }.joined().utf8), to: collectionFolder + "/" + authorsFile)
+        } else if !added.isEmpty {
+            try FileSystem.appendLines(Array(added.map { $0 + "\n" }.joined().utf8), to: collectionFolder + "/" + authorsFile)
         }
         var created: [String] = []
         for item in items where FileSystem.kind(collectionFolder + "/\(item).git") == nil {

@@ -114,11 +114,13 @@ import Testing
         try setUp()
         let by = try refused(["assessments/a1.json": Self.assessment.replacingOccurrences(of: "600", with: "60")], as: "student1")
         #expect(by.contains("remote: cairn: user student1 is not an author of assessments (content/assessments/authors); only authors publish content"))
-        // Naming another author adds them; the repositories are left as they are.
+        // Naming another author adds them below the operator's lines; the repositories are
+        // left as they are.
+        try "ada\n# the quiz team\n".write(toFile: collection + "/authors", atomically: true, encoding: .utf8)
         let again = try cairn("server", "content", "init", server, "assessments", "a1", "--schema", "edumind-content", "--author", "student1")
         #expect(again.status == 0)
         #expect(again.stdout.contains("nothing was created"))
-        #expect(try String(contentsOfFile: collection + "/authors", encoding: .utf8) == "ada\nstudent1\n")
+        #expect(try String(contentsOfFile: collection + "/authors", encoding: .utf8) == "ada\n# the quiz team\nstudent1\n")
         #expect(try publish(["assessments/a1.json": Self.assessment.replacingOccurrences(of: "600", with: "60")], as: "student1").status == 0)
     }
 

@@ -90,6 +90,17 @@ public final class Repository {
         try check(git_config_set_string(config, key, value), "git_config_set_string")
     }
 
+    /// Removes a value from the repository's own configuration (`git_config_delete_entry`);
+    /// a key that is not set is no error.
+    public func removeConfig(_ key: String) throws(GitError) {
+        var config: OpaquePointer?
+        try check(git_repository_config(&config, handle), "git_repository_config")
+        defer { git_config_free(config) }
+        let result = git_config_delete_entry(config, key)
+        if result == GIT_ENOTFOUND.rawValue { return }
+        try check(result, "git_config_delete_entry")
+    }
+
     /// Reads a string value of the repository's configuration (`git_config_get_string_buf`);
     /// nil when it is not set.
     public func config(_ key: String) throws(GitError) -> String? {

@@ -27,6 +27,7 @@ struct Cairn: ParsableCommand {
             RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self,
             Import.self, Migrate.self, Prune.self, Simulate.self,
             SchemaCommand.self, Test.self,
+            Content.self,
             MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
         ])
 

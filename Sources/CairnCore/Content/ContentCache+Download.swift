@@ -1,0 +1,238 @@
+import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Git
+import GitFormat
+import Logging
+
+extension ContentCache {
+    /// Downloads `item` of `collection` for `store`'s user, from the store's content URL
+    /// (``Store/contentRemote(collection:item:)``), with the user's credentials, and keeps it
+    /// for offline use. An item held already is updated: only the objects of the versions it
+    /// lacks are fetched. Every new version is checked before it is kept — the item's files
+    /// only, each document JSON and, given the collection's `schemaSet`, valid under it — and
+    /// the limits are held: an item over the per-item size, or one that cannot fit once every
+    /// evictable item is gone, is refused; otherwise the items it needs room from are evicted
+    /// (``ContentEviction``). Whatever fails, the cache is left as it was.
+    @discardableResult
+    public func download(collection: String, item: String, for store: Store, schemaSet: SchemaSet? = nil,
+                         options: SyncOptions = SyncOptions()) throws(CairnError) -> ContentDownload {
+        try Self.validate(collection: collection, item: item, then: "nothing was downloaded")
+        if let schemaSet, schemaSet.contentCollection != collection {
+            throw CairnError(.invalidInput, "the schema set given does not describe the collection \(collection); name the collection's content set, or none; nothing was downloaded")
+        }
+        let remote = try store.contentRemote(collection: collection, item: item)
+        let credentials = options.credentials ?? remote.credentials(fallingBackOn: store.configuration)
+        let key = collection + "/" + item
+        let collectionFolder = home.contentFolder + "/" + collection
+        return try locked { () throws(CairnError) -> ContentDownload in
+            try FileSystem.makeFolders(collectionFolder)
+            sweepLeftovers(in: collectionFolder)
+            var record = try readRecord()
+            let final = home.contentRepository(collection: collection, item: item)
+            let incoming = collectionFolder + "/.incoming-\(item)-\(Syscalls.processID).git"
+            defer { try? FileManager.default.removeItem(atPath: incoming) }
+            let previous = FileSystem.kind(final) == .folder ? record.items[key] : nil
+            try translating("cannot prepare the download of \(key)") {
+                if previous != nil {
+                    // A copy of the version held: the fetch asks only for what it lacks, and a
+                    // refused version never touches the item in use.
+                    try FileManager.default.copyItem(atPath: final, toPath: incoming)
+                } else {
+                    _ = try Repository.create(at: incoming, initialBranch: Store.branch, bare: true)
+                }
+            }
+            let received = try fetch(into: incoming, from: remote, key: key, credentials: credentials, store: store, options: options)
+            let (commit, version) = try checkDownload(in: incoming, key: key, collection: collection, item: item,
+                                                      from: remote, previous: previous?.commit.objectID, schemaSet: schemaSet)
+            let size = Self.sizeOnDisk(incoming)
+            let limits = record.limits
+            if size > limits.maxItemBytes {
+                throw CairnError(.refused, "\(key) takes \(Self.shown(size)) on disk, over the limit of \(Self.shown(limits.maxItemBytes)) an item; raise it with cairn content limits --item-size; nothing was downloaded")
+            }
+            let time = now()
+            let plan: ContentEviction
+            switch ContentEviction.plan(items: Array(record.items.values), incoming: key, incomingBytes: size, limits: limits,
+                                        protected: protectedItems(among: record.items.values), now: time) {
+            case .success(let made): plan = made
+            case .failure(let shortfall):
+                throw CairnError(.refused, "\(key) (\(Self.shown(size))) cannot fit: \(shortfall.keptItems) item(s) taking \(Self.shown(shortfall.keptBytes)) have responses not yet synced (\(shortfall.protected.joined(separator: ", "))) and the limits are \(Self.shown(limits.budgetBytes)) and \(limits.maxItems) item(s); sync them first, or raise the limits with cairn content limits; nothing was downloaded")
+            }
+            // The record first: an interrupted eviction leaves repositories the record no
+            // longer names (swept on the next download), never a record naming a missing one.
+            for evicted in plan.evicted { record.items[evicted.key] = nil }
+            let held = CachedItem(collection: collection, item: item, commit: CheckpointID(commit), version: version, sizeBytes: size,
+                                  downloadedAt: time, expiresAt: time + limits.expirySeconds,
+                                  lastAccessedAt: previous?.lastAccessedAt)
+            try install(incoming, as: final)
+            record.items[key] = held
+            try write(record)
+            for evicted in plan.evicted {
+                try? FileManager.default.removeItem(atPath: home.contentRepository(collection: evicted.collection, item: evicted.item))
+            }
+            store.logger.info("content download", metadata: [
+                "item": "\(key)", "version": "\(version)", "bytes": "\(received.bytes)", "evicted": "\(plan.evicted.count)",
+            ])
+            return ContentDownload(item: held, previous: previous, receivedObjects: received.objects,
+                                   receivedBytes: received.bytes, evicted: plan.evicted)
+        }
+    }
+
+    /// Fetches the item's `main` into the repository at `folder`; what it received.
+    private func fetch(into folder: String, from remote: RemoteURL, key: String, credentials: Credentials?, store: Store,
+                       options: SyncOptions) throws(CairnError) -> (objects: Int, bytes: Int) {
+        if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
+            throw Self.missing(key, at: remote)
+        }
+        let ssh = try store.sshAccess(for: remote)
+        let repository: Repository
+        do {
+            repository = try Repository(openingAt: folder)
+        } catch {
+            throw CairnError(.io, "cannot open the download of \(key) at \(folder): \(error)", cause: error)
+        }
+        nonisolated(unsafe) var last: Git.TransferProgress?
+        do {
+            try options.retryingNetworkFailures(logger: store.logger) {
+                var connection: Remote?
+                do {
+                    let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
+                    connection = made
+                    made.timeout = options.networkTimeout
+                    try made.fetch(["+refs/heads/\(Store.branch):refs/heads/\(Store.branch)"], credentials: credentials?.git, ssh: ssh) { step in
+                        last = step
+                        options.progress?(TransferProgress(step))
+                    }
+                } catch {
+                    throw Store.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt,
+                                              doing: "download \(key) from")
+                }
+            }
+        } catch let error as CairnError where error.code == .notFound {
+            throw Self.missing(key, at: remote, cause: error)
+        } catch let error as CairnError {
+            throw CairnError(error.code, error.message + "; nothing was downloaded", remedy: error.remedy, cause: error)
+        } catch {
+            throw CairnError(.io, "cannot download \(key) from \(remote): \(error); nothing was downloaded")
+        }
+        return (last?.objects ?? 0, last?.bytes ?? 0)
+    }
+
+    /// The one line for an item the server does not have.
+    static func missing(_ key: String, at remote: RemoteURL, cause: (any Error)? = nil) -> CairnError {
+        CairnError(.notFound, "there is no item \(key) at \(remote): it was never published or has been deleted; check the name (cairn content ls shows what is downloaded); nothing was downloaded", cause: cause)
+    }
+
+    /// Checks every version the download brought (those after `previous`): the item's own
+    /// files only, each document a JSON object valid under `schemaSet` when given, the item's
+    /// own document in each; never a rewrite of the version held. Returns the new `main` and
+    /// its number.
+    private func checkDownload(in folder: String, key: String, collection: String, item: String, from remote: RemoteURL,
+                               previous: ObjectID?, schemaSet: SchemaSet?) throws(CairnError) -> (ObjectID, Int) {
+        try translating("cannot check the download of \(key)") { () throws -> (ObjectID, Int) in
+            let repository = try Repository(openingAt: folder)
+            guard let tip = try repository.reference("refs/heads/" + Store.branch) else {
+                throw CairnError(.notFound, "\(key) at \(remote) has no published version yet (its \(Store.branch) is empty); ask its authors to publish it; nothing was downloaded")
+            }
+            if let previous, previous != tip, try !repository.isDescendant(tip, of: previous) {
+                throw CairnError(.corrupt, "\(key) at \(remote) no longer holds the version kept here (\(previous.short)): its history was rewritten, which a content server refuses; nothing was downloaded")
+            }
+            let itemDocument = collection + "/" + item + ".json"
+            for id in try repository.commits(from: tip, hiding: previous.map { [$0] } ?? []) {
+                let commit = try repository.commit(id)
+                let parentTree = try commit.parentIDs.first.map { try repository.commit($0).treeID }
+                var refusals: [String] = []
+                for difference in try repository.differences(among: [parentTree, commit.treeID]) {
+                    guard let entry = difference.entries[1] else { continue }
+                    if let refusal = ContentTree.refusal(of: difference.components, mode: entry.mode, collection: collection, item: item) {
+                        refusals.append(refusal)
+                        continue
+                    }
+                    guard let document = DocumentPath(fileName: difference.path) else { continue }
+                    let kind = schemaSet?.kind(of: document)
+                    if let schemaSet, kind == nil {
+                        refusals.append("\(document) is no kind of document of the collection's schema set; its paths are \(schemaSet.kinds.map { $0.pattern.description }.sorted().joined(separator: ", "))")
+                    } else if let refusal = PushRules.refusal(of: try repository.blobContent(entry.id), at: document, kind: kind) {
+                        refusals.append(refusal)
+                    }
+                }
+                if try repository.blobID(at: itemDocument, inCommit: id) == nil {
+                    refusals.append("\(itemDocument) is missing")
+                }
+                if let first = refusals.first {
+                    throw CairnError(.corrupt, "refused \(key) from \(remote): commit \(id.short): \(first)\(refusals.count > 1 ? " (and \(refusals.count - 1) more)" : ""); nothing was downloaded")
+                }
+            }
+            var version = 0
+            try repository.walkHistory(from: tip) { _ in version += 1; return true }
+            return (tip, version)
+        }
+    }
+
+    /// Puts the checked download in place of the item's repository (two renames: the old one
+    /// aside, the new one in, the old one removed).
+    private func install(_ incoming: String, as final: String) throws(CairnError) {
+        let aside = FileSystem.parent(of: final) + "/.old-" + FileSystem.lastComponent(of: final)
+        if FileSystem.kind(final) != nil {
+            try? FileManager.default.removeItem(atPath: aside)
+            try FileSystem.move(final, to: aside)
+        }
+        try FileSystem.move(incoming, to: final)
+        try? FileManager.default.removeItem(atPath: aside)
+    }
+
+    /// Removes what an interrupted download left in a collection's folder: incoming copies,
+    /// old versions set aside (put back when their item is missing), and repositories the
+    /// record does not name.
+    func sweepLeftovers(in collectionFolder: String) {
+        for name in FileSystem.names(in: collectionFolder) where name.hasPrefix(".old-") {
+            let original = collectionFolder + "/" + name.dropFirst(".old-".count)
+            if FileSystem.kind(original) == nil {
+                try? FileSystem.move(collectionFolder + "/" + name, to: original)
+            } else {
+                try? FileManager.default.removeItem(atPath: collectionFolder + "/" + name)
+            }
+        }
+        for name in FileSystem.names(in: collectionFolder) where name.hasPrefix(".incoming-") {
+            // Another process's download holds the lock, so only a dead one's copy is here.
+            try? FileManager.default.removeItem(atPath: collectionFolder + "/" + name)
+        }
+    }
+
+    /// The bytes of the files below `folder`.
+    static func sizeOnDisk(_ folder: String) -> Int64 {
+        var total: Int64 = 0
+        for name in FileSystem.names(in: folder) {
+            let path = folder + "/" + name
+            guard case .success(let status) = Syscalls.status(of: path, followingLinks: false) else { continue }
+            switch status.kind {
+            case .file: total += Int64(status.size)
+            case .folder: total += sizeOnDisk(path)
+            case .other: break
+            }
+        }
+        return total
+    }
+
+    /// A size as people read it, in decimal units as the seed's limits are given (500 MB).
+    public static func shown(_ bytes: Int64) -> String {
+        if bytes < 1_000 { return "\(bytes) B" }
+        let (unit, scale): (String, Int64) = bytes < 1_000_000 ? ("kB", 1_000) : bytes < 1_000_000_000 ? ("MB", 1_000_000) : ("GB", 1_000_000_000)
+        let tenths = bytes * 10 / scale
+        return "\(tenths / 10).\(tenths % 10) \(unit)"
+    }
+
+    /// Runs `body`, turning what it throws into a `CairnError` (git's failures as damage).
+    func translating<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
+        do {
+            return try body()
+        } catch let error as CairnError {
+            throw error
+        } catch {
+            throw CairnError(.io, "\(what): \(error); nothing was downloaded")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Git
+import GitFormat
+
+extension ContentCache {
+    /// The content document at `path` (`assessments/a1/questions/q-001`) as the downloaded
+    /// version holds it, read offline; the item's last access becomes now. Nil when the item
+    /// holds no such document; an item not downloaded is refused.
+    public func document(at path: DocumentPath) throws(CairnError) -> JSONValue? {
+        let (collection, item) = try Self.item(of: path)
+        return try locked { () throws(CairnError) -> JSONValue? in
+            var record = try readRecord()
+            guard var held = record.items[collection + "/" + item] else {
+                throw CairnError(.notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
+            }
+            let value = try translating("cannot read \(path) from the downloaded \(held.key)") { () throws -> JSONValue? in
+                let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
+                guard let blob = try repository.blobID(at: path.fileName, inCommit: held.commit.objectID) else { return nil }
+                return try JSONParser().parse(repository.blobContent(blob))
+            }
+            held.lastAccessedAt = now()
+            record.items[held.key] = held
+            try write(record)
+            return value
+        }
+    }
+
+    /// The documents of a downloaded item, by path.
+    public func documents(collection: String, item: String) throws(CairnError) -> [DocumentPath] {
+        try Self.validate(collection: collection, item: item, then: "nothing was read")
+        guard let held = try readRecord().items[collection + "/" + item] else {
+            throw CairnError(.notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
+        }
+        return try translating("cannot list the downloaded \(held.key)") { () throws -> [DocumentPath] in
+            let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
+            let found = try repository.differences(among: [nil, repository.commit(held.commit.objectID).treeID])
+                .compactMap { DocumentPath(fileName: $0.path) }
+            return found.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+        }
+    }
+
+    /// Deletes a downloaded item from this device (the progress that answers it stays in the
+    /// stores). Returns what was held.
+    @discardableResult
+    public func remove(collection: String, item: String) throws(CairnError) -> CachedItem {
+        try Self.validate(collection: collection, item: item, then: "nothing was removed")
+        return try locked { () throws(CairnError) -> CachedItem in
+            var record = try readRecord()
+            guard let held = record.items[collection + "/" + item] else {
+                throw CairnError(.notFound, "\(collection)/\(item) is not downloaded (cairn content ls lists what is); nothing was removed")
+            }
+            record.items[held.key] = nil
+            try write(record)
+            try? FileManager.default.removeItem(atPath: home.contentRepository(collection: collection, item: item))
+            FileSystem.removeFolderIfEmpty(home.contentFolder + "/" + collection)
+            return held
+        }
+    }
+
+    /// The collection and item a content document's path names (its first two IDs).
+    static func item(of path: DocumentPath) throws(CairnError) -> (collection: String, item: String) {
+        let names = path.description.split(separator: "/").map(String.init)
+        guard names.count >= 2 else {
+            throw CairnError(.invalidInput, "\(path) names no item: a content document is COLLECTION/ITEM or below it (assessments/a1/questions/q-001)")
+        }
+        return (names[0], names[1])
+    }
+}

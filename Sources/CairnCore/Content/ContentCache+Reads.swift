@@ -23,6 +23,8 @@ extension ContentCache {
                 guard let blob = try repository.blobID(at: path.fileName, inCommit: held.commit.objectID) else { return nil }
                 return try JSONParser().parse(repository.blobContent(blob))
             }
+            // A read that found nothing leaves the record as it was.
+            guard value != nil else { return nil }
             held.lastAccessedAt = now()
             record.items[held.key] = held
             try write(record)

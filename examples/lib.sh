@@ -25,6 +25,30 @@ remote() { echo "$work/server/$1.git"; }
 # server UID SET: creates the user's bare repository, checking pushes against the set.
 server() { step server "cairn server init \$work/server $1 --schema $2"; "$CAIRN_BIN" server init "$work/server" "$1" --schema "$2"; }
 
+# content NAME SET AUTHOR ITEM…: a collection of shared content on the same server, its items
+# created (one bare repository each), AUTHOR the one who may publish them.
+content() {
+    local name="$1" set="$2" author="$3"; shift 3
+    step server "cairn server content init \$work/server $name $* --schema $set --author $author"
+    "$CAIRN_BIN" server content init "$work/server" "$name" "$@" --schema "$set" --author "$author"
+}
+
+# publish NAME ITEM MESSAGE PATH JSON [PATH JSON]…: an author publishes a version of an item
+# with plain git (a clone, a commit, a push the server's hook checks).
+publish() {
+    local name="$1" item="$2" message="$3" clone="$work/authors/$1-$2"; shift 3
+    step author "git commit -m \"$message\" && git push   # $name/$item"
+    [ -d "$clone" ] || git clone -q "$work/server/content/$name/$item.git" "$clone" 2>/dev/null
+    while [ $# -ge 2 ]; do
+        mkdir -p "$clone/$(dirname "$1")"
+        printf '%s\n' "$2" > "$clone/$1.json"
+        shift 2
+    done
+    git -C "$clone" add -A
+    git -C "$clone" -c user.name=Author -c user.email=author@example.org commit -q -m "$message"
+    git -C "$clone" push -q origin HEAD:main
+}
+
 # on DEVICE ARGS…: cairn in that device's home.
 on() { local device="$1"; shift; step "$device" "cairn $*"; "$CAIRN_BIN" --home "$work/$device" "$@"; }
 

@@ -3,7 +3,8 @@
 # offline at once, then synced through a bare remote. Word-progress counters add up across
 # the devices (no review lost), book progress merges field by field (the reading position
 # never goes back, the first completion stays), every reading session is kept, and a badge
-# earned on two devices is awarded once.
+# earned on two devices is awarded once. The book itself is shared content: published by its
+# author, downloaded for offline reading, and updated by its changes alone.
 source "$(dirname "$0")/../lib.sh"
 
 words=users/u1/wordProgress
@@ -23,6 +24,31 @@ session() {
 
 server u1 bonfire
 on phone init u1 --schema bonfire --remote "$(remote u1)"
+
+echo
+echo "# The book every learner reads (Bonfire's public content): its author publishes it on the"
+echo "# server; the phone downloads it for offline reading, as every device will."
+content books bonfire-content ana starry-forest
+book=books/starry-forest
+# variant PAGE LANGUAGE KIND ORDER TEXT: the path and the document of one text variant of a page.
+variant() {
+    printf '%s\n%s\n' "$book/pages/p$1/variants/$2" "{\"kind\":\"$3\",\"languageCode\":\"$2\",\"content\":\"$5\",\"displayOrder\":$4}"
+}
+mapfile -t pages < <(
+    for n in 0 1 2; do printf '%s\n%s\n' "$book/pages/p$n" "{\"index\":$n,\"estimatedWordCount\":6}"; done
+    variant 0 es original 0 "El bosque duerme bajo las estrellas."
+    variant 0 en translation 1 "The forest sleeps under the stars."
+    variant 1 es original 0 "Una luna grande mira el bosque."
+    variant 1 en translation 1 "A big moon watches the forest."
+    variant 2 es original 0 "La estrella baja al bosque."
+    variant 2 en translation 1 "The star comes down to the forest.")
+publish books starry-forest "Starry Forest Adventure" \
+    "$book" '{"title":"Starry Forest Adventure","author":"Ana Ruiz","summary":"A star visits a sleeping forest.","level":"A1","topic":"nature","length":"short","pageCount":3}' \
+    "${pages[@]}"
+on phone content download books starry-forest
+on phone content get "$book/pages/p1/variants/es"
+check "the phone holds version 1 of the book, read from its cache" \
+    equal "$(quietly phone content get "$book/pages/p1/variants/en" | python3 -c 'import json,sys; print(json.load(sys.stdin)["content"])')" "A big moon watches the forest."
 
 echo
 echo "# The phone: the learner's profile, a first session of Starry Forest Adventure, two words."
@@ -114,4 +140,22 @@ check "the laptop's own award stays in its history (the merge's first parent)" \
     equal "$(quietly laptop get users/u1/achievements/first-book --at HEAD^1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["earnedAt"])')" 2026-11-21T22:15:00Z
 for d in phone tablet laptop; do check "$d: every document valid" quietly "$d" validate; done
 
-echo "(three devices converged; every answer counted, every session kept, the badge awarded once)"
+echo
+echo "# The author corrects a translation: version 2. The phone fetches only the change and reads"
+echo "# it offline; the learner's progress is untouched by it."
+publish books starry-forest "Page 2: a better translation" \
+    "$book/pages/p2/variants/en" '{"kind":"translation","languageCode":"en","content":"The star comes down into the forest.","displayOrder":1}'
+step phone "cairn content download books starry-forest --json"
+update="$(quietly phone content download books starry-forest --json)"
+echo "$update"
+on phone content ls
+check "the phone moved to version 2 of the book" \
+    grep -q '^books/starry-forest  version 2 ' <<<"$(quietly phone content ls)"
+check "the corrected page is read from the cache" \
+    equal "$(quietly phone content get "$book/pages/p2/variants/en" | python3 -c 'import json,sys; print(json.load(sys.stdin)["content"])')" "The star comes down into the forest."
+check "the update fetched the commit, the six folders down to the variant and the variant: 8 objects, not the book again" \
+    python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if 0 < d["receivedObjects"] <= 8 and d["previous"]["version"] == 1 else 1)' <<<"$update"
+check "the learner's progress never held the book: the store has no books/ folder" \
+    test ! -e "$work/phone/u1/books"
+
+echo "(three devices converged; every answer counted, every session kept, the badge awarded once; the book read offline and updated by its changes)"

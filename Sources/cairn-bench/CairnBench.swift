@@ -13,7 +13,7 @@ struct CairnBench: ParsableCommand {
         abstract: "Benchmark Cairn against git and SQLite and write BENCHMARKS.md.")
 
     enum Workload: String, CaseIterable, ExpressibleByArgument {
-        case checkpoint, index, sync, merge, clone, documents, exam, history
+        case checkpoint, index, sync, merge, clone, documents, content, exam, history
     }
 
     @Option(help: "Store sizes in documents, comma-separated.")
@@ -107,6 +107,10 @@ struct CairnBench: ParsableCommand {
                 }
             }
             if workloads.contains(.documents) { record(try DocumentBenchmark(bench: bench).run(documents: documents)) }
+        }
+        if workloads.contains(.content) {
+            say("shared content")
+            record(try ContentBenchmark(bench: bench).run(questions: 200))
         }
         report.growths = Growth.checkpoints(in: report.comparisons)
         if workloads.contains(.exam) {

@@ -60,11 +60,24 @@ struct ContentDownloadCommand: ParsableCommand {
             }
             return set
         }
+        // Only the sets that name the collection in a content path are read whole.
+        let marker = Array("\"\(name)/{".utf8)
         for shipped in SchemaSets.names {
-            guard let files = SchemaSets.named(shipped), let set = try? SchemaSet(reading: files),
-                  set.contentCollection == name else { continue }
+            guard let files = SchemaSets.named(shipped),
+                  files.files.values.contains(where: { $0.count >= marker.count && Self.contains($0, marker) }),
+                  let set = try? SchemaSet(reading: files), set.contentCollection == name else { continue }
             return set
         }
         return nil
+    }
+
+    private static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+        guard let first = part.first else { return true }
+        var index = bytes.startIndex
+        while let found = bytes[index...].firstIndex(of: first) {
+            if bytes[found...].starts(with: part) { return true }
+            index = found + 1
+        }
+        return false
     }
 }

@@ -24,10 +24,9 @@ struct Cairn: ParsableCommand {
             Init.self, Use.self, Users.self,
             Put.self, Get.self, Remove.self, List.self,
             Status.self, Checkpoint.self, Log.self, Validate.self,
-            RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self,
+            RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self, ContentCommand.self,
             Import.self, Migrate.self, Prune.self, Simulate.self,
             SchemaCommand.self, Test.self,
-            Content.self,
             MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
         ])
 

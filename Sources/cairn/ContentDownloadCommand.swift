@@ -34,7 +34,7 @@ struct ContentDownloadCommand: ParsableCommand {
     func run() throws {
         let home = global.resolvedHome
         let store = try home.openStore(global.user)
-        let set = try contentSet()
+        let set = try Self.contentSet(schema, collection: name)
         let download = try ContentCache(home: home).download(collection: name, item: item, for: store, schemaSet: set,
                                                              options: transfer.syncOptions())
         if json { return Output.json(ContentList.jsonValue(of: download)) }
@@ -52,7 +52,7 @@ struct ContentDownloadCommand: ParsableCommand {
     }
 
     /// The set named by --schema, else a shipped content set of the collection, else none.
-    private func contentSet() throws -> SchemaSet? {
+    static func contentSet(_ schema: String?, collection name: String) throws -> SchemaSet? {
         if let schema {
             let set = try SchemaSet(reading: SchemaLocator.set(named: schema), then: "nothing was downloaded")
             guard set.contentCollection == name else {

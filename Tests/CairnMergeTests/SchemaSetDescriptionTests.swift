@@ -54,6 +54,7 @@ import Testing
             "checkpoint": .object(["throttle": .double(1.5)]), "checkpointDeclared": .bool(true),
             "retention": .object(["keep": .integer(50), "by": .string("at")]),
             "ids": .object(["runId": .object(["pattern": .string("^r[0-9]+$")])]),
+            "pins": .null,
             "policy": .object(["policy": .string("lww(at)")]),
             "derived": .object(["pace": .object([
                 "derive": .object(["ratio": .array([.string("minutes"), .string("km")]), "scale": .integer(1)]),

@@ -11,14 +11,16 @@ extension Store {
     /// interrupted write leaves the old document as it was. The path is recorded as pending
     /// for the next checkpoint. With a schema set, the document is checked against its
     /// schema (its derived fields computed first), and an existing append-only document is
-    /// never changed.
+    /// never changed. A document of a kind that pins content (`x-cairn.pins`) and gives no
+    /// version gets the version of the item downloaded on this device, if it is.
     @discardableResult
     public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
         try checkOwned(path)
         guard case .object = value else {
             throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
         }
-        let bytes = try checked(value, at: path).canonicalBytes()
+        // A pinning kind gets the version of the content it answers before the schema sees it.
+        let bytes = try checked(pinned(value, at: path), at: path).canonicalBytes()
         let limit = JSONLimits.documents.maxBytes
         if bytes.count > limit {
             throw CairnError(.invalidInput, "\(path) is \(bytes.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")

@@ -2,8 +2,8 @@ import CairnMerge
 
 /// What Cairn keeps in a repository's git folder, beside git's own files, named from that
 /// folder: in a store, `cairn/` holds the journal of pending writes, the note of a move of
-/// the working tree under way, the spare file of writes in place, the lock and the note of
-/// what Cairn last left, and `refs/cairn/imports/` the branches of the stores it imported; in a
+/// the working tree under way, the spare file of writes in place, the lock, the note of
+/// what Cairn last left and the content versions the last sync held back, and `refs/cairn/imports/` the branches of the stores it imported; in a
 /// server's bare repository, `cairn/` holds the schema set the hook checks pushes against.
 /// None of it is in any commit.
 extension StoreLayout {
@@ -17,6 +17,8 @@ extension StoreLayout {
     package static let lockFile = "cairn/lock"
     /// The branch's commit and the index's stamp as Cairn last left them.
     package static let seenFile = "cairn/seen"
+    /// The pinned versions the last sync held back (``PinCheck``), which the decisions read.
+    package static let heldPinsFile = "cairn/held-pins.json"
     /// The lock a device holds on a bare repository at a path while it pushes there.
     package static let pushLockFile = "cairn-push.lock"
     /// On a server, the schema set the hook checks pushes against, whatever they carry.

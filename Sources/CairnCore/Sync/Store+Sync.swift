@@ -11,7 +11,8 @@ import Logging
 extension Store {
     /// Syncs the store with its remote: checkpoints pending writes, fetches, fast-forwards or
     /// merges under the schema set's policies (one merge commit, its conflict records in the
-    /// message), updates the working tree, and pushes. When another device pushed first, it
+    /// message), updates the working tree, checks the content that the documents it would push
+    /// are pinned to (``PinCheck``: while any is held, it returns without pushing), and pushes. When another device pushed first, it
     /// fetches and merges again (bounded, with a growing pause).
     ///
     /// Network failures are tried again on `options.retry`; a refused push, refused
@@ -49,6 +50,8 @@ extension Store {
     private func syncRounds(remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
                             result: inout SyncResult) throws {
         var random = SystemRandomNumberGenerator()
+        // What each content item's server said, asked once per sync whatever the rounds.
+        var answers: [String: ObjectID?] = [:]
         for round in 1...options.pushAttempts {
             result.rounds = round
             let known = try repository.reference(Self.remoteBranch)
@@ -94,13 +97,25 @@ extension Store {
             }
             // Derived fields another writer left wrong, in what came in or goes out.
             try correctDerivedFields(comparing: [head, theirs], result: &result)
-            guard let local = result.head?.objectID, local != theirs else { return }
+            guard let local = result.head?.objectID, local != theirs else {
+                result.pins = []
+                try recordHeldPins([])
+                return
+            }
             // The server's rules, applied here first: what another git tool committed never
             // reaches a server that would refuse it, nor a path remote, which runs no hook.
             let refusals = try PushRules.device(repository, uid: uid)
                 .refusals(updating: "refs/heads/" + Self.branch, from: theirs, to: local)
             if !refusals.isEmpty {
                 throw try pushRefusal(refusals.joined(separator: "; "), by: remote, local: local, remoteCommit: theirs, checkedHere: true)
+            }
+            // Progress pinned to content the server changed or deleted waits for a decision:
+            // the merge stays, nothing is pushed (a push is all or nothing).
+            result.pins = try checkPins(from: theirs, to: local, credentials: credentials, options: options, answers: &answers)
+            try recordHeldPins(result.pins)
+            if result.held {
+                logger.notice("push held: pinned content changed", metadata: ["documents": "\(result.heldDocuments.count)"])
+                return
             }
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
             let pushed = try options.retryingNetworkFailures(logger: logger) {

@@ -28,8 +28,20 @@ public struct SyncResult: Sendable {
     /// How many rounds of fetch, merge and push it took (more than 1 when another device
     /// pushed first).
     public var rounds = 1
-    /// The checkpoint the store and the remote are on after the sync.
+    /// The checkpoint the store is on after the sync (the remote's too, unless held).
     public var head: CheckpointID?
+    /// What the servers said of the content the pushed documents are pinned to, one check per
+    /// (collection, item, pinned version).
+    public var pins: [PinCheck] = []
+
+    /// Whether documents pinned to changed or deleted content held the push back: the sync
+    /// merged, and pushed nothing (``Store/decide(_:collection:item:)`` lets them go).
+    public var held: Bool { pins.contains(where: \.held) }
+
+    /// The held documents, each with its check, sorted by path.
+    public var heldDocuments: [(document: DocumentPath, check: PinCheck)] {
+        pins.filter(\.held).flatMap { check in check.documents.map { ($0, check) } }.sorted { $0.document < $1.document }
+    }
 
     /// One line for people: what came in, what went out.
     public var summary: String { summary(conflictsShownBy: nil) }
@@ -47,6 +59,10 @@ public struct SyncResult: Sendable {
             parts.append("merged \(id.short), \(Self.documents(changedFiles.count)) changed\(decided)")
         }
         if pushedCommits > 0 { parts.append("pushed \(pushedCommits) checkpoint\(pushedCommits == 1 ? "" : "s")") }
+        if held {
+            let count = heldDocuments.count
+            parts.append("nothing pushed: \(count) document\(count == 1 ? "" : "s") pinned to content that changed on the server")
+        }
         if parts.isEmpty { return "Already in sync at \(head?.short ?? "-")" }
         return "Synced at \(head?.short ?? "-"): " + parts.joined(separator: "; ")
     }

@@ -1,6 +1,7 @@
 extension SchemaSet {
     /// What the set says, kind by kind (sorted by path): the path pattern, the file, when a
-    /// write is checkpointed and how many documents a collection keeps (not for content), the rules for IDs, the
+    /// write is checkpointed and how many documents a collection keeps (not for content), the rules for IDs,
+    /// the content its documents answer (when pinned), the
     /// policy tree (one line per value with a policy of its own, `*` for a map's entries),
     /// and the derived fields with what each computes. `cairn schema show` prints it.
     public func description(named name: String) -> String {
@@ -23,6 +24,9 @@ extension SchemaSet {
                     lines.append("    {\(placeholder)}: \(schema.root.inlineText)")
                 }
             }
+            if let pin = kind.pin {
+                lines.append("  pins: \(pin.collection), the item in \(pin.itemPointer), the version in \(pin.versionPointer)")
+            }
             lines.append("  policy: \(kind.policy.name)")
             Self.policyLines(kind.policy, indent: "    ", into: &lines)
             let computed = Self.computed(kind)
@@ -37,7 +41,8 @@ extension SchemaSet {
     /// The same as one JSON object: `name`, `version`, `content` (the collection of a content
     /// set, else null) and `kinds`, each kind with `path`,
     /// `file`, `checkpoint` (in the annotation's form) and `checkpointDeclared`, `retention`
-    /// (null: keep all), `ids` (a schema per placeholder), `policy` (a tree of `policy`, with
+    /// (null: keep all), `ids` (a schema per placeholder), `pins` (the `x-cairn.pins` annotation,
+    /// null when the kind pins nothing), `policy` (a tree of `policy`, with
     /// `fields` by key and a map's `entries`) and `derived` (per field its `derive`
     /// annotation and the `computes` sentence).
     public func jsonDescription(named name: String) -> JSONValue {
@@ -53,6 +58,7 @@ extension SchemaSet {
                     "checkpointDeclared": .bool(kind.checkpoint != nil),
                     "retention": kind.retention.map { .object(["keep": .integer(Int64($0.keep)), "by": .string($0.by)]) } ?? .null,
                     "ids": .object(kind.ids.mapValues(\.root)),
+                    "pins": kind.pin?.annotation ?? .null,
                     "policy": Self.json(kind.policy),
                     "derived": .object(Dictionary(uniqueKeysWithValues: Self.computed(kind).map { field, what in
                         (field, JSONValue.object(["derive": what.annotation, "computes": .string(what.text)]))

@@ -25,6 +25,9 @@ public struct SchemaSet: Sendable {
         /// (`"x-cairn": {"ids": {"phone": {"pattern": "^\\+[1-9][0-9]{6,14}$"}}}`): a document's own
         /// fields are its schema's, the IDs of its path these.
         public var ids: [String: Schema] = [:]
+        /// The shared content a document of this kind answers, and where it names the item
+        /// and the version (`"x-cairn": {"pins": {…}}`); nil when it answers none.
+        public var pin: ContentPin?
 
         /// What is wrong with `document` as the document at `path`: the IDs of its path, then
         /// its fields; [] when both are right.
@@ -149,6 +152,17 @@ public struct SchemaSet: Sendable {
                 }
                 retention = policy
             }
+            var pin: ContentPin?
+            if let annotation = json.field("x-cairn")?.field("pins") {
+                guard !isContent else {
+                    throw SchemaSetError(file: name, reason: "x-cairn.pins is for progress that answers content; shared content pins nothing — remove it")
+                }
+                do {
+                    pin = try ContentPin(annotation: annotation)
+                } catch {
+                    throw SchemaSetError(file: name, reason: error.message)
+                }
+            }
             var ids: [String: Schema] = [:]
             for (placeholder, schema) in json.field("x-cairn")?.field("ids")?.objectValue ?? [:] {
                 guard pattern.placeholders.contains(placeholder), case .object = schema else {
@@ -165,7 +179,7 @@ public struct SchemaSet: Sendable {
                 }
             }
             kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy,
-                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids))
+                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids, pin: pin))
         }
         self.kinds = kinds
         contentCollection = content?.collection

@@ -1,6 +1,6 @@
 extension SchemaSetCheck {
     /// What `x-cairn` may hold besides the path.
-    static let cairnKeys = ["path", "content", "checkpoint", "retention", "ids"]
+    static let cairnKeys = ["path", "content", "checkpoint", "retention", "ids", "pins"]
 
     /// `x-cairn`: a checkpoint policy, a retention that orders by a stamp, schemas for IDs
     /// the path has, and nothing Cairn does not read.
@@ -16,7 +16,7 @@ extension SchemaSetCheck {
         }
         for key in fields.keys.sorted() where !cairnKeys.contains(key) {
             add("/x-cairn/" + token(key), .unclaimedKeyword,
-                "x-cairn.\(key) is not read by Cairn; " + suggestion(for: key, among: cairnKeys, otherwise: "x-cairn holds path, content, checkpoint, retention and ids"))
+                "x-cairn.\(key) is not read by Cairn; " + suggestion(for: key, among: cairnKeys, otherwise: "x-cairn holds path, content, checkpoint, retention, ids and pins"))
         }
         if let content = fields["content"], content != .bool(true), content != .bool(false) {
             add("/x-cairn/content", .cairnAnnotation, "x-cairn.content is true (the kind is shared content) or false (progress)")

@@ -37,6 +37,7 @@ public struct SchemaSetCheck: Sendable {
         for (file, json) in schemas {
             findings += Self.pathFindings(file: file, schema: json)
             findings += Self.cairnFindings(file: file, schema: json)
+            findings += Self.pinFindings(file: file, schema: json)
             findings += Self.policyFindings(file: file, schema: json)
             findings += Self.derivedFindings(file: file, schema: json, schemas: schemas)
             findings += Self.keywordFindings(file: file, schema: json)

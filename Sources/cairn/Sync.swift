@@ -63,7 +63,7 @@ struct Sync: ParsableCommand {
         if held.allSatisfy({ $0.state == .deleted }) {
             return "Answers to deleted content cannot be submitted; they stay here. To put them aside (kept in history): cairn content discard \(target)"
         }
-        return "Decide: cairn content submit-anyway \(target) (send them as they are), or cairn content discard \(target) (back to the remote's version, kept in history; then download it again)"
+        return "Decide: cairn content submit-anyway \(target) (send them as they are), or cairn content discard \(target) (back to the remote's version, kept in history, and the new version downloaded)"
     }
 
     /// `checkpoint` (the one made of pending writes first: `id`, `changes`; null when none),

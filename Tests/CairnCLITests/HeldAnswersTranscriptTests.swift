@@ -52,7 +52,7 @@ import Testing
         #expect(sync.status == 1)
         let lines = sync.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("  held users/u1/pending_responses/a1_q-001: assessments/a1 version 1 (\(first.prefix(7))) was updated to version \(second.prefix(7))"))
-        #expect(lines.last == "Decide: cairn content submit-anyway assessments a1 (send them as they are), or cairn content discard assessments a1 (back to the remote's version, kept in history; then download it again)")
+        #expect(lines.last == "Decide: cairn content submit-anyway assessments a1 (send them as they are), or cairn content discard assessments a1 (back to the remote's version, kept in history, and the new version downloaded)")
         #expect(try git("--git-dir", server + "/u1.git", "rev-parse", "main") == before, "nothing pushed")
 
         let json = try cli("sync", "--json")

@@ -4,7 +4,10 @@
 # whole assessment offline on the phone (that question again: the seed's "Duplicate Response")
 # and submits it; both devices sync later through a bare remote. Checks: one response per
 # question, the later answered_at kept and the earlier one recorded, the submission unchanged,
-# every queued operation of both devices kept, and both devices on the server's tree.
+# every queued operation of both devices kept, and both devices on the server's tree. Then the
+# assessments as shared content (§6): two quizzes downloaded and answered offline, one updated
+# and one deleted on the server meanwhile; the sync holds their answers until the student
+# submits the first anyway and puts the second's aside, nothing lost.
 source "$(dirname "$0")/../lib.sh"
 
 # Times: answered_at and submitted_at in milliseconds, downloaded_at and the queue in seconds.
@@ -114,4 +117,84 @@ on tablet get "users/$student/pending_responses/${assessment}_q-002" --at HEAD~1
 check "the replaced answer stays in the history (the tablet's side of the merge)" \
     equal "$(quietly tablet get "users/$student/pending_responses/${assessment}_q-002" --at HEAD~1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')" resp-7f3a
 check "phone and tablet converged with the server" converged "$student" phone tablet
+
+echo
+echo "# Seed 001 §6: the assessments themselves are shared content, published by their teacher on the"
+echo "# same server (one repository each); the phone downloads two of them for offline use."
+content assessments edumind-content teacher algebra-quiz-2 geometry-quiz-1
+# question ORDER PROMPT ANSWER: a true/false question of one point.
+question() { echo "{\"type\":\"true_false\",\"order\":$1,\"prompt\":\"$2\",\"correctAnswers\":[\"$3\"],\"points\":1}"; }
+quiz() { echo "{\"title\":\"$1\",\"timeLimitSeconds\":600,\"publishedAt\":\"$2\",\"publishedBy\":\"teacher\",\"questionCount\":2}"; }
+publish assessments algebra-quiz-2 "Algebra Quiz 2" \
+    assessments/algebra-quiz-2 "$(quiz "Algebra Quiz 2" 2023-10-26T08:00:00Z)" \
+    assessments/algebra-quiz-2/questions/q-001 "$(question 1 "x + 1 = 2 when x = 1" true)" \
+    assessments/algebra-quiz-2/questions/q-002 "$(question 2 "2x = 4 when x = 3" false)"
+publish assessments geometry-quiz-1 "Geometry Quiz 1" \
+    assessments/geometry-quiz-1 "$(quiz "Geometry Quiz 1" 2023-10-26T08:00:00Z)" \
+    assessments/geometry-quiz-1/questions/q-001 "$(question 1 "A square has four sides" true)" \
+    assessments/geometry-quiz-1/questions/q-002 "$(question 2 "A triangle has four sides" false)"
+on phone content download assessments algebra-quiz-2
+on phone content download assessments geometry-quiz-1
+algebra_v1="$(git --git-dir "$work/phone/.content/assessments/algebra-quiz-2.git" rev-parse main)"
+
+echo
+echo "# Offline, the student reads the questions from the cache and answers both assessments; Cairn"
+echo "# pins each response to the version it answered (content_version)."
+on phone content get assessments/algebra-quiz-2/questions/q-002
+# answer ASSESSMENT QUESTION UUID ANSWER ANSWERED_AT: a pending response to downloaded content.
+answer() {
+    put phone "users/$student/pending_responses/$1_$2" \
+        "{\"id\":\"$3\",\"student_id\":\"$student\",\"assessment_id\":\"$1\",\"question_id\":\"$2\",\"response_data\":{\"answer\":\"$4\",\"timeSpentMs\":30000},\"answered_at\":$5}"
+}
+answer algebra-quiz-2 q-001 resp-a201 true 1698400000000
+answer algebra-quiz-2 q-002 resp-a202 false 1698400030000
+answer geometry-quiz-1 q-001 resp-g101 true 1698400100000
+answer geometry-quiz-1 q-002 resp-g102 false 1698400130000
+on phone checkpoint -m "Two downloaded assessments answered offline"
+on phone content ls
+check "each response names the version it answered" \
+    equal "$(field phone "users/$student/pending_responses/algebra-quiz-2_q-001" content_version)" "\"$algebra_v1\""
+check "the storage screen counts 2 pending responses per assessment" \
+    equal "$(quietly phone content ls --json | python3 -c 'import json,sys; print(" ".join(str(i["pending"]) for i in json.load(sys.stdin)["items"]))')" "2 2"
+
+echo
+echo "# Meanwhile, on the server: the teacher rewords q-002 of the algebra quiz (scenario 1: version 2),"
+echo "# and deletes the geometry quiz (scenario 3)."
+publish assessments algebra-quiz-2 "q-002 reworded" \
+    assessments/algebra-quiz-2/questions/q-002 "$(question 2 "2x = 4 when x = 5" false)"
+step server "cairn server content rm \$work/server assessments geometry-quiz-1"
+"$CAIRN_BIN" server content rm "$work/server" assessments geometry-quiz-1
+before="$(git --git-dir "$(remote "$student")" rev-parse main)"
+
+echo
+echo "# Back online, the phone syncs: it merges, but holds both assessments' answers and pushes nothing."
+step phone "cairn sync"
+held="$(quietly phone sync 2>&1)" && held_status=0 || held_status=$?
+echo "$held"
+check "the sync exits 1 and pushes nothing" equal "$held_status $(git --git-dir "$(remote "$student")" rev-parse main)" "1 $before"
+check "the updated assessment's answers are held, named per document (scenario 1)" \
+    equal "$(grep -c "held users/$student/pending_responses/algebra-quiz-2_q-00[12]: assessments/algebra-quiz-2 version 1 (${algebra_v1:0:7}) was updated" <<<"$held")" 2
+check "the deleted assessment's answers are held and flagged (scenario 3)" \
+    equal "$(grep -c "held users/$student/pending_responses/geometry-quiz-1_q-00[12]: .*deleted" <<<"$held")" 2
+
+echo
+echo "# The student submits the algebra answers anyway; the geometry answers cannot be submitted:"
+echo "# the student puts them aside (kept in history, nothing lost silently)."
+on phone content submit-anyway assessments algebra-quiz-2
+on phone content discard assessments geometry-quiz-1
+on phone sync
+on tablet sync
+on tablet log -n 3
+check "the algebra answers reached the server, pinned to version 1" \
+    equal "$(field tablet "users/$student/pending_responses/algebra-quiz-2_q-002" content_version)" "\"$algebra_v1\""
+check "the decision is in the server's history (its trailer)" \
+    grep -q "Cairn-Content-Decision: submit-anyway assessments/algebra-quiz-2 $algebra_v1" <<<"$(git --git-dir "$(remote "$student")" log --format=%B main)"
+check "the geometry answers are not in the server's tree" \
+    equal "$(quietly tablet ls "users/$student/pending_responses" | grep -c geometry)" 0
+check "but they stay in its history: added, then put aside" \
+    equal "$(git --git-dir "$(remote "$student")" log --format=%h main -- "users/$student/pending_responses/geometry-quiz-1_q-001.json" | wc -l)" 2
+check "the deleted assessment is no longer on the storage screen's pending count" \
+    equal "$(quietly phone content ls --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pending"])')" 0
+check "phone and tablet converged with the server again" converged "$student" phone tablet
 echo "(one answer per question, the later one kept, the submission as sent; converged; nothing lost)"
+echo "(content: the updated assessment submitted anyway, recorded; the deleted one's answers held, then put aside in history)"

@@ -33,11 +33,11 @@ import CairnTestSupport
         private let lock = NSLock()
         private var time: Int64 = 1_800_000_000
 
-        init() throws {
+        init(progress: SchemaSetFiles? = nil) throws {
             set = try SchemaSet(reading: ContentCacheTests.files)
             _ = try Server.createRepositories(in: folder.path + "/server", uids: ["u1"], cairn: "/bin/false")
             home = Home(root: folder.path + "/home")
-            store = try home.createStore("u1")
+            store = try home.createStore("u1", schemaSet: progress)
             try store.setRemote(RemoteURL(server + "/u1.git"))
         }
 
@@ -190,6 +190,37 @@ import CairnTestSupport
         }
         #expect(try world.cache.items().map(\.key) == ["lessons/small"])
         #expect(Set(before.keys) == Set(world.cacheFiles().keys))
+    }
+
+    /// The learner's answers, each pinned to the lesson it answers.
+    static let answers = SchemaSetFiles(name: "course", files: ["answer.schema.json": Array(#"""
+        {"x-cairn": {"path": "users/{uid}/answers/{answerId}",
+                     "pins": {"collection": "lessons", "item": "/lesson", "version": "/lessonVersion"}},
+         "type": "object", "required": ["lesson", "answer"],
+         "properties": {"lesson": {"type": "string"}, "lessonVersion": {"type": "string"}, "answer": {"type": "string"}}}
+        """#.utf8)])
+
+    @Test func aLessonWithAnswersNotYetPushedIsNeverEvicted() throws {
+        let world = try World(progress: Self.answers)
+        try world.publish("a", cards: 1)
+        try world.publish("b", cards: 1)
+        _ = try world.download("a", limits: ContentLimits(maxItems: 1))
+        try world.store.put(JSONValue.object(["lesson": .string("a"), "answer": .string("Hallo")]), at: DocumentPath("users/u1/answers/x1"))
+        #expect(try world.store.document(at: DocumentPath("users/u1/answers/x1"))?.field("lessonVersion")
+            == .string(try world.cache.item(collection: "lessons", item: "a")!.commit.hex))
+        #expect(try world.cache.usage().pending == ["lessons/a": 1])
+        let before = world.cacheFiles()
+        do {
+            _ = try world.download("b")
+            Issue.record("the lesson with an answer not yet pushed was evicted")
+        } catch {
+            #expect(error.code == .refused && error.message.contains("have responses not yet synced (lessons/a)"), "\(error.message)")
+        }
+        #expect(world.cacheFiles() == before)
+        // Pushed, the answer no longer holds the lesson: the next download may evict it.
+        _ = try world.store.sync(SyncOptions(retry: .none))
+        #expect(try world.cache.usage().pending.isEmpty)
+        #expect(try world.download("b").evicted.map(\.key) == ["lessons/a"])
     }
 
     @Test func aVersionTheSetRefusesIsNotKeptAndTheOldOneStays() throws {

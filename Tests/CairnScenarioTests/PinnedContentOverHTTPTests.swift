@@ -5,8 +5,8 @@ import CairnToolTestSupport
 import Foundation
 import Testing
 
-/// Seed 001 §6.1 scenarios 1 and 3 over real smart-HTTP servers (lighttpd, nginx): the sync
-/// asks the item's server (with the user's credentials) for its latest version; an unchanged
+/// Seed 001 §6.1 scenarios 1 and 3 over real smart-HTTP servers (lighttpd, nginx): the student
+/// downloads the assessment with their own credentials; the sync asks the item's server (with the user's credentials) for its latest version; an unchanged
 /// item lets the answers go, an updated one holds them, and a deleted one — the server answers
 /// 404 — holds them flagged.
 @Suite(.serialized) struct PinnedContentOverHTTPTests {
@@ -57,7 +57,10 @@ import Testing
         try store.setRemote(try RemoteURL("http://u1@127.0.0.1:\(server.port)/git/u1.git"))
         let options = SyncOptions(retry: .none, credentials: Credentials(username: "u1", password: "student-pw"), sleep: { _ in })
         try store.sync(options)
-        try Self.git("clone", "-q", "--bare", item, home.contentRepository(collection: "assessments", item: "a1"))
+        // The student downloads the assessment over the same server, with the same credentials.
+        let cache = ContentCache(home: home)
+        let download = try cache.download(collection: "assessments", item: "a1", for: store, options: options)
+        #expect(download.item.commit.hex == first && download.item.version == 1, "\(server.errorLog)")
 
         try store.put(.object(["assessment_id": .string("a1")]), at: try DocumentPath("users/u1/responses/r1"))
         let unchanged = try store.sync(options)
@@ -78,5 +81,14 @@ import Testing
         #expect(deleted.held)
         #expect(deleted.pins.map(\.state) == [.deleted], "\(server.errorLog)")
         #expect(deleted.pushedCommits == 0)
+        // A download of the deleted item says so in one line (404); the copy held stays readable.
+        do {
+            _ = try cache.download(collection: "assessments", item: "a1", for: store, options: options)
+            Issue.record("a deleted item was downloaded")
+        } catch {
+            #expect(error.code == .notFound && error.message.hasPrefix("there is no item assessments/a1 at http://"), "\(error.message)")
+        }
+        #expect(try cache.item(collection: "assessments", item: "a1")?.commit.hex == first)
+        #expect(try cache.document(at: DocumentPath("assessments/a1"))?.field("title") == .string("Algebra"))
     }
 }

@@ -6,11 +6,13 @@ import Testing
 /// Content repositories (`cairn server content init`) behind real smart-HTTP git servers on
 /// 127.0.0.1 (lighttpd with `git http-backend` as CGI, nginx with fcgiwrap), with the access
 /// rules the README's "Shared content" gives, and plain git as the client: every signed-in
-/// user fetches an item, only the collection's authors push, an anonymous client does
+/// user fetches an item (an author of another collection too), only the collection's authors
+/// push, an anonymous client does
 /// neither; an author publishes a version with `git push`, and what the hook refuses (a
 /// document the set refuses, a rewritten version) reaches the author as `remote: cairn:`.
 @Suite(.serialized) struct ContentAccessTests {
-    static let passwords = ["ada": "author-pw", "sam": "reader-pw"]
+    /// ada writes assessments; sam reads; bo writes another collection (books) and only reads here.
+    static let passwords = ["ada": "author-pw", "sam": "reader-pw", "bo": "other-author-pw"]
     static let assessment = #"{"title": "Algebra Quiz", "timeLimitSeconds": 600, "publishedAt": "2026-11-23T10:00:00Z", "questionCount": 1}"#
     static let question = #"{"type": "true_false", "order": 1, "prompt": "2 + 2 = 4", "correctAnswers": ["true"], "points": 1}"#
 
@@ -31,7 +33,7 @@ import Testing
                                                        "--schema", "edumind-content", "--author", "ada"])
             guard made.status == 0 else { throw SetupError(description: "cairn server content init failed: \(made.stderr)") }
             server = try kind.start(root: folder.path + "/repos", users: ContentAccessTests.passwords,
-                                    contentAuthors: ["assessments": ["ada"]])
+                                    contentAuthors: ["assessments": ["ada"], "books": ["bo"]])
         }
 
         /// The item's URL, with `user`'s password when a user is given.
@@ -100,6 +102,14 @@ import Testing
         // Refused by the web server, before any pack reached the hook.
         #expect(!pushed.stderr.contains("remote: cairn:"), "\(pushed.stderr)")
         #expect(try served.main() == published, "a reader's push reached the server")
+
+        // An author of another collection reads here as any user, and cannot publish.
+        let other = work + "/bo"
+        #expect(try Self.git(["clone", "-q", served.url("bo"), other]).status == 0)
+        let otherPush = try Self.commitAndPush(["assessments/a1.json": Self.assessment.replacingOccurrences(of: "600", with: "60")],
+                                               in: other, message: "another collection's author")
+        #expect(otherPush.status != 0 && !otherPush.stderr.contains("remote: cairn:"), "\(otherPush.stderr)")
+        #expect(try served.main() == published, "another collection's author published here")
 
         // Nobody signed in: neither fetch nor push.
         let anonymous = try Self.git(["clone", "-q", served.url(nil), work + "/anonymous"])

@@ -7,9 +7,9 @@ import Testing
 /// 127.0.0.1 (lighttpd with `git http-backend` as CGI, nginx with fcgiwrap), with the access
 /// rules the README's "Shared content" gives, and plain git as the client: every signed-in
 /// user fetches an item (an author of another collection too), only the collection's authors
-/// push, an anonymous client does
-/// neither; an author publishes a version with `git push`, and what the hook refuses (a
-/// document the set refuses, a rewritten version) reaches the author as `remote: cairn:`.
+/// push, an anonymous client does neither; an author publishes a version with `git push`, and
+/// what the hook refuses (a document the set refuses, a rewritten version) reaches the author
+/// as `remote: cairn:`.
 @Suite(.serialized) struct ContentAccessTests {
     /// ada writes assessments; sam reads; bo writes another collection (books) and only reads here.
     static let passwords = ["ada": "author-pw", "sam": "reader-pw", "bo": "other-author-pw"]

@@ -39,9 +39,17 @@ struct ContentDiscard: ParsableCommand {
                 collection: name, item: item, for: store, schemaSet: set, options: transfer.syncOptions())
             print("Downloaded \(download.item.key) version \(download.item.version) (\(download.item.commit.short)): answer it anew")
         } catch let error as CairnError where error.code == .notFound {
-            print("\(name)/\(item) is no longer on the server: nothing to download")
+            // Gone from the server: the copy held would only pin new answers to a lost version.
+            let cache = ContentCache(home: global.resolvedHome)
+            if (try? cache.item(collection: name, item: item)) != nil {
+                _ = try? cache.remove(collection: name, item: item)
+                print("\(name)/\(item) is no longer on the server: removed from this device")
+            } else {
+                print("\(name)/\(item) is no longer on the server: nothing to download")
+            }
         } catch let error as CairnError {
-            throw CairnError(error.code, "the answers were discarded, but \(name)/\(item) could not be downloaded again: \(error.message); download it with: cairn content download \(name) \(item)", cause: error)
+            // The decision is recorded: that is the command's work, so it succeeds.
+            Output.error("cairn: the answers were discarded, but \(name)/\(item) could not be downloaded again (\(error.message)); download it with: cairn content download \(name) \(item)\n")
         }
     }
 }

@@ -43,7 +43,7 @@ struct ContentLimitsCommand: ParsableCommand {
         if let expiry { limits.expirySeconds = try Self.seconds(expiry) }
         if changing { try cache.setLimits(limits) }
         if json { return Output.json(Self.jsonValue(of: limits)) }
-        print("budget \(ContentCache.shown(limits.budgetBytes)), \(limits.maxItems) items, \(ContentCache.shown(limits.maxItemBytes)) an item, expiry \(Self.duration(limits.expirySeconds))")
+        print("budget \(ContentCache.shown(limits.budgetBytes)), \(limits.maxItems) item\(limits.maxItems == 1 ? "" : "s"), \(ContentCache.shown(limits.maxItemBytes)) an item, expiry \(Self.duration(limits.expirySeconds))")
     }
 
     static func jsonValue(of limits: ContentLimits) -> JSONValue {

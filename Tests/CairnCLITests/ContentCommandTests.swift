@@ -96,6 +96,7 @@ import Testing
         let before = try cli.snapshot(".content")
         let cases: [([String], String)] = [
             (["content", "download", "assessments", "nope"], "cairn: there is no item assessments/nope at "),
+            (["content", "download", "books", "b1"], "cairn: there is no item books/b1 at "),
             (["content", "download", "assessments", "a2"], "cairn: assessments/a2 at "),
             (["content", "download", "assessments", "a/b"], "cairn: invalid item ID: "),
             (["content", "download", "__x__", "a1"], "cairn: invalid collection name: "),

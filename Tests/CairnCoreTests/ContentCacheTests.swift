@@ -196,7 +196,7 @@ import CairnTestSupport
     static let answers = SchemaSetFiles(name: "course", files: ["answer.schema.json": Array(#"""
         {"x-cairn": {"path": "users/{uid}/answers/{answerId}",
                      "pins": {"collection": "lessons", "item": "/lesson", "version": "/lessonVersion"}},
-         "type": "object", "required": ["lesson", "answer"],
+         "x-merge": "append-only", "type": "object", "required": ["lesson", "answer"],
          "properties": {"lesson": {"type": "string"}, "lessonVersion": {"type": "string"}, "answer": {"type": "string"}}}
         """#.utf8)])
 
@@ -221,6 +221,64 @@ import CairnTestSupport
         _ = try world.store.sync(SyncOptions(retry: .none))
         #expect(try world.cache.usage().pending.isEmpty)
         #expect(try world.download("b").evicted.map(\.key) == ["lessons/a"])
+    }
+
+    @Test func anAnswerWrittenAgainKeepsTheVersionItAnswered() throws {
+        let world = try World(progress: Self.answers)
+        try world.publish("a", cards: 1)
+        _ = try world.download("a")
+        let first = try world.cache.item(collection: "lessons", item: "a")!.commit.hex
+        let path = try DocumentPath("users/u1/answers/x1")
+        let answer = JSONValue.object(["lesson": .string("a"), "answer": .string("Hallo")])
+        #expect(try world.store.put(answer, at: path) == .created)
+        // A new version downloaded, then the item removed: the same answer written again is
+        // the same document (append-only: a change would be refused), pinned as it was.
+        try world.publish("a", cards: 2)
+        _ = try world.download("a")
+        #expect(try world.store.put(answer, at: path) == .unchanged)
+        try world.cache.remove(collection: "lessons", item: "a")
+        #expect(try world.store.put(answer, at: path) == .unchanged)
+        #expect(try world.store.document(at: path)?.field("lessonVersion") == .string(first))
+        // Another answer, the item not downloaded: written unpinned.
+        try world.store.put(JSONValue.object(["lesson": .string("a"), "answer": .string("Tschüss")]), at: DocumentPath("users/u1/answers/x2"))
+        #expect(try world.store.document(at: DocumentPath("users/u1/answers/x2"))?.field("lessonVersion") == nil)
+    }
+
+    @Test func aReadNeverWaitsForADownload() throws {
+        let world = try World()
+        try world.publish("greetings", cards: 1)
+        _ = try world.download("greetings")
+        let read = try world.cache.item(collection: "lessons", item: "greetings")?.lastAccessedAt
+        // Another process holds the cache's lock (a download in progress).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [world.home.contentFolder + "/lock", "sleep", "20"]
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        world.now += 5
+        #expect(try world.cache.document(at: DocumentPath("lessons/greetings/cards/c1"))?.field("front") == .string("word 1"))
+        #expect(Date().timeIntervalSince(started) < 2, "the read waited for the lock")
+        // Not recorded while the lock is taken; recorded once it is free.
+        #expect(try world.cache.item(collection: "lessons", item: "greetings")?.lastAccessedAt == read)
+        holder.terminate()
+        holder.waitUntilExit()
+        _ = try world.cache.document(at: DocumentPath("lessons/greetings/cards/c1"))
+        #expect(try world.cache.item(collection: "lessons", item: "greetings")?.lastAccessedAt == world.now)
+    }
+
+    @Test func aRepositoryTheRecordDoesNotNameIsSweptAway() throws {
+        let world = try World()
+        try world.publish("a", cards: 1)
+        try world.publish("b", cards: 1)
+        _ = try world.download("a")
+        // What an eviction cut short leaves: a repository no longer in the record.
+        let stray = world.home.contentRepository(collection: "lessons", item: "stray")
+        try FileManager.default.copyItem(atPath: world.home.contentRepository(collection: "lessons", item: "a"), toPath: stray)
+        _ = try world.download("b")
+        #expect(!FileManager.default.fileExists(atPath: stray))
+        #expect(try world.cache.items().map(\.key) == ["lessons/a", "lessons/b"])
     }
 
     @Test func aVersionTheSetRefusesIsNotKeptAndTheOldOneStays() throws {
@@ -269,6 +327,12 @@ import CairnTestSupport
         }
         #expect(world.cacheFiles() == before)
         #expect(FileManager.default.fileExists(atPath: world.home.contentFolder + "/lessons/nowhere.git") == false)
+        // A collection never downloaded: no folder is left for it.
+        try world.store.setContentTemplate(nil)
+        #expect(throws: CairnError.self) {
+            try ContentCache(home: world.home).download(collection: "books", item: "b1", for: world.store, options: SyncOptions(retry: .none))
+        }
+        #expect(!FileManager.default.fileExists(atPath: world.home.contentFolder + "/books"))
     }
 
     @Test func theURLOfAnItemFollowsTheUsersRemote() throws {

@@ -187,6 +187,9 @@ import Testing
         #expect(result.pins.map(\.state) == [.deleted])
         #expect(result.pins.first?.line(for: path).hasSuffix("was deleted on the server; the answers stay here") == true)
         #expect(try serverMain() == before)
+        // A write waiting for the next checkpoint stays waiting: the refusal records nothing.
+        try store.put(response("a1", "x = 3"), at: try DocumentPath("users/u1/responses/r2"))
+        let head = try store.history().first?.checkpoint.id
         do {
             try store.decide(.submitAnyway, collection: "assessments", item: "a1")
             Issue.record("submitting answers to a deleted assessment was accepted")
@@ -194,6 +197,8 @@ import Testing
             #expect(error.code == .refused)
             #expect(error.message.contains("was deleted on the server"))
         }
+        #expect(try store.history().first?.checkpoint.id == head, "a refused decision made a checkpoint")
+        #expect(try store.status().pending.count == 1)
         #expect(try store.sync(options).held, "still held, nothing pushed")
         #expect(try serverMain() == before)
         #expect(try store.document(at: path) != nil, "the answer is kept")

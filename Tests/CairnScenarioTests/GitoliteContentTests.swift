@@ -75,4 +75,34 @@ import Testing
         #expect(stranger.status != 0)
         #expect(stranger.stderr.contains("Permission denied"), "\(stranger.stderr)")
     }
+
+    /// A student's device downloads an item through gitolite with its own key; once the item is
+    /// removed, gitolite denies a read of it as of one never made (`R any … DENIED`), which
+    /// the device takes for "no such item": one line, exit 1, the copy it holds kept.
+    @Test(.timeLimit(.minutes(3))) func aDeviceDownloadsAnItemAndFindsItGoneOnceRemoved() throws {
+        let server = try GitoliteServer(cairn: CLI.executable, owners: ["sam"], content: [
+            GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"]),
+        ])
+        defer { server.stop() }
+        let author = server.base + "/../work/ada"
+        #expect(try Self.git(server, as: "ada", ["clone", "-q", "ssh://root@127.0.0.1:\(server.port)/content/assessments/a1", author]).status == 0)
+        let published = try Self.commitAndPush(server, as: "ada", ["assessments/a1.json": Self.assessment,
+                                                                   "assessments/a1/questions/q-001.json": Self.question], in: author)
+        #expect(published.status == 0, "\(published.stderr)")
+
+        let phone = try GitoliteSyncTests.Device("phone", of: "sam", on: server, agentKeys: ["sam"])
+        #expect(try phone("init", "sam", "--schema", "edumind", "--remote", "progress:sam").status == 0)
+        #expect(try phone("content", "remote").stdout == "progress:content/{collection}/{item}\n")
+        let downloaded = try phone("content", "download", "assessments", "a1")
+        #expect(downloaded.status == 0 && downloaded.stdout.hasPrefix("Downloaded assessments/a1 to version 1"), "\(downloaded.stderr)\n\(server.log)")
+
+        let removed = try runBounded(CLI.executable, ["server", "content", "rm", server.base + "/repositories", "assessments", "a1"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let denied = try Self.git(server, as: "sam", ["ls-remote", "ssh://root@127.0.0.1:\(server.port)/content/assessments/a1"])
+        #expect(denied.stderr.contains("R any content/assessments/a1 sam DENIED"), "\(denied.stderr)")
+        let gone = try phone("content", "download", "assessments", "a1")
+        #expect(gone.status == 1 && gone.stderr.hasPrefix("cairn: there is no item assessments/a1 at progress:content/assessments/a1"), "\(gone.stderr)")
+        #expect(gone.stderr.split(separator: "\n").count == 1, "\(gone.stderr)")
+        #expect(try phone("content", "get", "assessments/a1/questions/q-001").status == 0)
+    }
 }

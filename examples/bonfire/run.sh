@@ -155,7 +155,7 @@ check "the corrected page is read from the cache" \
     equal "$(quietly phone content get "$book/pages/p2/variants/en" | python3 -c 'import json,sys; print(json.load(sys.stdin)["content"])')" "The star comes down into the forest."
 check "the update fetched the commit, the six folders down to the variant and the variant: 8 objects, not the book again" \
     python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if 0 < d["receivedObjects"] <= 8 and d["previous"]["version"] == 1 else 1)' <<<"$update"
-check "the learner's progress never held the book: the store has no books/ folder" \
-    test ! -e "$work/phone/u1/books"
+check "the cache is plain git: the book's two versions in its repository" \
+    equal "$(git --git-dir "$work/phone/.content/books/starry-forest.git" rev-list --count main)" 2
 
 echo "(three devices converged; every answer counted, every session kept, the badge awarded once; the book read offline and updated by its changes)"

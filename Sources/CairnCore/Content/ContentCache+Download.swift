@@ -29,9 +29,13 @@ extension ContentCache {
         let key = collection + "/" + item
         let collectionFolder = home.contentFolder + "/" + collection
         return try locked { () throws(CairnError) -> ContentDownload in
+            let madeFolder = FileSystem.kind(collectionFolder) == nil
             try FileSystem.makeFolders(collectionFolder)
-            sweepLeftovers(in: collectionFolder)
             var record = try readRecord()
+            sweepLeftovers(in: collectionFolder, collection: collection, record: record)
+            // A refused download leaves no folder it made.
+            var kept = false
+            defer { if madeFolder && !kept { FileSystem.removeFolderIfEmpty(collectionFolder) } }
             let final = home.contentRepository(collection: collection, item: item)
             let incoming = collectionFolder + "/.incoming-\(item)-\(Syscalls.processID).git"
             defer { try? FileManager.default.removeItem(atPath: incoming) }
@@ -61,6 +65,7 @@ extension ContentCache {
             case .failure(let shortfall):
                 throw CairnError(.refused, "\(key) (\(Self.shown(size))) cannot fit: \(shortfall.keptItems) item(s) taking \(Self.shown(shortfall.keptBytes)) have responses not yet synced (\(shortfall.protected.joined(separator: ", "))) and the limits are \(Self.shown(limits.budgetBytes)) and \(limits.maxItems) item(s); sync them first, or raise the limits with cairn content limits; nothing was downloaded")
             }
+            kept = true
             // The record first: an interrupted eviction leaves repositories the record no
             // longer names (swept on the next download), never a record naming a missing one.
             for evicted in plan.evicted { record.items[evicted.key] = nil }
@@ -107,6 +112,7 @@ extension ContentCache {
                         options.progress?(TransferProgress(step))
                     }
                 } catch {
+                    if let error = error as? GitError, Store.meansNoSuchItem(error) { throw Self.missing(key, at: remote, cause: error) }
                     throw Store.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt,
                                               doing: "download \(key) from")
                 }
@@ -172,9 +178,16 @@ extension ContentCache {
         }
     }
 
-    /// Puts the checked download in place of the item's repository (two renames: the old one
-    /// aside, the new one in, the old one removed).
+    /// Puts the checked download in place of the item's repository: the two folders' names
+    /// swapped in one step (`renameat2`), so a reader without the lock — a put pinning its
+    /// version, `content get` — always finds a whole repository there; where the file system
+    /// cannot swap, the old one is set aside first and the new one renamed in. The old one is
+    /// then removed.
     private func install(_ incoming: String, as final: String) throws(CairnError) {
+        if FileSystem.kind(final) != nil, Syscalls.canExchange, case .success = Syscalls.exchange(incoming, final) {
+            try? FileManager.default.removeItem(atPath: incoming)
+            return
+        }
         let aside = FileSystem.parent(of: final) + "/.old-" + FileSystem.lastComponent(of: final)
         if FileSystem.kind(final) != nil {
             try? FileManager.default.removeItem(atPath: aside)
@@ -184,10 +197,11 @@ extension ContentCache {
         try? FileManager.default.removeItem(atPath: aside)
     }
 
-    /// Removes what an interrupted download left in a collection's folder: incoming copies,
-    /// old versions set aside (put back when their item is missing), and repositories the
-    /// record does not name.
-    func sweepLeftovers(in collectionFolder: String) {
+    /// Removes what an interrupted download or removal left in a collection's folder: incoming
+    /// copies, old versions set aside (put back when their item is missing), and item
+    /// repositories the record does not name (an eviction cut short, a repository a failed
+    /// removal left). Runs under the cache's lock.
+    func sweepLeftovers(in collectionFolder: String, collection: String, record: Record) {
         for name in FileSystem.names(in: collectionFolder) where name.hasPrefix(".old-") {
             let original = collectionFolder + "/" + name.dropFirst(".old-".count)
             if FileSystem.kind(original) == nil {
@@ -195,6 +209,11 @@ extension ContentCache {
             } else {
                 try? FileManager.default.removeItem(atPath: collectionFolder + "/" + name)
             }
+        }
+        for name in FileSystem.names(in: collectionFolder) where name.hasSuffix(".git") && !name.hasPrefix(".") {
+            let item = String(name.dropLast(".git".count))
+            guard record.items[collection + "/" + item] == nil, (try? DocumentID.validate(item, in: item)) != nil else { continue }
+            try? FileManager.default.removeItem(atPath: collectionFolder + "/" + name)
         }
         for name in FileSystem.names(in: collectionFolder) where name.hasPrefix(".incoming-") {
             // Another process's download holds the lock, so only a dead one's copy is here.
@@ -226,13 +245,13 @@ extension ContentCache {
     }
 
     /// Runs `body`, turning what it throws into a `CairnError` (git's failures as damage).
-    func translating<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
+    func translating<T>(_ what: String, then consequence: String = "nothing was downloaded", _ body: () throws -> T) throws(CairnError) -> T {
         do {
             return try body()
         } catch let error as CairnError {
             throw error
         } catch {
-            throw CairnError(.io, "\(what): \(error); nothing was downloaded")
+            throw CairnError(.io, "\(what): \(error); \(consequence)")
         }
     }
 }

@@ -9,27 +9,31 @@ import GitFormat
 
 extension ContentCache {
     /// The content document at `path` (`assessments/a1/questions/q-001`) as the downloaded
-    /// version holds it, read offline; the item's last access becomes now. Nil when the item
-    /// holds no such document; an item not downloaded is refused.
+    /// version holds it, read offline; nil when the item holds no such document; an item not
+    /// downloaded is refused. A read takes no lock, so it never waits for a download; it
+    /// records the item's last access when the cache's lock is free (a read during another
+    /// process's download is not recorded).
     public func document(at path: DocumentPath) throws(CairnError) -> JSONValue? {
         let (collection, item) = try Self.item(of: path)
-        return try locked { () throws(CairnError) -> JSONValue? in
-            var record = try readRecord()
-            guard var held = record.items[collection + "/" + item] else {
-                throw CairnError(.notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
-            }
-            let value = try translating("cannot read \(path) from the downloaded \(held.key)") { () throws -> JSONValue? in
-                let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
-                guard let blob = try repository.blobID(at: path.fileName, inCommit: held.commit.objectID) else { return nil }
-                return try JSONParser().parse(repository.blobContent(blob))
-            }
-            // A read that found nothing leaves the record as it was.
-            guard value != nil else { return nil }
-            held.lastAccessedAt = now()
-            record.items[held.key] = held
-            try write(record)
-            return value
+        guard let held = try readRecord().items[collection + "/" + item] else {
+            throw CairnError(.notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
         }
+        let value = try translating("cannot read \(path) from the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again") { () throws -> JSONValue? in
+            let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
+            guard let blob = try repository.blobID(at: path.fileName, inCommit: held.commit.objectID) else { return nil }
+            return try JSONParser().parse(repository.blobContent(blob))
+        }
+        // A read that found nothing leaves the record as it was.
+        if value != nil {
+            _ = try? locked(waiting: 0) { () throws(CairnError) in
+                var record = try readRecord()
+                guard var current = record.items[held.key] else { return }
+                current.lastAccessedAt = now()
+                record.items[held.key] = current
+                try write(record)
+            }
+        }
+        return value
     }
 
     /// The documents of a downloaded item, by path.
@@ -38,7 +42,7 @@ extension ContentCache {
         guard let held = try readRecord().items[collection + "/" + item] else {
             throw CairnError(.notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
         }
-        return try translating("cannot list the downloaded \(held.key)") { () throws -> [DocumentPath] in
+        return try translating("cannot list the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again") { () throws -> [DocumentPath] in
             let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
             let found = try repository.differences(among: [nil, repository.commit(held.commit.objectID).treeID])
                 .compactMap { DocumentPath(fileName: $0.path) }

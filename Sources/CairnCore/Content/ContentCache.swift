@@ -86,10 +86,11 @@ public struct ContentCache: Sendable {
         try FileSystem.writeAtomically(value.canonicalBytes(), to: recordFile)
     }
 
-    /// Runs `body` holding the cache's lock (waiting as long as a store's lock waits).
-    func locked<T>(_ body: () throws(CairnError) -> T) throws(CairnError) -> T {
+    /// Runs `body` holding the cache's lock, waiting for it as long as a store's lock waits
+    /// (or `timeout` seconds: 0 to give up at once).
+    func locked<T>(waiting timeout: Double? = nil, _ body: () throws(CairnError) -> T) throws(CairnError) -> T {
         try FileSystem.makeFolders(home.contentFolder)
-        let lock = StoreLock(gitdir: home.contentFolder, timeout: home.configuration.lockTimeout, file: "lock")
+        let lock = StoreLock(gitdir: home.contentFolder, timeout: timeout ?? home.configuration.lockTimeout, file: "lock")
         do {
             return try lock.withLock { () throws -> T in try body() }
         } catch let error as CairnError where error.code == .busy {

@@ -37,13 +37,13 @@ extension Store {
             let trailers = versions.map { decision.trailerLine(collection: collection, item: item, version: $0) }.joined(separator: "\n")
             let shown = versions.map { PinCheck.versionText($0, number: contentVersionNumber(collection: collection, item: item, version: $0)) }
                 .joined(separator: ", ")
+            if decision == .submitAnyway, held.contains(where: { $0.state == .deleted }) {
+                throw CairnError(.refused, "\(name) was deleted on the server, so the answers to it cannot be submitted; they stay here, flagged (cairn content discard \(collection) \(item) puts them aside, kept in history)")
+            }
             _ = try commitPending(message: nil)
             let result: CheckpointResult
             switch decision {
             case .submitAnyway:
-                if held.contains(where: { $0.state == .deleted }) {
-                    throw CairnError(.refused, "\(name) was deleted on the server, so the answers to it cannot be submitted; they stay here, flagged (cairn content discard \(collection) \(item) puts them aside, kept in history)")
-                }
                 let server = held.compactMap(\.serverVersion).first.map { PinCheck.versionText($0, number: contentVersionNumber(collection: collection, item: item, version: $0)) }
                 result = try commitDecision("""
                     Content: submit anyway the answers to \(name)

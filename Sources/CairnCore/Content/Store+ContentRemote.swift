@@ -37,4 +37,17 @@ extension Store {
         }
         return try RemoteURL.contentItem(template, collection: collection, item: item, relativeTo: folder)
     }
+
+    /// Whether a failure to reach an item means the server has no such item for this user: a
+    /// missing path, HTTP 404, git's "not found", or gitolite's refusal to let the user read it
+    /// (`R any content/… DENIED`: gitolite answers so for a repository removed from disk, as for
+    /// one never made, so as not to tell them apart; every user may read content, so a denied
+    /// read is an item gone for this user).
+    package static func meansNoSuchItem(_ error: GitError) -> Bool {
+        switch error.reason {
+        case .repositoryNotFound?, .httpStatus(404)?: return true
+        case .accessDenied(let said)?: return said.contains(" R any ") && said.contains("DENIED")
+        default: return false
+        }
+    }
 }

@@ -68,12 +68,7 @@ extension Store {
                 made.timeout = options.networkTimeout
                 return try made.references(credentials: credentials?.git, ssh: ssh)["refs/heads/" + Self.branch]
             } catch {
-                if let error = error as? GitError {
-                    switch error.reason {
-                    case .repositoryNotFound?, .httpStatus(404)?: return nil
-                    default: break
-                    }
-                }
+                if let error = error as? GitError, Self.meansNoSuchItem(error) { return nil }
                 throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "ask about")
             }
         }

@@ -4,14 +4,22 @@ import GitFormat
 
 extension Store {
     /// `value` as it will be written at `path`: for a kind that pins content, with the version
-    /// field set to the commit of the item this device holds (the downloaded repository's
-    /// `main`), when the document names the item, gives no version of its own, and the item is
-    /// downloaded; otherwise as it is. Never touches the network.
+    /// field set when the document names the item and gives no version of its own — to the
+    /// version the document at `path` already has for that item (a document written again keeps
+    /// the version it answered, whatever was downloaded since), else to the commit of the item
+    /// this device holds (the downloaded repository's `main`); otherwise as it is. Never
+    /// touches the network.
     func pinned(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
         guard let pin = try schemaSet().kind(of: path)?.pin, case .object(var fields) = value,
-              fields[pin.versionField] == nil, let item = pin.item(of: value),
-              let version = heldContentVersion(collection: pin.collection, item: item) else { return value }
-        fields[pin.versionField] = .string(version.hex)
+              fields[pin.versionField] == nil, let item = pin.item(of: value) else { return value }
+        if let bytes = try FileSystem.read(absolute(path.fileName)), let old = try? JSONParser().parse(bytes),
+           pin.item(of: old) == item, case .string(let version)? = old.objectValue?[pin.versionField] {
+            fields[pin.versionField] = .string(version)
+        } else if let version = heldContentVersion(collection: pin.collection, item: item) {
+            fields[pin.versionField] = .string(version.hex)
+        } else {
+            return value
+        }
         return .object(fields)
     }
 

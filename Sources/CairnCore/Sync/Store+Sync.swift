@@ -12,8 +12,9 @@ extension Store {
     /// Syncs the store with its remote: checkpoints pending writes, fetches, fast-forwards or
     /// merges under the schema set's policies (one merge commit, its conflict records in the
     /// message), updates the working tree, checks the content that the documents it would push
-    /// are pinned to (``PinCheck``: while any is held, it returns without pushing), and pushes. When another device pushed first, it
-    /// fetches and merges again (bounded, with a growing pause).
+    /// are pinned to (``PinCheck``: while any is held, it returns without pushing), and pushes.
+    /// When another device pushed first, it fetches and merges again (bounded, with a growing
+    /// pause).
     ///
     /// Network failures are tried again on `options.retry`; a refused push, refused
     /// credentials or foreign data fetched end the sync at once. A failed sync leaves the

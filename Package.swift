@@ -50,7 +50,11 @@ let package = Package(
         // apps embed (ProgressStore).
         .target(
             name: "CairnCore",
-            dependencies: ["CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         // The server's side: per-user bare repositories and the pre-receive hook.
         .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
         // Seeded devices syncing through one remote, for any schema set.

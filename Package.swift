@@ -98,7 +98,14 @@ let package = Package(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
-        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport"]),
+        .testTarget(
+            name: "CairnCoreTests",
+            dependencies: [
+                "CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport",
+                // AES-GCM-SIV checked against RFC 8452, under the document cipher.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.

@@ -50,7 +50,11 @@ let package = Package(
         // apps embed (ProgressStore).
         .target(
             name: "CairnCore",
-            dependencies: ["CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         // The server's side: per-user bare repositories and the pre-receive hook.
         .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
         // Seeded devices syncing through one remote, for any schema set.
@@ -94,7 +98,14 @@ let package = Package(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
-        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport"]),
+        .testTarget(
+            name: "CairnCoreTests",
+            dependencies: [
+                "CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport",
+                // AES-GCM-SIV checked against RFC 8452, under the document cipher.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.

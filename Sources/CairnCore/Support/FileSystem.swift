@@ -41,8 +41,12 @@ package enum FileSystem {
         }
     }
 
-    /// The whole content of a file, or nil when there is no file at `path`.
-    package static func read(_ path: String) throws(CairnError) -> [UInt8]? {
+    /// The whole content of a file, or nil when there is no file at `path`. `accept` sees what
+    /// `stat` says of the file opened, before it is read, and may refuse it (a key file that
+    /// others can read): the file checked is the file read, whatever renames happen meanwhile.
+    package static func read(
+        _ path: String, checking accept: (Syscalls.FileStatus) throws(CairnError) -> Void = { _ in }
+    ) throws(CairnError) -> [UInt8]? {
         let fd: Int32
         switch Syscalls.open(path, .reading) {
         case .success(let opened): fd = opened
@@ -52,6 +56,7 @@ package enum FileSystem {
         }
         defer { _ = Syscalls.close(fd) }
         let status = try check(Syscalls.status(of: fd), "stat", path)
+        try accept(status)
         if status.kind == .folder { return nil }
         var bytes = [UInt8](repeating: 0, count: status.size)
         var filled = 0

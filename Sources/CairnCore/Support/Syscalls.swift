@@ -79,6 +79,8 @@ package enum Syscalls {
         package enum Kind { case file, folder, other }
 
         package var kind: Kind
+        /// The permission bits (`st_mode & 07777`): 0o600 for a file only its owner reads and writes.
+        package var permissions: UInt32
         package var size: Int
         package var device: UInt64
         package var inode: UInt64
@@ -93,6 +95,7 @@ package enum Syscalls {
             case S_IFDIR: kind = .folder
             default: kind = .other
             }
+            permissions = UInt32(info.st_mode & 0o7777)
             size = Int(info.st_size)
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)

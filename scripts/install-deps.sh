@@ -15,7 +15,9 @@
 # tests open stores with (scripts/git-clients.sh): python3 and python3-venv (a virtual
 # environment for pygit2 and dulwich from PyPI), python3-pygit2 (libgit2 1.5) and
 # python3-dulwich as Debian ships them, and libjgit-java with default-jdk-headless (javac
-# compiles the JGit client), and jq (the music-practice example reads `--json` output with it).
+# compiles the JGit client), jq (the music-practice example reads `--json` output with it), and
+# git-lfs (the tests' Git LFS client, against giftless behind lighttpd; giftless comes from PyPI
+# through scripts/git-clients.sh).
 set -euo pipefail
 
 need=()
@@ -38,6 +40,7 @@ command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(light
 command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -x /usr/bin/gitolite ] || need+=(gitolite3)
 command -v jq >/dev/null 2>&1 || need+=(jq)
+[ -x /usr/bin/git-lfs ] || need+=(git-lfs)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

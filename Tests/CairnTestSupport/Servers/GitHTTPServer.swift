@@ -23,8 +23,12 @@ public final class GitHTTPServer: GitServer {
     /// characters, nor a password a newline. A request body over `maxRequestKilobytes` gets 413.
     /// `contentAuthors` (collection -> its authors): every user may fetch the content items
     /// `<root>/content/<collection>/<item>.git`, only the collection's authors push to them.
+    /// `lfsSocket`: the Unix socket of a Git LFS server (``GiftlessServer``) that gets the
+    /// requests to `/git/<uid>.git/info/lfs/…` (git-lfs's endpoint for the remote), behind the
+    /// same rules as the repository.
     public init(root: String, users: [String: String], access: GitServerAccess = .owner,
-                maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:]) throws {
+                maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:],
+                lfsSocket: String? = nil) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-http")
         let paths = Paths(folder: folder.path)
@@ -37,7 +41,8 @@ public final class GitHTTPServer: GitServer {
             let port = try Loopback.freePort()
             let configuration = Self.configuration(root: root, folder: folder.path, port: port,
                                                    users: users.keys.sorted(), access: access,
-                                                   maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors)
+                                                   maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors,
+                                                   lfsSocket: lfsSocket)
             try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             if let process = try Self.launch(paths: paths, port: port, lastTry: tries == 5) {
                 self.port = port
@@ -77,15 +82,27 @@ public final class GitHTTPServer: GitServer {
     /// (with `access` `.anyUser`, any user). lighttpd's CGI passes the authenticated user to
     /// the backend as `REMOTE_USER`. Content (`/git/content/<collection>/<item>.git`) is read
     /// by any user, and pushed (`git-receive-pack`, asked for in `info/refs` too) by the
-    /// collection's authors alone: the rules the README's "Shared content" shows.
+    /// collection's authors alone: the rules the README's "Shared content" shows. With
+    /// `lfsSocket`, `/git/<uid>.git/info/lfs/…` goes to the LFS server there, and the same
+    /// rules (they match on the URL's start) decide who reaches it.
     static func configuration(root: String, folder: String, port: Int, users: [String], access: GitServerAccess,
-                              maxRequestKilobytes: Int, contentAuthors: [String: [String]] = [:]) -> String {
+                              maxRequestKilobytes: Int, contentAuthors: [String: [String]] = [:],
+                              lfsSocket: String? = nil) -> String {
         let paths = Paths(folder: folder)
         let require = { (requirement: String) in
             #"auth.require = ( "" => ( "method" => "basic", "realm" => "cairn", "require" => "\#(requirement)" ) )"#
         }
+        // The proxy's rule comes after the CGI's, so that it is the one that handles LFS requests.
+        let proxy = lfsSocket.map { socket in
+            (module: #", "mod_proxy""#, rule: """
+                $HTTP["url"] =~ "^/git/[^/]+\\.git/info/lfs/" {
+                    proxy.server = ( "" => ( ( "host" => "\(socket)" ) ) )
+                }
+
+                """)
+        }
         var text = """
-            server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi" )
+            server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi"\(proxy?.module ?? "") )
             server.bind = "127.0.0.1"
             server.port = \(port)
             server.document-root = "\(paths.documents)"
@@ -103,7 +120,7 @@ public final class GitHTTPServer: GitServer {
                 cgi.assign = ( "" => "" )
                 setenv.set-environment = ( "GIT_PROJECT_ROOT" => "\(root)", "GIT_HTTP_EXPORT_ALL" => "1" )
             }
-            \(require("user=no:one"))
+            \(proxy?.rule ?? "")\(require("user=no:one"))
 
             """
         // Last, so that they win over the rules above (lighttpd applies the last that matches).

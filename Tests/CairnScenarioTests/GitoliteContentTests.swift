@@ -36,7 +36,9 @@ import Testing
         return try git(server, as: user, ["push", "origin", "HEAD:main"], in: clone)
     }
 
-    @Test(.timeLimit(.minutes(3))) func everyUserFetchesOnlyAuthorsPush() throws {
+    // The whole test's bound, counted from its start while the full run's long suites hold the
+    // threads (each command is bounded on its own by runBounded).
+    @Test(.timeLimit(.minutes(10))) func everyUserFetchesOnlyAuthorsPush() throws {
         let server = try GitoliteServer(cairn: CLI.executable, owners: ["sam"], content: [
             GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"]),
         ])
@@ -79,7 +81,9 @@ import Testing
     /// A student's device downloads an item through gitolite with its own key; once the item is
     /// removed, gitolite denies a read of it as of one never made (`R any … DENIED`), which
     /// the device takes for "no such item": one line, exit 1, the copy it holds kept.
-    @Test(.timeLimit(.minutes(3))) func aDeviceDownloadsAnItemAndFindsItGoneOnceRemoved() throws {
+    // The whole test's bound, counted from its start while the full run's long suites hold the
+    // threads (each command is bounded on its own by runBounded).
+    @Test(.timeLimit(.minutes(10))) func aDeviceDownloadsAnItemAndFindsItGoneOnceRemoved() throws {
         let server = try GitoliteServer(cairn: CLI.executable, owners: ["sam"], content: [
             GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"]),
         ])

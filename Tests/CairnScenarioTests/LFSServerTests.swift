@@ -69,7 +69,9 @@ import Testing
         return String(result.stdout.prefix(64))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // The whole test's bound, counted from its start while the full run's long suites hold the
+    // threads (each command is bounded on its own by runBounded).
+    @Test(.timeLimit(.minutes(10)))
     func anAssetPushedByItsOwnerReachesTheStorageAndComesBackToAnotherClone() throws {
         let served = try Served()
         defer { served.server.stop() }
@@ -162,7 +164,9 @@ import Testing
         return (answer.status, href)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Asker.allCases)
+    // The whole test's bound, counted from its start while the full run's long suites hold the
+    // threads (each command is bounded on its own by runBounded).
+    @Test(.timeLimit(.minutes(10)), arguments: Asker.allCases)
     func onlyTheOwnerDownloadsOrUploadsTheRepositorysObjects(asker: Asker) throws {
         let served = try Served()
         defer { served.server.stop() }

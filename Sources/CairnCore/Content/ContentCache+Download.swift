@@ -59,8 +59,12 @@ extension ContentCache {
             }
             let time = now()
             let plan: ContentEviction
+            // Which items hold answers not yet pushed is asked of every store of the home: only
+            // when something must be evicted.
+            let others = record.items.values.filter { $0.key != key }
+            let fits = others.count + 1 <= limits.maxItems && others.reduce(size, { $0 + $1.sizeBytes }) <= limits.budgetBytes
             switch ContentEviction.plan(items: Array(record.items.values), incoming: key, incomingBytes: size, limits: limits,
-                                        protected: protectedItems(among: record.items.values), now: time) {
+                                        protected: fits ? [] : protectedItems(among: record.items.values), now: time) {
             case .success(let made): plan = made
             case .failure(let shortfall):
                 throw CairnError(.refused, "\(key) (\(Self.shown(size))) cannot fit: \(shortfall.keptItems) item(s) taking \(Self.shown(shortfall.keptBytes)) have responses not yet synced (\(shortfall.protected.joined(separator: ", "))) and the limits are \(Self.shown(limits.budgetBytes)) and \(limits.maxItems) item(s); sync them first, or raise the limits with cairn content limits; nothing was downloaded")

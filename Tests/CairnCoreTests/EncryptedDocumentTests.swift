@@ -17,11 +17,15 @@ import Testing
     /// change without a new format version.
     @Test func formatOneIsTheSchemeItsDocumentationDescribes() throws {
         let plaintext = Array(#"{"title":"Moby-Dick; or, The Whale"}"#.utf8)
-        let expected = "434149524e0001331c3c62ef714b30d6656f820925303e5099ff61e5c4a04da7460212ea2e8bdaae2632b69279203a86f65426ca2751399fc640ba0ac75d2c39863b7d932184a35be9cf883cef91ed"
+        let expected = "434149524e0001331c3c62ef714b30001675736572732f75312f626f6f6b732f62312e6a736f6ed6656f820925303e5099ff613e29b0be6e58770d31f88ab13ae49b88b6c0a4f10f78cd37c66ee5fab202061bb444120aa6f83de66f99a19e3259270dfdac175a"
         let sealed = try cipher.seal(plaintext, at: path("users/u1/books/b1"))
         #expect(hex(sealed) == expected)
         #expect(key.id.description == "331c3c62ef714b30")
         #expect(try cipher.open(sealed, at: "users/u1/books/b1.json") == plaintext)
+        // Its header names its path, for a reader that has the blob alone.
+        #expect(DocumentCipher.path(of: sealed) == "users/u1/books/b1.json")
+        let opened = try cipher.open(sealed)
+        #expect(opened.path == "users/u1/books/b1.json" && opened.document == plaintext)
     }
 
     @Test func theSameDocumentAtTheSamePathUnderTheSameKeyIsTheSameBlob() throws {
@@ -41,7 +45,7 @@ import Testing
         let otherDocument = try cipher.seal(edited, at: "users/u1/books/b1.json")
         #expect(Set([sealed, otherPath, otherKey, otherDocument]).count == 4)
         // Not only the header: the nonces differ too, so equal documents at two paths do not show.
-        let nonces = [sealed, otherPath, otherKey, otherDocument].map { Array($0[15..<27]) }
+        let nonces = [sealed, otherPath, otherKey, otherDocument].map { Array($0[39..<51]) }
         #expect(Set(nonces).count == 4)
     }
 
@@ -56,7 +60,7 @@ import Testing
                 let plaintext = try generator.document(of: kind, at: at, using: &random).canonicalBytes()
                 let sealed = try cipher.seal(plaintext, at: at)
                 #expect(try cipher.open(sealed, at: at) == plaintext, "round \(round), \(at)")
-                #expect(sealed.count == plaintext.count + 15 + 12 + 16)
+                #expect(sealed.count == plaintext.count + 17 + at.fileName.utf8.count + 12 + 16)
                 #expect(!containsWindow(of: plaintext, in: sealed, length: 12), "\(at) shows its plaintext")
                 seen.insert(sealed)
             }
@@ -88,24 +92,34 @@ import Testing
                     #expect(error?.message.contains("is in cipher format \(1 ^ flip)") == true, "byte \(index)")
                 case 7..<15:
                     #expect(error?.code == .notFound && error?.message.contains("which is not among the keys given (\(key.id))") == true, "byte \(index)")
+                case 15..<17:
+                    // Another length: the path read from the header is another, or runs past the end.
+                    #expect(error?.message.contains("it was encrypted for") == true || error?.message.contains("is cut short") == true, "byte \(index)")
+                case 17..<39:
+                    #expect(error?.message.contains("it was encrypted for ") == true, "byte \(index)")
                 default:
                     #expect(error?.code == .corrupt && error?.message.contains("it fails authentication under key \(key.id)") == true, "byte \(index)")
                 }
             }
         }
         // Cut short, or grown by a byte.
-        for count in [0, 5, 6, 15, 42, sealed.count - 1] {
+        for count in [0, 5, 6, 15, 17, 38, 42, 66, sealed.count - 1] {
             #expect(throws: CairnError.self) { try cipher.open(Array(sealed.prefix(count)), at: "users/u1/books/b1.json") }
         }
         let cut = #expect(throws: CairnError.self) { try cipher.open(Array(sealed.prefix(30)), at: "users/u1/books/b1.json") }
-        #expect(cut?.message.contains("is cut short (30 bytes, at least 43 expected)") == true)
+        #expect(cut?.message.contains("is cut short (30 bytes, at least 67 expected)") == true)
         #expect(throws: CairnError.self) { try cipher.open(sealed + [0], at: "users/u1/books/b1.json") }
     }
 
     @Test func aBlobMovedToAnotherPathFailsToOpen() throws {
         let sealed = try cipher.seal(book, at: "users/u1/books/b1.json")
         let error = #expect(throws: CairnError.self) { try cipher.open(sealed, at: path("users/u1/books/b2")) }
-        #expect(error?.description == "cannot decrypt users/u1/books/b2.json: it fails authentication under key \(key.id) — it was altered, or encrypted for another path; restore it from the store's history or its remote")
+        #expect(error?.description == "cannot decrypt users/u1/books/b2.json: it was encrypted for users/u1/books/b1.json — a blob moved from another path; restore it from the store's history or its remote")
+        // A header rewritten to name the new path does not pass either: the header is authenticated.
+        var renamed = sealed
+        renamed[33] = UInt8(ascii: "2")
+        let forged = #expect(throws: CairnError.self) { try cipher.open(renamed, at: "users/u1/books/b2.json") }
+        #expect(forged?.message.contains("it fails authentication under key \(key.id)") == true)
     }
 
     @Test func aPlainDocumentIsNotTakenForAnEncryptedOne() throws {

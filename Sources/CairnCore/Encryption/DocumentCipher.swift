@@ -14,8 +14,8 @@ import _CryptoExtras
 ///
 /// ```
 /// nonce  = HMAC-SHA256(nonceKey, p ‖ 0x00 ‖ P)[0..<12]
-/// header = "CAIRN" 0x00 ‖ version (0x01) ‖ ID(K) (8 bytes)
-/// sealed = header ‖ nonce ‖ AES-256-GCM-SIV(encryptionKey, nonce, P, aad: header ‖ p)  (ciphertext ‖ 16-byte tag)
+/// header = "CAIRN" 0x00 ‖ version (0x01) ‖ ID(K) (8 bytes) ‖ length of p (2 bytes, big-endian) ‖ p
+/// sealed = header ‖ nonce ‖ AES-256-GCM-SIV(encryptionKey, nonce, P, aad: header)  (ciphertext ‖ 16-byte tag)
 /// ```
 ///
 /// Why this way:
@@ -28,9 +28,11 @@ import _CryptoExtras
 ///   the two are equal — which equal blob ids say anyway. Any other repeat (two inputs
 ///   whose truncated HMACs collide, a chance of about n²/2⁹⁷ for n documents) likewise
 ///   reveals only whether the two plaintexts are equal.
-/// - **The path is authenticated** (in the associated data) and hashed into the nonce: a
-///   blob moved to another path fails to open instead of passing for that document, and two
-///   paths holding equal documents do not show it. The 0x00 between path and document cannot
+/// - **The path is named and authenticated** (in the header, which is the associated data)
+///   and hashed into the nonce: a blob moved to another path fails to open instead of
+///   passing for that document, and two paths holding equal documents do not show it. The
+///   header names the path because git's diff tools hand a blob to a text converter without
+///   it (``open(_:)``); paths are readable in the tree anyway. The 0x00 between path and document cannot
 ///   be part of a path, so no two (path, document) pairs hash the same bytes.
 /// - **The header is authenticated too**: its magic bytes let a reader tell a sealed document
 ///   from a plain one (the 0x00 also makes git treat it as binary, never printing it as
@@ -73,12 +75,12 @@ public struct DocumentCipher: Sendable {
     /// tree, under the current key: the same bytes for the same document, path and key.
     public func seal(_ plaintext: [UInt8], at path: String) throws(CairnError) -> [UInt8] {
         let pathBytes = try Self.checked(path)
-        let header = Self.header(keyID: keyring.current.id)
+        let header = Self.header(keyID: keyring.current.id, path: pathBytes)
         let nonce = sealingKeys.nonce(path: pathBytes, plaintext: plaintext)
         do {
             let box = try AES.GCM._SIV.seal(
                 plaintext, using: sealingKeys.encryptionKey, nonce: AES.GCM._SIV.Nonce(data: nonce),
-                authenticating: header + pathBytes)
+                authenticating: header)
             return header + Array(box.combined)
         } catch {
             // Only a key or nonce of the wrong size fails, and both sizes are fixed here.
@@ -99,6 +101,24 @@ public struct DocumentCipher: Sendable {
     public func open(_ sealed: [UInt8], at path: String) throws(CairnError) -> [UInt8] {
         let pathBytes = try Self.checked(path)
         let parts = try Self.parts(of: sealed, at: path)
+        guard parts.path == path else {
+            throw CairnError(
+                .corrupt,
+                "cannot decrypt \(path): it was encrypted for \(parts.path) — a blob moved from another path; restore it from the store's history or its remote")
+        }
+        return try open(parts, at: pathBytes)
+    }
+
+    /// The path a sealed document names in its header and the document, opened at that
+    /// path: for a reader given the blob without its path (git's text converters).
+    public func open(_ sealed: [UInt8]) throws(CairnError) -> (path: String, document: [UInt8]) {
+        let parts = try Self.parts(of: sealed, at: nil)
+        let pathBytes = try Self.checked(parts.path)
+        return (parts.path, try open(parts, at: pathBytes))
+    }
+
+    private func open(_ parts: (header: [UInt8], keyID: StoreKey.ID, path: String, box: [UInt8]), at pathBytes: [UInt8]) throws(CairnError) -> [UInt8] {
+        let path = parts.path
         guard let keys = subkeys[parts.keyID] else {
             let known = keyring.keys.map(\.id.description).joined(separator: ", ")
             throw CairnError(
@@ -108,7 +128,7 @@ public struct DocumentCipher: Sendable {
         let plaintext: [UInt8]
         do {
             let box = try AES.GCM._SIV.SealedBox(combined: parts.box)
-            plaintext = Array(try AES.GCM._SIV.open(box, using: keys.encryptionKey, authenticating: parts.header + pathBytes))
+            plaintext = Array(try AES.GCM._SIV.open(box, using: keys.encryptionKey, authenticating: parts.header))
         } catch {
             throw Self.unauthentic(path, keyID: parts.keyID)
         }
@@ -136,6 +156,9 @@ public struct DocumentCipher: Sendable {
         let bytes = Array(path.utf8)
         guard !bytes.isEmpty, !bytes.contains(0) else {
             throw CairnError(.invalidInput, "cannot encrypt or decrypt at the path \(path.debugDescription): a document's path is not empty and holds no NUL byte")
+        }
+        guard bytes.count <= maxPathByteCount else {
+            throw CairnError(.invalidInput, "cannot encrypt or decrypt at a path of \(bytes.count) bytes: a sealed document's header names paths of at most \(maxPathByteCount) bytes")
         }
         return bytes
     }

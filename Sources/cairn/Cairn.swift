@@ -27,7 +27,7 @@ struct Cairn: ParsableCommand {
             RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self, ContentCommand.self,
             Import.self, Migrate.self, Prune.self, Simulate.self,
             SchemaCommand.self, Test.self,
-            MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
+            KeyCommand.self, MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
         ])
 
     @OptionGroup var global: GlobalOptions

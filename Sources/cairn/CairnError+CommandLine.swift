@@ -42,6 +42,7 @@ extension CairnError.Remedy {
         case .checkCredentials: "check CAIRN_USERNAME and CAIRN_PASSWORD"
         case .giveCredentials: "set CAIRN_USERNAME and CAIRN_PASSWORD (or put the user in the URL)"
         case .nameUsers: "cairn server init FOLDER UID…"
+        case .giveStoreKey(let keyID): "set CAIRN_KEY_FILE to the key file that holds key \(keyID) (or CAIRN_KEY to its text) — nothing was read or written"
         }
     }
 

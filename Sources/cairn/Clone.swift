@@ -12,8 +12,12 @@ struct Clone: ParsableCommand {
     @Argument(help: "The remote: a path or file:// URL of a bare repository, http(s)://, ssh:// or git://.")
     var url: String
 
+    @Option(help: ArgumentHelp("The key file of an encrypted store (mode 0600); default: CAIRN_KEY_FILE, CAIRN_KEY.", valueName: "file"))
+    var keyFile: String?
+
     func run() throws {
-        let home = global.resolvedHome
+        var home = global.resolvedHome
+        if keyFile != nil { home = try KeyFiles.home(home, keyFile: keyFile, creating: false).home }
         let remote = try RemoteURL(url)
         let store = try home.cloneStore(from: remote, uid: global.user, options: transfer.syncOptions(),
                                         mergeDriver: SchemaLocator.executable())

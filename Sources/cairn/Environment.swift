@@ -34,7 +34,16 @@ struct Environment {
     /// none.
     var configuration: Configuration {
         Configuration(lockTimeout: variables["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? Configuration.standardLockTimeout,
-                      username: variables["CAIRN_USERNAME"], password: variables["CAIRN_PASSWORD"])
+                      username: variables["CAIRN_USERNAME"], password: variables["CAIRN_PASSWORD"], keys: keys)
+    }
+
+    /// The keys of encrypted stores: the key file text of `CAIRN_KEY`, else the key file
+    /// `CAIRN_KEY_FILE` names (read when an encrypted store needs them); nil for neither,
+    /// and then a store's own `cairn.keyFile` is used.
+    var keys: KeySource? {
+        if let text = variables["CAIRN_KEY"], !text.isEmpty { return .text(text, source: "CAIRN_KEY") }
+        if let file = variables["CAIRN_KEY_FILE"], !file.isEmpty { return .file(file) }
+        return nil
     }
 
     /// The schedule of `CAIRN_SYNC_RETRY`, else the standard one; an invalid schedule is an

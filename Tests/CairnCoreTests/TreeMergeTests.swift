@@ -85,7 +85,7 @@ import Testing
 
     @Test func readingOnlyWhatDiffersGivesTheWholeStoreMerge() throws {
         let set = try Self.schemaSet("life-in-uk")
-        let merge = StoreMerge(repository: repository, schemaSet: set)
+        let merge = StoreMerge(repository: repository, schemaSet: set, codec: .plain)
         var random = SplitMix(seed: 4)
         for round in 0..<150 {
             // Stored documents carry their derived fields, as put writes them.
@@ -118,7 +118,7 @@ import Testing
         tablet[try DocumentPath("users/u1/profiles/+447700900456")] = .object(["phoneNumber": .string("+447700900456")])
         tablet[try DocumentPath("users/u1/profiles/+447700900456/habits/h1")] = .object(["title": .string("Walk")])
         tablet[user] = .object(["profileCount": .integer(1), "taskCount": .integer(1)])
-        let outcome = try StoreMerge(repository: repository, schemaSet: set)
+        let outcome = try StoreMerge(repository: repository, schemaSet: set, codec: .plain)
             .merge(base: tree(base), ours: tree(phone), theirs: tree(tablet))
         let merged = try documents(outcome.tree)
         #expect(merged[user]?.field("profileCount") == .integer(2))
@@ -137,7 +137,7 @@ import Testing
         let broken = try repository.writeBlob(Array(#"{"phoneNumber": "+447700900456""#.utf8))
         let tablet = try repository.updateTree(
             tree(base), with: [.upsert(path: "users/u1/profiles/+447700900456.json", id: broken, mode: 0o100644)]).id
-        let merge = StoreMerge(repository: repository, schemaSet: set)
+        let merge = StoreMerge(repository: repository, schemaSet: set, codec: .plain)
         for (ours, theirs) in [(try tree(phone), tablet), (tablet, try tree(phone))] {
             let error = try #require(throws: CairnError.self) { try merge.merge(base: tree(base), ours: ours, theirs: theirs) }
             #expect(error.code == .corrupt)
@@ -149,7 +149,7 @@ import Testing
     /// counter of attempts counts each device's increments once, not twice.
     @Test func crissCrossMergesCountEachIncrementOnce() throws {
         let set = try Self.schemaSet("life-in-uk")
-        let merge = StoreMerge(repository: repository, schemaSet: set)
+        let merge = StoreMerge(repository: repository, schemaSet: set, codec: .plain)
         let who = Signature(name: "Cairn", email: "u1@cairn.invalid", time: 1_700_000_000)
         func commit(_ tree: ObjectID, _ parents: [ObjectID]) throws -> ObjectID {
             try repository.createCommit(tree: tree, parents: parents, message: "c\n", author: who, committer: who, updating: nil)
@@ -193,7 +193,7 @@ import Testing
         let deleted: [DocumentPath: JSONValue] = [:]
         var changed = base
         changed[habit] = .object(["title": .string("Walk"), "completionCount": .integer(2)])
-        let merge = StoreMerge(repository: repository, schemaSet: set)
+        let merge = StoreMerge(repository: repository, schemaSet: set, codec: .plain)
         let outcome = try merge.merge(base: tree(base), ours: tree(deleted), theirs: tree(changed))
         let merged = try documents(outcome.tree)
         #expect(merged[habit]?.field("completionCount") == .integer(2))

@@ -138,18 +138,28 @@ extension Store {
                 throw CairnError(.invalidInput, "checkpoint --scan: \(path) is not a document of user \(uid) (documents are users/\(uid).json and users/\(uid)/…/ID.json, regular files); move it out of the store or delete it — nothing was committed")
             }
             if change.kind != .deleted, let bytes = try FileSystem.read(absolute(path)) {
+                // In an encrypted store a file sealed by the store is opened; one written in
+                // the clear by hand is sealed below.
+                var json = bytes
+                if codec.isEncrypted, DocumentCipher.isSealed(bytes) {
+                    do {
+                        json = try codec.json(bytes, at: path)
+                    } catch {
+                        throw CairnError(.invalidInput, "checkpoint --scan: \(error.message) — nothing was committed", cause: error)
+                    }
+                }
                 let value: JSONValue
                 do {
-                    value = try JSONParser().parse(bytes)
+                    value = try JSONParser().parse(json)
                 } catch {
                     throw CairnError(.invalidInput, "checkpoint --scan: \(path): \(error.description); fix the file — nothing was committed", cause: error)
                 }
                 guard case .object = value else {
                     throw CairnError(.invalidInput, "checkpoint --scan: \(path) holds a JSON \(value.typeName), and a document is an object; fix the file — nothing was committed")
                 }
-                let canonical = value.canonicalBytes()
-                if canonical != bytes {
-                    try FileSystem.writeAtomically(canonical, to: absolute(path))
+                let stored = try codec.stored(value.canonicalBytes(), at: path)
+                if stored != bytes {
+                    try FileSystem.writeAtomically(stored, to: absolute(path))
                 }
             }
             paths.append(path)

@@ -18,18 +18,18 @@ extension Store {
         for side in sides { trees.append(try side.map { try repository.commit($0).treeID }) }
         let changed = try repository.differences(among: trees + [tree]).compactMap { DocumentPath(fileName: $0.path) }
         guard !changed.isEmpty else { return }
-        let corrections = try TreeDerivations(repository: repository, schemaSet: set).corrections(in: tree, after: changed)
+        let corrections = try TreeDerivations(repository: repository, schemaSet: set, codec: codec).corrections(in: tree, after: changed)
         guard !corrections.isEmpty else { return }
         let mismatches = corrections.flatMap(\.mismatches)
         let commit = try repository.packingWrites { () throws -> ObjectID in
             var updates: [TreeUpdate] = []
             for correction in corrections {
-                let id = try repository.writeBlob(correction.corrected.canonicalBytes())
+                let id = try repository.writeBlob(codec.stored(correction.corrected.canonicalBytes(), at: correction.path.fileName))
                 updates.append(.upsert(path: correction.path.fileName, id: id, mode: 0o100644))
             }
             let count = corrections.count
             let message = "Sync: derived fields computed again in \(count) document\(count == 1 ? "" : "s") written without them\n\n"
-                + mismatches.map { $0.described(verb: "was") + "\n" }.joined()
+                + mismatches.map { describedInHistory($0) + "\n" }.joined()
             let signature = signature()
             return try repository.createCommit(
                 tree: repository.updateTree(tree, with: updates).id, parents: [head], message: message,
@@ -60,12 +60,12 @@ extension Store {
         var found: [DerivedFieldMismatch] = []
         for path in set.documentsToDerive(after: paths.compactMap { DocumentPath(fileName: $0) }) {
             guard let kind = set.kind(of: path), let bytes = try FileSystem.read(absolute(path.fileName)),
-                  let value = try? JSONParser().parse(bytes) else { continue }
+                  let value = try? parseStored(bytes, file: path.fileName) else { continue }
             let documents = { (count: DocumentCount) in self.documents(of: count, below: path) }
             let mismatches = kind.derivedMismatches(of: value, at: path, documents: documents)
             guard !mismatches.isEmpty else { continue }
             try journal.append([path.fileName])
-            try FileSystem.writeAtomically(kind.filled(value, documents: documents).canonicalBytes(), to: absolute(path.fileName))
+            try FileSystem.writeAtomically(codec.stored(kind.filled(value, documents: documents).canonicalBytes(), at: path.fileName), to: absolute(path.fileName))
             found += mismatches
         }
         return found
@@ -75,15 +75,15 @@ extension Store {
     /// lists the derived fields computed again. The caller holds the lock.
     func commitPending(message: String?, corrections: [DerivedFieldMismatch]) throws -> CheckpointResult {
         let text = try message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(status().pending)
-        var result = try commitPending(message: text + Self.describeCorrections(corrections))
+        var result = try commitPending(message: text + describeCorrections(corrections))
         result.corrections = corrections
         return result
     }
 
     /// The part of a commit message that lists derived fields computed again ("" for none).
-    static func describeCorrections(_ mismatches: [DerivedFieldMismatch]) -> String {
+    func describeCorrections(_ mismatches: [DerivedFieldMismatch]) -> String {
         guard !mismatches.isEmpty else { return "" }
         return "\nDerived fields computed again:\n"
-            + mismatches.map { $0.described(verb: "was") + "\n" }.joined()
+            + mismatches.map { describedInHistory($0) + "\n" }.joined()
     }
 }

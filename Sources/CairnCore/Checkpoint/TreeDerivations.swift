@@ -8,6 +8,8 @@ import GitFormat
 struct TreeDerivations {
     let repository: Repository
     let schemaSet: SchemaSet
+    /// What the tree's document blobs hold: plain or sealed JSON.
+    let codec: DocumentCodec
 
     /// A document of the tree whose derived fields are wrong: the fields, and the document
     /// with all of them computed.
@@ -41,7 +43,7 @@ struct TreeDerivations {
     private func document(at path: DocumentPath, in tree: ObjectID) throws -> JSONValue? {
         guard let entry = try repository.entry(at: path.fileName, inTree: tree), !entry.isTree else { return nil }
         let bytes = try repository.blobContent(entry.id)
-        guard let value = try? JSONParser().parse(bytes), case .object = value else { return nil }
+        guard let value = try? codec.document(bytes, at: path.fileName), case .object = value else { return nil }
         return value
     }
 
@@ -50,7 +52,7 @@ struct TreeDerivations {
         try repository.files(under: owner.folderName, inTree: tree).compactMap { file in
             guard let path = DocumentPath(fileName: file.path), let entry = file.entries[0] else { return nil }
             let bytes = try repository.blobContent(entry.id)
-            guard let value = try? JSONParser().parse(bytes) else { return nil }
+            guard let value = try? codec.document(bytes, at: file.path) else { return nil }
             return (path, value)
         }
     }

@@ -12,7 +12,7 @@ extension Store {
     func pinned(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
         guard let pin = try schemaSet().kind(of: path)?.pin, case .object(var fields) = value,
               fields[pin.versionField] == nil, let item = pin.item(of: value) else { return value }
-        if let bytes = try FileSystem.read(absolute(path.fileName)), let old = try? JSONParser().parse(bytes),
+        if let bytes = try FileSystem.read(absolute(path.fileName)), let old = try? parseStored(bytes, file: path.fileName),
            pin.item(of: old) == item, case .string(let version)? = old.objectValue?[pin.versionField] {
             fields[pin.versionField] = .string(version)
         } else if let version = heldContentVersion(collection: pin.collection, item: item) {
@@ -66,7 +66,7 @@ extension Store {
                       let bytes = try FileSystem.read(absolute(file)) else { continue }
                 if let remoteTree, let entry = try repository.entry(at: file, inTree: remoteTree),
                    try repository.blobContent(entry.id) == bytes { continue }
-                guard let document = try? JSONParser().parse(bytes), let item = pin.item(of: document) else { continue }
+                guard let document = try? parseStored(bytes, file: file), let item = pin.item(of: document) else { continue }
                 found.append(PinnedDocument(path: path, collection: pin.collection, item: item, version: pin.version(of: document)))
             }
             return found
@@ -84,7 +84,7 @@ extension Store {
         for difference in try repository.differences(among: [remoteTree, localTree]) {
             guard let entry = difference.entries[1], let path = DocumentPath(fileName: difference.path),
                   let pin = set.kind(of: path)?.pin,
-                  let document = try? JSONParser().parse(repository.blobContent(entry.id)),
+                  let document = try? parseStored(repository.blobContent(entry.id), file: difference.path),
                   let item = pin.item(of: document), let version = pin.version(of: document) else { continue }
             found.append(PinnedDocument(path: path, collection: pin.collection, item: item, version: version))
         }

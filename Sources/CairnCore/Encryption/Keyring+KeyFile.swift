@@ -47,4 +47,10 @@ extension Keyring {
     public var keyFileText: String {
         keys.map { $0.base64 + "\n" }.joined()
     }
+
+    /// Writes the keyring as a key file at `path`, readable by its owner alone (0600), in one
+    /// atomic, durable step: the file holds the old keys or the new, never part of either.
+    public func write(toKeyFile path: String) throws(CairnError) {
+        try FileSystem.writeAtomically(Array(keyFileText.utf8), to: path, durable: true, permissions: 0o600)
+    }
 }

@@ -68,9 +68,14 @@ extension Store {
             try checkCommits(in: repository, from: tip, hiding: [], uid: uid)
             let tree = try repository.commit(tip).treeID
             guard let identity = try repository.entry(at: StoreLayout.identityFile, inTree: tree),
-                  case .string(uid)? = try? JSONParser().parse(repository.blobContent(identity.id)).field("uid") else {
+                  let fields = try? JSONParser().parse(repository.blobContent(identity.id)),
+                  case .string(uid)? = fields.field("uid") else {
                 throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(StoreLayout.identityFile) names another user, or none)",
                                  remedy: .nameRightUser)
+            }
+            if fields.field("encrypted") == .bool(true) {
+                try store.adoptEncryption(of: tree)
+                if let mergeDriver { try store.configureDiffOfSealedDocuments(executable: mergeDriver) }
             }
             try store.checkFetched(tip)
             try store.moveWorkingTree(from: nil, to: tip)

@@ -91,7 +91,7 @@ extension Store {
             let ours: JSONValue
             do {
                 guard let bytes = try FileSystem.read(damagedFolder + "/" + file) else { continue }
-                ours = try JSONParser().parse(bytes)
+                ours = try parseStored(bytes, file: file)
             } catch {
                 result.skipped.append(file)
                 continue
@@ -100,7 +100,7 @@ extension Store {
             if let theirs, JSONValue.same(theirs, ours) { continue }
             var common: JSONValue?
             if let base, let blob = try repository.blobID(at: file, inCommit: base.id) {
-                common = try JSONParser().parse(repository.blobContent(blob))
+                common = try parseStored(repository.blobContent(blob), file: file)
             }
             // Unchanged here since the last sync: the remote's version is the newer one.
             if let common, JSONValue.same(common, ours) { continue }

@@ -77,8 +77,11 @@ public struct Home: Sendable {
     /// With `mergeDriver` (the path of the `cairn` tool), plain `git merge` and `git pull` in
     /// the store merge documents through `cairn merge-driver`, as Cairn itself does.
     @discardableResult
+    ///
+    /// With `encrypted`, the store's documents are sealed (``DocumentCipher``) with the
+    /// configuration's keyring, which every later opening must give.
     public func createStore(_ uid: String, schemaSet: SchemaSetFiles? = nil,
-                            mergeDriver: String? = nil) throws(CairnError) -> Store {
+                            mergeDriver: String? = nil, encrypted: Bool = false) throws(CairnError) -> Store {
         try Self.validate(uid: uid)
         if let schemaSet {
             _ = try SchemaSet(readingProgress: schemaSet, then: "nothing was created")
@@ -89,7 +92,7 @@ public struct Home: Sendable {
         }
         try FileSystem.makeFolders(root)
         let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet, mergeDriver: mergeDriver,
-                                     configuration: configuration)
+                                     encrypted: encrypted, configuration: configuration)
         let active = try activeUser()
         if active == nil || !users().contains(active!) {
             try use(uid)

@@ -8,6 +8,8 @@ import GitFormat
 /// enclosing `Repository.packingWrites`, written out whenever the merge reads a tree it made.
 struct RepositoryMergeSource: MergeSource {
     let repository: Repository
+    /// What the store's document blobs hold: plain or sealed JSON.
+    let codec: DocumentCodec
 
     typealias Tree = ObjectID
     typealias BlobID = ObjectID
@@ -26,7 +28,7 @@ struct RepositoryMergeSource: MergeSource {
     }
 
     func document(in blob: ObjectID, at path: DocumentPath) throws -> JSONValue {
-        let bytes = try repository.blobContent(blob)
+        let bytes = try codec.json(repository.blobContent(blob), at: path.fileName)
         do {
             return try JSONParser().parse(bytes)
         } catch {
@@ -44,8 +46,8 @@ struct RepositoryMergeSource: MergeSource {
         }
     }
 
-    func write(_ document: JSONValue) throws -> ObjectID {
-        try repository.writeBlob(document.canonicalBytes())
+    func write(_ document: JSONValue, at path: DocumentPath) throws -> ObjectID {
+        try repository.writeBlob(codec.stored(document.canonicalBytes(), at: path.fileName))
     }
 
     /// The new tree; the objects waiting for the pack are written first, as what follows

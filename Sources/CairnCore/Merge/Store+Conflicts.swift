@@ -9,12 +9,12 @@ extension Store {
         try translatingErrors("cannot read the conflicts") { () throws -> [(checkpoint: Checkpoint, records: [ConflictRecord])] in
             if let revision {
                 let commit = try resolve(revision)
-                return [(Checkpoint(commit), Self.conflictRecords(in: commit.message))]
+                return [(Checkpoint(commit), conflictRecords(in: commit.message))]
             }
             guard let head = try repository.headCommit() else { return [] }
             var found: [(checkpoint: Checkpoint, records: [ConflictRecord])] = []
             try repository.walkHistory(from: head.id) { commit in
-                let records = Self.conflictRecords(in: commit.message)
+                let records = conflictRecords(in: commit.message)
                 if !records.isEmpty { found.append((Checkpoint(commit), records)) }
                 return true
             }

@@ -10,13 +10,13 @@ import GitFormat
 extension Store {
     /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).
     func mergeCommit(_ head: ObjectID, _ theirs: ObjectID) throws -> (commit: ObjectID, outcome: StoreMerge.Outcome) {
-        let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), context: MergeContext(clock: clock()))
+        let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), codec: codec, context: MergeContext(clock: clock()))
         let outcome = try merge.merge(commit: head, with: theirs)
         let incoming = try repository.aheadBehind(theirs, head).ahead
         let signature = signature()
         let commit = try repository.createCommit(
             tree: outcome.tree, parents: [head, theirs],
-            message: Self.mergeMessage(incoming: incoming, outcome: outcome),
+            message: try mergeMessage(incoming: incoming, outcome: outcome),
             author: signature, committer: signature, updating: nil)
         return (commit, outcome)
     }
@@ -31,7 +31,7 @@ extension Store {
 
     /// The merge commit's message: a summary line, the records for people, then one trailer
     /// per record (`Cairn-Conflict: {…}`, the whole record as JSON) for `cairn conflicts`.
-    static func mergeMessage(incoming: Int, outcome: StoreMerge.Outcome) -> String {
+    func mergeMessage(incoming: Int, outcome: StoreMerge.Outcome) throws(CairnError) -> String {
         let count = outcome.conflicts.count
         var text = "Sync: merged \(incoming) checkpoint\(incoming == 1 ? "" : "s") from the remote"
         if outcome.mergedDocuments > 0 {
@@ -40,13 +40,9 @@ extension Store {
         text += "\n"
         guard count > 0 else { return text }
         text += "\nDecided by the policies (the replaced values stay in the parents' history):\n"
-        for record in outcome.conflicts {
-            text += "  \(record)\n"
-        }
-        text += "\n"
-        for record in outcome.conflicts {
-            text += "\(conflictTrailer): \(record.jsonValue.inlineText)\n"
-        }
+        let conflicts = try conflictText(outcome.conflicts)
+        text += conflicts.lines.map { $0 + "\n" }.joined() + "\n"
+        text += conflicts.trailers.map { $0 + "\n" }.joined()
         return text
     }
 }

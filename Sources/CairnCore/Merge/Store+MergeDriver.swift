@@ -23,8 +23,14 @@ extension Store {
                 throw CairnError(.notFound, "cannot merge \(path): the \(role) version (\(file)) cannot be read")
             }
             if bytes.isEmpty { return nil }
+            let json: [UInt8]
             do {
-                return try JSONParser().parse(bytes)
+                json = try codec.json(bytes, at: path)
+            } catch {
+                throw CairnError(error.code, "cannot merge \(path): the \(role) version: \(error.message)", remedy: error.remedy, cause: error)
+            }
+            do {
+                return try JSONParser().parse(json)
             } catch {
                 throw CairnError(.invalidInput, "cannot merge \(path): the \(role) version is not valid JSON (\(error.description)); resolve it by hand", cause: error)
             }
@@ -35,7 +41,7 @@ extension Store {
         guard let value = outcome.value else {
             throw CairnError(.invalidInput, "cannot merge \(path): the policies leave no document; resolve it by hand")
         }
-        try FileSystem.writeAtomically(value.canonicalBytes(), to: ours)
+        try FileSystem.writeAtomically(codec.stored(value.canonicalBytes(), at: path), to: ours)
         return outcome.conflicts
     }
 }

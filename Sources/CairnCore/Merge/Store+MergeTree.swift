@@ -12,7 +12,7 @@ extension Store {
         let first = try resolve(ours)
         let second = try resolve(theirs)
         return try translatingErrors("cannot merge \(ours) and \(theirs)") { () throws -> (tree: TreeID, conflicts: [ConflictRecord]) in
-            let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), context: MergeContext(clock: clock()))
+            let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), codec: codec, context: MergeContext(clock: clock()))
             let outcome = try merge.merge(commit: first.id, with: second.id)
             return (TreeID(outcome.tree), outcome.conflicts)
         }

@@ -16,6 +16,8 @@ struct StoreMerge {
     /// The store's schema set (``SchemaSet/empty`` for a store without one): trees at one
     /// version merge under it.
     let schemaSet: SchemaSet
+    /// What the store's document blobs hold: plain or sealed JSON.
+    let codec: DocumentCodec
     /// The merging device's clock (see ``MergeContext``); none for a merge that depends on its
     /// inputs only.
     var context = MergeContext()
@@ -52,7 +54,7 @@ struct StoreMerge {
     func merge(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws -> Outcome {
         try repository.packingWrites {
             let aligned = try alignedVersions(base: base, ours: ours, theirs: theirs)
-            let merge = TreeMerge(source: RepositoryMergeSource(repository: repository), schemaSet: aligned.schemaSet,
+            let merge = TreeMerge(source: RepositoryMergeSource(repository: repository, codec: codec), schemaSet: aligned.schemaSet,
                                   context: context)
             return try merge.merge(base: aligned.base, ours: aligned.ours, theirs: aligned.theirs)
         }
@@ -64,7 +66,7 @@ struct StoreMerge {
     /// files sort last, so that both directions of a merge pick the same.
     private func alignedVersions(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws
         -> (base: ObjectID, ours: ObjectID, theirs: ObjectID, schemaSet: SchemaSet) {
-        let reader = StoreTreeReader(repository: repository)
+        let reader = StoreTreeReader(repository: repository, codec: codec)
         let trees = [base, ours, theirs]
         let versions = try trees.map { $0 == ObjectID.emptyTree ? 0 : try reader.version($0) }
         let top = versions.max()!

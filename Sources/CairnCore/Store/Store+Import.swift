@@ -39,31 +39,30 @@ extension Store {
             if previous == tip {
                 return ImportResult(from: other.uid, checkpoint: nil, documents: [], conflicts: [])
             }
-            let reader = StoreTreeReader(repository: repository)
+            let reader = StoreTreeReader(repository: repository, codec: codec)
             let (theirVersion, ourVersion) = (try reader.version(repository.commit(tip).treeID), try reader.version(repository.commit(head).treeID))
             if theirVersion > ourVersion {
                 throw CairnError(.invalidInput, "the store of \(other.uid) is at schema version \(theirVersion), this one at \(ourVersion)",
                                  remedy: .migrateBeforeImport)
             }
             let headTree = try repository.commit(head).treeID
-            let theirs = try rewrittenTree(of: tip, from: other.uid, over: headTree)
-            let base = try previous.map { try rewrittenTree(of: $0, from: other.uid, over: headTree) }
-                ?? rewrittenTree(of: nil, from: other.uid, over: headTree)
-            let outcome = try StoreMerge(repository: repository, schemaSet: schemaSet()).merge(base: base, ours: headTree, theirs: theirs)
+            let theirs = try rewrittenTree(of: tip, from: other.uid, readWith: other.codec, over: headTree)
+            let base = try previous.map { try rewrittenTree(of: $0, from: other.uid, readWith: other.codec, over: headTree) }
+                ?? rewrittenTree(of: nil, from: other.uid, readWith: other.codec, over: headTree)
+            let outcome = try StoreMerge(repository: repository, schemaSet: schemaSet(), codec: codec).merge(base: base, ours: headTree, theirs: theirs)
             let brought = try repository.differences(among: [base, theirs]).compactMap { DocumentPath(fileName: $0.path) }
             // Recorded even when nothing of this store changes (its documents already held the
             // other's, or the policies kept its own): the next import starts from here, and
             // what the policies decided is written down.
             var message = "Import the progress of \(other.uid): \(brought.count) document\(brought.count == 1 ? "" : "s")"
             message += outcome.mergedDocuments > 0 ? " (\(outcome.mergedDocuments) merged with this user's)\n" : "\n"
+            let conflicts = try conflictText(outcome.conflicts)
             if !outcome.conflicts.isEmpty {
                 message += "\nDecided by the policies (the replaced values stay in the history of both stores):\n"
-                for record in outcome.conflicts { message += "  \(record)\n" }
+                message += conflicts.lines.map { $0 + "\n" }.joined()
             }
             message += "\n\(Self.importTrailer): \(other.uid) \(tip.hex)\n"
-            for record in outcome.conflicts {
-                message += "\(Self.conflictTrailer): \(record.jsonValue.inlineText)\n"
-            }
+            message += conflicts.trailers.map { $0 + "\n" }.joined()
             let signature = signature()
             let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: message,
                                                      author: signature, committer: signature, updating: nil)
@@ -90,14 +89,15 @@ extension Store {
 
     /// A tree holding this store's own files (`.gitattributes`, `.cairn/`) from `ours` and the
     /// documents of `other` at `commit` (none for nil) moved under this user, migrated to this
-    /// store's schema version when theirs is older.
-    private func rewrittenTree(of commit: ObjectID?, from other: String, over ours: ObjectID) throws -> ObjectID {
+    /// store's schema version when theirs is older. Their documents are read with their
+    /// store's codec and written with this one's (a path sealed in is a path changed).
+    private func rewrittenTree(of commit: ObjectID?, from other: String, readWith theirCodec: DocumentCodec, over ours: ObjectID) throws -> ObjectID {
         var updates: [TreeUpdate] = []
         for file in try repository.differences(among: [ours, nil]) where !file.path.hasPrefix(StoreLayout.usersFolder + "/") {
             if let entry = file.entries[0] { updates.append(.upsert(path: file.path, id: entry.id, mode: entry.mode)) }
         }
         if let commit {
-            let reader = StoreTreeReader(repository: repository)
+            let reader = StoreTreeReader(repository: repository, codec: theirCodec)
             let tree = try repository.commit(commit).treeID
             var documents: [DocumentPath: JSONValue] = [:]
             for (path, value) in try reader.documents(tree) where path.segments[1] == other {
@@ -110,7 +110,7 @@ extension Store {
                 documents = try migrations.migrate(documents, from: reader.version(tree))
             }
             for (path, value) in documents {
-                updates.append(.upsert(path: path.fileName, id: try repository.writeBlob(value.canonicalBytes()), mode: 0o100644))
+                updates.append(.upsert(path: path.fileName, id: try repository.writeBlob(codec.stored(value.canonicalBytes(), at: path.fileName)), mode: 0o100644))
             }
         }
         return try repository.updateTree(ObjectID.emptyTree, with: updates).id

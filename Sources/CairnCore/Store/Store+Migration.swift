@@ -24,7 +24,7 @@ extension Store {
             }
             for path in owned {
                 guard let bytes = try FileSystem.read(absolute(path.fileName)) else { continue }
-                before[path] = try parseStored(bytes, what: path.fileName)
+                before[path] = try parseStored(bytes, file: path.fileName)
             }
             let after: [DocumentPath: JSONValue]
             do throws(SchemaSetError) {
@@ -68,7 +68,7 @@ extension Store {
                 if before[path] != nil { changed += 1 }
                 try journal.append([path.fileName])
                 try FileSystem.makeFolders(absolute(path.collection.description))
-                try FileSystem.writeAtomically(bytes, to: absolute(path.fileName))
+                try FileSystem.writeAtomically(codec.stored(bytes, at: path.fileName), to: absolute(path.fileName))
             }
             loadedSchemaSet = nil
             let summary = version == goal

@@ -14,11 +14,11 @@ extension Store {
         guard let stamp = FileStamp(path: file) else {
             documentCache[path] = nil
             guard let bytes = try FileSystem.read(file) else { return nil }
-            return try parseStored(bytes, what: path.fileName)
+            return try parseStored(bytes, file: path.fileName)
         }
         if let cached = documentCache[path], cached.stamp == stamp { return cached.value }
         guard let bytes = try FileSystem.read(file) else { return nil }
-        let value = try parseStored(bytes, what: path.fileName)
+        let value = try parseStored(bytes, file: path.fileName)
         if stamp.isSettled(seconds: 1, at: fileClock()), FileStamp(path: file) == stamp {
             if documentCache.count >= Self.documentCacheLimit { documentCache.removeAll(keepingCapacity: true) }
             documentCache[path] = (stamp, value)
@@ -36,7 +36,7 @@ extension Store {
         try checkOwned(path)
         guard let bytes = try FileSystem.read(absolute(path.fileName)) else { return nil }
         // Files written by the store are canonical already; a hand edit may not be.
-        return try parseStored(bytes, what: path.fileName).canonicalBytes()
+        return try parseStored(bytes, file: path.fileName).canonicalBytes()
     }
 
     /// The document at `path` as it was in the commit `revision` names (`HEAD~2`, an id,
@@ -51,7 +51,7 @@ extension Store {
         } catch {
             throw CairnError.git(error, doing: "cannot read \(path) at \(revision)")
         }
-        return try parseStored(content, what: "\(path.fileName) at \(revision)")
+        return try parseStored(content, file: path.fileName, what: "\(path.fileName) at \(revision)")
     }
 
     /// The IDs of the documents in a collection, sorted by their bytes; [] for a collection
@@ -86,14 +86,6 @@ extension Store {
                 throw CairnError(.notFound, "unknown revision \"\(revision)\": \(error.message)", remedy: .listCheckpoints, cause: error)
             }
             throw CairnError.git(error, doing: "cannot resolve \(revision)")
-        }
-    }
-
-    func parseStored(_ bytes: [UInt8], what: String) throws(CairnError) -> JSONValue {
-        do {
-            return try JSONParser().parse(bytes)
-        } catch {
-            throw CairnError(.corrupt, "\(what) is not a valid document (\(error.description)); fix the file or restore it from history", cause: error)
         }
     }
 }

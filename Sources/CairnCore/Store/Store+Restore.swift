@@ -94,7 +94,7 @@ extension Store {
     /// Refuses to restore a document from a revision where it is not a valid document: not a
     /// JSON object, or refused by its schema.
     private func checkRestorable(_ path: DocumentPath, blob: ObjectID, at revision: String, set: SchemaSet) throws {
-        let value = try parseStored(repository.blobContent(blob), what: "\(path) at \(revision)")
+        let value = try parseStored(repository.blobContent(blob), file: path.fileName, what: "\(path) at \(revision)")
         guard case .object = value else {
             throw CairnError(.invalidInput, "\(path) at \(revision) holds a JSON \(value.typeName), not a document; nothing was restored")
         }

@@ -18,7 +18,7 @@ extension Store {
                 var byCollection: [CollectionPath: [DocumentPath: JSONValue]] = [:]
                 for path in all where set.kind(of: path)?.file == kind.file {
                     guard let bytes = try FileSystem.read(absolute(path.fileName)) else { continue }
-                    byCollection[path.collection, default: [:]][path] = try parseStored(bytes, what: path.fileName)
+                    byCollection[path.collection, default: [:]][path] = try parseStored(bytes, file: path.fileName)
                 }
                 for (_, documents) in byCollection {
                     removed += retention.expired(documents).map { ($0, kind) }

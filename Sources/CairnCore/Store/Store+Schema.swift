@@ -38,7 +38,7 @@ extension Store {
     /// The stored documents of a counted collection below `owner`.
     func documents(of count: DocumentCount, below owner: DocumentPath) -> [JSONValue] {
         documents(under: owner.folderName).filter { count.contains($0, below: owner) }.compactMap { path in
-            (try? FileSystem.read(absolute(path.fileName))).flatMap { $0 }.flatMap { try? JSONParser().parse($0) }
+            (try? FileSystem.read(absolute(path.fileName))).flatMap { $0 }.flatMap { try? parseStored($0, file: path.fileName) }
         }
     }
 
@@ -53,8 +53,9 @@ extension Store {
         }
         for owner in owners {
             guard let bytes = try FileSystem.read(absolute(owner.fileName)),
-                  let value = try? JSONParser().parse(bytes) else { continue }
-            let updated = set.filled(value, at: owner) { count in self.documents(of: count, below: owner) }.canonicalBytes()
+                  let value = try? parseStored(bytes, file: owner.fileName) else { continue }
+            let updated = try codec.stored(set.filled(value, at: owner) { count in self.documents(of: count, below: owner) }.canonicalBytes(),
+                                           at: owner.fileName)
             guard updated != bytes else { continue }
             try journal.append([owner.fileName])
             try FileSystem.writeAtomically(updated, to: absolute(owner.fileName))
@@ -112,9 +113,12 @@ extension Store {
             }
             let value: JSONValue
             do {
-                value = try JSONParser().parse(bytes)
-            } catch {
+                value = try JSONParser().parse(try codec.json(bytes, at: document.fileName))
+            } catch let error as JSONParseError {
                 found.append(finding("json", error.description))
+                continue
+            } catch {
+                found.append(finding("encryption", (error as? CairnError)?.message ?? "\(error)"))
                 continue
             }
             guard case .object = value else {

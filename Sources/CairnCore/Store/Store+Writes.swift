@@ -20,11 +20,12 @@ extension Store {
             throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
         }
         // A pinning kind gets the version of the content it answers before the schema sees it.
-        let bytes = try checked(pinned(value, at: path), at: path).canonicalBytes()
+        let canonical = try checked(pinned(value, at: path), at: path).canonicalBytes()
         let limit = JSONLimits.documents.maxBytes
-        if bytes.count > limit {
-            throw CairnError(.invalidInput, "\(path) is \(bytes.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")
+        if canonical.count > limit {
+            throw CairnError(.invalidInput, "\(path) is \(canonical.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")
         }
+        let bytes = try codec.stored(canonical, at: path.fileName)
         return try locked("cannot write \(path)") { () throws -> PutOutcome in
             try checkCaseCollisions(path)
             let file = absolute(path.fileName)

@@ -28,6 +28,8 @@ public final class Store {
     package let repository: Repository
     let lock: StoreLock
     let journal: PendingJournal
+    /// What the document files hold: plain JSON, or JSON sealed with the store's key.
+    package internal(set) var codec: DocumentCodec
     /// The schema set, read on first use (``SchemaSet/empty``: the store has none).
     var loadedSchemaSet: SchemaSet?
     /// Documents read before, with the stamp of the file they were read from (see
@@ -75,15 +77,32 @@ public final class Store {
         }
         lock = StoreLock(gitdir: repository.gitdir, timeout: configuration.lockTimeout)
         journal = PendingJournal(path: repository.gitdir + StoreLayout.pendingFile)
+        codec = try Self.codec(uid: uid, folder: folder, repository: repository, configuration: configuration)
     }
 
     /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
-    /// and the schema set's files in `.cairn/schema/`.
+    /// and the schema set's files in `.cairn/schema/`. An encrypted store's identity says so,
+    /// and its documents are sealed with the configuration's keyring.
     static func create(uid: String, folder: String, schemaSet: SchemaSetFiles?,
-                       mergeDriver: String?, configuration: Configuration) throws(CairnError) -> Store {
-        _ = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
+                       mergeDriver: String?, encrypted: Bool = false, configuration: Configuration) throws(CairnError) -> Store {
+        let keyring = encrypted ? try configuration.keys?.keyring() : nil
+        if encrypted, keyring == nil {
+            throw CairnError(.invalidInput, "an encrypted store needs a key, and none was given; nothing was created", remedy: .giveStoreKey(keyID: "new"))
+        }
+        let repository = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
         if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
+        if let keyring {
+            identity["encrypted"] = .bool(true)
+            do {
+                try repository.setConfig(keyIDConfigKey, to: keyring.current.id.description)
+                if case .file(let path)? = configuration.keys {
+                    try repository.setConfig(keyFileConfigKey, to: FileSystem.absolutePath(path))
+                }
+            } catch {
+                throw CairnError.git(error, doing: "cannot record the key of the new store")
+            }
+        }
         try FileSystem.makeFolders(folder + "/" + StoreLayout.schemaFolder)
         try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: folder + "/" + StoreLayout.identityFile)
         try FileSystem.writeAtomically(Array(gitAttributes.utf8), to: folder + "/" + StoreLayout.attributesFile)
@@ -93,6 +112,11 @@ public final class Store {
             written.append(StoreLayout.schemaFolder + "/" + name)
         }
         let store = try Store(uid: uid, folder: folder, configuration: configuration)
+        if encrypted, let mergeDriver {
+            try store.translatingErrors("cannot configure git's diff for the new store") {
+                try store.configureDiffOfSealedDocuments(executable: mergeDriver)
+            }
+        }
         try store.locked("cannot make the first checkpoint") {
             try store.journal.append(written)
             try store.commitPending(message: "Create the store of user \(uid)")

@@ -5,6 +5,8 @@ import GitFormat
 /// Reads what a commit's tree holds as a store: its schema set and its documents.
 struct StoreTreeReader {
     let repository: Repository
+    /// What the tree's document blobs hold: plain or sealed JSON.
+    let codec: DocumentCodec
 
     /// The schema set's files in the tree (`.cairn/schema/`), name → blob.
     func schemaEntries(_ tree: ObjectID) throws -> [String: ObjectID] {
@@ -41,7 +43,7 @@ struct StoreTreeReader {
         var found: [DocumentPath: JSONValue] = [:]
         for file in try repository.differences(among: [tree, nil]) {
             guard let path = DocumentPath(fileName: file.path), let entry = file.entries[0] else { continue }
-            let bytes = try repository.blobContent(entry.id)
+            let bytes = try codec.json(repository.blobContent(entry.id), at: path.fileName)
             do {
                 found[path] = try JSONParser().parse(bytes)
             } catch {
@@ -66,7 +68,7 @@ struct StoreTreeReader {
         var updates: [TreeUpdate] = []
         for path in before.keys where after[path] == nil { updates.append(.remove(path: path.fileName)) }
         for (path, value) in after where before[path].map({ !JSONValue.same($0, value) }) ?? true {
-            updates.append(.upsert(path: path.fileName, id: try repository.writeBlob(value.canonicalBytes()), mode: 0o100644))
+            updates.append(.upsert(path: path.fileName, id: try repository.writeBlob(codec.stored(value.canonicalBytes(), at: path.fileName)), mode: 0o100644))
         }
         let current = try schemaEntries(tree)
         for name in current.keys where targetEntries[name] == nil {

@@ -59,12 +59,15 @@ extension CairnError {
         case giveCredentials
         /// A server's repositories were asked for no user: name at least one.
         case nameUsers
+        /// The store is encrypted and the key given is not its key (or none was given): give
+        /// the keyring that holds the key of that ID.
+        case giveStoreKey(keyID: String)
 
         /// How the remedy joins the message it follows.
         public var separator: String {
             switch self {
             case .restoreDocuments: " — "
-            case .checkCredentials, .giveCredentials, .nameUsers: ": "
+            case .checkCredentials, .giveCredentials, .nameUsers, .giveStoreKey: ": "
             default: "; "
             }
         }
@@ -98,6 +101,7 @@ extension CairnError {
             case .checkCredentials: "check the credentials"
             case .giveCredentials: "give credentials (or put the user in the URL)"
             case .nameUsers: "give the users whose repositories to create"
+            case .giveStoreKey(let keyID): "give the store's key (key \(keyID)) — nothing was read or written"
             }
         }
 

@@ -12,11 +12,19 @@ public struct Configuration: Sendable, Hashable {
     public var username: String?
     /// The password to offer a remote whose URL holds none (never written into a store).
     public var password: String?
+    /// The keys of encrypted stores (``DocumentCipher``): what opens an encrypted store — a
+    /// ``Keyring`` the app keeps in its platform's secure storage (Keychain, KeyStore), or a
+    /// key file or key text the command line names — never written into a store. Read only
+    /// when an encrypted store is opened or created; plain stores ignore it. When nil, a
+    /// store's own `cairn.keyFile` setting names its key file.
+    public var keys: KeySource?
 
-    public init(lockTimeout: Double = Configuration.standardLockTimeout, username: String? = nil, password: String? = nil) {
+    public init(lockTimeout: Double = Configuration.standardLockTimeout, username: String? = nil, password: String? = nil,
+                keys: KeySource? = nil) {
         self.lockTimeout = lockTimeout
         self.username = username
         self.password = password
+        self.keys = keys
     }
 
     /// 10 s.

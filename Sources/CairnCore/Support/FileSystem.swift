@@ -74,10 +74,12 @@ package enum FileSystem {
 
     /// Replaces the file at `path` with `bytes` atomically: a temporary file beside it is
     /// written and renamed over it, so a reader or a crash sees the old content or the new,
-    /// never a mix. With `durable`, the data is fsynced before the rename.
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(CairnError) {
+    /// never a mix. With `durable`, the data is fsynced before the rename. The new file has
+    /// `permissions` (less the umask): 0600 for a file no one else may read.
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false, permissions: UInt32 = 0o644) throws(CairnError) {
         let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-" + lastComponent(of: path)
-        let fd = try check(Syscalls.open(temporary, .replacing), "create", temporary)
+        _ = Syscalls.unlink(temporary)
+        let fd = try check(Syscalls.open(temporary, .replacing, permissions: permissions), "create", temporary)
         var isOpen = true
         do throws(CairnError) {
             try writeAll(bytes, to: fd, path: path)
@@ -175,6 +177,11 @@ package enum FileSystem {
     }
 
     /// The folder part of a path: `/a/b/c.json` → `/a/b`.
+    /// `path` made absolute against the current folder (as it is; `..` are not resolved).
+    package static func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
     package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

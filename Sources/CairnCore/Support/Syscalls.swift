@@ -136,8 +136,9 @@ package enum Syscalls {
 
     // MARK: Descriptors
 
-    package static func open(_ path: String, _ mode: OpenMode) -> Result<Int32, Errno> {
-        retryingOnInterrupt { Glibc.open(path, mode.flags | O_CLOEXEC, 0o644) }
+    /// Opens `path`; a file it creates gets `permissions` (less the process's umask).
+    package static func open(_ path: String, _ mode: OpenMode, permissions: mode_t = 0o644) -> Result<Int32, Errno> {
+        retryingOnInterrupt { Glibc.open(path, mode.flags | O_CLOEXEC, permissions) }
     }
 
     package static func close(_ descriptor: Int32) -> Result<Void, Errno> {

@@ -74,7 +74,7 @@ package struct ContentPushRules {
                 found.append("\(itemDocument.fileName) is missing: every version holds the item's own document")
             }
             if found.isEmpty {
-                found = try TreeDerivations(repository: repository, schemaSet: schemaSet)
+                found = try TreeDerivations(repository: repository, schemaSet: schemaSet, codec: .plain)
                     .corrections(in: commit.treeID, after: changed).flatMap(\.mismatches).map(\.description)
             }
             refusals += found.map { "commit \(id.short): \($0)" }

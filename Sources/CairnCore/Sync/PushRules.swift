@@ -18,6 +18,13 @@ import GitFormat
 ///   merge of two concurrent creations keeps, and what retention expires);
 /// - every derived field of a document that arrives, or that counts documents that arrive or
 ///   go, is what its schema computes.
+///
+/// An encrypted store's repository (its `.cairn/store.json` says `"encrypted": true`) holds
+/// documents the server cannot read: there every document must be sealed for its path and
+/// within the size limit, append-only documents are compared by blob id (sealing is
+/// deterministic: an unchanged document is an unchanged blob), and the checks that read
+/// documents — schema, derived fields, retention — are left to the devices, which hold the
+/// key. A store never changes between plain and encrypted.
 package struct PushRules {
     /// The store's user.
     package let uid: String
@@ -28,19 +35,22 @@ package struct PushRules {
     /// Whether documents are checked against the schema set of the pushed tree before the
     /// one the repository holds (a device's check of its own push), not after.
     let checksAgainstPushedSet: Bool
+    /// What a device reads its documents with (it holds the key of an encrypted store); nil
+    /// on a server, which reads a plain store's documents and no encrypted one's.
+    let deviceCodec: DocumentCodec?
 
     /// The server's rules for the bare repository `repository` of `uid`: documents are checked
     /// against the server's own schema set, else the one the repository held before the push.
     package static func server(_ repository: Repository, uid: String) -> PushRules {
         PushRules(uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + StoreLayout.serverSchemaFolder,
-                  checksAgainstPushedSet: false)
+                  checksAgainstPushedSet: false, deviceCodec: nil)
     }
 
     /// A device's rules for what it is about to push from `repository`, the store of `uid`,
     /// against the schema set it pushes (a device migrating to a newer set checks its
     /// documents by that one).
-    package static func device(_ repository: Repository, uid: String) -> PushRules {
-        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true)
+    package static func device(_ repository: Repository, uid: String, codec: DocumentCodec) -> PushRules {
+        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec)
     }
 
     /// The refusals of one update of `reference` from `old` to `new` (none: it is accepted).
@@ -57,6 +67,13 @@ package struct PushRules {
         }
         let oldTree = try old.map { try repository.commit($0).treeID }
         let newTree = try repository.commit(new).treeID
+        let encrypted = try marksEncrypted(newTree)
+        if let old, let oldTree, try marksEncrypted(oldTree) != encrypted {
+            return ["the push turns the store \(encrypted ? "encrypted" : "plain") after \(old.short): a store is encrypted or plain from its creation, for good"]
+        }
+        // The documents are read with the device's codec, or as plain JSON on a server; an
+        // encrypted store's server reads none.
+        let codec: DocumentCodec? = deviceCodec ?? (encrypted ? nil : .plain)
         let set = try schemaSet(oldTree: oldTree, newTree: newTree)
         var refusals: [String] = []
         var changed: [DocumentPath] = []
@@ -66,14 +83,14 @@ package struct PushRules {
             changed.append(document)
             let kind = set?.kind(of: document)
             if let old = difference.entries[0], let kind, kind.policy.isAppendOnly {
-                if difference.entries[1] == nil, let retention = kind.retention,
-                   try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set) {
+                if difference.entries[1] == nil, let retention = kind.retention, let codec,
+                   try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set, codec: codec) {
                     continue
                 }
                 // Two devices created it offline: the version the merge kept is checked below.
                 let concurrent = try difference.entries[1].map { now in
                     try set.map { try keepsConcurrentCreation(document, was: old.id, now: now.id, set: $0,
-                                                              pushedFrom: pushedFrom, to: pushedTo) } ?? false
+                                                              pushedFrom: pushedFrom, to: pushedTo, codec: codec) } ?? false
                 } ?? false
                 if !concurrent {
                     let change = difference.entries[1] == nil ? "deleted" : "changed"
@@ -82,17 +99,58 @@ package struct PushRules {
                 }
             }
             guard let entry = difference.entries[1] else { continue }
-            if let refusal = Self.refusal(of: try repository.blobContent(entry.id), at: document, kind: kind) {
+            var bytes = try repository.blobContent(entry.id)
+            if encrypted {
+                if let refusal = Self.sealedRefusal(of: bytes, at: document) {
+                    refusals.append(refusal)
+                    continue
+                }
+                guard let codec else { continue }
+                do {
+                    bytes = try codec.json(bytes, at: document.fileName)
+                } catch {
+                    refusals.append(error.message)
+                    continue
+                }
+            }
+            if let refusal = Self.refusal(of: bytes, at: document, kind: kind) {
                 refusals.append(refusal)
             }
         }
         // Derived fields as the schema computes them, in the tree as pushed: a commit that
         // left them stale may be followed by one that computed them.
-        if let set {
-            refusals += try TreeDerivations(repository: repository, schemaSet: set)
+        if let set, let codec {
+            refusals += try TreeDerivations(repository: repository, schemaSet: set, codec: codec)
                 .corrections(in: newTree, after: changed).flatMap(\.mismatches).map(\.description)
         }
         return refusals
+    }
+
+    /// Whether the tree's `.cairn/store.json` marks an encrypted store.
+    private func marksEncrypted(_ tree: ObjectID) throws -> Bool {
+        guard let entry = try repository.entry(at: StoreLayout.identityFile, inTree: tree), !entry.isTree,
+              case .bool(true)? = (try? JSONParser().parse(repository.blobContent(entry.id)))?.field("encrypted") else { return false }
+        return true
+    }
+
+    /// Why the blob `bytes` cannot be the document at `path` of an encrypted store, read
+    /// without its key: not sealed (a plain document in an encrypted store), sealed for
+    /// another path, or larger than the largest document sealed; nil when it can.
+    static func sealedRefusal(of bytes: [UInt8], at document: DocumentPath) -> String? {
+        guard DocumentCipher.isSealed(bytes) else {
+            return "\(document) is not encrypted, and the store is: every document of an encrypted store is sealed with its key"
+        }
+        guard let path = DocumentCipher.path(of: bytes) else {
+            return "\(document) is not an encrypted document of a format this server reads (format \(DocumentCipher.formatVersion))"
+        }
+        guard path == document.fileName else {
+            return "\(document) holds the encrypted document of \(path): a document is sealed for its own path"
+        }
+        let limit = JSONLimits.documents.maxBytes + DocumentCipher.overhead(forPath: document.fileName)
+        guard bytes.count <= limit else {
+            return "\(document) is \(bytes.count) bytes encrypted; a document is at most \(JSONLimits.documents.maxBytes) bytes (\(limit) encrypted)"
+        }
+        return nil
     }
 
     /// Why the file `bytes` cannot be the document at `path`: too large, not JSON, not an
@@ -119,12 +177,12 @@ package struct PushRules {
     /// Whether deleting `document` is what its kind's retention does: the collection keeps at
     /// least `keep` documents later than it.
     private func isExpired(_ document: DocumentPath, old: TreeEntry, under retention: RetentionPolicy,
-                           kind: SchemaSet.Kind, in tree: ObjectID, set: SchemaSet?) throws -> Bool {
-        var documents: [DocumentPath: JSONValue] = [document: try JSONParser().parse(repository.blobContent(old.id))]
+                           kind: SchemaSet.Kind, in tree: ObjectID, set: SchemaSet?, codec: DocumentCodec) throws -> Bool {
+        var documents: [DocumentPath: JSONValue] = [document: try codec.document(repository.blobContent(old.id), at: document.fileName)]
         for file in try repository.files(under: document.collection.description, inTree: tree) {
             guard let path = DocumentPath(fileName: file.path), path.collection == document.collection,
                   set?.kind(of: path)?.file == kind.file, let entry = file.entries[0] else { continue }
-            documents[path] = try JSONParser().parse(repository.blobContent(entry.id))
+            documents[path] = try codec.document(repository.blobContent(entry.id), at: file.path)
         }
         return retention.expired(documents).contains(document)
     }
@@ -133,8 +191,10 @@ package struct PushRules {
     /// created it offline and the merge kept the other one: the pushed history created it as
     /// `now` on a line that never held it (a commit whose parent lacks it), and the policy,
     /// given the two creations, keeps `now`. Any other change of an existing one is refused.
+    /// Without a codec (an encrypted store's server) the policy cannot be asked: the two
+    /// creations on separate lines are enough.
     private func keepsConcurrentCreation(_ document: DocumentPath, was: ObjectID, now: ObjectID, set: SchemaSet,
-                                         pushedFrom old: ObjectID?, to new: ObjectID) throws -> Bool {
+                                         pushedFrom old: ObjectID?, to new: ObjectID, codec: DocumentCodec?) throws -> Bool {
         var createdApart = false
         for id in try repository.commits(from: new, hiding: old.map { [$0] } ?? []) where !createdApart {
             guard try repository.blobID(at: document.fileName, inCommit: id) == now else { continue }
@@ -142,9 +202,10 @@ package struct PushRules {
                 createdApart = true
             }
         }
-        guard createdApart,
-              let before = try? JSONParser().parse(repository.blobContent(was)),
-              let after = try? JSONParser().parse(repository.blobContent(now)) else { return false }
+        guard createdApart else { return false }
+        guard let codec else { return true }
+        guard let before = try? codec.document(repository.blobContent(was), at: document.fileName),
+              let after = try? codec.document(repository.blobContent(now), at: document.fileName) else { return false }
         return JSONValue.same(set.merge(document, base: nil, ours: before, theirs: after).value, after)
     }
 

@@ -50,9 +50,18 @@ extension Store {
                 guard case .string(uid)? = identity?.field("uid") else {
                     throw CairnError(.corrupt, "the remote's \(StoreLayout.identityFile) names another user than \(uid): it is not this user's progress; nothing was merged")
                 }
+                let encrypted = identity?.field("encrypted") == .bool(true)
+                guard encrypted == codec.isEncrypted else {
+                    throw CairnError(.corrupt, "the remote's store is \(encrypted ? "encrypted" : "plain") and this one is \(codec.isEncrypted ? "encrypted" : "plain"): a store never changes between the two; nothing was merged")
+                }
             }
             guard DocumentPath(fileName: difference.path) != nil else { continue }
-            let bytes = try repository.blobContent(entry.id)
+            let bytes: [UInt8]
+            do {
+                bytes = try codec.json(repository.blobContent(entry.id), at: difference.path)
+            } catch let error as CairnError {
+                throw CairnError(error.code, "cannot take what the remote holds: \(error.message); nothing was merged", remedy: error.remedy, cause: error)
+            }
             do {
                 guard case .object = try JSONParser().parse(bytes) else {
                     throw CairnError(.corrupt, "the remote's \(difference.path) is not a JSON object; nothing was merged")

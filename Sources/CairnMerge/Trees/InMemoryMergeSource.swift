@@ -55,7 +55,7 @@ struct InMemoryMergeSource: MergeSource {
         return tree.filter { $0.key.hasPrefix(prefix) }.map { (path: $0.key, entry: $0.value) }
     }
 
-    func write(_ document: JSONValue) -> Blob { Blob(document) }
+    func write(_ document: JSONValue, at path: DocumentPath) -> Blob { Blob(document) }
 
     func applying(_ updates: [MergeUpdate<Blob>], to tree: Tree) -> Tree {
         var tree = tree

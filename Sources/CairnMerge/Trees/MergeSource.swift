@@ -31,8 +31,9 @@ package protocol MergeSource {
     /// such folder.
     func files(under folder: String, in tree: Tree) throws(Failure) -> [(path: String, entry: MergeEntry<BlobID>)]
 
-    /// Stores a document (its canonical bytes) as a blob.
-    func write(_ document: JSONValue) throws(Failure) -> BlobID
+    /// Stores a document (its canonical bytes, or what the store keeps for them at `path`:
+    /// sealed, in an encrypted store) as a blob.
+    func write(_ document: JSONValue, at path: DocumentPath) throws(Failure) -> BlobID
 
     /// `tree` with `updates` applied (folders made and removed as needed). What the merge
     /// wrote before can be read from the new tree at once.

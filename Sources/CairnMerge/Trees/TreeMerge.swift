@@ -101,7 +101,7 @@ package struct TreeMerge<Source: MergeSource> {
                 theirs: try value(theirsEntry, at: document), context: context)
             progress.conflicts += outcome.conflicts
             if let merged = outcome.value {
-                let blob = try source.write(merged)
+                let blob = try source.write(merged, at: document)
                 if blob != oursEntry?.blob {
                     updates.append(.upsert(path: difference.path, entry: .file(blob)))
                 }
@@ -167,7 +167,7 @@ package struct TreeMerge<Source: MergeSource> {
                 counted = try countedDocuments(below: owner, in: progress.tree)
             }
             let filled = schemaSet.filled(current, at: owner) { count in counted[count] ?? [] }
-            let blob = try source.write(filled)
+            let blob = try source.write(filled, at: owner)
             if blob != entry.blob {
                 updates.append(.upsert(path: owner.fileName, entry: .file(blob)))
             }

@@ -83,9 +83,12 @@ package struct PushRules {
             changed.append(document)
             let kind = set?.kind(of: document)
             if let old = difference.entries[0], let kind, kind.policy.isAppendOnly {
-                if difference.entries[1] == nil, let retention = kind.retention, let codec,
-                   try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set, codec: codec) {
-                    continue
+                if difference.entries[1] == nil, let retention = kind.retention {
+                    // Unread, an encrypted store's expiry is checked by count: the collection
+                    // keeps at least as many as its retention keeps.
+                    let expired = try codec.map { try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set, codec: $0) }
+                        ?? (documentCount(of: kind, in: document.collection, tree: newTree, set: set) >= retention.keep)
+                    if expired { continue }
                 }
                 // Two devices created it offline: the version the merge kept is checked below.
                 let concurrent = try difference.entries[1].map { now in
@@ -185,6 +188,14 @@ package struct PushRules {
             documents[path] = try codec.document(repository.blobContent(entry.id), at: file.path)
         }
         return retention.expired(documents).contains(document)
+    }
+
+    /// How many documents of `kind` the collection holds in `tree`.
+    private func documentCount(of kind: SchemaSet.Kind, in collection: CollectionPath, tree: ObjectID, set: SchemaSet?) throws -> Int {
+        try repository.files(under: collection.description, inTree: tree).count { file in
+            guard let path = DocumentPath(fileName: file.path), path.collection == collection else { return false }
+            return set?.kind(of: path)?.file == kind.file
+        }
     }
 
     /// Whether an append-only document changed from blob `was` to `now` because two devices

@@ -1,9 +1,5 @@
 import CairnCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 
 /// The key file a command is given (`--key-file`, else `CAIRN_KEY_FILE`), and the home whose
 /// configuration reads keys from it.
@@ -15,6 +11,15 @@ enum KeyFiles {
         var created: String?
         if let keyFile {
             if creating, !FileManager.default.fileExists(atPath: keyFile) {
+                // A new folder for keys is its owner's alone, as the key file is.
+                let folder = URL(fileURLWithPath: keyFile).deletingLastPathComponent().path
+                if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                    do {
+                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    } catch {
+                        throw CairnError(.io, "cannot create the folder of key file \(keyFile): \(error)")
+                    }
+                }
                 try Keyring(current: StoreKey.generate()).write(toKeyFile: keyFile)
                 created = keyFile
             }

@@ -198,3 +198,31 @@ check "nothing is pending, and the deleted assessment left the device's cache" \
 check "phone and tablet converged with the server again" converged "$student" phone tablet
 echo "(one answer per question, the later one kept, the submission as sent; converged; nothing lost)"
 echo "(content: the updated assessment submitted anyway, recorded; the deleted one's answers held, then put aside in history)"
+
+echo
+echo "# Seed 001 §13: the local database is encrypted, its key in the platform's secure storage."
+echo "# A second student's store is encrypted at rest; the key file stands for the Keychain."
+secure=u2
+server "$secure" edumind
+on phone init "$secure" --schema edumind --remote "$(remote "$secure")" --encrypted --key-file "$work/keys/$secure.key"
+on phone use "$secure"
+put phone "users/$secure/pending_responses/history-quiz-1_q-001" \
+    "{\"id\":\"resp-s101\",\"student_id\":\"$secure\",\"assessment_id\":\"history-quiz-1\",\"question_id\":\"q-001\",\"response_data\":{\"answer\":\"Hypotenuse-Marigold\",\"timeSpentMs\":41000},\"answered_at\":1698500000000}"
+on phone --user "$secure" sync
+on tablet clone "$(remote "$secure")" --key-file "$work/keys/$secure.key"
+on tablet --user "$secure" get "users/$secure/pending_responses/history-quiz-1_q-001"
+step tablet "git log -p -1   # JSON where the key is (Cairn's text converter)"
+git -C "$work/tablet/$secure" log -p -1 --format=%s | grep -E '^\+ ' | head -4
+# plaintext DIR: whether the answer appears in any file or any inflated object under DIR.
+plaintext() {
+    grep -rqa "Hypotenuse-Marigold" "$1" && return 0
+    git --git-dir "$2" cat-file --batch-all-objects --batch | grep -qa "Hypotenuse-Marigold"
+}
+check "the tablet reads the answer with the key" \
+    equal "$(quietly tablet --user "$secure" get "users/$secure/pending_responses/history-quiz-1_q-001" | grep -c Hypotenuse-Marigold)" 1
+check "no file and no object of the phone, the tablet or the server holds the answer in the clear" \
+    bash -c "! { $(declare -f plaintext); plaintext '$work/phone/$secure' '$work/phone/$secure/.git' || plaintext '$work/tablet/$secure' '$work/tablet/$secure/.git' || plaintext '$(remote "$secure")' '$(remote "$secure")'; }"
+check "a device without the key is refused in one line, nothing written" \
+    equal "$(CAIRN_KEY_FILE=/nonexistent quietly tablet --user "$secure" get "users/$secure/pending_responses/history-quiz-1_q-001" 2>&1 | wc -l)" 1
+check "phone and tablet converged through the encrypted remote" converged "$secure" phone tablet
+echo "(encrypted at rest: the same tree on both devices, JSON through git where the key is, nothing in the clear elsewhere)"

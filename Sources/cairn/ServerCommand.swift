@@ -114,7 +114,28 @@ extension ServerCommand {
 struct Hook: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Server-side checks, run by git inside a repository of cairn server init.",
-        subcommands: [PreReceive.self])
+        subcommands: [PreReceive.self, PostReceive.self])
+
+    struct PostReceive: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "post-receive",
+            abstract: "After a push: remove from the server the assets no document points to any more.")
+
+        func run() throws {
+            var input = ""
+            while let line = readLine(strippingNewline: false) { input += line }
+            do {
+                let removed = try PostReceiveHook().run(input)
+                if !removed.isEmpty {
+                    Output.error("cairn: removed \(removed.count) asset(s) no document points to any more\n")
+                }
+            } catch {
+                // The push is in whatever happens here: say what was not removed.
+                Output.error("cairn: \(error.commandLineMessage)\n")
+                throw ExitCode(1)
+            }
+        }
+    }
 
     struct PreReceive: ParsableCommand {
         static let configuration = CommandConfiguration(

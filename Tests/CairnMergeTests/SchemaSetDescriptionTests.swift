@@ -55,6 +55,7 @@ import Testing
             "retention": .object(["keep": .integer(50), "by": .string("at")]),
             "ids": .object(["runId": .object(["pattern": .string("^r[0-9]+$")])]),
             "pins": .null,
+            "assets": .object([:]),
             "policy": .object(["policy": .string("lww(at)")]),
             "derived": .object(["pace": .object([
                 "derive": .object(["ratio": .array([.string("minutes"), .string("km")]), "scale": .integer(1)]),

@@ -158,4 +158,37 @@ check "the update fetched the commit, the six folders down to the variant and th
 check "the cache is plain git: the book's two versions in its repository" \
     equal "$(git --git-dir "$work/phone/.content/books/starry-forest.git" rev-list --count main)" 2
 
-echo "(three devices converged; every answer counted, every session kept, the badge awarded once; the book read offline and updated by its changes)"
+echo
+echo "# A session with its recording (the seed's audioAsset): recorded on the phone, played on the"
+echo "# tablet, then deleted by the learner — from the server and both devices, its pointer left in"
+echo "# history only."
+head -c 262144 /dev/urandom >"$work/evening.m4a"
+step phone "cairn put $sessions/5d2e0b17-0001 --asset audioAsset=evening.m4a <<< '{…}'"
+printf '%s' '{"user":"u1","book":"starry-forest","startedAt":"2026-11-22T20:00:00Z","durationSeconds":420,"wordsRead":90,"startPageIndex":0,"endPageIndex":2}' |
+    "$CAIRN_BIN" --home "$work/phone" put "$sessions/5d2e0b17-0001" --asset "audioAsset=$work/evening.m4a"
+oid="$(quietly phone get "$sessions/5d2e0b17-0001" | python3 -c 'import json,sys; print(json.load(sys.stdin)["audioAsset"]["oid"])')"
+on phone sync
+# where DEVICE-OR-SERVER…: the files holding the recording's bytes (its oid names them).
+where() { find "$@" -type f -name "$oid"; }
+check "the server holds the recording in its LFS objects, uploaded before the commit" \
+    equal "$(where "$(remote u1)/lfs" | wc -l)" 1
+on tablet sync
+check "the tablet's sync brought the session, not the recording" equal "$(where "$work/tablet/u1/.git")" ""
+on tablet asset get "$sessions/5d2e0b17-0001" audioAsset -o "$work/played.m4a"
+check "the tablet plays the phone's recording, downloaded when first read" cmp -s "$work/played.m4a" "$work/evening.m4a"
+on phone asset rm "$sessions/5d2e0b17-0001" audioAsset
+on phone sync
+on tablet sync
+on laptop sync
+check "the recording's bytes are gone from the server and every device" \
+    equal "$(where "$(remote u1)" "$work/phone/u1" "$work/tablet/u1" "$work/laptop/u1")" ""
+check "the session stays, its audioAsset null" equal "$(field tablet "$sessions/5d2e0b17-0001" audioAsset)" null
+step tablet "cairn asset get $sessions/5d2e0b17-0001 audioAsset --at HEAD~1"
+if old="$(quietly tablet asset get "$sessions/5d2e0b17-0001" audioAsset --at HEAD~1 2>&1)"; then
+    echo "FAILED: the deleted recording was read back" >&2; exit 1
+fi
+echo "$old"
+check "reading it at an old revision says it was deleted" grep -q 'was deleted' <<<"$old"
+check "the three devices converged" converged u1 phone tablet laptop
+
+echo "(three devices converged; every answer counted, every session kept, the badge awarded once; the book read offline and updated by its changes; a recording played on another device and deleted everywhere)"

@@ -51,8 +51,11 @@ extension Store {
     }
 
     private func commitPendingObjects(message: String?) throws -> CheckpointResult {
-        let paths = try journal.paths()
+        var paths = try journal.paths()
         guard !paths.isEmpty else { return CheckpointResult(id: nil, changes: []) }
+        // The asset pointers of the pending documents, derived from them (Store+Assets.swift).
+        let pointers = try deriveAssetPointers(of: paths)
+        paths += pointers.filter { !paths.contains($0) }
         let head = try repository.headCommit()
         let index = try repository.openIndex()
         // Every pending path is put as it is now; what it was comes back from the tree
@@ -60,7 +63,11 @@ extension Store {
         var updates: [TreeUpdate] = []
         var staged: [String: ObjectID] = [:]
         for path in paths {
-            if FileSystem.kind(absolute(path)) == .file, let bytes = try FileSystem.read(absolute(path)) {
+            // An asset's pointer is staged as its document makes it, never read from the file:
+            // git-lfs may have put the asset's own bytes there (its smudge filter).
+            let derived = try StoreLayout.assetField(ofPointerFile: path).map { try assetPointer(of: $0.document, field: $0.field) }
+            if FileSystem.kind(absolute(path)) == .file, derived != .some(nil),
+               let bytes = try derived ?? FileSystem.read(absolute(path)) {
                 let id = try repository.writeBlob(bytes)
                 let entry = try IndexEntry.forFile(atPath: absolute(path), path: path, id: id)
                 try index.stage(entry)

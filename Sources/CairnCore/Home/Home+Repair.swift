@@ -55,6 +55,9 @@ extension Home {
                 result.checkpoint = try repaired.checkpoint(
                     message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store").id
             }
+            // The damaged store's assets the documents point to come along (as far as they
+            // can be read: each is checked against its hash).
+            repaired.keepAssets(of: folder)
             // The damaged store is kept whole, out of the way; the repaired one takes its place.
             let aside = root + "/.damaged/\(uid)-\(Self.timestamp())"
             try FileSystem.makeFolders(root + "/.damaged")

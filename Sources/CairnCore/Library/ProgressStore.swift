@@ -96,6 +96,36 @@ public final class ProgressStore: @unchecked Sendable {
         try put(parsed, at: path)
     }
 
+    /// Writes a document with files attached to its asset fields (a session's recording):
+    /// the files are copied into the store, the fields point to them, and the next sync
+    /// uploads them before the commit (see *Assets* in the README).
+    @discardableResult
+    public func put(_ value: JSONValue, at path: String, attaching attachments: [AssetAttachment]) throws(CairnError) -> [AssetReference] {
+        let document = try Self.documentPath(path)
+        return try onQueue { () throws(CairnError) -> [AssetReference] in
+            let references = try store.put(value, at: document, attaching: attachments)
+            try wrote([document])
+            return references
+        }
+    }
+
+    /// Clears an asset field of the document at `path`; the next sync deletes the asset's
+    /// bytes from the server and the devices.
+    public func removeAsset(_ field: String, of path: String) throws(CairnError) {
+        let document = try Self.documentPath(path)
+        try onQueue { () throws(CairnError) in
+            try store.removeAsset(field, of: document)
+            try wrote([document])
+        }
+    }
+
+    /// The file holding the asset in `field` of the document at `path`, downloaded from the
+    /// remote first when this device does not have it (the store's other calls wait).
+    public func assetFile(_ field: String, of path: String) throws(CairnError) -> String {
+        let document = try Self.documentPath(path)
+        return try onQueue { () throws(CairnError) in try store.assetFile(field, of: document) }
+    }
+
     /// The document at `path`, or nil when there is none.
     public func get(_ path: String) throws(CairnError) -> JSONValue? {
         let document = try Self.documentPath(path)

@@ -50,6 +50,10 @@ struct RepositoryMergeSource: MergeSource {
         try repository.writeBlob(codec.stored(document.canonicalBytes(), at: path.fileName))
     }
 
+    func write(bytes: [UInt8]) throws -> ObjectID {
+        try repository.writeBlob(bytes)
+    }
+
     /// The new tree; the objects waiting for the pack are written first, as what follows
     /// reads the tree.
     func applying(_ updates: [MergeUpdate<ObjectID>], to tree: ObjectID) throws -> ObjectID {

@@ -63,6 +63,8 @@ extension Store {
             }
             message += "\n\(Self.importTrailer): \(other.uid) \(tip.hex)\n"
             message += conflicts.trailers.map { $0 + "\n" }.joined()
+            // The assets of the documents brought come with them, from the other store.
+            try copyAssets(pointedToBy: outcome.tree, from: other)
             let signature = signature()
             let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: message,
                                                      author: signature, committer: signature, updating: nil)

@@ -64,9 +64,15 @@ extension Store {
 
     /// Refuses to change or delete an existing document of an append-only kind, with an
     /// ``AppendOnlyRefusal`` as the error's cause.
-    func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyRefusal.Change) throws(CairnError) {
+    /// The one change it takes is clearing asset fields (`from` the stored bytes `to` the new
+    /// document): a recording can always be deleted.
+    func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyRefusal.Change,
+                         from old: [UInt8]? = nil, to new: JSONValue? = nil) throws(CairnError) {
         guard let kind = try schemaSet().kind(of: path), kind.policy.isAppendOnly,
               FileSystem.kind(absolute(path.fileName)) == .file else { return }
+        if let old, let new, let before = try? parseStored(old, file: path.fileName), kind.onlyClearsAssets(from: before, to: new) {
+            return
+        }
         let hint = change == .changed ? "write a new document instead" : "append-only documents are kept for good"
         throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)",
                          cause: AppendOnlyRefusal(document: path, schemaFile: kind.file, change: change))

@@ -20,7 +20,9 @@ extension Store {
             throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
         }
         // A pinning kind gets the version of the content it answers before the schema sees it.
-        let canonical = try checked(pinned(value, at: path), at: path).canonicalBytes()
+        let filled = try checked(pinned(value, at: path), at: path)
+        try checkAssetsPresent(filled, at: path)
+        let canonical = filled.canonicalBytes()
         let limit = JSONLimits.documents.maxBytes
         if canonical.count > limit {
             throw CairnError(.invalidInput, "\(path) is \(canonical.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")
@@ -31,7 +33,7 @@ extension Store {
             let file = absolute(path.fileName)
             let old = try FileSystem.read(file)
             if old == bytes { return .unchanged }
-            if old != nil { try checkAppendOnly(path, change: .changed) }
+            if let old { try checkAppendOnly(path, change: .changed, from: old, to: filled) }
             try journal.append([path.fileName])
             if old != nil {
                 try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)

@@ -105,7 +105,10 @@ public final class Store {
         }
         try FileSystem.makeFolders(folder + "/" + StoreLayout.schemaFolder)
         try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: folder + "/" + StoreLayout.identityFile)
-        try FileSystem.writeAtomically(Array(gitAttributes.utf8), to: folder + "/" + StoreLayout.attributesFile)
+        // A set with asset fields hands their pointers to Git LFS from the first commit.
+        let assets = schemaSet.flatMap { try? SchemaSet(readingProgress: $0, then: "") }?.hasAssets == true
+        let attributes = gitAttributes + (assets ? assetAttributesLines : "")
+        try FileSystem.writeAtomically(Array(attributes.utf8), to: folder + "/" + StoreLayout.attributesFile)
         var written = [StoreLayout.identityFile, StoreLayout.attributesFile]
         for (name, bytes) in schemaSet?.files ?? [:] {
             try FileSystem.writeAtomically(bytes, to: folder + "/" + StoreLayout.schemaFolder + "/" + name)

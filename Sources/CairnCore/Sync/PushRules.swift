@@ -17,7 +17,10 @@ import GitFormat
 /// - an append-only document that exists is never changed or deleted (but for the version a
 ///   merge of two concurrent creations keeps, and what retention expires);
 /// - every derived field of a document that arrives, or that counts documents that arrive or
-///   go, is what its schema computes.
+///   go, is what its schema computes;
+/// - the Git LFS pointers in `.cairn/assets/` are those the documents' asset fields make, and
+///   on a server every asset they name is in the server's asset storage (uploaded first);
+///   clearing an asset field is the one change an append-only document takes.
 ///
 /// An encrypted store's repository (its `.cairn/store.json` says `"encrypted": true`) holds
 /// documents the server cannot read: there every document must be sealed for its path and
@@ -39,18 +42,24 @@ package struct PushRules {
     /// on a server, which reads a plain store's documents and no encrypted one's.
     let deviceCodec: DocumentCodec?
 
+    /// Where the server keeps the repository's assets (``AssetSweep/storage(of:)``); nil on a
+    /// device, which uploads its assets before it pushes.
+    let assetStorage: AssetObjects?
+
     /// The server's rules for the bare repository `repository` of `uid`: documents are checked
-    /// against the server's own schema set, else the one the repository held before the push.
+    /// against the server's own schema set, else the one the repository held before the push,
+    /// and every asset a pushed tree points to must be in the server's asset storage.
     package static func server(_ repository: Repository, uid: String) -> PushRules {
         PushRules(uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + StoreLayout.serverSchemaFolder,
-                  checksAgainstPushedSet: false, deviceCodec: nil)
+                  checksAgainstPushedSet: false, deviceCodec: nil, assetStorage: AssetSweep.storage(of: repository))
     }
 
     /// A device's rules for what it is about to push from `repository`, the store of `uid`,
     /// against the schema set it pushes (a device migrating to a newer set checks its
     /// documents by that one).
     package static func device(_ repository: Repository, uid: String, codec: DocumentCodec) -> PushRules {
-        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec)
+        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
+                  assetStorage: nil)
     }
 
     /// The refusals of one update of `reference` from `old` to `new` (none: it is accepted).
@@ -78,11 +87,18 @@ package struct PushRules {
         var refusals: [String] = []
         var changed: [DocumentPath] = []
         let (pushedFrom, pushedTo) = (old, new)
+        var assetDocuments: Set<DocumentPath> = []
         for difference in try repository.differences(among: [oldTree, newTree]) {
+            if let pointer = StoreLayout.assetField(ofPointerFile: difference.path) {
+                assetDocuments.insert(pointer.document)
+                continue
+            }
             guard let document = DocumentPath(fileName: difference.path) else { continue }
             changed.append(document)
             let kind = set?.kind(of: document)
-            if let old = difference.entries[0], let kind, kind.policy.isAppendOnly {
+            if kind?.assets.isEmpty == false { assetDocuments.insert(document) }
+            if let old = difference.entries[0], let kind, kind.policy.isAppendOnly,
+               try !clearsAssetsOnly(document, kind: kind, was: old.id, now: difference.entries[1]?.id, codec: codec) {
                 if difference.entries[1] == nil, let retention = kind.retention {
                     // Unread, an encrypted store's expiry is checked by count: the collection
                     // keeps at least as many as its retention keeps.
@@ -120,6 +136,7 @@ package struct PushRules {
                 refusals.append(refusal)
             }
         }
+        refusals += try assetRefusals(of: assetDocuments.sorted(), oldTree: oldTree, newTree: newTree, set: set, codec: codec)
         // Derived fields as the schema computes them, in the tree as pushed: a commit that
         // left them stale may be followed by one that computed them.
         if let set, let codec {

@@ -35,6 +35,8 @@ extension Store {
             var result = SyncResult(checkpoint: checkpoint)
             do {
                 try syncRounds(remote: remote, credentials: credentials, options: options, result: &result)
+                // Assets no document points to any more leave this device (Store+AssetTransfers.swift).
+                try sweepLocalAssets()
                 return result
             } catch {
                 // A move of the working tree cut short by the failure is undone first.
@@ -118,6 +120,8 @@ extension Store {
                 logger.notice("push held: pinned content changed", metadata: ["documents": "\(result.heldDocuments.count)"])
                 return
             }
+            // A commit never reaches the remote before the assets it points to.
+            try uploadAssets(of: local, beyond: theirs, to: remote, credentials: credentials, options: options)
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
             let pushed = try options.retryingNetworkFailures(logger: logger) {
                 try push(local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,
@@ -126,6 +130,11 @@ extension Store {
             switch pushed {
             case .accepted:
                 try repository.setReference(Self.remoteBranch, to: local, expecting: theirs, message: "cairn: pushed")
+                // A path remote runs no hook: the pusher removes the assets its push left
+                // behind, as a server's post-receive hook does.
+                if remote.transport == .path {
+                    try AssetSweep.sweep(.bare(at: remote.url), in: repository, from: theirs, to: local)
+                }
                 result.pushedCommits = sending
                 logger.info("push", metadata: ["commits": "\(sending)", "commit": "\(local.short)", "round": "\(round)"])
                 return

@@ -13,7 +13,7 @@ extension GenerationContext {
         let sidePicking = !policy.stampFields.isEmpty
         let properties = keywords["properties"]?.objectValue ?? [:]
         for name in JSONValue.sortedKeys(properties) {
-            if top, kind.computedFields.contains(name) || kind.pin?.versionField == name { continue }
+            if top, kind.computedFields.contains(name) || kind.pin?.versionField == name || kind.assets[name] != nil { continue }
             if policy.comparedFields.contains(name), policy.children[name] == nil { continue }
             let child = policy.children[name] ?? (sidePicking ? .plain : policy.entryPolicy ?? .plain)
             try site(for: fields[name], named: name, schema: properties[name]!, policy: child, tokens: tokens + [name],

@@ -177,6 +177,8 @@ extension GenerationContext {
             if top, kind.derived[name] != nil || kind.counted[name] != nil { continue }
             // The version of pinned content is Cairn's to fill from a download, not the app's.
             if top, kind.pin?.versionField == name, !required.contains(name) { continue }
+            // An asset field points to bytes a device holds: generated documents hold none.
+            if top, kind.assets[name] != nil, !required.contains(name) { continue }
             guard required.contains(name) || policy.comparedFields.contains(name) || Int.random(in: 0..<5, using: &random) < 3 else { continue }
             fields[name] = try property(name, properties[name]!, of: policy, pointer: pointer + "/properties/" + MergePolicy.escape(name), using: &random)
         }

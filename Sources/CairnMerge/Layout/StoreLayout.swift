@@ -2,8 +2,9 @@
 ///
 /// - the user's documents: `users/<uid>.json` and `users/<uid>/…/<id>.json`;
 /// - the store's own files: `.cairn/store.json` (which user the store is for, and its schema
-///   set's name), the schema set in `.cairn/schema/`, and `.gitattributes` (Cairn's merge
-///   driver for every document).
+///   set's name), the schema set in `.cairn/schema/`, `.gitattributes` (Cairn's merge
+///   driver for every document, Git LFS for assets), and the Git LFS pointers of the
+///   documents' assets in `.cairn/assets/` (derived from the documents).
 ///
 /// Nothing else belongs in a store (``StoreTree`` refuses the rest). What Cairn keeps in the
 /// repository's git folder is named by the store (CairnCore), which knows of git.
@@ -16,6 +17,8 @@ public enum StoreLayout {
     public static let identityFile = ".cairn/store.json"
     /// The folder of the store's schema set.
     public static let schemaFolder = ".cairn/schema"
+    /// The folder of the assets' Git LFS pointers: `.cairn/assets`.
+    public static let assetsFolder = ".cairn/assets"
     /// The file that selects Cairn's merge driver for every document.
     public static let attributesFile = ".gitattributes"
     /// What the name of a write's temporary file starts with (beside the file it replaces,
@@ -32,6 +35,28 @@ public enum StoreLayout {
     /// The file of `uid`'s own document: `users/<uid>.json`.
     public static func userFile(of uid: String) -> String {
         usersFolder + "/" + uid + ".json"
+    }
+
+    /// The folder of the pointers of the assets of the document at `path`:
+    /// `.cairn/assets/users/u1/readingSessions/s1`.
+    public static func assetFolder(of path: DocumentPath) -> String {
+        assetsFolder + "/" + path.description
+    }
+
+    /// The Git LFS pointer of the asset in `field` of the document at `path`:
+    /// `.cairn/assets/users/u1/readingSessions/s1/audioAsset`.
+    public static func assetPointerFile(of path: DocumentPath, field: String) -> String {
+        assetFolder(of: path) + "/" + field
+    }
+
+    /// The document and field whose asset pointer is the file at `path`; nil when `path` is
+    /// not under `.cairn/assets/` or names no document.
+    public static func assetField(ofPointerFile path: String) -> (document: DocumentPath, field: String)? {
+        guard path.hasPrefix(assetsFolder + "/") else { return nil }
+        let rest = path.dropFirst(assetsFolder.count + 1)
+        guard let slash = rest.lastIndex(of: "/"),
+              let document = try? DocumentPath(String(rest[..<slash])) else { return nil }
+        return (document, String(rest[rest.index(after: slash)...]))
     }
 
     /// Whether the file at `path` (from the top of the working tree) is one of the store's

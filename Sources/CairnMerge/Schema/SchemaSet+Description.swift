@@ -27,6 +27,11 @@ extension SchemaSet {
             if let pin = kind.pin {
                 lines.append("  pins: \(pin.collection), the item in \(pin.itemPointer), the version in \(pin.versionPointer)")
             }
+            if !kind.assets.isEmpty {
+                lines.append("  assets: " + kind.assets.values.sorted { $0.name < $1.name }.map { field in
+                    field.name + (field.maxBytes.map { " (at most \($0) bytes)" } ?? " (the store's limit)")
+                }.joined(separator: ", "))
+            }
             lines.append("  policy: \(kind.policy.name)")
             Self.policyLines(kind.policy, indent: "    ", into: &lines)
             let computed = Self.computed(kind)
@@ -42,7 +47,8 @@ extension SchemaSet {
     /// set, else null) and `kinds`, each kind with `path`,
     /// `file`, `checkpoint` (in the annotation's form) and `checkpointDeclared`, `retention`
     /// (null: keep all), `ids` (a schema per placeholder), `pins` (the `x-cairn.pins` annotation,
-    /// null when the kind pins nothing), `policy` (a tree of `policy`, with
+    /// null when the kind pins nothing), `assets` (the `x-cairn.assets` annotation), `policy`
+    /// (a tree of `policy`, with
     /// `fields` by key and a map's `entries`) and `derived` (per field its `derive`
     /// annotation and the `computes` sentence).
     public func jsonDescription(named name: String) -> JSONValue {
@@ -59,6 +65,9 @@ extension SchemaSet {
                     "retention": kind.retention.map { .object(["keep": .integer(Int64($0.keep)), "by": .string($0.by)]) } ?? .null,
                     "ids": .object(kind.ids.mapValues(\.root)),
                     "pins": kind.pin?.annotation ?? .null,
+                    "assets": .object(kind.assets.mapValues { field in
+                        .object(field.maxBytes.map { ["maxBytes": .integer($0)] } ?? [:])
+                    }),
                     "policy": Self.json(kind.policy),
                     "derived": .object(Dictionary(uniqueKeysWithValues: Self.computed(kind).map { field, what in
                         (field, JSONValue.object(["derive": what.annotation, "computes": .string(what.text)]))

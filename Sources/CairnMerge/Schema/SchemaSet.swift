@@ -28,6 +28,8 @@ public struct SchemaSet: Sendable {
         /// The shared content a document of this kind answers, and where it names the item
         /// and the version (`"x-cairn": {"pins": {…}}`); nil when it answers none.
         public var pin: ContentPin?
+        /// The top-level fields that hold assets (`"x-cairn": {"assets": {…}}`), by name.
+        public var assets: [String: AssetField] = [:]
 
         /// What is wrong with `document` as the document at `path`: the IDs of its path, then
         /// its fields; [] when both are right.
@@ -42,7 +44,7 @@ public struct SchemaSet: Sendable {
                                     message: "the ID \(String(reflecting: id)) " + error.message)
                 }
             }
-            return errors + schema.validate(document)
+            return errors + schema.validate(document) + assetErrors(in: document)
         }
 
         /// All the computed fields' names.
@@ -163,6 +165,17 @@ public struct SchemaSet: Sendable {
                     throw SchemaSetError(file: name, reason: error.message)
                 }
             }
+            var assets: [String: AssetField] = [:]
+            if let annotation = json.field("x-cairn")?.field("assets") {
+                guard !isContent else {
+                    throw SchemaSetError(file: name, reason: "x-cairn.assets is for progress; shared content keeps no private assets — remove it")
+                }
+                do {
+                    assets = try AssetField.fields(annotation: annotation, schema: json)
+                } catch {
+                    throw SchemaSetError(file: name, reason: error.message)
+                }
+            }
             var ids: [String: Schema] = [:]
             for (placeholder, schema) in json.field("x-cairn")?.field("ids")?.objectValue ?? [:] {
                 guard pattern.placeholders.contains(placeholder), case .object = schema else {
@@ -179,7 +192,8 @@ public struct SchemaSet: Sendable {
                 }
             }
             kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy,
-                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids, pin: pin))
+                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids, pin: pin,
+                              assets: assets))
         }
         self.kinds = kinds
         contentCollection = content?.collection

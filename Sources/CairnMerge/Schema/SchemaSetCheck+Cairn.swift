@@ -1,6 +1,6 @@
 extension SchemaSetCheck {
     /// What `x-cairn` may hold besides the path.
-    static let cairnKeys = ["path", "content", "checkpoint", "retention", "ids", "pins"]
+    static let cairnKeys = ["path", "content", "checkpoint", "retention", "ids", "pins", "assets"]
 
     /// `x-cairn`: a checkpoint policy, a retention that orders by a stamp, schemas for IDs
     /// the path has, and nothing Cairn does not read.
@@ -16,7 +16,7 @@ extension SchemaSetCheck {
         }
         for key in fields.keys.sorted() where !cairnKeys.contains(key) {
             add("/x-cairn/" + token(key), .unclaimedKeyword,
-                "x-cairn.\(key) is not read by Cairn; " + suggestion(for: key, among: cairnKeys, otherwise: "x-cairn holds path, content, checkpoint, retention, ids and pins"))
+                "x-cairn.\(key) is not read by Cairn; " + suggestion(for: key, among: cairnKeys, otherwise: "x-cairn holds path, content, checkpoint, retention, ids, pins and assets"))
         }
         if let content = fields["content"], content != .bool(true), content != .bool(false) {
             add("/x-cairn/content", .cairnAnnotation, "x-cairn.content is true (the kind is shared content) or false (progress)")
@@ -42,6 +42,13 @@ extension SchemaSetCheck {
                 }
             } else {
                 add("/x-cairn/retention", .cairnAnnotation, "x-cairn.retention is {\"keep\": N, \"by\": \"field\"} with N from 1 to 1000000")
+            }
+        }
+        if let assets = fields["assets"] {
+            do {
+                _ = try AssetField.fields(annotation: assets, schema: schema)
+            } catch {
+                add(error.pointer, .cairnAnnotation, error.message)
             }
         }
         if let ids = fields["ids"] {

@@ -12,6 +12,12 @@ struct InMemoryMergeSource: MergeSource {
             self.document = document
         }
 
+        /// Bytes that are not a document (an asset's pointer); read as null.
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            document = .null
+        }
+
         static func == (left: Blob, right: Blob) -> Bool { left.bytes == right.bytes }
         func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
     }
@@ -56,6 +62,8 @@ struct InMemoryMergeSource: MergeSource {
     }
 
     func write(_ document: JSONValue, at path: DocumentPath) -> Blob { Blob(document) }
+
+    func write(bytes: [UInt8]) -> Blob { Blob(bytes: bytes) }
 
     func applying(_ updates: [MergeUpdate<Blob>], to tree: Tree) -> Tree {
         var tree = tree

@@ -35,6 +35,9 @@ package protocol MergeSource {
     /// sealed, in an encrypted store) as a blob.
     func write(_ document: JSONValue, at path: DocumentPath) throws(Failure) -> BlobID
 
+    /// Stores bytes as they are (an asset's Git LFS pointer) as a blob.
+    func write(bytes: [UInt8]) throws(Failure) -> BlobID
+
     /// `tree` with `updates` applied (folders made and removed as needed). What the merge
     /// wrote before can be read from the new tree at once.
     func applying(_ updates: [MergeUpdate<BlobID>], to tree: Tree) throws(Failure) -> Tree

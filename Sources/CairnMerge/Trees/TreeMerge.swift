@@ -9,7 +9,9 @@
 /// 2. ``restoreAncestors(_:base:ours:theirs:)``: a document deleted on one side while the
 ///    other changed a document below it comes back, so nothing is left without its parent;
 /// 3. ``recountDerivedCounts(_:)``: the documents that count documents below them, counted
-///    again in the merged tree.
+///    again in the merged tree;
+/// 4. ``deriveAssetPointers(_:)``: the Git LFS pointers of the assets of every document that
+///    differed, made again from the merged document.
 ///
 /// The result is the same tree and the same records whichever side is `ours`.
 package struct TreeMerge<Source: MergeSource> {
@@ -53,6 +55,7 @@ package struct TreeMerge<Source: MergeSource> {
             try restoreAncestors(&progress, base: base, ours: ours, theirs: theirs)
         }
         try recountDerivedCounts(&progress)
+        try deriveAssetPointers(&progress)
         return Outcome(tree: progress.tree, conflicts: progress.conflicts.sorted(),
                        mergedDocuments: progress.mergedDocuments)
     }
@@ -68,6 +71,11 @@ package struct TreeMerge<Source: MergeSource> {
             let (baseEntry, oursEntry, theirsEntry) = (difference.base, difference.ours, difference.theirs)
             let document = DocumentPath(fileName: difference.path)
             if let document { progress.touched.append(document) }
+            // An asset's pointer is made again from its merged document (phase 4).
+            if let pointer = StoreLayout.assetField(ofPointerFile: difference.path) {
+                progress.touched.append(pointer.document)
+                continue
+            }
             if baseEntry != nil, oursEntry == nil || theirsEntry == nil { progress.removals = true }
             if baseEntry == theirsEntry { continue }
             // The same blob on both sides is one change, unless the document counts
@@ -170,6 +178,34 @@ package struct TreeMerge<Source: MergeSource> {
             let blob = try source.write(filled, at: owner)
             if blob != entry.blob {
                 updates.append(.upsert(path: owner.fileName, entry: .file(blob)))
+            }
+        }
+        if !updates.isEmpty {
+            progress.tree = try source.applying(updates, to: progress.tree)
+        }
+    }
+
+    /// Phase 4: the pointers of the assets of each document that differed, as its merged
+    /// version names them (a pointer is never merged on its own: two devices that set an
+    /// asset field differently get the pointer of the asset the field's policy kept).
+    func deriveAssetPointers(_ progress: inout Progress) throws(Source.Failure) {
+        guard schemaSet.hasAssets else { return }
+        var updates: [MergeUpdate<Source.BlobID>] = []
+        for document in Set(progress.touched).sorted() {
+            let entry = try source.entry(at: document.fileName, in: progress.tree)
+            let merged = try entry.flatMap { entry throws(Source.Failure) in entry.isFolder ? nil : try source.document(in: entry.blob, at: document) }
+            let expected = schemaSet.assetPointers(of: merged, at: document)
+            let folder = StoreLayout.assetFolder(of: document)
+            var present: Set<String> = []
+            for file in try source.files(under: folder, in: progress.tree) where !file.path.dropFirst(folder.count + 1).contains("/") {
+                present.insert(file.path)
+                if let bytes = expected[file.path], try source.bytes(of: file.entry.blob) == bytes { continue }
+                if expected[file.path] == nil { updates.append(.remove(path: file.path)) }
+            }
+            for (path, bytes) in expected.sorted(by: { $0.key < $1.key }) {
+                if present.contains(path), let entry = try source.entry(at: path, in: progress.tree), !entry.isFolder,
+                   try source.bytes(of: entry.blob) == bytes { continue }
+                updates.append(.upsert(path: path, entry: .file(try source.write(bytes: bytes))))
             }
         }
         if !updates.isEmpty {

@@ -1,0 +1,144 @@
+import CairnMerge
+import Git
+import GitFormat
+import Logging
+
+/// Moving assets between a device and its remote: uploaded by `sync` before the commits that
+/// point to them are pushed, downloaded when a device first reads them, and removed from the
+/// device once no document points to them.
+extension Store {
+    /// Where a remote keeps its assets: a path remote in its own `lfs/objects` folder, an
+    /// HTTP remote on the LFS server git-lfs would use.
+    enum AssetServer {
+        case folder(AssetObjects)
+        case lfs(LFSClient)
+    }
+
+    /// The asset server of `remote`.
+    func assetServer(for remote: RemoteURL, credentials: Credentials?, timeout: Double) throws(CairnError) -> AssetServer {
+        switch remote.transport {
+        case .path:
+            return .folder(.bare(at: remote.url))
+        case .http:
+            let configured = (try? repository.config("lfs.url")).flatMap { $0 }
+            return .lfs(LFSClient(endpoint: LFSClient.endpoint(of: remote, configured: configured), credentials: credentials, timeout: timeout))
+        case .ssh, .git:
+            throw CairnError(.refused, "\(remote) is reached over ssh, and Cairn moves assets over https:// or to a path only; use the remote's https:// URL for a store with assets — nothing was pushed")
+        }
+    }
+
+    /// Uploads the assets the commit `local` points to and the remote's `remoteTip` does not,
+    /// before `local` is pushed: a commit never reaches the remote before its assets. Each is
+    /// asked for first (the batch API), so an upload cut short is made again, whole, by the
+    /// next sync, and one already there is not sent twice.
+    func uploadAssets(of local: ObjectID, beyond remoteTip: ObjectID?, to remote: RemoteURL, credentials: Credentials?,
+                      options: SyncOptions) throws {
+        let wanted = try assetPointers(inTree: repository.commit(local).treeID)
+        guard !wanted.isEmpty else { return }
+        let present = try remoteTip.map { try AssetSweep.oids(in: repository, tree: repository.commit($0).treeID) } ?? []
+        var sending: [String: AssetReference] = [:]
+        for (pointer, reference) in wanted.sorted(by: { $0.key < $1.key }) where !present.contains(reference.oid) {
+            guard assetObjects.contains(reference.oid) else {
+                throw CairnError(.notFound, "the asset \(reference.oid) (\(pointer)) is not on this device, and \(remote) does not have it; add the file again with cairn asset add — nothing was pushed")
+            }
+            sending[reference.oid] = reference
+        }
+        guard !sending.isEmpty else { return }
+        let objects = sending.values.sorted { $0.oid < $1.oid }
+        var sent = 0
+        switch try assetServer(for: remote, credentials: credentials, timeout: options.networkTimeout) {
+        case .folder(let storage):
+            for object in objects where !storage.contains(object.oid) {
+                try storage.add(copying: assetObjects.path(of: object.oid), expected: object.oid)
+                sent += 1
+            }
+        case .lfs(let client):
+            let answers = try options.retryingNetworkFailures(logger: logger) { try client.batch("upload", objects) }
+            for object in objects {
+                switch answers[object.oid] {
+                case .transfer(let href, let headers, let verify)?:
+                    try options.retryingNetworkFailures(logger: logger) {
+                        try client.upload(assetObjects.path(of: object.oid), as: object, to: href, headers: headers, verify: verify)
+                    }
+                    sent += 1
+                case .failed(let code, let message)?:
+                    throw CairnError(.refused, "\(client.endpoint) refused the upload of asset \(object.oid) (\(code)\(message.isEmpty ? "" : ": " + message)); nothing was pushed")
+                case .present?, nil:
+                    continue
+                }
+            }
+        }
+        logger.info("assets uploaded", metadata: ["assets": "\(sent)", "asked": "\(objects.count)"])
+    }
+
+    /// Downloads the asset `reference` from the remote into this device's objects, its hash
+    /// checked. The caller holds the lock.
+    func downloadAsset(_ reference: AssetReference, describedAs what: String) throws(CairnError) {
+        guard let remote = try remote() else {
+            throw CairnError(.notFound, "\(what) is not on this device, and the store has no remote to download it from", remedy: .setRemote)
+        }
+        let missing = "\(remote) does not have \(what) (\(reference.oid)): the device that added it has not synced it yet, or it was deleted"
+        let credentials = remote.credentials(fallingBackOn: configuration)
+        try translatingErrors("cannot download \(what)") {
+            switch try assetServer(for: remote, credentials: credentials, timeout: SyncOptions.standardNetworkTimeout) {
+            case .folder(let storage):
+                guard let source = storage.existingPath(of: reference.oid) else { throw CairnError(.notFound, missing) }
+                try assetObjects.add(copying: source, expected: reference.oid)
+            case .lfs(let client):
+                let answers = try client.batch("download", [reference])
+                switch answers[reference.oid] {
+                case .transfer(let href, let headers, _)?:
+                    try FileSystem.makeFolders(assetObjects.folder)
+                    let temporary = assetObjects.folder + "/\(StoreLayout.temporaryFilePrefix)download-\(Syscalls.processID)"
+                    defer { _ = Syscalls.unlink(temporary) }
+                    try client.download(reference, from: href, headers: headers, to: temporary)
+                    try assetObjects.add(copying: temporary, expected: reference.oid)
+                case .failed(404, _)?, .present?, nil:
+                    throw CairnError(.notFound, missing)
+                case .failed(let code, let message)?:
+                    throw CairnError(.refused, "\(client.endpoint) refused the download of \(what) (\(code)\(message.isEmpty ? "" : ": " + message))")
+                }
+            }
+        }
+        logger.info("asset downloaded", metadata: ["oid": "\(reference.oid)", "bytes": "\(reference.size)"])
+    }
+
+    /// Copies from the store `other` (on this device) the assets `tree` points to that this
+    /// store lacks: an import brings a user's recordings with their sessions.
+    func copyAssets(pointedToBy tree: ObjectID, from other: Store) throws {
+        for reference in try assetPointers(inTree: tree).values where !assetObjects.contains(reference.oid) {
+            if let source = other.assetObjects.existingPath(of: reference.oid) {
+                try assetObjects.add(copying: source, expected: reference.oid)
+            }
+        }
+    }
+
+    /// Copies into this store the assets of the damaged store at `folder` that the working
+    /// tree's documents point to and this store lacks; an object that cannot be read, or
+    /// whose bytes do not match its hash, is left behind.
+    func keepAssets(of folder: String) {
+        let damaged = AssetObjects(folder: folder + "/.git/lfs/objects")
+        guard let pointers = try? workingAssetPointers() else { return }
+        for reference in pointers.values where !assetObjects.contains(reference.oid) {
+            if let source = damaged.existingPath(of: reference.oid) {
+                _ = try? assetObjects.add(copying: source, expected: reference.oid)
+            }
+        }
+    }
+
+    /// Removes from this device the assets no document points to any more (in the last
+    /// checkpoint or the working tree), after a sync. The caller holds the lock.
+    @discardableResult
+    func sweepLocalAssets() throws -> [String] {
+        let local = assetObjects.oids()
+        guard !local.isEmpty else { return [] }
+        var kept = try workingAssetPointers().values.map(\.oid)
+        if let head = try repository.headCommit() { kept += try AssetSweep.oids(in: repository, tree: head.treeID) }
+        var removed: [String] = []
+        for oid in local.subtracting(kept).sorted() where try assetObjects.remove(oid) {
+            removed.append(oid)
+        }
+        if !removed.isEmpty { logger.info("assets removed", metadata: ["assets": "\(removed.count)"]) }
+        return removed
+    }
+}

@@ -1,0 +1,65 @@
+extension SchemaSet.Kind {
+    /// The assets `document` points to, by field (fields holding null or nothing are left out).
+    public func assetReferences(in document: JSONValue) -> [String: AssetReference] {
+        var references: [String: AssetReference] = [:]
+        for name in assets.keys {
+            if let value = document.field(name), let reference = AssetReference(value) { references[name] = reference }
+        }
+        return references
+    }
+
+    /// What is wrong with the asset fields of `document`: a value that is not an asset
+    /// reference, or an asset larger than the field takes.
+    func assetErrors(in document: JSONValue) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for (name, field) in assets.sorted(by: { $0.key < $1.key }) {
+            guard let value = document.field(name), value != .null else { continue }
+            let pointer = "/" + MergePolicy.escape(name)
+            guard let reference = AssetReference(value) else {
+                errors.append(ValidationError(pointer: pointer, keyword: "asset", schemaPath: "/x-cairn/assets" + pointer,
+                                              message: AssetReference.form))
+                continue
+            }
+            if let limit = field.maxBytes, reference.size > limit {
+                errors.append(ValidationError(pointer: pointer, keyword: "maxBytes", schemaPath: "/x-cairn/assets" + pointer + "/maxBytes",
+                                              message: "the asset is \(reference.size) bytes; \(name) takes at most \(limit)"))
+            }
+        }
+        return errors
+    }
+
+    /// Whether `new` is `old` with one or more asset fields cleared (null, or removed) and
+    /// nothing else changed: the one change an append-only document takes, so that a
+    /// recording can always be deleted.
+    public func onlyClearsAssets(from old: JSONValue, to new: JSONValue) -> Bool {
+        guard !assets.isEmpty, case .object(var before) = old, case .object(var after) = new else { return false }
+        var cleared = false
+        for name in assets.keys {
+            let was = before[name], now = after[name]
+            if was == now { continue }
+            guard was != nil, was != .null, now == nil || now == .null else { return false }
+            cleared = true
+            before[name] = nil
+            after[name] = nil
+        }
+        return cleared && before == after
+    }
+}
+
+extension SchemaSet {
+    /// Whether any kind of the set holds assets.
+    public var hasAssets: Bool {
+        kinds.contains { !$0.assets.isEmpty }
+    }
+
+    /// The Git LFS pointer files of the assets `document` (nil: deleted) points to, at the
+    /// document `path`: path in the tree → bytes.
+    public func assetPointers(of document: JSONValue?, at path: DocumentPath) -> [String: [UInt8]] {
+        guard let document, let kind = kind(of: path), !kind.assets.isEmpty else { return [:] }
+        var pointers: [String: [UInt8]] = [:]
+        for (field, reference) in kind.assetReferences(in: document) {
+            pointers[StoreLayout.assetPointerFile(of: path, field: field)] = reference.pointerBytes
+        }
+        return pointers
+    }
+}

@@ -23,7 +23,6 @@ public struct PostReceiveHook {
     /// returns the assets removed from the storage.
     public func run(_ input: String) throws(CairnError) -> [String] {
         guard (try? repository.config(Server.contentConfigKey)).flatMap({ $0 }) == nil else { return [] }
-        let storage = AssetSweep.storage(of: repository)
         var removed: [String] = []
         for line in input.split(separator: "\n") {
             let fields = line.split(separator: " ")
@@ -32,7 +31,7 @@ public struct PostReceiveHook {
                   let new = ObjectID(hex: String(fields[1])) else { continue }
             let old = fields[0] == zero ? nil : ObjectID(hex: String(fields[0]))
             do {
-                removed += try AssetSweep.sweep(storage, in: repository, from: old, to: new)
+                removed += try AssetSweep.sweepAfterPush(repository, from: old, to: new)
             } catch let error as CairnError {
                 throw error
             } catch {

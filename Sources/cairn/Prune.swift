@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnMerge
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct Prune: ParsableCommand {
             print("Nothing to prune.")
             return
         }
-        let count = result.changes.count
+        let count = result.changes.filter { DocumentPath(fileName: $0.path) != nil }.count
         print("Checkpoint \(checkpoint.short): \(count) document\(count == 1 ? "" : "s") removed by the retention of the schema set (cairn log -n 1 lists them)")
     }
 }

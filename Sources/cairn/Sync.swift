@@ -46,6 +46,9 @@ struct Sync: ParsableCommand {
         for correction in result.corrections {
             print("  corrected " + correction.described(verb: "was"))
         }
+        for (document, field) in result.clearedAssets {
+            print("  cleared \(document) \(field): its asset was deleted on another device, and no one holds it")
+        }
         if result.held {
             for (document, check) in result.heldDocuments {
                 print("  held " + check.line(for: document))
@@ -69,7 +72,8 @@ struct Sync: ParsableCommand {
     /// `checkpoint` (the one made of pending writes first: `id`, `changes`; null when none),
     /// `integration` (`upToDate`, `fastForward`, `merged`), `merge` (the merge's id; null
     /// unless merged), `head`, `changed` (the documents the remote's work changed here),
-    /// `conflicts`, `corrections`, `pushed` (checkpoints sent), `rounds`, `held` (whether pinned
+    /// `conflicts`, `corrections`, `clearedAssets` (`path`, `field`: asset fields cleared, their
+    /// assets deleted elsewhere), `pushed` (checkpoints sent), `rounds`, `held` (whether pinned
     /// documents held the push back) and `pins` (per pinned version: `collection`, `item`,
     /// `pinnedVersion`, `pinnedNumber`, `state` — `unchanged`, `updated`, `deleted` —,
     /// `serverVersion`, `serverNumber`, `submittedAnyway`, `held`, `documents`).
@@ -92,6 +96,7 @@ struct Sync: ParsableCommand {
             "changed": .array(result.changedFiles.map { .string(Output.documentPath(ofFile: $0)) }),
             "conflicts": .array(result.conflicts.map(\.jsonValue)),
             "corrections": .array(result.corrections.map(Output.jsonValue(of:))),
+            "clearedAssets": .array(result.clearedAssets.map { .object(["path": .string($0.document.description), "field": .string($0.field)]) }),
             "pushed": .integer(Int64(result.pushedCommits)),
             "rounds": .integer(Int64(result.rounds)),
             "held": .bool(result.held),

@@ -102,7 +102,7 @@ import Testing
         #expect(imported.documents.map(\.description) == ["users/u1/notes/n1"])
         let read = try store.assetFile("sketch", of: DocumentPath("users/u1/notes/n1"))
         #expect(FileManager.default.contents(atPath: read) == sketch.bytes)
-        let pointer = try runProcess("/usr/bin/git", ["-C", store.folder, "show", "HEAD:.cairn/assets/users/u1/notes/n1/sketch"])
+        let pointer = try runProcess("/usr/bin/git", ["-C", store.folder, "show", "HEAD:.cairn/assets/users/u1/notes/n1/.sketch"])
         #expect(pointer.stdout.contains("size 2000\n"), "\(pointer.stderr)")
         let status = try runProcess("/usr/bin/git", ["-C", store.folder, "status", "--porcelain"])
         #expect(status.stdout.isEmpty, "the working tree holds the pointer the import committed")

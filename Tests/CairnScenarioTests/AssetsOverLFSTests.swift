@@ -102,7 +102,7 @@ import Testing
             let ran = try runBounded("/usr/bin/git", arguments, environment: environment)
             #expect(ran.status == 0, "git \(arguments.joined(separator: " ")): \(ran.stderr)")
         }
-        #expect(FileManager.default.contents(atPath: plain + "/.cairn/assets/\(Self.session)/audioAsset") == audio.bytes)
+        #expect(FileManager.default.contents(atPath: plain + "/.cairn/assets/\(Self.session)/.audioAsset") == audio.bytes)
 
         // The tablet restores the store without it, and downloads it when it plays it.
         let tablet = Device()

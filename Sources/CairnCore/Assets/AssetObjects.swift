@@ -47,6 +47,13 @@ package struct AssetObjects: Sendable {
         existingPath(of: oid) != nil
     }
 
+    /// The size in bytes of the object `oid`, or nil when the folder lacks it.
+    package func size(of oid: String) -> Int64? {
+        guard let path = existingPath(of: oid),
+              case .success(let status) = Syscalls.status(of: path, followingLinks: false) else { return nil }
+        return Int64(status.size)
+    }
+
     /// Every object the folder holds, in either layout.
     package func oids() -> Set<String> {
         var found: Set<String> = []
@@ -67,8 +74,9 @@ package struct AssetObjects: Sendable {
     /// Copies the file at `source` in as an object, hashing it on the way: its reference
     /// (oid and size). A file larger than `limit` bytes is refused before anything is written.
     /// When `expected` names the oid, bytes with another hash are refused and dropped.
+    /// `isNew`: the folder did not hold the object before.
     @discardableResult
-    package func add(copying source: String, limit: Int64? = nil, expected: String? = nil) throws(CairnError) -> AssetReference {
+    package func add(copying source: String, limit: Int64? = nil, expected: String? = nil) throws(CairnError) -> (reference: AssetReference, isNew: Bool) {
         try FileSystem.makeFolders(folder)
         let temporary = folder + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-\(UInt64.random(in: 0...UInt64.max))"
         let (oid, size): (String, Int64)
@@ -83,6 +91,10 @@ package struct AssetObjects: Sendable {
             throw CairnError(.corrupt, "the asset \(expected) arrived with other bytes (SHA-256 \(oid)); it was not kept — try again")
         }
         let target = path(of: oid)
+        if FileSystem.kind(target) == .file {
+            _ = Syscalls.unlink(temporary)
+            return (AssetReference(oid: oid, size: size), false)
+        }
         do throws(CairnError) {
             try FileSystem.makeFolders(FileSystem.parent(of: target))
             try FileSystem.check(Syscalls.rename(temporary, to: target), "rename", target)
@@ -90,7 +102,7 @@ package struct AssetObjects: Sendable {
             _ = Syscalls.unlink(temporary)
             throw error
         }
-        return AssetReference(oid: oid, size: size)
+        return (AssetReference(oid: oid, size: size), true)
     }
 
     /// Removes the object `oid` (in either layout); whether there was one.

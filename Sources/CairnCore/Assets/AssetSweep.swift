@@ -30,11 +30,20 @@ package enum AssetSweep {
         return before.subtracting(try oids(in: repository, tree: repository.commit(new).treeID))
     }
 
-    /// Removes from `storage` the assets the change from `old` to `new` left behind; returns them.
+    /// After a push moved the `main` of the bare repository `repository` from `old` to `new`:
+    /// removes from its asset storage (``storage(of:)``) the assets `old` named that neither
+    /// `new` nor `main` as it is now names (another push may have landed since, naming one
+    /// again); returns them.
     @discardableResult
-    package static func sweep(_ storage: AssetObjects, in repository: Repository, from old: ObjectID?, to new: ObjectID) throws -> [String] {
+    package static func sweepAfterPush(_ repository: Repository, from old: ObjectID?, to new: ObjectID) throws -> [String] {
+        var candidates = try unreferenced(in: repository, from: old, to: new)
+        guard !candidates.isEmpty else { return [] }
+        if let current = try repository.reference("refs/heads/" + Store.branch), current != new {
+            candidates.subtract(try oids(in: repository, tree: repository.commit(current).treeID))
+        }
+        let storage = storage(of: repository)
         var removed: [String] = []
-        for oid in try unreferenced(in: repository, from: old, to: new).sorted() where try storage.remove(oid) {
+        for oid in candidates.sorted() where try storage.remove(oid) {
             removed.append(oid)
         }
         return removed

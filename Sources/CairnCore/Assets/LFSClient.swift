@@ -110,18 +110,28 @@ struct LFSClient {
         try FileSystem.write(Array(answer), to: target)
     }
 
-    /// A request to `url` with the credentials (unless `headers` bring their own
-    /// authorization) and the timeout.
+    /// A request to `url` with the timeout, and the remote's credentials when `url` is on the
+    /// LFS endpoint's own origin and `headers` bring no authorization of their own: a transfer
+    /// URL elsewhere (object storage, signed) never sees the git password.
     private func request(_ url: String, method: String, headers: [String: String] = [:]) -> URLRequest {
-        var request = URLRequest(url: URL(string: url) ?? URL(fileURLWithPath: "/"), cachePolicy: .reloadIgnoringLocalCacheData,
-                                 timeoutInterval: timeout)
+        let target = URL(string: url) ?? URL(fileURLWithPath: "/")
+        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
-        if let credentials, !headers.keys.contains(where: { $0.lowercased() == "authorization" }) {
+        if let credentials, Self.origin(of: target) == URL(string: endpoint).map(Self.origin),
+           !headers.keys.contains(where: { $0.lowercased() == "authorization" }) {
             let token = Data("\(credentials.username):\(credentials.password)".utf8).base64EncodedString()
             request.setValue("Basic " + token, forHTTPHeaderField: "Authorization")
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
+    }
+
+    /// The scheme, host and port of `url`, lowercased: what decides whether the credentials
+    /// go with a request.
+    static func origin(of url: URL) -> String {
+        let scheme = (url.scheme ?? "").lowercased()
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
     }
 
     /// The error of an answer that is not a success.

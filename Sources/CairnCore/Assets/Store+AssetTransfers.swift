@@ -18,7 +18,9 @@ extension Store {
     func assetServer(for remote: RemoteURL, credentials: Credentials?, timeout: Double) throws(CairnError) -> AssetServer {
         switch remote.transport {
         case .path:
-            return .folder(.bare(at: remote.url))
+            // The folder the repository's own config names (cairn.lfsStorage), else its lfs/objects.
+            let bare = try translatingErrors("cannot open \(remote)") { try Repository(openingAt: remote.url) }
+            return .folder(AssetSweep.storage(of: bare))
         case .http:
             let configured = (try? repository.config("lfs.url")).flatMap { $0 }
             return .lfs(LFSClient(endpoint: LFSClient.endpoint(of: remote, configured: configured), credentials: credentials, timeout: timeout))
@@ -27,19 +29,22 @@ extension Store {
         }
     }
 
-    /// Uploads the assets the commit `local` points to and the remote's `remoteTip` does not,
-    /// before `local` is pushed: a commit never reaches the remote before its assets. Each is
-    /// asked for first (the batch API), so an upload cut short is made again, whole, by the
-    /// next sync, and one already there is not sent twice.
+    /// Uploads what the server lacks of the assets the commit `local` points to, before
+    /// `local` is pushed: a commit never reaches the remote before its assets. The server is
+    /// asked about every asset this device holds (the batch API), so an upload cut short is
+    /// made again, whole, by the next sync, one already there is not sent twice, and an asset
+    /// the server lost comes back from any device that holds it.
     func uploadAssets(of local: ObjectID, beyond remoteTip: ObjectID?, to remote: RemoteURL, credentials: Credentials?,
                       options: SyncOptions) throws {
         let wanted = try assetPointers(inTree: repository.commit(local).treeID)
         guard !wanted.isEmpty else { return }
         let present = try remoteTip.map { try AssetSweep.oids(in: repository, tree: repository.commit($0).treeID) } ?? []
         var sending: [String: AssetReference] = [:]
-        for (pointer, reference) in wanted.sorted(by: { $0.key < $1.key }) where !present.contains(reference.oid) {
+        for (pointer, reference) in wanted.sorted(by: { $0.key < $1.key }) {
             guard assetObjects.contains(reference.oid) else {
-                throw CairnError(.notFound, "the asset \(reference.oid) (\(pointer)) is not on this device, and \(remote) does not have it; add the file again with cairn asset add — nothing was pushed")
+                if present.contains(reference.oid) { continue }
+                let document = StoreLayout.assetField(ofPointerFile: pointer)
+                throw CairnError(.notFound, "the asset \(reference.oid) (\(pointer)) is on no device that synced it, and \(remote) does not have it; clear it with cairn asset rm \(document.map { "\($0.document) \($0.field)" } ?? "PATH FIELD") — nothing was pushed")
             }
             sending[reference.oid] = reference
         }
@@ -113,15 +118,13 @@ extension Store {
         }
     }
 
-    /// Copies into this store the assets of the damaged store at `folder` that the working
-    /// tree's documents point to and this store lacks; an object that cannot be read, or
-    /// whose bytes do not match its hash, is left behind.
+    /// Copies into this store the assets of the damaged store at `folder` that it lacks; an
+    /// object that cannot be read, or whose bytes do not match its hash, is left behind.
     func keepAssets(of folder: String) {
         let damaged = AssetObjects(folder: folder + "/.git/lfs/objects")
-        guard let pointers = try? workingAssetPointers() else { return }
-        for reference in pointers.values where !assetObjects.contains(reference.oid) {
-            if let source = damaged.existingPath(of: reference.oid) {
-                _ = try? assetObjects.add(copying: source, expected: reference.oid)
+        for oid in damaged.oids().sorted() where !assetObjects.contains(oid) {
+            if let source = damaged.existingPath(of: oid) {
+                _ = try? assetObjects.add(copying: source, expected: oid)
             }
         }
     }
@@ -132,8 +135,7 @@ extension Store {
     func sweepLocalAssets() throws -> [String] {
         let local = assetObjects.oids()
         guard !local.isEmpty else { return [] }
-        var kept = try workingAssetPointers().values.map(\.oid)
-        if let head = try repository.headCommit() { kept += try AssetSweep.oids(in: repository, tree: head.treeID) }
+        let kept = try referencedAssets()
         var removed: [String] = []
         for oid in local.subtracting(kept).sorted() where try assetObjects.remove(oid) {
             removed.append(oid)

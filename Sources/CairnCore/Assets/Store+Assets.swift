@@ -4,7 +4,7 @@ import GitFormat
 
 /// Assets: files (a recording, a photo) a document's asset field points to. The document
 /// holds the asset's SHA-256 and size; the store's trees hold its Git LFS pointer
-/// (`.cairn/assets/<document>/<field>`, derived from the document at each checkpoint); the
+/// (`.cairn/assets/<document>/.<field>`, derived from the document at each checkpoint); the
 /// bytes are kept in `.git/lfs/objects` and on the remote's LFS server, uploaded by `sync`
 /// before the commits that point to them, and downloaded by a device when it first reads them.
 extension Store {
@@ -50,19 +50,20 @@ extension Store {
             limits.append(limit)
         }
         var references: [AssetReference] = []
+        var added: [String] = []
         do throws(CairnError) {
             for (attachment, limit) in zip(attachments, limits) {
-                let added = try assetObjects.add(copying: attachment.file, limit: limit)
-                let reference = AssetReference(oid: added.oid, size: added.size, mediaType: attachment.mediaType)
+                let copied = try assetObjects.add(copying: attachment.file, limit: limit)
+                if copied.isNew { added.append(copied.reference.oid) }
+                let reference = AssetReference(oid: copied.reference.oid, size: copied.reference.size, mediaType: attachment.mediaType)
                 references.append(reference)
                 fields[attachment.field] = reference.json
             }
             try put(.object(fields), at: path)
         } catch {
-            // An asset no document points to is not kept.
-            for reference in references where (try? isReferenced(reference.oid)) == false {
-                _ = try? assetObjects.remove(reference.oid)
-            }
+            // What this call copied in, and no document points to, is not kept; an asset the
+            // store held before stays, whoever points to it.
+            for oid in added { _ = try? assetObjects.remove(oid) }
             throw error
         }
         return references
@@ -177,8 +178,11 @@ extension Store {
         }
         let current = try document(at: path).map { kind.assetReferences(in: $0) } ?? [:]
         for (field, reference) in references.sorted(by: { $0.key < $1.key }) where current[field]?.oid != reference.oid {
-            if !assetObjects.contains(reference.oid) {
+            guard let size = assetObjects.size(of: reference.oid) else {
                 throw CairnError(.invalidInput, "\(path): \(field) points to the asset \(reference.oid), which this store does not hold; add the file with cairn asset add \(path) \(field) FILE — nothing was written")
+            }
+            if size != reference.size {
+                throw CairnError(.invalidInput, "\(path): \(field) says the asset \(reference.oid) is \(reference.size) bytes, and it is \(size); add the file with cairn asset add \(path) \(field) FILE — nothing was written")
             }
         }
     }
@@ -186,10 +190,21 @@ extension Store {
     /// Whether the asset `oid` is pointed to by the last checkpoint or a document of the
     /// working tree.
     func isReferenced(_ oid: String) throws -> Bool {
-        if let head = try repository.headCommit(), try assetPointers(inTree: head.treeID).values.contains(where: { $0.oid == oid }) {
-            return true
+        try referencedAssets().contains(oid)
+    }
+
+    /// The assets the last checkpoint, the working tree's pointers and the documents written
+    /// since the last checkpoint point to: those this device keeps.
+    func referencedAssets() throws -> Set<String> {
+        var oids = Set(try workingAssetPointers().values.map(\.oid))
+        if let head = try repository.headCommit() { oids.formUnion(try AssetSweep.oids(in: repository, tree: head.treeID)) }
+        let set = try schemaSet()
+        for file in try journal.paths() {
+            guard let path = DocumentPath(fileName: file), let kind = set.kind(of: path), !kind.assets.isEmpty,
+                  let bytes = try FileSystem.read(absolute(file)) else { continue }
+            oids.formUnion(kind.assetReferences(in: try parseStored(bytes, file: file)).values.map(\.oid))
         }
-        return try workingAssetPointers().values.contains { $0.oid == oid }
+        return oids
     }
 
     /// The assets the Git LFS pointers of `tree` name, by pointer file.

@@ -21,8 +21,10 @@ public struct CheckpointResult: Sendable {
     }
 
     static func summarize(_ changes: [FileChange]) -> String {
+        // An asset's pointer goes with its document: the document is what changed.
+        let counted = changes.filter { StoreLayout.assetField(ofPointerFile: $0.path) == nil }
         let counts = [FileChange.Kind.added, .modified, .deleted].compactMap { kind -> String? in
-            let count = changes.filter { $0.kind == kind }.count
+            let count = counted.filter { $0.kind == kind }.count
             return count == 0 ? nil : "\(count) \(kind.rawValue)"
         }
         return counts.isEmpty ? "no document changed" : counts.joined(separator: ", ")

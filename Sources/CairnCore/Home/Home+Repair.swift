@@ -45,6 +45,10 @@ extension Home {
         do {
             let repaired = try Store.restore(uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver,
                                              configuration: configuration)
+            // The damaged store's assets come first, so the documents kept can point to them
+            // (as far as they can be read: each is checked against its hash; the next sync
+            // removes those no document points to).
+            repaired.keepAssets(of: folder)
             // Nothing may write to the damaged store while its documents are read.
             var result = try damaged?.lock.withLock {
                 try repaired.keep(documentsOf: folder, lastSynced: lastSynced)
@@ -55,9 +59,6 @@ extension Home {
                 result.checkpoint = try repaired.checkpoint(
                     message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store").id
             }
-            // The damaged store's assets the documents point to come along (as far as they
-            // can be read: each is checked against its hash).
-            repaired.keepAssets(of: folder)
             // The damaged store is kept whole, out of the way; the repaired one takes its place.
             let aside = root + "/.damaged/\(uid)-\(Self.timestamp())"
             try FileSystem.makeFolders(root + "/.damaged")

@@ -78,6 +78,9 @@ extension Store {
     /// its last checkpoint: an edit by hand that no scan has recorded, which the move would lose.
     private func checkNoHandEdits(_ differences: [TreeDifference]) throws {
         for difference in differences {
+            // An asset's pointer is derived from its document, and a file git-lfs filled with
+            // the asset's bytes holds a copy of what `.git/lfs/objects` keeps: nothing to lose.
+            if StoreLayout.assetField(ofPointerFile: difference.path) != nil { continue }
             let file = absolute(difference.path)
             let old = difference.entries[0]?.id
             switch FileSystem.kind(file) {

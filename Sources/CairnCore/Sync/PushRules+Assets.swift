@@ -22,7 +22,7 @@ extension PushRules {
                        codec: DocumentCodec?) throws -> [String] {
         guard !documents.isEmpty else { return [] }
         var refusals: [String] = []
-        var named: [String: String] = [:]
+        var named: [AssetReference: String] = [:]
         for document in documents {
             let folder = StoreLayout.assetFolder(of: document)
             var present: [String: ObjectID] = [:]
@@ -51,7 +51,7 @@ extension PushRules {
                 if bytes != wanted {
                     refusals.append("\(pointer) is not the pointer of the asset \(document) holds: the pointers in \(StoreLayout.assetsFolder)/ are written by Cairn from the documents")
                 } else if let reference = AssetReference(pointer: bytes) {
-                    named[reference.oid] = pointer
+                    named[reference] = pointer
                 }
             }
             for pointer in expected.keys.sorted() where present[pointer] == nil {
@@ -62,8 +62,14 @@ extension PushRules {
         // the bytes it points to.
         if let assetStorage, !named.isEmpty {
             let before = try oldTree.map { try AssetSweep.oids(in: repository, tree: $0) } ?? []
-            for (oid, pointer) in named.sorted(by: { $0.key < $1.key }) where !before.contains(oid) && !assetStorage.contains(oid) {
-                refusals.append("\(pointer) points to the asset \(oid), which the server's asset storage does not have: upload it before pushing (cairn sync does; git lfs push does too)")
+            for (oid, pointer) in named.sorted(by: { $0.key.oid < $1.key.oid }) where !before.contains(oid.oid) {
+                guard let size = assetStorage.size(of: oid.oid) else {
+                    refusals.append("\(pointer) points to the asset \(oid.oid), which the server's asset storage does not have: upload it before pushing (cairn sync does; git lfs push does too)")
+                    continue
+                }
+                if size != oid.size {
+                    refusals.append("\(pointer) says the asset \(oid.oid) is \(oid.size) bytes, and the server holds \(size)")
+                }
             }
         }
         return refusals

@@ -100,6 +100,8 @@ extension Store {
             }
             // Derived fields another writer left wrong, in what came in or goes out.
             try correctDerivedFields(comparing: [head, theirs], result: &result)
+            // Asset pointers another git tool left out, and fields pointing to deleted assets.
+            try reconcileAssets(with: theirs, remote: remote, credentials: credentials, options: options, result: &result)
             guard let local = result.head?.objectID, local != theirs else {
                 result.pins = []
                 try recordHeldPins([])
@@ -132,8 +134,8 @@ extension Store {
                 try repository.setReference(Self.remoteBranch, to: local, expecting: theirs, message: "cairn: pushed")
                 // A path remote runs no hook: the pusher removes the assets its push left
                 // behind, as a server's post-receive hook does.
-                if remote.transport == .path {
-                    try AssetSweep.sweep(.bare(at: remote.url), in: repository, from: theirs, to: local)
+                if remote.transport == .path, try schemaSet().hasAssets {
+                    try AssetSweep.sweepAfterPush(Repository(openingAt: remote.url), from: theirs, to: local)
                 }
                 result.pushedCommits = sending
                 logger.info("push", metadata: ["commits": "\(sending)", "commit": "\(local.short)", "round": "\(round)"])

@@ -23,6 +23,9 @@ public struct SyncResult: Sendable {
     public var corrections: [DerivedFieldMismatch] = []
     /// The files of the working tree the sync changed (the remote's changes), sorted.
     public var changedFiles: [String] = []
+    /// Asset fields the sync cleared: their assets were deleted (on another device, while
+    /// this one kept or brought back a document pointing to them) and no one holds them.
+    public var clearedAssets: [(document: DocumentPath, field: String)] = []
     /// Checkpoints the push sent (0 when the remote had them all).
     public var pushedCommits = 0
     /// How many rounds of fetch, merge and push it took (more than 1 when another device

@@ -4,7 +4,7 @@
 /// - the store's own files: `.cairn/store.json` (which user the store is for, and its schema
 ///   set's name), the schema set in `.cairn/schema/`, `.gitattributes` (Cairn's merge
 ///   driver for every document, Git LFS for assets), and the Git LFS pointers of the
-///   documents' assets in `.cairn/assets/` (derived from the documents).
+///   documents' assets in `.cairn/assets/<document>/.<field>` (derived from the documents).
 ///
 /// Nothing else belongs in a store (``StoreTree`` refuses the rest). What Cairn keeps in the
 /// repository's git folder is named by the store (CairnCore), which knows of git.
@@ -44,9 +44,10 @@ public enum StoreLayout {
     }
 
     /// The Git LFS pointer of the asset in `field` of the document at `path`:
-    /// `.cairn/assets/users/u1/readingSessions/s1/audioAsset`.
+    /// `.cairn/assets/users/u1/readingSessions/s1/.audioAsset`. The dot keeps it apart from
+    /// the folders of the document's subcollections beside it (an ID never starts with one).
     public static func assetPointerFile(of path: DocumentPath, field: String) -> String {
-        assetFolder(of: path) + "/" + field
+        assetFolder(of: path) + "/." + field
     }
 
     /// The document and field whose asset pointer is the file at `path`; nil when `path` is
@@ -54,9 +55,9 @@ public enum StoreLayout {
     public static func assetField(ofPointerFile path: String) -> (document: DocumentPath, field: String)? {
         guard path.hasPrefix(assetsFolder + "/") else { return nil }
         let rest = path.dropFirst(assetsFolder.count + 1)
-        guard let slash = rest.lastIndex(of: "/"),
+        guard let slash = rest.lastIndex(of: "/"), rest[rest.index(after: slash)...].hasPrefix("."),
               let document = try? DocumentPath(String(rest[..<slash])) else { return nil }
-        return (document, String(rest[rest.index(after: slash)...]))
+        return (document, String(rest[rest.index(slash, offsetBy: 2)...]))
     }
 
     /// Whether the file at `path` (from the top of the working tree) is one of the store's

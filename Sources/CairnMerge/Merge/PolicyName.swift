@@ -28,6 +28,9 @@ public struct PolicyName: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Not a policy: a document deleted on one side comes back because the other changed a
     /// document below it (modify beats delete, and no document is left without its parent).
     public static let cascade = PolicyName(rawValue: "cascade")
+    /// An asset field both sides set differently, kept whole from one side (its oid and size
+    /// are never taken apart): the greater in canonical order, whichever side has it.
+    public static let asset = PolicyName(rawValue: "asset")
 
     /// ``MergePolicy/lww(_:children:future:)``: `lww(F)`, `lww(F, future clamped)`.
     public static func lww(_ field: String, futureClamped: Bool) -> PolicyName {

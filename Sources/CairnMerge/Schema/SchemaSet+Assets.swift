@@ -28,6 +28,26 @@ extension SchemaSet.Kind {
         return errors
     }
 
+    /// An asset field that the document's policy merged key by key into a value neither side
+    /// had (the oid of one asset and the size of another) is set to one side's value whole —
+    /// the greater in canonical order, so the result is the same whichever side is `ours` —
+    /// and its records become one of policy ``PolicyName/asset``.
+    func keepAssetsWhole(_ outcome: inout MergeOutcome, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) {
+        guard case .object(var merged)? = outcome.value else { return }
+        for name in assets.keys.sorted() {
+            let value = merged[name]
+            if [base, ours, theirs].contains(where: { $0?.field(name) == value }) { continue }
+            let (mine, other) = (ours?.field(name), theirs?.field(name))
+            let takesMine = (other?.canonicalBytes() ?? []).lexicographicallyPrecedes(mine?.canonicalBytes() ?? [])
+            let (kept, replaced) = takesMine ? (mine, other) : (other, mine)
+            merged[name] = kept
+            let pointer = "/" + MergePolicy.escape(name)
+            outcome.conflicts.removeAll { $0.pointer == pointer || $0.pointer.hasPrefix(pointer + "/") }
+            outcome.conflicts.append(ConflictRecord(pointer: pointer, policy: .asset, kept: kept, replaced: replaced))
+        }
+        outcome.value = .object(merged)
+    }
+
     /// Whether `new` is `old` with one or more asset fields cleared (null, or removed) and
     /// nothing else changed: the one change an append-only document takes, so that a
     /// recording can always be deleted.

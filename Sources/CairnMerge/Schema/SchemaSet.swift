@@ -234,6 +234,9 @@ public struct SchemaSet: Sendable {
                 outcome.conflicts[index].replaced = withoutComputed(outcome.conflicts[index].replaced)
             }
         }
+        if let kind, !kind.assets.isEmpty {
+            kind.keepAssetsWhole(&outcome, base: base, ours: ours, theirs: theirs)
+        }
         for index in outcome.conflicts.indices { outcome.conflicts[index].document = path }
         return outcome
     }

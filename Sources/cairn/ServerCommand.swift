@@ -116,14 +116,20 @@ struct Hook: ParsableCommand {
         abstract: "Server-side checks, run by git inside a repository of cairn server init.",
         subcommands: [PreReceive.self, PostReceive.self])
 
+    /// What git gives a receive hook on stdin: a line `<old> <new> <ref>` per updated reference.
+    static func updateLines() -> String {
+        var input = ""
+        while let line = readLine(strippingNewline: false) { input += line }
+        return input
+    }
+
     struct PostReceive: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "post-receive",
             abstract: "After a push: remove from the server the assets no document points to any more.")
 
         func run() throws {
-            var input = ""
-            while let line = readLine(strippingNewline: false) { input += line }
+            let input = Hook.updateLines()
             do {
                 let removed = try PostReceiveHook().run(input)
                 if !removed.isEmpty {
@@ -143,8 +149,7 @@ struct Hook: ParsableCommand {
             abstract: "Check a push (git gives `<old> <new> <ref>` lines on stdin); refuse it with reasons.")
 
         func run() throws {
-            var input = ""
-            while let line = readLine(strippingNewline: false) { input += line }
+            let input = Hook.updateLines()
             let refusal = Self.refusal(try PreReceiveHook(environment: Environment.current.variables), input)
             guard let refusal else { return }
             for line in refusal.split(separator: "\n") {

@@ -58,17 +58,12 @@ extension Store {
                 }
             }
             let expected = set.assetPointers(of: value, at: document)
-            let folder = StoreLayout.assetFolder(of: document)
-            var present: Set<String> = []
-            for file in try repository.files(under: folder, inTree: tree) where !file.path.dropFirst(folder.count + 1).contains("/") {
-                guard let entry = file.entries[0], !entry.isTree else { continue }
-                present.insert(file.path)
-                if let bytes = expected[file.path], try repository.blobContent(entry.id) == bytes { continue }
-                if expected[file.path] == nil { updates.append(.remove(path: file.path)) }
+            let present = try repository.assetPointerFiles(of: document, inTree: tree)
+            for pointer in present.keys.sorted() where expected[pointer] == nil {
+                updates.append(.remove(path: pointer))
             }
             for (pointer, bytes) in expected.sorted(by: { $0.key < $1.key }) {
-                if present.contains(pointer), let entry = try repository.entry(at: pointer, inTree: tree), !entry.isTree,
-                   try repository.blobContent(entry.id) == bytes { continue }
+                if let id = present[pointer], try repository.blobContent(id) == bytes { continue }
                 updates.append(.upsert(path: pointer, id: try repository.writeBlob(bytes), mode: 0o100644))
             }
         }

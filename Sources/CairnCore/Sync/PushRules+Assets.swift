@@ -24,11 +24,7 @@ extension PushRules {
         var refusals: [String] = []
         var named: [AssetReference: String] = [:]
         for document in documents {
-            let folder = StoreLayout.assetFolder(of: document)
-            var present: [String: ObjectID] = [:]
-            for file in try repository.files(under: folder, inTree: newTree) where !file.path.dropFirst(folder.count + 1).contains("/") {
-                if let entry = file.entries[0], !entry.isTree { present[file.path] = entry.id }
-            }
+            let present = try repository.assetPointerFiles(of: document, inTree: newTree)
             guard let codec else {
                 // An encrypted store's server reads no document: no asset may be named.
                 if let pointer = present.keys.min() {

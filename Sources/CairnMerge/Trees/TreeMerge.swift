@@ -196,15 +196,15 @@ package struct TreeMerge<Source: MergeSource> {
             let merged = try entry.flatMap { entry throws(Source.Failure) in entry.isFolder ? nil : try source.document(in: entry.blob, at: document) }
             let expected = schemaSet.assetPointers(of: merged, at: document)
             let folder = StoreLayout.assetFolder(of: document)
-            var present: Set<String> = []
+            var present: [String: Source.BlobID] = [:]
             for file in try source.files(under: folder, in: progress.tree) where !file.path.dropFirst(folder.count + 1).contains("/") {
-                present.insert(file.path)
-                if let bytes = expected[file.path], try source.bytes(of: file.entry.blob) == bytes { continue }
-                if expected[file.path] == nil { updates.append(.remove(path: file.path)) }
+                present[file.path] = file.entry.blob
+            }
+            for path in present.keys.sorted() where expected[path] == nil {
+                updates.append(.remove(path: path))
             }
             for (path, bytes) in expected.sorted(by: { $0.key < $1.key }) {
-                if present.contains(path), let entry = try source.entry(at: path, in: progress.tree), !entry.isFolder,
-                   try source.bytes(of: entry.blob) == bytes { continue }
+                if let blob = present[path], try source.bytes(of: blob) == bytes { continue }
                 updates.append(.upsert(path: path, entry: .file(try source.write(bytes: bytes))))
             }
         }

@@ -53,6 +53,9 @@ struct LFSClient {
         request.setValue("application/vnd.git-lfs+json", forHTTPHeaderField: "Content-Type")
         request.httpBody = data
         let (status, answer) = try send(request, what: "the LFS batch request to \(endpoint)")
+        guard status != 404 else {
+            throw CairnError(.notFound, "\(endpoint) is not a Git LFS server (HTTP 404): assets need one beside the git remote (or set the store's lfs.url to it)")
+        }
         guard status == 200 else {
             throw failure(status: status, body: answer, doing: "the LFS batch request to \(endpoint)")
         }

@@ -49,24 +49,29 @@ extension Store {
             }
             limits.append(limit)
         }
-        var references: [AssetReference] = []
-        var added: [String] = []
-        do throws(CairnError) {
-            for (attachment, limit) in zip(attachments, limits) {
-                let copied = try assetObjects.add(copying: attachment.file, limit: limit)
-                if copied.isNew { added.append(copied.reference.oid) }
-                let reference = AssetReference(oid: copied.reference.oid, size: copied.reference.size, mediaType: attachment.mediaType)
-                references.append(reference)
-                fields[attachment.field] = reference.json
+        // The copies and the write under one lock: a sync's sweep never sees the copies
+        // before the document that points to them.
+        return try locked("cannot write \(path)") { () throws -> [AssetReference] in
+            var references: [AssetReference] = []
+            var added: [String] = []
+            do {
+                for (attachment, limit) in zip(attachments, limits) {
+                    let copied = try assetObjects.add(copying: attachment.file, limit: limit)
+                    if copied.isNew { added.append(copied.reference.oid) }
+                    let reference = AssetReference(oid: copied.reference.oid, size: copied.reference.size, mediaType: attachment.mediaType)
+                    references.append(reference)
+                    fields[attachment.field] = reference.json
+                }
+                let (filled, bytes) = try prepared(.object(fields), at: path)
+                try write(filled, stored: bytes, at: path)
+            } catch {
+                // What this call copied in is not kept; an asset the store held before stays,
+                // whoever points to it.
+                for oid in added { _ = try? assetObjects.remove(oid) }
+                throw error
             }
-            try put(.object(fields), at: path)
-        } catch {
-            // What this call copied in, and no document points to, is not kept; an asset the
-            // store held before stays, whoever points to it.
-            for oid in added { _ = try? assetObjects.remove(oid) }
-            throw error
+            return references
         }
-        return references
     }
 
     /// Clears `field` of the document at `path` (null): at the next sync the asset's bytes

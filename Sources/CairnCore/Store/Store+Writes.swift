@@ -15,6 +15,15 @@ extension Store {
     /// version gets the version of the item downloaded on this device, if it is.
     @discardableResult
     public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
+        let (filled, bytes) = try prepared(value, at: path)
+        return try locked("cannot write \(path)") { () throws -> PutOutcome in
+            try write(filled, stored: bytes, at: path)
+        }
+    }
+
+    /// A document as ``put(_:at:)`` writes it: checked, filled, canonical, and as stored
+    /// (sealed, in an encrypted store).
+    func prepared(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> (filled: JSONValue, stored: [UInt8]) {
         try checkOwned(path)
         guard case .object = value else {
             throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
@@ -27,23 +36,26 @@ extension Store {
         if canonical.count > limit {
             throw CairnError(.invalidInput, "\(path) is \(canonical.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")
         }
-        let bytes = try codec.stored(canonical, at: path.fileName)
-        return try locked("cannot write \(path)") { () throws -> PutOutcome in
-            try checkCaseCollisions(path)
-            let file = absolute(path.fileName)
-            let old = try FileSystem.read(file)
-            if old == bytes { return .unchanged }
-            if let old { try checkAppendOnly(path, change: .changed, from: old, to: filled) }
-            try journal.append([path.fileName])
-            if old != nil {
-                try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
-            } else {
-                try FileSystem.makeFolders(absolute(path.collection.description))
-                try FileSystem.writeAtomically(bytes, to: file)
-            }
-            try refreshCounts(after: [path])
-            return old == nil ? .created : .updated
+        return (filled, try codec.stored(canonical, at: path.fileName))
+    }
+
+    /// Writes a prepared document; the caller holds the lock.
+    @discardableResult
+    func write(_ filled: JSONValue, stored bytes: [UInt8], at path: DocumentPath) throws -> PutOutcome {
+        try checkCaseCollisions(path)
+        let file = absolute(path.fileName)
+        let old = try FileSystem.read(file)
+        if old == bytes { return .unchanged }
+        if let old { try checkAppendOnly(path, change: .changed, from: old, to: filled) }
+        try journal.append([path.fileName])
+        if old != nil {
+            try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
+        } else {
+            try FileSystem.makeFolders(absolute(path.collection.description))
+            try FileSystem.writeAtomically(bytes, to: file)
         }
+        try refreshCounts(after: [path])
+        return old == nil ? .created : .updated
     }
 
     /// Parses JSON text and writes it as the document at `path` (see ``put(_:at:)``).

@@ -35,8 +35,13 @@ extension Store {
             var result = SyncResult(checkpoint: checkpoint)
             do {
                 try syncRounds(remote: remote, credentials: credentials, options: options, result: &result)
-                // Assets no document points to any more leave this device (Store+AssetTransfers.swift).
-                try sweepLocalAssets()
+                // Assets no document points to any more leave this device (Store+AssetTransfers.swift);
+                // the sync is done whatever happens here, and the next one tries again.
+                do {
+                    try sweepLocalAssets()
+                } catch {
+                    logger.warning("assets not removed", metadata: ["reason": "\(error)"])
+                }
                 return result
             } catch {
                 // A move of the working tree cut short by the failure is undone first.
@@ -134,8 +139,13 @@ extension Store {
                 try repository.setReference(Self.remoteBranch, to: local, expecting: theirs, message: "cairn: pushed")
                 // A path remote runs no hook: the pusher removes the assets its push left
                 // behind, as a server's post-receive hook does.
+                // The push is in whatever happens here.
                 if remote.transport == .path, try schemaSet().hasAssets {
-                    try AssetSweep.sweepAfterPush(Repository(openingAt: remote.url), from: theirs, to: local)
+                    do {
+                        try AssetSweep.sweepAfterPush(Repository(openingAt: remote.url), from: theirs, to: local)
+                    } catch {
+                        logger.warning("assets not removed from the remote", metadata: ["reason": "\(error)"])
+                    }
                 }
                 result.pushedCommits = sending
                 logger.info("push", metadata: ["commits": "\(sending)", "commit": "\(local.short)", "round": "\(round)"])

@@ -248,10 +248,12 @@ extension Store {
     /// checkpoint to stage with them. The caller holds the lock.
     func deriveAssetPointers(of paths: [String]) throws -> [String] {
         let set = try schemaSet()
-        guard set.hasAssets else { return [] }
+        // A set that declares no assets (any more) still clears the pointers left behind.
+        guard set.hasAssets || FileSystem.kind(absolute(StoreLayout.assetsFolder)) == .folder else { return [] }
         var changed: [String] = []
         for file in paths {
-            guard let path = DocumentPath(fileName: file), let kind = set.kind(of: path), !kind.assets.isEmpty else { continue }
+            guard let path = DocumentPath(fileName: file) else { continue }
+            if set.kind(of: path)?.assets.isEmpty != false, FileSystem.kind(absolute(StoreLayout.assetFolder(of: path))) != .folder { continue }
             let document = try FileSystem.read(absolute(file)).map { try parseStored($0, file: file) }
             let expected = set.assetPointers(of: document, at: path)
             let folder = StoreLayout.assetFolder(of: path)

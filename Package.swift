@@ -54,7 +54,10 @@ let package = Package(
                 "CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+            ],
+            // The LFS client uses Foundation's URLSession, built on libcurl: linked by name so
+            // that a tool with the Swift runtime linked in statically finds it too.
+            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
         // The server's side: per-user bare repositories and the pre-receive hook.
         .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
         // Seeded devices syncing through one remote, for any schema set.
@@ -105,7 +108,10 @@ let package = Package(
                 // AES-GCM-SIV checked against RFC 8452, under the document cipher.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+            ],
+            // The LFS client uses Foundation's URLSession, built on libcurl: linked by name so
+            // that a tool with the Swift runtime linked in statically finds it too.
+            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.

@@ -17,7 +17,9 @@
 # python3-dulwich as Debian ships them, and libjgit-java with default-jdk-headless (javac
 # compiles the JGit client), jq (the music-practice example reads `--json` output with it), and
 # git-lfs (the tests' Git LFS client, against giftless behind lighttpd; giftless comes from PyPI
-# through scripts/git-clients.sh).
+# through scripts/git-clients.sh), and libcurl4-openssl-dev (Foundation's HTTP client, which
+# talks to LFS servers, is built on libcurl: a tool built with the Swift runtime linked in
+# statically, as scripts/install.sh and the benchmark build it, links libcurl itself).
 set -euo pipefail
 
 need=()
@@ -25,6 +27,7 @@ command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists libgit2 2>/dev/null || need+=(libgit2-dev)
 pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
+pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 [ -x /usr/sbin/nginx ] || need+=(nginx)

@@ -147,7 +147,7 @@ struct LFSClient {
         case 413:
             return CairnError(.refused, "\(endpoint) refused \(what) as too large (HTTP 413)\(said)")
         default:
-            return CairnError(.network, "\(endpoint) answered \(what) with HTTP \(status)\(said); sync again later")
+            return CairnError(.network, "\(endpoint) answered \(what) with HTTP \(status)\(said); try again later")
         }
     }
 
@@ -168,7 +168,7 @@ struct LFSClient {
         outcome.wait()
         let (status, data, error) = outcome.result
         guard let status else {
-            throw CairnError(.network, "\(what) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer"); sync again when the server is reachable")
+            throw CairnError(.network, "\(what) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer"); try again when the server is reachable")
         }
         return (status, data ?? Data())
     }

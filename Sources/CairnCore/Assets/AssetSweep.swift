@@ -13,13 +13,7 @@ import GitFormat
 package enum AssetSweep {
     /// The oids the pointers of `tree` name.
     package static func oids(in repository: Repository, tree: ObjectID) throws -> Set<String> {
-        var oids: Set<String> = []
-        for file in try repository.files(under: StoreLayout.assetsFolder, inTree: tree) {
-            guard let entry = file.entries[0], !entry.isTree,
-                  let reference = AssetReference(pointer: try repository.blobContent(entry.id)) else { continue }
-            oids.insert(reference.oid)
-        }
-        return oids
+        Set(try repository.assetPointers(inTree: tree).values.map(\.oid))
     }
 
     /// The assets the commit `old` points to and `new` does not.

@@ -13,4 +13,15 @@ extension Repository {
         }
         return found
     }
+
+    /// The assets the Git LFS pointers of `tree` name, by pointer file.
+    func assetPointers(inTree tree: ObjectID) throws -> [String: AssetReference] {
+        var pointers: [String: AssetReference] = [:]
+        for file in try files(under: StoreLayout.assetsFolder, inTree: tree) {
+            guard let entry = file.entries[0], !entry.isTree,
+                  let reference = AssetReference(pointer: try blobContent(entry.id)) else { continue }
+            pointers[file.path] = reference
+        }
+        return pointers
+    }
 }

@@ -214,13 +214,7 @@ extension Store {
 
     /// The assets the Git LFS pointers of `tree` name, by pointer file.
     func assetPointers(inTree tree: ObjectID) throws -> [String: AssetReference] {
-        var pointers: [String: AssetReference] = [:]
-        for file in try repository.files(under: StoreLayout.assetsFolder, inTree: tree) {
-            guard let entry = file.entries[0], !entry.isTree,
-                  let reference = AssetReference(pointer: try repository.blobContent(entry.id)) else { continue }
-            pointers[file.path] = reference
-        }
-        return pointers
+        try repository.assetPointers(inTree: tree)
     }
 
     /// The assets the pointer files of the working tree name, by pointer file.

@@ -151,13 +151,17 @@ struct LFSClient {
         }
     }
 
-    /// Sends `request` (with the file `uploading` as its body) and waits for the answer, at
-    /// most the timeout (and the time the transfer takes).
+    /// Sends `request` (with the file `uploading` as its body) and waits for the answer: at
+    /// most the timeout without a byte going either way, however long the whole transfer.
+    ///
+    /// A server that refuses the credentials answers 401 with a challenge, which URLSession
+    /// on Linux would wait on forever without a delegate: ``Outcome`` turns it down and keeps
+    /// the 401, which becomes the usual line about the user name and password.
     private func send(_ request: URLRequest, uploading file: String? = nil, what: String) throws(CairnError) -> (Int, Data) {
         let outcome = Outcome()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        let session = URLSession(configuration: configuration)
+        let session = URLSession(configuration: configuration, delegate: outcome, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let done: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
             outcome.finish(status: (response as? HTTPURLResponse)?.statusCode, data: data, error: error)
@@ -165,7 +169,19 @@ struct LFSClient {
         let task = file.map { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: $0), completionHandler: done) }
             ?? session.dataTask(with: request, completionHandler: done)
         task.resume()
-        outcome.wait()
+        var moved: Int64 = -1
+        var lastMove = Date()
+        while !outcome.wait(seconds: 1) {
+            let now = task.countOfBytesSent + task.countOfBytesReceived
+            if now != moved {
+                moved = now
+                lastMove = Date()
+            } else if Date().timeIntervalSince(lastMove) > timeout + 5 {
+                task.cancel()
+                _ = outcome.wait(seconds: 5)
+                throw CairnError(.network, "\(what) failed: nothing came or went for \(Int(timeout)) s; try again when the server is reachable")
+            }
+        }
         let (status, data, error) = outcome.result
         guard let status else {
             throw CairnError(.network, "\(what) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer"); try again when the server is reachable")
@@ -173,27 +189,35 @@ struct LFSClient {
         return (status, data ?? Data())
     }
 
-    /// The answer of one request, handed from URLSession's queue to the waiting caller.
-    private final class Outcome: @unchecked Sendable {
+    /// The answer of one request, handed from URLSession's queue to the waiting caller; as the
+    /// session's delegate, it declines every authentication challenge and keeps its status.
+    private final class Outcome: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         private let lock = NSLock()
         private let done = DispatchSemaphore(value: 0)
         private var stored: (Int?, Data?, Error?) = (nil, nil, nil)
+        private var challenged: Int?
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+            let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401
+            lock.withLock { challenged = status }
+            completionHandler(.rejectProtectionSpace, nil)
+        }
 
         func finish(status: Int?, data: Data?, error: Error?) {
-            lock.lock()
-            stored = (status, data, error)
-            lock.unlock()
+            lock.withLock {
+                stored = (status ?? challenged, status == nil ? nil : data, error)
+            }
             done.signal()
         }
 
-        func wait() {
-            done.wait()
+        /// Whether the answer came within `seconds`.
+        func wait(seconds: Double) -> Bool {
+            done.wait(timeout: .now() + seconds) == .success
         }
 
         var result: (Int?, Data?, Error?) {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
+            lock.withLock { stored }
         }
     }
 }

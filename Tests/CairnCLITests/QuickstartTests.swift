@@ -20,7 +20,7 @@ import Testing
 
     @Test func theExampleRunsFromAFolderOutsideTheCheckout() throws {
         let elsewhere = TemporaryFolder("cairn-quickstart-cwd")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLI.executable).deletingLastPathComponent().appendingPathComponent("quickstart")
         process.currentDirectoryURL = URL(fileURLWithPath: elsewhere.path)
         let output = Pipe()

@@ -250,7 +250,7 @@ import CairnTestSupport
         _ = try world.download("greetings")
         let read = try world.cache.item(collection: "lessons", item: "greetings")?.lastAccessedAt
         // Another process holds the cache's lock (a download in progress).
-        let holder = Process()
+        let holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = [world.home.contentFolder + "/lock", "sleep", "20"]
         try holder.run()

@@ -14,12 +14,12 @@ import CairnToolTestSupport
         try cli("init", "u1")
         let writers = 6
         let rounds = 5
-        var processes: [Process] = []
+        var processes: [ChildProcess] = []
         for writer in 0..<writers {
             let script = (0..<rounds).map { round in
                 "echo '{\"writer\":\(writer),\"round\":\(round)}' | \(CLI.executable) --home \(cli.home) put users/u1/boards/w\(writer)/tasks/t\(round) && \(CLI.executable) --home \(cli.home) checkpoint >/dev/null"
             }.joined(separator: " && ")
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", script]
             try process.run()

@@ -26,7 +26,7 @@ import CairnToolTestSupport
             }
             let checkpoint = try cli.start(["checkpoint"])
             usleep(UInt32.random(in: 0...40_000, using: &generator))
-            kill(checkpoint.processIdentifier, SIGKILL)
+            checkpoint.send(SIGKILL)
             checkpoint.waitUntilExit()
             if checkpoint.terminationReason == .uncaughtSignal { killed += 1 }
 

@@ -21,7 +21,7 @@ import Testing
     /// and records each command's exit status.
     func run(writers: Int, lockTimeout: String, cli: CLI) throws -> Tally {
         try cli("init", "u1")
-        var processes: [Process] = []
+        var processes: [ChildProcess] = []
         for writer in 0..<writers {
             let log = cli.scratch("w\(writer)")
             let script = """
@@ -34,7 +34,7 @@ import Testing
                   fi
                 done
                 """
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", script]
             process.environment = ProcessInfo.processInfo.environment.merging(

@@ -193,12 +193,12 @@ extension SeedScenarioTests {
 
                 let put = try devices.launch("phone", ["put", "users/u1/books/big-\(round)", bigFile])
                 usleep(UInt32.random(in: 0...UInt32(putTime * 1_200_000), using: &generator))
-                kill(put.processIdentifier, SIGKILL)
+                put.send(SIGKILL)
                 put.waitUntilExit()
                 if put.terminationReason == .uncaughtSignal { killedPuts += 1 }
                 let checkpoint = try devices.launch("phone", ["checkpoint", "-m", "Round \(round)"])
                 usleep(UInt32.random(in: 0...40_000, using: &generator))
-                kill(checkpoint.processIdentifier, SIGKILL)
+                checkpoint.send(SIGKILL)
                 checkpoint.waitUntilExit()
                 #expect(try runProcess("/usr/bin/git", ["-C", devices.store("phone"), "fsck", "--no-dangling"]).status == 0, "fsck after round \(round)")
             }

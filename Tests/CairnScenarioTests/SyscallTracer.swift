@@ -53,7 +53,7 @@ enum SyscallTracer {
         let traced = fault.map { [$0.call] } ?? kinds
         var options = ["-f", "-qq", "-o", trace, "-e", "trace=" + traced.joined(separator: ",")]
         if let fault { options += ["-e", fault.injection] }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: FaultSite.nice)
         process.arguments = ["-n", "10", executable] + options + [program] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

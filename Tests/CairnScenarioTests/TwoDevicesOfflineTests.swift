@@ -82,8 +82,8 @@ import Testing
                 try on(device, "put", "users/u1/examAttempts/\(device)-\(index)", input: attempt("\(device)-\(index)"))
             }
         }
-        let processes = try devices.map { device -> Process in
-            let process = Process()
+        let processes = try devices.map { device -> ChildProcess in
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: CLI.executable)
             process.arguments = ["--home", folder.path + "/" + device, "--user", "u1", "sync", "-q"]
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

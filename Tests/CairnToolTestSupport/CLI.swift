@@ -30,8 +30,8 @@ package final class CLI {
     }
 
     /// Starts `cairn` without waiting for it.
-    package func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
+    package func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["--home", home] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

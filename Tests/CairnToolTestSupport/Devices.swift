@@ -140,8 +140,8 @@ package final class Devices {
     }
 
     /// Starts the tool without waiting for it (to kill it).
-    package func launch(_ device: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
+    package func launch(_ device: String, _ arguments: [String]) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = ["--home", home(device), "--user", "u1"] + arguments
         var environment = ProcessInfo.processInfo.environment

@@ -32,7 +32,7 @@ public func runBounded(_ executable: String, _ arguments: [String], input: Strin
     variables["GIT_TERMINAL_PROMPT"] = "0"
     variables.merge(environment) { $1 }
 
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = variables
@@ -46,7 +46,7 @@ public func runBounded(_ executable: String, _ arguments: [String], input: Strin
     }
     let killed = process.isRunning
     if killed {
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
     }
     process.waitUntilExit()
     let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

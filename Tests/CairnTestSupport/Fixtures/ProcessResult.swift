@@ -14,7 +14,7 @@ public struct ProcessResult: Sendable {
 public func runProcess(_ executable: String, _ arguments: [String], input: String? = nil,
                        environment: [String: String] = [:]) throws -> ProcessResult {
     signal(SIGPIPE, SIG_IGN)
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -18,7 +18,7 @@ public final class GiftlessServer: Sendable {
     public let pid: Int32
     /// The folder the objects are kept in.
     public let storage: String
-    private let process: Process
+    private let process: ChildProcess
     private let folder: TemporaryFolder
     private let stopping = NSLock()
 

@@ -9,7 +9,7 @@ import Foundation
 public final class GitHTTPServer: GitServer {
     public let port: Int
     public let pid: Int32
-    private let process: Process
+    private let process: ChildProcess
     private let folder: TemporaryFolder
     private let stopping = NSLock()
 
@@ -183,7 +183,7 @@ public final class GitHTTPServer: GitServer {
 
     /// Runs lighttpd and waits until it serves; nil when another program took the port first
     /// (and this is not the last try).
-    private static func launch(paths: Paths, port: Int, lastTry: Bool) throws -> Process? {
+    private static func launch(paths: Paths, port: Int, lastTry: Bool) throws -> ChildProcess? {
         try? FileManager.default.removeItem(atPath: paths.errorLog)
         let process = try Loopback.start(lighttpd, ["-D", "-f", paths.configuration], console: paths.consoleLog)
         // "server started" is logged once lighttpd has bound its port, so a connection is to it.

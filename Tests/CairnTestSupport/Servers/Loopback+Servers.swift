@@ -5,30 +5,20 @@ import Foundation
 
 extension Loopback {
     /// Runs a server program in the foreground: stdin from /dev/null, stdout and stderr to
-    /// the file `console` (emptied first).
-    ///
-    /// The child inherits the starting thread's signal mask (Process keeps it), and the test
-    /// runner's threads block SIGTERM and SIGCHLD: both are unblocked while it starts, so
-    /// ``terminate(_:)`` ends it at once and it reaps its own children as they end (else they
-    /// stay zombies).
-    static func start(_ executable: String, _ arguments: [String], console: String) throws -> Process {
+    /// the file `console` (emptied first). It starts with no signal blocked (the test
+    /// runner's threads block SIGTERM and SIGCHLD), so ``terminate(_:)`` ends it at once and
+    /// it reaps its own children as they end.
+    static func start(_ executable: String, _ arguments: [String], console: String) throws -> ChildProcess {
         let consoleURL = URL(fileURLWithPath: console)
         try Data().write(to: consoleURL)
         let output = try FileHandle(forWritingTo: consoleURL)
         defer { try? output.close() }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = output
-        var signals = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGCHLD)
-        pthread_sigmask(SIG_UNBLOCK, &signals, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         return process
     }
@@ -60,7 +50,7 @@ extension Loopback {
     /// is to it and not to a program that took the port first. Returns false when the server
     /// exited because the port was taken (its log says `Address already in use`) and this is
     /// not the last try; throws when it exited for another reason or never served (stopping it).
-    static func waitUntilServing(_ process: Process, port: Int, name: String, lastTry: Bool,
+    static func waitUntilServing(_ process: ChildProcess, port: Int, name: String, lastTry: Bool,
                                  log: () -> String, bound: (String) -> Bool) throws -> Bool {
         let deadline = Date() + 10
         while true {

@@ -42,19 +42,17 @@ public enum Loopback {
         }
     }
 
-    /// Stops a child by its PID: SIGTERM, up to 5 s, then SIGKILL; waits for it either way.
-    public static func terminate(_ process: Process) {
+    /// Stops a child and what it started: SIGTERM, up to 5 s, then SIGKILL; waits for it either way.
+    public static func terminate(_ process: ChildProcess) {
         guard process.isRunning else {
             return
         }
-        kill(process.processIdentifier, SIGTERM)
+        process.terminate()
         let deadline = Date() + 5
         while process.isRunning, Date() < deadline {
             usleep(20_000)
         }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-        }
+        process.send(SIGKILL, toGroup: true)
         process.waitUntilExit()
     }
 

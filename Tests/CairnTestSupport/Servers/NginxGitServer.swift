@@ -16,8 +16,8 @@ public final class NginxGitServer: GitServer {
     public let pid: Int32
     /// The PID of fcgiwrap (one process, no preforked children, so SIGTERM ends all of it).
     public let fcgiwrapPID: Int32
-    private let nginx: Process
-    private let fcgiwrap: Process
+    private let nginx: ChildProcess
+    private let fcgiwrap: ChildProcess
     private let folder: TemporaryFolder
     private let stopping = NSLock()
 
@@ -68,7 +68,7 @@ public final class NginxGitServer: GitServer {
             let configuration = Self.configuration(root: root, paths: paths, port: port, access: access,
                                                    maxRequestKilobytes: maxRequestKilobytes)
             try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
-            let nginx: Process?
+            let nginx: ChildProcess?
             do {
                 nginx = try Self.launchNginx(paths: paths, port: port, lastTry: tries == 5)
             } catch {
@@ -231,7 +231,7 @@ public final class NginxGitServer: GitServer {
 
     /// Runs fcgiwrap on the folder's socket and waits (at most 10 s) until it accepts
     /// connections there.
-    private static func launchFcgiwrap(paths: Paths) throws -> Process {
+    private static func launchFcgiwrap(paths: Paths) throws -> ChildProcess {
         let process = try Loopback.start(fcgiwrapPath, ["-s", "unix:" + paths.socket], console: paths.fcgiwrapConsole)
         let deadline = Date() + 10
         while !Loopback.canConnect(socket: paths.socket) {
@@ -250,7 +250,7 @@ public final class NginxGitServer: GitServer {
 
     /// Runs nginx and waits until it serves; nil when another program took the port first
     /// (and this is not the last try).
-    private static func launchNginx(paths: Paths, port: Int, lastTry: Bool) throws -> Process? {
+    private static func launchNginx(paths: Paths, port: Int, lastTry: Bool) throws -> ChildProcess? {
         try? FileManager.default.removeItem(atPath: paths.errorLog)
         // -e: the error log from the start (else nginx first opens /var/log/nginx/error.log);
         // -p: the prefix its other relative paths would start from.

@@ -15,7 +15,7 @@ public final class SSHAgentProcess: Sendable {
     public let socket: String
     /// The PID of ssh-agent.
     public let pid: Int32
-    private let process: Process
+    private let process: ChildProcess
     private let folder: TemporaryFolder
     private let stopping = NSLock()
 

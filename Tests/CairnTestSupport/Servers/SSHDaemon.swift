@@ -18,6 +18,7 @@ public final class SSHDaemon: Sendable {
     /// The host key's line for a client's `known_hosts` (`[127.0.0.1]:PORT TYPE KEY`).
     public let knownHostsLine: String
     private let logFile: String
+    private let process: ChildProcess
     private let stopping = NSLock()
 
     /// The settings every test server shares: public keys only, for root, nothing else
@@ -50,7 +51,7 @@ public final class SSHDaemon: Sendable {
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         var tries = 0
-        var launched: (port: Int, pid: pid_t)?
+        var launched: (port: Int, process: ChildProcess)?
         while launched == nil {
             tries += 1
             let port = try Loopback.freePort()
@@ -67,11 +68,12 @@ public final class SSHDaemon: Sendable {
         let hostKeyText = try String(contentsOfFile: hostKey + ".pub", encoding: .utf8)
         let fields = hostKeyText.split(separator: " ")
         guard fields.count >= 2 else {
-            Self.terminate(launched!.pid)
+            Loopback.terminate(launched!.process)
             throw StartError(description: "SSHDaemon: cannot read the host key \(hostKeyText.debugDescription)")
         }
         port = launched!.port
-        pid = launched!.pid
+        process = launched!.process
+        pid = launched!.process.processIdentifier
         knownHostsLine = "[127.0.0.1]:\(port) \(fields[0]) \(fields[1])\n"
         logFile = log
     }
@@ -85,7 +87,7 @@ public final class SSHDaemon: Sendable {
     public func stop() {
         stopping.lock()
         defer { stopping.unlock() }
-        Self.terminate(pid)
+        Loopback.terminate(process)
     }
 
     /// What sshd logged (for test failure messages).
@@ -103,98 +105,25 @@ public final class SSHDaemon: Sendable {
 
     /// Runs sshd in the foreground (stdin /dev/null, output to its log) and waits until it
     /// accepts connections; nil when another program took the port first (and this is not the
-    /// last try). sshd closes every descriptor it inherits, Foundation's watch on its children
-    /// too, after which `Process` would block its one monitoring thread in `waitpid` until sshd
-    /// ends: so sshd is spawned directly and reaped here.
-    private static func launch(configuration: String, log: String, port: Int, lastTry: Bool) throws -> pid_t? {
-        let pid = try spawn(sshd, ["-D", "-e", "-f", configuration], log: log)
+    /// last try).
+    private static func launch(configuration: String, log: String, port: Int, lastTry: Bool) throws -> ChildProcess? {
+        let process = try Loopback.start(sshd, ["-D", "-e", "-f", configuration], console: log)
         let read = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
         let deadline = Date() + 10
         while true {
-            if let status = exitStatus(pid) {
+            if !process.isRunning {
                 if read().contains("Address already in use") && !lastTry {
                     return nil
                 }
-                throw StartError(description: "SSHDaemon: sshd exited (status \(status)) on port \(port):\n\(read())")
+                throw StartError(description: "SSHDaemon: sshd exited (status \(process.terminationStatus)) on port \(port):\n\(read())")
             }
             // "Server listening" is logged once sshd has bound its port, so a connection is to it.
             if read().contains("Server listening on"), Loopback.canConnect(port: port) {
-                return pid
+                return process
             }
             if Date() >= deadline {
-                terminate(pid)
+                Loopback.terminate(process)
                 throw StartError(description: "SSHDaemon: sshd did not accept connections on port \(port) within 10 s:\n\(read())")
-            }
-            usleep(20_000)
-        }
-    }
-
-    /// Starts `executable` with posix_spawn: stdin /dev/null, stdout and stderr to `log`, no
-    /// signal blocked (the test runner's threads block SIGTERM, and children inherit the mask)
-    /// and SIGTERM, SIGINT, SIGHUP and SIGPIPE at their default action.
-    private static func spawn(_ executable: String, _ arguments: [String], log: String) throws -> pid_t {
-        let output = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0 else {
-            throw StartError(description: "SSHDaemon: cannot open \(log): \(String(cString: strerror(errno)))")
-        }
-        defer { close(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let failed = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environ)
-        guard failed == 0 else {
-            throw StartError(description: "SSHDaemon: cannot run \(executable): \(String(cString: strerror(failed)))")
-        }
-        return pid
-    }
-
-    /// The exit status of the child `pid` once it has ended (reaping it), nil while it runs.
-    /// A child already reaped counts as ended.
-    private static func exitStatus(_ pid: pid_t) -> Int32? {
-        var status: Int32 = 0
-        var reaped = waitpid(pid, &status, WNOHANG)
-        while reaped < 0, errno == EINTR {
-            reaped = waitpid(pid, &status, WNOHANG)
-        }
-        if reaped == 0 {
-            return nil
-        }
-        return reaped == pid ? status : -1
-    }
-
-    /// Ends the child `pid`: SIGTERM, then SIGKILL if it still runs after 5 s; reaps it.
-    /// A signal goes only to a child not yet reaped, so never to a reused PID.
-    private static func terminate(_ pid: pid_t) {
-        guard exitStatus(pid) == nil else {
-            return
-        }
-        kill(pid, SIGTERM)
-        let deadline = Date() + 5
-        while exitStatus(pid) == nil {
-            if Date() >= deadline {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-                return
             }
             usleep(20_000)
         }

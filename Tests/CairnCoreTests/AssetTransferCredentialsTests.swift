@@ -97,7 +97,7 @@ import Testing
     ])
     let sketch = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.runningTime(atMost: .seconds(120)))
     func thePasswordGoesToTheEndpointAndNeverToATransferURLElsewhere() throws {
         try sketch.write(to: URL(fileURLWithPath: folder.path + "/sketch.png"))
         let listeners = try Listeners(in: folder, serving: sketch, password: "p@ss-1")
@@ -117,7 +117,7 @@ import Testing
 
     /// A wrong password is refused with a challenge: one line about the credentials, at once,
     /// where waiting on the challenge would hang the read (or a sync) for good.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.runningTime(atMost: .seconds(120)))
     func aWrongPasswordIsOneLineAboutTheCredentialsAndNeverAHang() throws {
         try sketch.write(to: URL(fileURLWithPath: folder.path + "/sketch.png"))
         let listeners = try Listeners(in: folder, serving: sketch, password: "p@ss-1")

@@ -79,7 +79,7 @@ import Testing
 
     static let sessionJSON = #"{"book":"starry-forest","startedAt":"2026-11-20T18:00:00Z","durationSeconds":600}"#
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.runningTime(atMost: .seconds(600)))
     func aRecordingGoesUpByTheBatchAPIIsFetchedByGitLFSAndIsDeletedFromTheServer() throws {
         let served = try Served()
         defer { served.server.stop() }
@@ -124,7 +124,7 @@ import Testing
         #expect(old.status != 0 && old.stderr.contains("was deleted"), "\(old.stderr)")
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.runningTime(atMost: .seconds(600)))
     func anUploadTheServerCannotTakePushesNoCommitAndTheNextSyncSendsBoth() throws {
         let served = try Served()
         defer { served.server.stop() }

@@ -38,7 +38,7 @@ import Testing
 
     // The whole test's bound, counted from its start while the full run's long suites hold the
     // threads (each command is bounded on its own by runBounded).
-    @Test(.timeLimit(.minutes(10))) func everyUserFetchesOnlyAuthorsPush() throws {
+    @Test(.runningTime(atMost: .seconds(600))) func everyUserFetchesOnlyAuthorsPush() throws {
         let server = try GitoliteServer(cairn: CLI.executable, owners: ["sam"], content: [
             GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"]),
         ])
@@ -83,7 +83,7 @@ import Testing
     /// the device takes for "no such item": one line, exit 1, the copy it holds kept.
     // The whole test's bound, counted from its start while the full run's long suites hold the
     // threads (each command is bounded on its own by runBounded).
-    @Test(.timeLimit(.minutes(10))) func aDeviceDownloadsAnItemAndFindsItGoneOnceRemoved() throws {
+    @Test(.runningTime(atMost: .seconds(600))) func aDeviceDownloadsAnItemAndFindsItGoneOnceRemoved() throws {
         let server = try GitoliteServer(cairn: CLI.executable, owners: ["sam"], content: [
             GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"]),
         ])

@@ -84,7 +84,7 @@ import Testing
 
     /// A and B of u1 — B's agent holds u2's key only, so its own is offered from the file —
     /// work offline and sync A, B, A: both end on the server's tree with every attempt.
-    @Test(.timeLimit(.minutes(3))) func twoDevicesOfOneUserMergeThroughGitolite() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func twoDevicesOfOneUserMergeThroughGitolite() throws {
         let server = try Self.server()
         defer { server.stop() }
         let a = try Self.published(server)
@@ -112,7 +112,7 @@ import Testing
     /// Without `IdentitiesOnly` the agent offers u2's key first; gitolite takes it, so the
     /// device is u2 there, and u2 may not read u1's repository. The clone and the sync each say
     /// so in one line naming the key and gitolite's words, at once.
-    @Test(.timeLimit(.minutes(3))) func anotherUsersKeyFirstInTheAgentIsDeniedInOneLine() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func anotherUsersKeyFirstInTheAgentIsDeniedInOneLine() throws {
         let server = try Self.server()
         defer { server.stop() }
         let a = try Self.published(server)
@@ -135,7 +135,7 @@ import Testing
     /// pushed with `git push` is refused as append-only by the server; `cairn sync` refuses the
     /// same commit before sending it, with the same reason in one line; the server does not
     /// move. An attempt added the ordinary way then goes through.
-    @Test(.timeLimit(.minutes(3))) func theHookRefusalReachesTheDeviceThroughGitolite() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func theHookRefusalReachesTheDeviceThroughGitolite() throws {
         let server = try Self.server()
         defer { server.stop() }
         let a = try Self.published(server)
@@ -166,7 +166,7 @@ import Testing
     /// Who reaches what: u1 and u2 each read and write their own repository only; the coach
     /// reads u1's and may not write it. Each refusal is gitolite's `DENIED`, in one line,
     /// status 1, nothing left behind and nothing moved on the server.
-    @Test(.timeLimit(.minutes(3))) func theAccessMatrixHolds() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func theAccessMatrixHolds() throws {
         let server = try Self.server()
         defer { server.stop() }
         let u1 = try Self.published(server)

@@ -156,7 +156,7 @@ import CairnMerge
     /// server's, with every attempt and both sections; the password given in the URL was used
     /// and never stored, and the server logged no failed login (the user name is sent only
     /// with the password).
-    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    @Test(.runningTime(atMost: .seconds(180)), arguments: GitServerKind.allCases)
     func twoDevicesConvergeThroughTheServer(_ kind: GitServerKind) throws {
         let served = try Served(kind)
         defer { served.server.stop() }
@@ -222,7 +222,7 @@ import CairnMerge
     /// Four devices that worked offline sync at the same moment: the server takes one push at
     /// a time (its compare-and-swap on main), the others fetch, merge and push again, and in
     /// the end nothing any device wrote is missing anywhere.
-    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    @Test(.runningTime(atMost: .seconds(180)), arguments: GitServerKind.allCases)
     func devicesSyncingAtOnceLoseNothing(_ kind: GitServerKind) throws {
         let served = try Served(kind)
         defer { served.server.stop() }
@@ -262,7 +262,7 @@ import CairnMerge
     /// from a seeded generator (so many interleavings of pushes, merges and fast-forwards
     /// occur). After a last round in which every device syncs twice, all three hold the same
     /// tree as the server, with every attempt and every device's latest section.
-    @Test(.timeLimit(.minutes(3))) func threeDevicesInShuffledOrderConverge() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func threeDevicesInShuffledOrderConverge() throws {
         let served = try Served()
         defer { served.server.stop() }
         let password = Self.passwords["u1"]!
@@ -326,7 +326,7 @@ import CairnMerge
     /// store behind, and a refused push leaves the server's main as it was. The server logs a
     /// failed login for the refused credentials only, never for the owner or the anonymous
     /// client.
-    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    @Test(.runningTime(atMost: .seconds(180)), arguments: GitServerKind.allCases)
     func onlyTheOwnerFetchesAndPushes(_ kind: GitServerKind) throws {
         let served = try Served(kind)
         defer { served.server.stop() }
@@ -426,7 +426,7 @@ import CairnMerge
     /// the document, with exit status 1 at once (Cairn's retry schedule is on: a refusal is
     /// not retried); the device keeps its commit (HEAD as before the sync) and the server's
     /// main does not move.
-    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    @Test(.runningTime(atMost: .seconds(180)), arguments: GitServerKind.allCases)
     func hookRefusalsReachTheDevice(_ kind: GitServerKind) throws {
         let served = try Served(kind, schema: "life-in-uk")
         defer { served.server.stop() }
@@ -482,7 +482,7 @@ import CairnMerge
     /// store with u2's own credentials, but a push of theirs to u1.git is refused by the hook
     /// alone — one line naming both users, exit status 1 at once, the server's main as it
     /// was — while u1's push through the same server goes in.
-    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    @Test(.runningTime(atMost: .seconds(180)), arguments: GitServerKind.allCases)
     func theHookSeesWhoPushes(_ kind: GitServerKind) throws {
         let served = try Served(kind, access: .anyUser)
         defer { served.server.stop() }
@@ -516,7 +516,7 @@ import CairnMerge
     /// rule, not a passing failure: with Cairn's retry schedule on, the sync exits 1 at once
     /// with one line naming HTTP 413 and the setting to raise, and the server's main does not
     /// move. Served again with a larger limit, the same store syncs as it is.
-    @Test(.timeLimit(.minutes(3)), arguments: GitServerKind.allCases)
+    @Test(.runningTime(atMost: .seconds(180)), arguments: GitServerKind.allCases)
     func aPushLargerThanTheServerTakesIsRefusedAtOnce(_ kind: GitServerKind) throws {
         let served = try Served(kind, maxRequestKilobytes: 64)
         defer { served.server.stop() }
@@ -549,7 +549,7 @@ import CairnMerge
 
     /// `cairn status` tells how many checkpoints wait for the next sync: one after a put and a
     /// checkpoint, none once the sync pushed it.
-    @Test(.timeLimit(.minutes(3))) func statusCountsCheckpointsNotPushed() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func statusCountsCheckpointsNotPushed() throws {
         let served = try Served()
                 defer { served.server.stop() }
         let password = Self.passwords["u1"]!

@@ -71,7 +71,7 @@ import Testing
 
     // The whole test's bound, counted from its start while the full run's long suites hold the
     // threads (each command is bounded on its own by runBounded).
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.runningTime(atMost: .seconds(600)))
     func anAssetPushedByItsOwnerReachesTheStorageAndComesBackToAnotherClone() throws {
         let served = try Served()
         defer { served.server.stop() }
@@ -166,7 +166,7 @@ import Testing
 
     // The whole test's bound, counted from its start while the full run's long suites hold the
     // threads (each command is bounded on its own by runBounded).
-    @Test(.timeLimit(.minutes(10)), arguments: Asker.allCases)
+    @Test(.runningTime(atMost: .seconds(600)), arguments: Asker.allCases)
     func onlyTheOwnerDownloadsOrUploadsTheRepositorysObjects(asker: Asker) throws {
         let served = try Served()
         defer { served.server.stop() }

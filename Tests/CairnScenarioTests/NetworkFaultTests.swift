@@ -229,7 +229,7 @@ import CairnMerge
     ///
     /// The time limit only guards against a hang: the syncs themselves are bounded by the
     /// network timeout.
-    @Test(.timeLimit(.minutes(4))) func cutsAtHundredsOfOffsetsNeverLieOrBreakAnything() throws {
+    @Test(.runningTime(atMost: .seconds(240))) func cutsAtHundredsOfOffsetsNeverLieOrBreakAnything() throws {
         let rig = try Rig()
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
@@ -399,7 +399,7 @@ import CairnMerge
     /// A server that stops sending, or stops reading, in the middle of a fetch or a push:
     /// the sync fails within the timeout (2 s) and a margin, with status 75 and one line
     /// naming the host and the timeout, and nothing is broken on either side.
-    @Test(.timeLimit(.minutes(3))) func stalledTransfersFailWithinTheTimeout() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func stalledTransfersFailWithinTheTimeout() throws {
         let rig = try Rig()
         defer { rig.stop() }
         let (a, _) = try Self.devices(on: rig)
@@ -430,7 +430,7 @@ import CairnMerge
 
     /// A timeout is a network failure like a cut: the retry schedule applies. The proxy
     /// stalls the first push; the retry after 0.1 s goes through and the sync succeeds.
-    @Test(.timeLimit(.minutes(3))) func aStalledPushIsTriedAgainOnTheSchedule() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func aStalledPushIsTriedAgainOnTheSchedule() throws {
         let rig = try Rig()
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
@@ -452,7 +452,7 @@ import CairnMerge
     /// Connections slowed down (every chunk held 20 ms, in each direction of the fetch and
     /// the push) still sync, and a push that said so landed. Held longer than the timeout,
     /// a chunk is a stall: the sync fails with status 75.
-    @Test(.timeLimit(.minutes(3))) func delayedConnectionsSyncUnlessSlowerThanTheTimeout() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func delayedConnectionsSyncUnlessSlowerThanTheTimeout() throws {
         let rig = try Rig()
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
@@ -490,7 +490,7 @@ import CairnMerge
     /// A host that never answers the connection (its SYN dropped): `cairn clone` gives up
     /// within the timeout (1 s here) and a margin, with status 75 and one line, and leaves
     /// no store behind.
-    @Test(.timeLimit(.minutes(3))) func anUnansweredConnectionFailsWithinTheTimeout() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func anUnansweredConnectionFailsWithinTheTimeout() throws {
         let silent = try UnansweringListener()
         let device = Device("C")
         let started = Date()
@@ -507,7 +507,7 @@ import CairnMerge
     /// A clone tries again on its schedule after a network failure, and logs each retry as a
     /// sync does (`network failure`, with the reason, the retry and the pause, at
     /// `CAIRN_LOG=warning`); in the end it fails with status 75 and leaves no store behind.
-    @Test(.timeLimit(.minutes(3))) func aCloneLogsItsRetriesAsASyncDoes() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func aCloneLogsItsRetriesAsASyncDoes() throws {
         let port = try Loopback.freePort()
         let device = Device("E")
         let started = Date()

@@ -52,7 +52,7 @@ import Testing
         #expect(report.clean, "\(moment), \(client) found the status not clean: \(said)", sourceLocation: sourceLocation)
     }
 
-    @Test(.timeLimit(.minutes(3)), arguments: IndexRewrite.allCases, GitClient.allCases)
+    @Test(.runningTime(atMost: .seconds(180)), arguments: IndexRewrite.allCases, GitClient.allCases)
     func anotherImplementationReadsTheStoreAndItsCommitSyncs(rewrite: IndexRewrite, client: GitClient) throws {
         if let unavailable = client.unavailable {
             Issue.record("\(unavailable)\nbash scripts/install-deps.sh installs the Debian packages; the PyPI ones need pip to reach PyPI")

@@ -33,7 +33,7 @@ import Testing
     /// A hand commit adds an attempt scoring 150, between two checkpoints of other documents:
     /// the sync is refused with one line naming `cairn restore` for that attempt; running it
     /// lets the next sync through, with every other unpushed document on the server.
-    @Test(.timeLimit(.minutes(3))) func aRefusedHandCommitIsDroppedByTheCommandTheRefusalNames() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func aRefusedHandCommitIsDroppedByTheCommandTheRefusalNames() throws {
         let served = try Served(schema: "life-in-uk")
         defer { served.server.stop() }
         let password = HTTPSyncTests.passwords["u1"]!
@@ -79,7 +79,7 @@ import Testing
 
     /// An attempt the server holds, changed by a hand commit, is refused as append-only; the
     /// named command takes it back to the server's version, and the next sync goes through.
-    @Test(.timeLimit(.minutes(3))) func aChangedPushedAttemptIsTakenBackToTheServersVersion() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func aChangedPushedAttemptIsTakenBackToTheServersVersion() throws {
         let served = try Served(schema: "life-in-uk")
         defer { served.server.stop() }
         let password = HTTPSyncTests.passwords["u1"]!

@@ -38,7 +38,7 @@ import Testing
     /// use up the server's tries; with `IdentityFile` naming the user key's `.pub` (the private
     /// key is only in the agent) and `IdentitiesOnly yes`, the agent's matching key alone is
     /// offered and the clone and syncs go through the alias.
-    @Test(.timeLimit(.minutes(3))) func identitiesOnlyOffersTheAgentKeyOfTheIdentityFile() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func identitiesOnlyOffersTheAgentKeyOfTheIdentityFile() throws {
         let served = try Served(strangerKeys: 7)
         defer { served.server.stop() }
         let (_, published) = try SSHRefusalTests.publishedWithTheKeyAlone(served)
@@ -65,7 +65,7 @@ import Testing
 
     /// `IdentityFile` without `IdentitiesOnly` still lets the agent's keys go first, as ssh
     /// does: refused. A key file the agent does not hold is offered from the file.
-    @Test(.timeLimit(.minutes(3))) func aKeyFileTheAgentLacksIsOfferedFromTheFile() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func aKeyFileTheAgentLacksIsOfferedFromTheFile() throws {
         let served = try Served(agentHoldsKey: false, strangerKeys: 7)
         defer { served.server.stop() }
         let ssh = served.server.home + "/.ssh"
@@ -85,7 +85,7 @@ import Testing
 
     /// With no agent and no configuration, ssh's default key file (`~/.ssh/id_ed25519`) is
     /// offered.
-    @Test(.timeLimit(.minutes(3))) func theDefaultKeyFileIsOffered() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func theDefaultKeyFileIsOffered() throws {
         let served = try Served(agentHoldsKey: false)
         defer { served.server.stop() }
         try FileManager.default.copyItem(atPath: served.server.userKey, toPath: served.server.home + "/.ssh/id_ed25519")
@@ -100,7 +100,7 @@ import Testing
     /// The ssh command git would run chooses the key too: `GIT_SSH_COMMAND` for a clone, then
     /// `core.sshCommand` in the store's configuration for its syncs; without it the agent's
     /// strangers use up the tries again. A command Cairn cannot follow is refused in one line.
-    @Test(.timeLimit(.minutes(3))) func theSSHCommandOfGitChoosesTheKey() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func theSSHCommandOfGitChoosesTheKey() throws {
         let served = try Served(strangerKeys: 7)
         defer { served.server.stop() }
         let (_, published) = try SSHRefusalTests.publishedWithTheKeyAlone(served)
@@ -123,7 +123,7 @@ import Testing
     }
 
     /// A `~/.ssh/config` ssh would refuse is refused, naming the file and the line.
-    @Test(.timeLimit(.minutes(3))) func aBrokenSSHConfigurationIsNamed() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func aBrokenSSHConfigurationIsNamed() throws {
         let served = try Served()
         defer { served.server.stop() }
         try "Host progress\n    Port ssh\n".write(toFile: served.server.home + "/.ssh/config", atomically: false, encoding: .utf8)

@@ -30,7 +30,7 @@ import Testing
     /// Without an agent (SSH_AUTH_SOCK unset) and without a key file, a sync and a clone have
     /// nothing to offer: they say so and how to give a key; the server does not move and the
     /// clone leaves nothing behind.
-    @Test(.timeLimit(.minutes(3))) func withoutAnAgentNothingIsOffered() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func withoutAnAgentNothingIsOffered() throws {
         let served = try Served()
         defer { served.server.stop() }
         let (a, published) = try SSHSyncTests.publishedStore(served)
@@ -49,7 +49,7 @@ import Testing
 
     /// An agent holding two keys the server does not accept: each is offered, one at a time,
     /// and the refusal names both.
-    @Test(.timeLimit(.minutes(3))) func everyKeyRefusedIsNamed() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func everyKeyRefusedIsNamed() throws {
         let served = try Served(agentHoldsKey: false, strangerKeys: 2)
         defer { served.server.stop() }
         let device = SSHSyncTests.Device("strangers", environment: served.server.environment.merging(Self.retryOnce) { $1 })
@@ -63,7 +63,7 @@ import Testing
     /// An agent holding more keys than the server allows tries (sshd's MaxAuthTries, 6): the
     /// server closes the connection in the middle of authentication, which is a refusal too,
     /// not a network failure.
-    @Test(.timeLimit(.minutes(3))) func tooManyKeysRefusedIsARefusal() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func tooManyKeysRefusedIsARefusal() throws {
         let served = try Served(strangerKeys: 7)
         defer { served.server.stop() }
         let (a, published) = try Self.publishedWithTheKeyAlone(served)
@@ -76,7 +76,7 @@ import Testing
     }
 
     /// A path the server has no repository at: one line saying so, at once.
-    @Test(.timeLimit(.minutes(3))) func aMissingRepositoryIsNotRetried() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func aMissingRepositoryIsNotRetried() throws {
         let served = try Served()
         defer { served.server.stop() }
         let device = SSHSyncTests.Device("lost", environment: served.server.environment.merging(Self.retryOnce) { $1 })

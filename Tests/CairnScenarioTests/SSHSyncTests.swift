@@ -90,7 +90,7 @@ import Testing
     /// Device A creates u1's store with an ssh:// remote and pushes it with one attempt; A
     /// device B restores it with `cairn clone`; both add an attempt offline; A, B, A sync. Both
     /// then hold the server's tree with every attempt, and their remote is still the ssh:// URL.
-    @Test(.timeLimit(.minutes(3))) func twoDevicesConvergeOverSSH() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func twoDevicesConvergeOverSSH() throws {
         let served = try Served()
         defer { served.server.stop() }
         let a = Device("A", environment: served.server.environment)
@@ -132,7 +132,7 @@ import Testing
     /// The server's hook runs over SSH too: an attempt changed with plain git is refused as
     /// append-only, the hook's reason reaches the device as one line, the device keeps its
     /// commit and the server's main does not move.
-    @Test(.timeLimit(.minutes(3))) func theHookRefusalReachesTheDeviceOverSSH() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func theHookRefusalReachesTheDeviceOverSSH() throws {
         let served = try Served()
         defer { served.server.stop() }
         let (a, published) = try Self.publishedStore(served)
@@ -167,7 +167,7 @@ import Testing
     /// A host whose key is not in `~/.ssh/known_hosts` is not talked to: a clone fails with
     /// status 1 (an authentication error, not a network one to retry) and one line naming
     /// known_hosts, leaving nothing in the home; a sync to it fails the same way.
-    @Test(.timeLimit(.minutes(3))) func anUnknownHostKeyIsRefused() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func anUnknownHostKeyIsRefused() throws {
         let served = try Served()
         defer { served.server.stop() }
         let (a, published) = try Self.publishedStore(served)
@@ -191,7 +191,7 @@ import Testing
 
     /// With no key in the agent, the client has nothing the server accepts: a clone fails with
     /// one line saying there is no key to offer and how to give one, and leaves nothing in the home.
-    @Test(.timeLimit(.minutes(3))) func anEmptyAgentIsRefused() throws {
+    @Test(.runningTime(atMost: .seconds(180))) func anEmptyAgentIsRefused() throws {
         let served = try Served(agentHoldsKey: false)
         defer { served.server.stop() }
         let device = Device("empty agent", environment: served.server.environment)

@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "CairnCoreTests",
             dependencies: [
-                "CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport",
+                "CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport", "CairnToolTestSupport",
                 // AES-GCM-SIV checked against RFC 8452, under the document cipher.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -1,4 +1,5 @@
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
 

@@ -10,12 +10,12 @@ import Testing
 /// is a new task that waits for a free thread, and on a machine of two cores both threads
 /// are often held by tests that wait on programs and servers, so a test could spend its
 /// whole limit queued and fail without having run. This bound never counts that wait.
-public struct RunningTimeBound: TestTrait, SuiteTrait, TestScoping {
-    public let limit: Duration
+package struct RunningTimeBound: TestTrait, SuiteTrait, TestScoping {
+    package let limit: Duration
 
-    public var isRecursive: Bool { true }
+    package var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
+    package func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         // A suite's own scope holds nothing to time; each of its tests is timed on its own.
         guard testCase != nil else {
@@ -41,7 +41,7 @@ public struct RunningTimeBound: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == RunningTimeBound {
     /// Fails the test when its body runs longer than `limit` (time spent waiting to be
     /// scheduled not counted).
-    public static func runningTime(atMost limit: Duration) -> Self {
+    package static func runningTime(atMost limit: Duration) -> Self {
         RunningTimeBound(limit: limit)
     }
 }

@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Checkpoint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "checkpoint",
         abstract: "Commit the documents written since the last checkpoint.")
 
     @OptionGroup var global: GlobalOptions

@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Clone: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clone",
         abstract: "Restore a user's store from a remote onto this machine.")
 
     @OptionGroup var global: GlobalOptions

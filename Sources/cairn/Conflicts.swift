@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Conflicts: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "conflicts",
         abstract: "List what the policies decided in merges, with the replaced values.")
 
     @OptionGroup var global: GlobalOptions

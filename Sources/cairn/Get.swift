@@ -9,6 +9,7 @@ import Foundation
 
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "get",
         abstract: "Print a document as canonical JSON, as it is now or at a checkpoint.")
 
     @OptionGroup var global: GlobalOptions

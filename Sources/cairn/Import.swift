@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Merge another local user's progress (an anonymous user's) into this one.",
         discussion: """
             Every document of users/UID/… is moved under this user and merged under the \

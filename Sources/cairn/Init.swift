@@ -3,6 +3,7 @@ import CairnCore
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create the store of a user (and make it active if none is).")
 
     @OptionGroup var global: GlobalOptions

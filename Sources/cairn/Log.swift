@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "log",
         abstract: "List the checkpoints of the store, or those that changed one document.")
 
     @OptionGroup var global: GlobalOptions

@@ -3,6 +3,7 @@ import CairnCore
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "migrate",
         abstract: "Move the store to a newer version of its schema set, in one checkpoint.",
         discussion: """
             The new set's migrations.json declares its version and how documents move from \

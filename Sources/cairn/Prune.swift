@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prune",
         abstract: "Apply the schema set's retention: remove documents older than the latest N it keeps.")
 
     @OptionGroup var global: GlobalOptions

@@ -9,6 +9,7 @@ import Foundation
 
 struct Put: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "put",
         abstract: "Write a document (a JSON object) from a file or stdin, in canonical form.")
 
     @OptionGroup var global: GlobalOptions

@@ -9,7 +9,7 @@ struct RemoteCommand: ParsableCommand {
         defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the remote and the checkpoints not pushed to it.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the remote and the checkpoints not pushed to it.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -25,6 +25,7 @@ struct RemoteCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set the remote (a password in the URL is used by no later command and never stored).")
 
         @OptionGroup var global: GlobalOptions

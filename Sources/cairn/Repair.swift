@@ -3,6 +3,7 @@ import CairnCore
 
 struct Repair: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "repair",
         abstract: "Restore a corrupt store from its remote, keeping the documents not yet pushed.",
         discussion: """
             Clones the remote beside the store, merges in every document of the store's working \

@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "restore",
         abstract: "Take documents back to the remote's version (or a checkpoint's), in a new checkpoint.",
         discussion: """
             The way out of a push the server refused: the documents it named go back to their \

@@ -16,6 +16,7 @@ struct SchemaCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Lint a schema set: one line per finding (FILE: POINTER: RULE: message), exit status 1 on any.",
             discussion: """
                 Rules: json, path-pattern, path-overlap, merge-word, merge-annotation, \
@@ -46,6 +47,7 @@ struct SchemaCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print per kind of document its path, file, checkpoint, retention, ID rules, policy tree and derived fields.")
 
         @Argument(help: ArgumentHelp("The set's name, or the path of its folder.", valueName: "set"))

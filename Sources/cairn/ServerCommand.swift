@@ -11,6 +11,7 @@ struct ServerCommand: ParsableCommand {
 
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Create FOLDER/<uid>.git for each user, with Cairn's pre-receive hook.",
             discussion: """
                 Serve FOLDER with any smart-HTTP git server (git http-backend behind a web \
@@ -42,11 +43,13 @@ struct ServerCommand: ParsableCommand {
 extension ServerCommand {
     struct Content: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "content",
             abstract: "Set up shared content: a collection of items, one bare repository each, that authors publish to.",
             subcommands: [Init.self, Remove.self])
 
         struct Init: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "init",
                 abstract: "Create FOLDER/content/NAME/ with its schema set and FOLDER/content/NAME/<item>.git per ITEM.",
                 discussion: """
                     Serve FOLDER/content/ so that every signed-in user may fetch and only the \
@@ -113,6 +116,7 @@ extension ServerCommand {
 
 struct Hook: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "hook",
         abstract: "Server-side checks, run by git inside a repository of cairn server init.",
         subcommands: [PreReceive.self, PostReceive.self])
 

@@ -13,6 +13,7 @@ import Glibc
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "simulate",
         abstract: "Replay devices doing seeded random work against one remote, and check the invariants.",
         discussion: """
             Each schedule gives N devices of one user random operations on documents generated \
@@ -31,7 +32,7 @@ struct Simulate: ParsableCommand {
         defaultSubcommand: Devices.self)
 
     struct Devices: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Random schedules of several devices (the default).")
+        static let configuration = CommandConfiguration(commandName: "devices", abstract: "Random schedules of several devices (the default).")
 
         @Option(help: "Devices of the user.") var devices = 3
         @Option(help: "Operations per schedule.") var steps = 40

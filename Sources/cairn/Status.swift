@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show the documents written since the last checkpoint.")
 
     @OptionGroup var global: GlobalOptions

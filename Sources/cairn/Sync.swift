@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Checkpoint, fetch, merge under the policies, and push.",
         discussion: """
             Pending writes are checkpointed first. When another device pushed first, the store \

@@ -16,6 +16,7 @@ import Glibc
 /// real remote in temporary folders.
 struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "test",
         abstract: "Run merge scenario files and golden case folders against real stores and a remote.",
         discussion: """
             PATH is a scenario file, a golden case folder (one holding schema.json), or a folder \

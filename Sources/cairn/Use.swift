@@ -3,6 +3,7 @@ import CairnCore
 
 struct Use: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "use",
         abstract: "Make a user's store the active one.")
 
     @OptionGroup var global: GlobalOptions

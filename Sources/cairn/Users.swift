@@ -3,6 +3,7 @@ import CairnCore
 
 struct Users: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "users",
         abstract: "List the users that have a store here; * marks the active one.")
 
     @OptionGroup var global: GlobalOptions

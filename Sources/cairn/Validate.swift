@@ -4,6 +4,7 @@ import CairnMerge
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check documents against the store's schema set: the whole store, or one document.")
 
     @OptionGroup var global: GlobalOptions

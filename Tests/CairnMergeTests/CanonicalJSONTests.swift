@@ -66,6 +66,20 @@ import Testing
         }
     }
 
+    /// Integers are written digit by digit, without a string: the same bytes as Swift's own
+    /// `String(integer)`, at the edges and for random values of every magnitude.
+    @Test func integersAreWrittenAsSwiftWritesThem() {
+        var generator = SplitMix(seed: 19)
+        var integers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1]
+        for _ in 0..<20_000 {
+            let bits = generator.next()
+            integers.append(Int64(bitPattern: bits) >> Int64(bits % 64))
+        }
+        for integer in integers {
+            #expect(JSONValue.integer(integer).canonicalBytes() == Array(String(integer).utf8) + [0x0A], "\(integer)")
+        }
+    }
+
     @Test func canonicalFormIsAFixedPoint() throws {
         var generator = SplitMix(seed: 7)
         for _ in 0..<500 {

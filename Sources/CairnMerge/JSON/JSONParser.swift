@@ -104,11 +104,13 @@ private struct Reader {
 
     mutating func readObject(depth: Int) throws(JSONParseError) -> JSONValue {
         try enter(depth: depth)
-        var fields: [String: JSONValue] = [:]
         if current == UInt8(ascii: "}") {
             position += 1
-            return .object(fields)
+            return .object([:])
         }
+        // The fields are gathered first, so the dictionary is made at its size at once
+        // instead of growing (and hashing every key again) as they come.
+        var pairs: [(key: String, offset: Int, value: JSONValue)] = []
         while true {
             guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
             let keyOffset = position
@@ -117,10 +119,7 @@ private struct Reader {
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
             position += 1
             skipWhitespace()
-            let value = try readValue(depth: depth)
-            if fields.updateValue(value, forKey: key) != nil {
-                throw error("duplicate key \(quoted(key)) in one object", at: keyOffset)
-            }
+            pairs.append((key, keyOffset, try readValue(depth: depth)))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -128,6 +127,10 @@ private struct Reader {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
+                var fields = [String: JSONValue](minimumCapacity: pairs.count)
+                for pair in pairs where fields.updateValue(pair.value, forKey: pair.key) != nil {
+                    throw error("duplicate key \(quoted(pair.key)) in one object", at: pair.offset)
+                }
                 return .object(fields)
             default:
                 throw error("expected ',' or '}'")
@@ -161,18 +164,26 @@ private struct Reader {
     /// Reads a string from its opening quote to its closing one.
     mutating func readString() throws(JSONParseError) -> String {
         position += 1
-        // Most strings have no escape: they become a String straight from the input.
+        // Most strings have no escape: they become a String straight from the input, and
+        // most are ASCII, which is valid UTF-8 with nothing to check.
         let start = position
+        var bits: UInt8 = 0
         while position < input.count {
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: input[start..<position], as: UTF8.self) else {
+                let end = position
+                let text = input.withUnsafeBufferPointer { buffer -> String? in
+                    let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                    return bits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+                }
+                guard let text else {
                     throw error("string is not valid UTF-8", at: start - 1)
                 }
                 position += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
             position += 1
         }
         var bytes: [UInt8] = []

@@ -25,7 +25,7 @@ extension JSONValue {
         case .bool(let flag):
             output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .integer(let integer):
-            output.append(contentsOf: String(integer).utf8)
+            Self.writeInteger(integer, into: &output)
         case .double(let double):
             output.append(contentsOf: Self.canonicalDouble(double).utf8)
         case .string(let text):
@@ -49,12 +49,13 @@ extension JSONValue {
                 return
             }
             output.append(UInt8(ascii: "{"))
-            for (position, key) in Self.sortedKeys(fields).enumerated() {
+            let sorted = fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (position, field) in sorted.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(into: &output, indent: indent + 1)
-                Self.writeString(key, into: &output)
+                Self.writeString(field.key, into: &output)
                 output.append(contentsOf: ": ".utf8)
-                fields[key]!.writeCanonical(into: &output, indent: indent + 1)
+                field.value.writeCanonical(into: &output, indent: indent + 1)
             }
             Self.newline(into: &output, indent: indent)
             output.append(UInt8(ascii: "}"))
@@ -80,6 +81,19 @@ extension JSONValue {
         }
         let digits = exponent.drop { $0 == "0" }
         return mantissa + "e" + (negative ? "-" : "") + (digits.isEmpty ? "0" : digits)
+    }
+
+    /// An integer's decimal digits, as `String(integer)` writes them, without the string.
+    static func writeInteger(_ integer: Int64, into output: inout [UInt8]) {
+        if integer < 0 { output.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so Int64.min has one too.
+        var magnitude = integer.magnitude
+        let start = output.count
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        output[start...].reverse()
     }
 
     private static func newline(into output: inout [UInt8], indent: Int) {

@@ -172,6 +172,17 @@ extension MergePolicy {
     /// and `"e\u{301}"` (NFD) as one key, so of the spellings the sides use, the first in
     /// UTF-8 order is kept, and the merged object is the same bytes whichever side merges.
     static func keys(of objects: [String: JSONValue]...) -> [String] {
+        // ASCII keys have one spelling each: the keys of the first object, then those of the
+        // others that no object before them has.
+        if objects.allSatisfy({ $0.keys.allSatisfy { key in key.utf8.allSatisfy { $0 < 0x80 } } }) {
+            var keys: [String] = []
+            for (index, object) in objects.enumerated() {
+                for key in object.keys where !objects[..<index].contains(where: { $0[key] != nil }) {
+                    keys.append(key)
+                }
+            }
+            return keys
+        }
         var spellings: [String: String] = [:]
         for object in objects {
             for key in object.keys {

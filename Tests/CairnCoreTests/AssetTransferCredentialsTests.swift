@@ -98,19 +98,23 @@ import Testing
     ])
     let sketch = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
-    @Test(.runningTime(atMost: .seconds(120)))
-    func thePasswordGoesToTheEndpointAndNeverToATransferURLElsewhere() throws {
+    /// A device whose store, with the remote's password `password`, holds a note with the
+    /// sketch attached, the device's copy of it gone: the next read downloads it.
+    func deviceMissingItsCopy(password: String, of listeners: Listeners) throws -> (store: Store, note: DocumentPath, sketch: AssetReference) {
         try sketch.write(to: URL(fileURLWithPath: folder.path + "/sketch.png"))
-        let listeners = try Listeners(in: folder, serving: sketch, password: "p@ss-1")
-
-        let home = Home(root: folder.path + "/home", configuration: Configuration(username: "u1", password: "p@ss-1"))
+        let home = Home(root: folder.path + "/home", configuration: Configuration(username: "u1", password: password))
         let store = try home.createStore("u1", schemaSet: set)
         try store.setRemote(RemoteURL("http://127.0.0.1:\(listeners.ports[0])/u1.git"))
         let note = try DocumentPath("users/u1/notes/n1")
         let reference = try store.put(.object([:]), at: note, attaching: [AssetAttachment(field: "sketch", file: folder.path + "/sketch.png")])[0]
-        // This device loses its copy: the next read downloads it.
-        let copy = try store.assetFile("sketch", of: note)
-        try FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.removeItem(atPath: try store.assetFile("sketch", of: note))
+        return (store, note, reference)
+    }
+
+    @Test(.runningTime(atMost: .seconds(120)))
+    func thePasswordGoesToTheEndpointAndNeverToATransferURLElsewhere() throws {
+        let listeners = try Listeners(in: folder, serving: sketch, password: "p@ss-1")
+        let (store, note, reference) = try deviceMissingItsCopy(password: "p@ss-1", of: listeners)
         let read = try store.assetFile("sketch", of: note)
         #expect(FileManager.default.contents(atPath: read) == sketch)
         #expect(listeners.log == "endpoint /u1.git/info/lfs/objects/batch authorized\nstorage /objects/\(reference.oid) anonymous\n")
@@ -120,15 +124,8 @@ import Testing
     /// where waiting on the challenge would hang the read (or a sync) for good.
     @Test(.runningTime(atMost: .seconds(120)))
     func aWrongPasswordIsOneLineAboutTheCredentialsAndNeverAHang() throws {
-        try sketch.write(to: URL(fileURLWithPath: folder.path + "/sketch.png"))
         let listeners = try Listeners(in: folder, serving: sketch, password: "p@ss-1")
-
-        let home = Home(root: folder.path + "/home", configuration: Configuration(username: "u1", password: "wrong"))
-        let store = try home.createStore("u1", schemaSet: set)
-        try store.setRemote(RemoteURL("http://127.0.0.1:\(listeners.ports[0])/u1.git"))
-        let note = try DocumentPath("users/u1/notes/n1")
-        _ = try store.put(.object([:]), at: note, attaching: [AssetAttachment(field: "sketch", file: folder.path + "/sketch.png")])
-        try FileManager.default.removeItem(atPath: try store.assetFile("sketch", of: note))
+        let (store, note, _) = try deviceMissingItsCopy(password: "wrong", of: listeners)
         let started = Date()
         let error = #expect(throws: CairnError.self) { try store.assetFile("sketch", of: note) }
         #expect(Date().timeIntervalSince(started) < 10)

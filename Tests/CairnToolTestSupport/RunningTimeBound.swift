@@ -30,11 +30,14 @@ package struct RunningTimeBound: TestTrait, SuiteTrait, TestScoping {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: note)
         defer { note.cancel() }
         let started = ContinuousClock.now
-        try await function()
-        let took = ContinuousClock.now - started
-        if took > limit {
-            Issue.record("\(name) ran for \(took.formatted(.units(allowed: [.seconds]))), past its bound of \(Int(seconds)) s", sourceLocation: test.sourceLocation)
+        // Checked on the way out, whether the body returned or threw.
+        defer {
+            let took = ContinuousClock.now - started
+            if took > limit {
+                Issue.record("\(name) ran for \(took.formatted(.units(allowed: [.seconds]))), past its bound of \(Int(seconds)) s", sourceLocation: test.sourceLocation)
+            }
         }
+        try await function()
     }
 }
 

@@ -152,7 +152,8 @@ struct LFSClient {
     }
 
     /// Sends `request` (with the file `uploading` as its body) and waits for the answer: at
-    /// most the timeout without a byte going either way, however long the whole transfer.
+    /// most the timeout without a byte going either way (URLSession's own bound), however
+    /// long the whole transfer.
     ///
     /// A server that refuses the credentials answers 401 with a challenge, which URLSession
     /// on Linux would wait on forever without a delegate: ``Outcome`` turns it down and keeps
@@ -169,19 +170,7 @@ struct LFSClient {
         let task = file.map { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: $0), completionHandler: done) }
             ?? session.dataTask(with: request, completionHandler: done)
         task.resume()
-        var moved: Int64 = -1
-        var lastMove = Date()
-        while !outcome.wait(seconds: 1) {
-            let now = task.countOfBytesSent + task.countOfBytesReceived
-            if now != moved {
-                moved = now
-                lastMove = Date()
-            } else if Date().timeIntervalSince(lastMove) > timeout + 5 {
-                task.cancel()
-                _ = outcome.wait(seconds: 5)
-                throw CairnError(.network, "\(what) failed: nothing came or went for \(Int(timeout)) s; try again when the server is reachable")
-            }
-        }
+        outcome.wait()
         let (status, data, error) = outcome.result
         guard let status else {
             throw CairnError(.network, "\(what) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer"); try again when the server is reachable")
@@ -211,9 +200,8 @@ struct LFSClient {
             done.signal()
         }
 
-        /// Whether the answer came within `seconds`.
-        func wait(seconds: Double) -> Bool {
-            done.wait(timeout: .now() + seconds) == .success
+        func wait() {
+            done.wait()
         }
 
         var result: (Int?, Data?, Error?) {

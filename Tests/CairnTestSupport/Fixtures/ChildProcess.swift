@@ -61,13 +61,16 @@ public final class ChildProcess: @unchecked Sendable {
                 let end = reading ? pipe.fileHandleForReading : pipe.fileHandleForWriting
                 source = end.fileDescriptor
                 parentCloses.append(end)
-            case let file as FileHandle:
+            case let file as FileHandle where file.fileDescriptor >= 0:
                 source = file.fileDescriptor
             default:
+                // nil, or FileHandle.nullDevice (which has no descriptor of its own).
                 source = devNull
             }
-            if source != target {
-                posix_spawn_file_actions_adddup2(&actions, source, target)
+            // Also when source is target: the duplicate clears close-on-exec.
+            let failed = posix_spawn_file_actions_adddup2(&actions, source, target)
+            guard failed == 0 else {
+                throw SpawnError(description: "ChildProcess: cannot give descriptor \(source) to \(target): \(String(cString: strerror(failed)))")
             }
         }
         try Self.closeFrom(3, in: &actions)
@@ -103,9 +106,9 @@ public final class ChildProcess: @unchecked Sendable {
         lock.withLock { pid = child }
     }
 
-    /// Whether the program still runs (reaping it once it has ended).
+    /// Whether the program still runs (reaping it once it has ended); false before ``run()``.
     public var isRunning: Bool {
-        lock.withLock { reap() == nil }
+        lock.withLock { pid > 0 && reap() == nil }
     }
 
     /// Waits for the program to end.
@@ -158,7 +161,8 @@ public final class ChildProcess: @unchecked Sendable {
             reaped = waitpid(pid, &raw, WNOHANG)
         }
         guard reaped != 0 else { return nil }
-        status = reaped == pid ? raw : 0
+        // A child that cannot be waited for (reaped elsewhere) counts as failed: exit 255.
+        status = reaped == pid ? raw : 255 << 8
         return status
     }
 

@@ -56,9 +56,11 @@ extension Store {
         try FileSystem.writeAtomically(Array("{\"uid\":\"\(uid)\"}".utf8), to: folder + "/" + StoreLayout.identityFile)
         let store = try Store(uid: uid, folder: folder, configuration: configuration)
         try store.locked("cannot restore the store of \(uid) from \(remote)") {
-            try options.retryingNetworkFailures(logger: store.logger) {
-                try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(fallingBackOn: configuration),
-                                timeout: options.networkTimeout, progress: options.progress)
+            if !store.copyObjects(fromLocal: remote) {
+                try options.retryingNetworkFailures(logger: store.logger) {
+                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(fallingBackOn: configuration),
+                                    timeout: options.networkTimeout, progress: options.progress)
+                }
             }
             guard let tip = try repository.reference(remoteBranch) else {
                 throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch)",

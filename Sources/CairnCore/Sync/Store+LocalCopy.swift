@@ -17,7 +17,8 @@ extension Store {
     /// with the branch (objects borrowed through `alternates` included) or a file could not
     /// be copied: the fetch then runs, and says what is wrong. What was copied are whole
     /// object files (each copied under a temporary name, then renamed), checked like any
-    /// fetched objects by what follows.
+    /// fetched objects by what follows (older objects are not hashed again, as with `git clone`
+    /// of a local path).
     func copyObjects(fromLocal remote: RemoteURL) -> Bool {
         guard remote.transport == .path else { return false }
         let started = Date()

@@ -50,6 +50,16 @@ import Testing
         #expect(!packs(in: remote).isEmpty && packs(in: laptop.folder) == packs(in: remote), "the remote's packs, copied")
     }
 
+    /// A working copy whose `.git` is a file naming its repository elsewhere: nothing to copy
+    /// where the objects would be, so the branch's commit is missing and the fetch runs.
+    @Test func aRemoteWhoseObjectsAreElsewhereIsFetched() throws {
+        let remote = try remoteWithProgress()
+        let working = folder.path + "/working/u1"
+        try git("clone", "-q", "--separate-git-dir", folder.path + "/separate.git", remote, working, in: folder.path)
+        let laptop = try home("laptop").cloneStore(from: RemoteURL(working), uid: "u1", options: SyncOptions(retry: .none))
+        try expectSameStore(laptop, as: folder.path + "/separate.git")
+    }
+
     @Test func aRemoteThatBorrowsObjectsIsFetched() throws {
         let remote = try remoteWithProgress()
         let borrowing = folder.path + "/borrowing/u1.git"

@@ -48,6 +48,9 @@ extension Store {
                     files += 1
                 }
             }
+            // The branch's commit must have come with the files (a remote whose `.git` is a
+            // file, or a repack between the listing and the copy, may leave it out).
+            _ = try repository.commit(tip)
             try repository.setReference(Self.remoteBranch, to: tip, expecting: nil, message: "restore: copied from \(remote)")
         } catch {
             logger.notice("copy of a local remote's objects failed: fetching instead", metadata: ["error": "\(error)"])

@@ -17,7 +17,8 @@
 # python3-dulwich as Debian ships them, and libjgit-java with default-jdk-headless (javac
 # compiles the JGit client), jq (the music-practice example reads `--json` output with it), and
 # git-lfs (the tests' Git LFS client, against giftless behind lighttpd; giftless comes from PyPI
-# through scripts/git-clients.sh), and libcurl4-openssl-dev (Foundation's HTTP client, which
+# through scripts/git-clients.sh), time (GNU time: the benchmark's measure of each side's peak
+# memory), and libcurl4-openssl-dev (Foundation's HTTP client, which
 # talks to LFS servers, is built on libcurl: a tool built with the Swift runtime linked in
 # statically, as scripts/install.sh and the benchmark build it, links libcurl itself).
 set -euo pipefail
@@ -44,6 +45,7 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -x /usr/bin/gitolite ] || need+=(gitolite3)
 command -v jq >/dev/null 2>&1 || need+=(jq)
 [ -x /usr/bin/git-lfs ] || need+=(git-lfs)
+[ -x /usr/bin/time ] || need+=(time)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

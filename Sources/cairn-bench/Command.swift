@@ -35,13 +35,45 @@ struct Command: CustomStringConvertible {
 
     /// Runs the program to its end and returns the wall time in milliseconds, from just
     /// before the process is spawned to just after it is reaped.
-    func timed() throws -> Double {
+    /// `allowing`: exit statuses besides 0 that say the program did its work.
+    func timed(allowing statuses: Set<Int32> = []) throws -> Double {
         var elapsed = 0.0
         let (status, _, errors) = try spawn(elapsed: &elapsed)
-        guard status == 0 else {
+        guard status == 0 || statuses.contains(status) else {
             throw Failure(description: "\(self) exited with \(status): \(errors)")
         }
         return elapsed
+    }
+
+    /// Runs the program to its end under GNU time and returns its peak memory: the largest
+    /// resident set, in MiB, of the program or of any process it waited for (`git clone` runs
+    /// `git index-pack` as a process of its own). Not from this program's own `wait4`: a
+    /// process started by `posix_spawn` counts the memory of the program that started it
+    /// until its `exec`. `allowing`: exit statuses besides 0 that say the program did its work.
+    func peakMemory(allowing statuses: Set<Int32> = []) throws -> Double {
+        let report = Self.scratch("peak")
+        defer { unlink(report) }
+        var timed = Command("/usr/bin/time", ["-f", "%M", "-o", report, executable] + arguments, environment: environment)
+        timed.environment = environment
+        let (status, _, errors) = try timed.spawn()
+        guard status == 0 || statuses.contains(status) else {
+            throw Failure(description: "\(self) exited with \(status): \(errors)")
+        }
+        // With a non-zero status, GNU time says so on a line before the figure.
+        guard let kibibytes = Self.contents(report).split(separator: "\n").last.flatMap({ Double($0) }) else {
+            throw Failure(description: "/usr/bin/time gave no peak memory for \(self): \(Self.contents(report))")
+        }
+        return kibibytes / 1_024
+    }
+
+    /// Runs the program and returns what it wrote on standard output; an exit status other
+    /// than 0 and `statuses` throws with what it wrote on standard error.
+    func output(allowing statuses: Set<Int32>) throws -> String {
+        let (status, output, errors) = try spawn()
+        guard status == 0 || statuses.contains(status) else {
+            throw Failure(description: "\(self) exited with \(status): \(errors)")
+        }
+        return output
     }
 
     private func spawn() throws -> (Int32, String, String) {

@@ -39,6 +39,12 @@ struct Comparison {
     var target: Target
     /// Why the target is out of reach, when it is; said next to the figure.
     var note: String?
+    /// Each side's peak memory in MiB, where both run as whole processes and it was measured.
+    var cairnPeak = Samples()
+    var peerPeak = Samples()
+    /// The server's CPU time in milliseconds per operation, where both sides talk to one.
+    var cairnServer = Samples()
+    var peerServer = Samples()
 
     /// How many times faster Cairn was: the peer's median over Cairn's.
     var speedup: Double { peer.median / cairn.median }
@@ -62,4 +68,21 @@ struct Comparison {
             cairn.append(try cairnSide())
         }
     }
+
+    /// Measures each side's peak memory in MiB, apart from the timed rounds (a run under GNU
+    /// time is not the run a user times), in ``Report/memoryRounds`` rounds taken in turns.
+    mutating func measurePeaks(cairn cairnSide: () throws -> Double, peer peerSide: () throws -> Double) rethrows {
+        var peaks = (cairn: Samples(), peer: Samples())
+        for round in 0..<Report.memoryRounds {
+            var turn = Comparison(workload: workload, documents: documents, cairnSide: self.cairnSide, peerSide: self.peerSide,
+                                  unit: "MiB", target: .none)
+            try turn.measure(round: round, cairn: cairnSide, peer: peerSide)
+            peaks.cairn.append(turn.cairn.values[0])
+            peaks.peer.append(turn.peer.values[0])
+        }
+        (cairnPeak, peerPeak) = peaks
+    }
+
+    /// How many times the peer's peak memory Cairn's is (median over median).
+    var memoryRatio: Double { cairnPeak.median / peerPeak.median }
 }

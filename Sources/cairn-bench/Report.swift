@@ -6,12 +6,19 @@ struct Report {
     var command: String
     var rounds: Int
     var comparisons: [Comparison] = []
+    /// Rows measured for their peak memory only, where their timing is not run.
+    var memoryOnly: [Comparison] = []
     var growths: [Growth] = []
     var figures: [(String, String)] = []
     /// The history workload's rows (figure, Cairn, git), and how many checkpoints it made.
     var history: [HistoryFigures.Row] = []
     var historyCheckpoints = 0
     var notes: [String] = []
+
+    /// Cairn's peak memory may be at most this many times its peer's.
+    static let memoryLimit = 2.0
+    /// The runs a side in which peak memory is measured.
+    static let memoryRounds = 3
 
     var markdown: String {
         var lines = ["# Benchmarks", ""]
@@ -31,6 +38,35 @@ struct Report {
             lines.append("| \(row.workload) | \(row.documents.formatted()) | \(row.cairnSide) | \(row.peerSide) | "
                 + "\(row.cairn.summary) \(row.unit) | \(row.peer.summary) \(row.unit) | "
                 + "\(Samples.format(row.speedup))× | \(row.target.text) | \(row.verdict) |")
+        }
+        let servers = comparisons.filter { !$0.cairnServer.values.isEmpty }
+        if !servers.isEmpty {
+            lines += ["", "## The server's CPU time", "",
+                      "The CPU time the server (lighttpd and every process it ran: `git http-backend`, "
+                      + "`git upload-pack`, `git receive-pack` and their children) spent on each side's syncs, "
+                      + "read from `/proc` before and after each side's turn (in steps of 10 ms), divided by "
+                      + "the three syncs of a round.", "",
+                      "| workload | documents | Cairn side | peer side | server CPU per sync, Cairn | server CPU per sync, peer |",
+                      "|---|---:|---|---|---:|---:|"]
+            for row in servers {
+                lines.append("| \(row.workload) | \(row.documents.formatted()) | \(row.cairnSide) | \(row.peerSide) | "
+                    + "\(row.cairnServer.summary) ms | \(row.peerServer.summary) ms |")
+            }
+        }
+        let peaks = (comparisons + memoryOnly).filter { !$0.cairnPeak.values.isEmpty && !$0.peerPeak.values.isEmpty }
+        if !peaks.isEmpty {
+            lines += ["", "## Peak memory", "",
+                      "The largest resident set of each side's process, or of any process it waited for "
+                      + "(`git clone` runs `git index-pack`), as GNU time reports it, in \(Self.memoryRounds) runs "
+                      + "a side apart from the timed rounds; restore over `file://`.", "",
+                      "| workload | documents | Cairn side | peer side | Cairn | peer | Cairn ÷ peer | target | verdict |",
+                      "|---|---:|---|---|---:|---:|---:|---|---|"]
+            for row in peaks {
+                let met = row.memoryRatio <= Self.memoryLimit
+                lines.append("| \(row.workload) | \(row.documents.formatted()) | \(row.cairnSide) | \(row.peerSide) | "
+                    + "\(row.cairnPeak.summary) MiB | \(row.peerPeak.summary) MiB | \(Samples.format(row.memoryRatio))× | "
+                    + "≤ \(Samples.format(Self.memoryLimit))× peer | \(met ? "met" : "**not met**") |")
+            }
         }
         if !growths.isEmpty {
             lines += ["", "## Growth with the store's size", "",

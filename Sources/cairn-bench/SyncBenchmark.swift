@@ -7,13 +7,17 @@ import CairnTestSupport
 /// merges) and on the first again (which fast-forwards), against `git pull && git push` in
 /// the same order on two clones whose `.gitattributes` send every document through `cairn
 /// merge-driver`, as a git user of a store would do. Over a path remote and over smart HTTP
-/// (lighttpd and git http-backend on 127.0.0.1). Both pairs must end on the same tree.
+/// (lighttpd and git http-backend on 127.0.0.1): plain bare repositories, and the
+/// repositories of `cairn server init` as a deployment has them (every pushed object checked
+/// by git, Cairn's hooks run on every push). Both pairs must end on the same tree. Over HTTP,
+/// the server's CPU time per sync is measured beside each side's time.
 struct SyncBenchmark {
     let bench: Workbench
 
     enum Transport: String, CaseIterable {
         case path = "a path remote"
         case http = "HTTP on 127.0.0.1"
+        case served = "HTTP on 127.0.0.1 to repositories of `cairn server init`"
     }
 
     /// Per device: 40 new attempts and 60 changed books, 50 of the books changed on both.
@@ -26,19 +30,31 @@ struct SyncBenchmark {
         defer { if !bench.keep { bench.remove(work) } }
         let fixture = Fixture(documents: documents)
         let remotes = work + "/remote"
-        try bench.copy(try bench.remote(documents: documents), to: remotes + "/u1.git")
-        try bench.copy(try bench.remote(documents: documents), to: remotes + "/p1.git")
+        if transport == .served {
+            // git's copy, p1.git, holds u1's progress too.
+            try bench.cairnCommand(home: work + "/server-home", ["server", "init", remotes, "u1", "p1"]).run()
+            try bench.gitCommand(remotes + "/p1.git", ["config", "cairn.uid", "u1"]).run()
+            for name in ["u1", "p1"] {
+                try bench.gitCommand(remotes + "/\(name).git", ["fetch", "-q", try bench.remote(documents: documents), "main:main"]).run()
+            }
+        } else {
+            try bench.copy(try bench.remote(documents: documents), to: remotes + "/u1.git")
+            try bench.copy(try bench.remote(documents: documents), to: remotes + "/p1.git")
+        }
         let password = "bench-password"
         var server: GitHTTPServer?
         defer { server?.stop() }
         var cairnRemote = remotes + "/u1.git"
         var peerRemote = remotes + "/p1.git"
         var credentials: [String: String] = [:]
-        if transport == .http {
-            let started = try GitHTTPServer(root: remotes, users: ["u1": password, "p1": password])
+        if transport != .path {
+            // The hook lets only the store's owner push to it: to the served repositories, git's
+            // side pushes as u1 too.
+            let started = try GitHTTPServer(root: remotes, users: ["u1": password, "p1": password],
+                                            access: transport == .served ? .anyUser : .owner)
             server = started
             cairnRemote = started.url(for: "u1")
-            peerRemote = started.url(for: "p1", user: "p1", password: password)
+            peerRemote = started.url(for: "p1", user: transport == .served ? "u1" : "p1", password: password)
             credentials = ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": password]
             for name in ["u1", "p1"] {
                 try bench.gitCommand(remotes + "/\(name).git", ["config", "http.receivepack", "true"]).run()
@@ -117,7 +133,24 @@ struct SyncBenchmark {
                 }
                 return total
             }
-            try row.measure(round: round, cairn: cairnSide, peer: gitSide)
+            if let server {
+                // The server's CPU beside each side's time, per sync.
+                let cpu = ServerCPU(pid: server.pid)
+                var spent = (cairn: 0.0, peer: 0.0)
+                try row.measure(round: round, cairn: {
+                    let (time, used) = try cpu.spent(during: cairnSide)
+                    spent.cairn = used
+                    return time
+                }, peer: {
+                    let (time, used) = try cpu.spent(during: gitSide)
+                    spent.peer = used
+                    return time
+                })
+                row.cairnServer.append(spent.cairn / 3)
+                row.peerServer.append(spent.peer / 3)
+            } else {
+                try row.measure(round: round, cairn: cairnSide, peer: gitSide)
+            }
             let trees = try (homes.map { $0 + "/" + Fixture.uid } + peers).map { try bench.tree($0) }
             guard Set(trees).count == 1 else {
                 throw Command.Failure(description: "sync at \(documents) documents, round \(round): the devices ended on different trees \(trees) (cairn a, cairn b, git a, git b); the comparison is void")

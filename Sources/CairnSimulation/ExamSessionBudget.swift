@@ -57,7 +57,7 @@ public struct ExamSessionBudget: Sendable {
             report.bytesPushed += Self.size(of: remote + "/objects") - before
         }
 
-        var answers: [String: JSONValue] = [:]
+        var answers: JSONObject = [:]
         let questionIds = (0..<questions).map { "Q\(10_169 + $0)" }
         let answerTimes = Dictionary(uniqueKeysWithValues: (0..<questions).map { ((($0 + 1) * submitAt) / (questions + 1), $0) })
         for second in 0..<submitAt {

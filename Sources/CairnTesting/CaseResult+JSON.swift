@@ -6,7 +6,7 @@ extension CaseResult {
     /// `pointer`, `step` and `stepDescription` (each null when not known), and `differences`
     /// (`pointer`, `expected`, `found`; an absent value left out, as it differs from `null`).
     public var jsonValue: JSONValue {
-        var fields: [String: JSONValue] = [
+        var fields: JSONObject = [
             "name": .string(name), "file": .string(file), "kind": .string(kind.rawValue),
             "passed": .bool(passed), "seconds": .double((seconds * 1_000).rounded() / 1_000), "failure": .null,
         ]
@@ -17,7 +17,7 @@ extension CaseResult {
                 "step": failure.step.map { .integer(Int64($0)) } ?? .null,
                 "stepDescription": failure.stepDescription.map { .string($0) } ?? .null,
                 "differences": .array(failure.differences.map { difference in
-                    var entry: [String: JSONValue] = ["pointer": .string(difference.pointer)]
+                    var entry: JSONObject = ["pointer": .string(difference.pointer)]
                     if let expected = difference.expected { entry["expected"] = expected }
                     if let found = difference.found { entry["found"] = found }
                     return .object(entry)

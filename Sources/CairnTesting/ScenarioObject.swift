@@ -3,7 +3,7 @@ import CairnMerge
 /// A JSON object of a scenario file being read strictly: every key must be one the format
 /// has, and each value of the right type; a failure names the JSON pointer.
 struct ScenarioObject {
-    let fields: [String: JSONValue]
+    let fields: JSONObject
     let pointer: String
 
     /// `value` as an object at `pointer`, where `what` is what it should be (`a step`).

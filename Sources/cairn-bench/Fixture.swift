@@ -40,7 +40,7 @@ struct Fixture {
     static func attempt(_ number: Int, _ rng: inout SplitMix) -> (path: String, value: JSONValue) {
         let id = "attempt-\(1_730_000_000_000 + number)"
         let questions = (0..<24).map { _ in "Q\(10_000 + Int(rng.next() % 900))" }
-        var answers: [String: JSONValue] = [:]
+        var answers: JSONObject = [:]
         for question in questions {
             answers[question] = .array([.string(String(rng.next() % 4))])
         }
@@ -59,7 +59,7 @@ struct Fixture {
     /// An exam in progress, as saved at `stamp`.
     static func inProgress(_ number: Int, stamp: Int, _ rng: inout SplitMix) -> (path: String, value: JSONValue) {
         let questions = (0..<24).map { _ in "Q\(10_000 + Int(rng.next() % 900))" }
-        var answers: [String: JSONValue] = [:]
+        var answers: JSONObject = [:]
         for question in questions.prefix(Int(rng.next() % 24)) {
             answers[question] = .array([.string(String(rng.next() % 4))])
         }
@@ -79,7 +79,7 @@ struct Fixture {
     /// (low: a, high: b), sections merging by their `updatedAt`. The derived fields
     /// (`completedCount`, `lastSectionId`) are computed as the schema says.
     static func book(_ number: Int, low: Int, high: Int) -> (path: String, value: JSONValue) {
-        var sections: [String: JSONValue] = [:]
+        var sections: JSONObject = [:]
         var completed = 0
         var latest = (key: "", time: Int64.min)
         for section in 0..<Self.sections {

@@ -39,7 +39,7 @@ struct ContentList: ParsableCommand {
     static func time(_ seconds: Int64) -> String { ISO8601Stamp.text(seconds: seconds, separator: " ") }
 
     static func jsonValue(of item: CachedItem, pending: Int? = nil, now: Int64? = nil) -> JSONValue {
-        var fields: [String: JSONValue] = [
+        var fields: JSONObject = [
             "collection": .string(item.collection), "item": .string(item.item), "commit": .string(item.commit.hex),
             "version": .integer(Int64(item.version)), "sizeBytes": .integer(item.sizeBytes),
             "downloadedAt": .integer(item.downloadedAt), "expiresAt": .integer(item.expiresAt),

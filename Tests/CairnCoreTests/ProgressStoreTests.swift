@@ -90,7 +90,7 @@ import Testing
         #expect(try pending(store) == 0)
 
         func book(_ sections: Int) -> JSONValue {
-            var entries: [String: JSONValue] = [:]
+            var entries: JSONObject = [:]
             for index in 1...sections { entries["s\(index)"] = .object(["completed": .bool(true), "updatedAt": .integer(Int64(index))]) }
             return .object(["schemaVersion": .integer(1), "bookId": .string("b1"), "sections": .object(entries), "updatedAt": .integer(Int64(sections))])
         }

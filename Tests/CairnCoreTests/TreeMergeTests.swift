@@ -45,7 +45,7 @@ import Testing
                      "score": .integer(Int64.random(in: 0...100, using: &random))])
         }
         func book(_ id: String, _ sections: Int) -> JSONValue {
-            var entries: [String: JSONValue] = [:]
+            var entries: JSONObject = [:]
             for index in 0..<sections where Bool.random(using: &random) {
                 entries["s\(index)"] = .object(["completed": .bool(Bool.random(using: &random)),
                                                 "updatedAt": .integer(Int64.random(in: 1...50, using: &random))])

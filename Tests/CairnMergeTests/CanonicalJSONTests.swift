@@ -133,7 +133,7 @@ enum RandomJSON {
         case 4: return .string(string(&generator))
         case 5: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in value(&generator, depth: depth - 1) })
         default:
-            var fields: [String: JSONValue] = [:]
+            var fields: JSONObject = [:]
             for _ in 0..<Int.random(in: 0...4, using: &generator) {
                 fields[string(&generator)] = value(&generator, depth: depth - 1)
             }

@@ -52,7 +52,7 @@ import Testing
         var generator = SplitMix(seed: 99)
         let paths = try ["users/u1/books/b1", "users/u1/books/b2", "users/u1/examAttempts/a1", "users/u1/notes/n1"].map(path)
         func randomBook(_ generator: inout SplitMix) -> JSONValue {
-            var sections: [String: JSONValue] = [:]
+            var sections: JSONObject = [:]
             for key in ["s1", "s2", "s3"] where Bool.random(using: &generator) {
                 sections[key] = .object(["completed": .bool(Bool.random(using: &generator)),
                                          "updatedAt": .integer(Int64.random(in: 0...4, using: &generator))])

@@ -49,7 +49,7 @@ enum MergeSamples {
     }
 
     static func object(_ generator: inout SplitMix, depth: Int = 2, keys: [String] = ["a", "b", "c", "d/e", "~"]) -> JSONValue {
-        var fields: [String: JSONValue] = [:]
+        var fields: JSONObject = [:]
         for key in keys where Bool.random(using: &generator) {
             fields[key] = value(&generator, depth: depth)
         }

@@ -31,7 +31,7 @@ import Testing
 
     @Test func entriesKeepTheLaws() {
         let sections: (inout SplitMix) -> JSONValue = { generator in
-            var entries: [String: JSONValue] = [:]
+            var entries: JSONObject = [:]
             for key in ["s1", "s2", "s3", "s4"] where Bool.random(using: &generator) {
                 entries[key] = .object(["completed": .bool(Bool.random(using: &generator)),
                                         "updatedAt": .integer(Int64.random(in: 0...3, using: &generator))])

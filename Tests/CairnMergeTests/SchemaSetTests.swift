@@ -62,8 +62,8 @@ import Testing
     /// every process (not in the order a dictionary happens to hold).
     @Test func dependentFieldsLackingAreNamedInKeyOrder() throws {
         let triggers = "abcdefgh".map(String.init)
-        let schema = Schema(.object(["dependentRequired": .object(Dictionary(uniqueKeysWithValues: triggers.map { ($0, .array([.string($0 + "2")])) }))]))
-        let errors = schema.validate(.object(Dictionary(uniqueKeysWithValues: triggers.map { ($0, .bool(true)) })))
+        let schema = Schema(.object(["dependentRequired": .object(JSONObject(uniqueKeysWithValues: triggers.map { ($0, JSONValue.array([.string($0 + "2")])) }))]))
+        let errors = schema.validate(.object(JSONObject(uniqueKeysWithValues: triggers.map { ($0, JSONValue.bool(true)) })))
         #expect(errors.map(\.message) == triggers.map { "has \"\($0)\", so needs \"\($0)2\"" })
     }
 

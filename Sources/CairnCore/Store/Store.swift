@@ -90,7 +90,7 @@ public final class Store {
             throw CairnError(.invalidInput, "an encrypted store needs a key, and none was given; nothing was created", remedy: .giveStoreKey(keyID: "new"))
         }
         let repository = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
-        var identity: [String: JSONValue] = ["formatVersion": .integer(1), "uid": .string(uid)]
+        var identity: JSONObject = ["formatVersion": .integer(1), "uid": .string(uid)]
         if let schemaSet { identity["schemaSet"] = .string(schemaSet.name) }
         if let keyring {
             identity["encrypted"] = .bool(true)

@@ -39,7 +39,7 @@ extension GenerationContext {
         }
     }
 
-    func inferredTypes(_ keywords: [String: JSONValue]) -> [String] {
+    func inferredTypes(_ keywords: JSONObject) -> [String] {
         if ["properties", "required", "additionalProperties", "patternProperties", "minProperties"].contains(where: { keywords[$0] != nil }) { return ["object"] }
         if ["items", "minItems", "maxItems", "uniqueItems"].contains(where: { keywords[$0] != nil }) { return ["array"] }
         if ["minLength", "maxLength", "pattern", "format"].contains(where: { keywords[$0] != nil }) { return ["string"] }
@@ -48,7 +48,7 @@ extension GenerationContext {
     }
 
     /// The stamp of this step (or a fresh one without a step): an integer, or date-time text.
-    func stampValue(type: String, keywords: [String: JSONValue], pointer: String,
+    func stampValue(type: String, keywords: JSONObject, pointer: String,
                     using random: inout SplitMix) throws(GenerationError) -> JSONValue {
         let step = time ?? Int64.random(in: 0..<1_000, using: &random)
         if type == "string" { return .string(GeneratedTime.stamp(step)) }
@@ -60,7 +60,7 @@ extension GenerationContext {
 
     /// A number within the bounds (exclusive ones, `multipleOf`): near the lower bound, or
     /// from 0 to 100 without bounds. Bounds no 64-bit number honours are errors.
-    func number(_ keywords: [String: JSONValue], integer: Bool, pointer: String,
+    func number(_ keywords: JSONObject, integer: Bool, pointer: String,
                 using random: inout SplitMix) throws(GenerationError) -> JSONValue {
         let minimum = try bound("minimum", of: keywords, pointer: pointer)
         let maximum = try bound("maximum", of: keywords, pointer: pointer)
@@ -89,7 +89,7 @@ extension GenerationContext {
         return .double(value)
     }
 
-    func string(_ keywords: [String: JSONValue], pointer: String, key: String?, policy: MergePolicy,
+    func string(_ keywords: JSONObject, pointer: String, key: String?, policy: MergePolicy,
                 using random: inout SplitMix) throws(GenerationError) -> JSONValue {
         let minimum = try count("minLength", of: keywords, pointer: pointer, minimum: true) ?? 0
         let maximum = try count("maxLength", of: keywords, pointer: pointer, minimum: false)
@@ -142,7 +142,7 @@ extension GenerationContext {
         return nil
     }
 
-    func array(_ keywords: [String: JSONValue], pointer: String, key: String?,
+    func array(_ keywords: JSONObject, pointer: String, key: String?,
                using random: inout SplitMix) throws(GenerationError) -> JSONValue {
         let minimum = try count("minItems", of: keywords, pointer: pointer, minimum: true) ?? 0
         let maximum = try count("maxItems", of: keywords, pointer: pointer, minimum: false) ?? (minimum + 3)
@@ -166,13 +166,13 @@ extension GenerationContext {
         return .array(elements)
     }
 
-    func object(_ keywords: [String: JSONValue], conditions: [[String: JSONValue]], pointer: String, key: String?,
+    func object(_ keywords: JSONObject, conditions: [JSONObject], pointer: String, key: String?,
                 policy: MergePolicy, top: Bool, using random: inout SplitMix) throws(GenerationError) -> JSONValue {
         let properties = keywords["properties"]?.objectValue ?? [:]
         let required = Set((keywords["required"]?.arrayValue ?? []).compactMap { if case .string(let name) = $0 { name } else { nil } })
         let minimum = try count("minProperties", of: keywords, pointer: pointer, minimum: true) ?? 0
         let maximum = try count("maxProperties", of: keywords, pointer: pointer, minimum: false) ?? Int.max
-        var fields: [String: JSONValue] = [:]
+        var fields: JSONObject = [:]
         for name in JSONValue.sortedKeys(properties) {
             if top, kind.derived[name] != nil || kind.counted[name] != nil { continue }
             // The version of pinned content is Cairn's to fill from a download, not the app's.
@@ -234,7 +234,7 @@ extension GenerationContext {
 
     /// `object` changed to meet `branch` (a conditional's `then` or `else`): its required
     /// properties drawn, and properties it refuses drawn again under both schemas.
-    func meet(_ object: JSONValue, _ branch: JSONValue, properties: [String: JSONValue], policy: MergePolicy,
+    func meet(_ object: JSONValue, _ branch: JSONValue, properties: JSONObject, policy: MergePolicy,
               pointer: String, using random: inout SplitMix) throws(GenerationError) -> JSONValue {
         guard case .object(var fields) = object, case .object(let keywords) = branch else { return object }
         let constraints = keywords["properties"]?.objectValue ?? [:]

@@ -26,13 +26,13 @@ struct GenerationContext {
     /// (one of each alternative, drawn) folded in; conditionals are returned apart, for
     /// the object they constrain to meet once drawn.
     func resolved(_ schema: JSONValue, pointer: String, using random: inout SplitMix,
-                  depth: Int = 0) throws(GenerationError) -> (schema: [String: JSONValue], conditions: [[String: JSONValue]]) {
+                  depth: Int = 0) throws(GenerationError) -> (schema: JSONObject, conditions: [JSONObject]) {
         guard depth < Schema.maxDepth else { throw fail(pointer, "references nest too deep") }
         switch schema {
         case .bool(true): return ([:], [])
         case .bool(false): throw fail(pointer, "the schema allows no value")
         case .object(var keywords):
-            var conditions: [[String: JSONValue]] = []
+            var conditions: [JSONObject] = []
             if case .string(let reference)? = keywords.removeValue(forKey: "$ref") {
                 guard let target = SchemaValidator(root: root).resolve(reference) else {
                     throw fail(pointer, "$ref \(reference) does not resolve within the schema")
@@ -71,7 +71,7 @@ struct GenerationContext {
     /// Two schemas' keywords as one: types intersected, `required` joined, properties
     /// both sides name combined with `allOf`; otherwise the second's keyword. (What comes
     /// out does not depend on the order the keywords are visited in.)
-    static func conjunction(_ first: [String: JSONValue], _ second: [String: JSONValue]) -> [String: JSONValue] {
+    static func conjunction(_ first: JSONObject, _ second: JSONObject) -> JSONObject {
         var result = first
         for (key, value) in second {
             guard let existing = result[key] else { result[key] = value; continue }
@@ -117,7 +117,7 @@ struct GenerationContext {
     /// The schemas entries of an object with `keywords` are drawn from: its
     /// `additionalProperties` (unless false), then each of its `patternProperties` in the
     /// order of their patterns, each with its pointer and pattern.
-    static func entrySchemas(_ keywords: [String: JSONValue],
+    static func entrySchemas(_ keywords: JSONObject,
                              pointer: String) -> [(schema: JSONValue, pointer: String, pattern: String?)] {
         var schemas: [(schema: JSONValue, pointer: String, pattern: String?)] = []
         if let additional = keywords["additionalProperties"], additional != .bool(false) {
@@ -133,7 +133,7 @@ struct GenerationContext {
     /// The schema the entry `key` of an object with `keywords` must meet, as the validator
     /// reads it: every pattern the key matches, else `additionalProperties`; nil when `key`
     /// is a declared property or no entry of that name is allowed.
-    func entrySchema(for key: String, in keywords: [String: JSONValue]) -> JSONValue? {
+    func entrySchema(for key: String, in keywords: JSONObject) -> JSONValue? {
         guard keywords["properties"]?.field(key) == nil else { return nil }
         let patterns = keywords["patternProperties"]?.objectValue ?? [:]
         var validator = SchemaValidator(root: root)
@@ -151,7 +151,7 @@ struct GenerationContext {
 
     /// A numeric keyword (`minimum`, `multipleOf`, …): nil when absent; a value that is no
     /// finite number is an error.
-    func bound(_ name: String, of keywords: [String: JSONValue], pointer: String) throws(GenerationError) -> Double? {
+    func bound(_ name: String, of keywords: JSONObject, pointer: String) throws(GenerationError) -> Double? {
         guard let value = keywords[name] else { return nil }
         guard let number = value.number, number.isFinite else {
             throw fail(pointer + "/" + name, "\(name) is \(value.inlineText), not a finite number")
@@ -162,7 +162,7 @@ struct GenerationContext {
     /// A count keyword (`minItems`, `maxLength`, …) as the validator reads it (a whole
     /// number, `2` or `2.0`): nil when absent; anything else, or a negative count, is an
     /// error; a minimum (`minimum: true`) above ``GenerationBudget/largestMinimum`` too.
-    func count(_ name: String, of keywords: [String: JSONValue], pointer: String, minimum: Bool) throws(GenerationError) -> Int? {
+    func count(_ name: String, of keywords: JSONObject, pointer: String, minimum: Bool) throws(GenerationError) -> Int? {
         guard let value = keywords[name] else { return nil }
         guard let count = SchemaValidator.count(value), count >= 0 else {
             throw fail(pointer + "/" + name, "\(name) is \(value.inlineText), not a count (a whole number from 0 to 9e18)")

@@ -116,9 +116,9 @@ public struct PolicyLedger: Sendable {
             remember(.object(fields), stamp: fields[field], then: then, at: place)
         case .fields(let children, let others):
             guard policy != .plain, case .object(let fields)? = after else { return }
-            for key in MergePolicy.keys(of: before?.objectValue ?? [:], fields).sorted() {
+            for (key, values) in JSONObject.aligned(before?.objectValue ?? [:], fields, [:]) {
                 guard let child = children[key] ?? others, !(top && kind.computedFields.contains(key)) else { continue }
-                record(child, before: before?.field(key), after: fields[key], at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
+                record(child, before: values.0, after: values.1, at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
             }
         }
     }

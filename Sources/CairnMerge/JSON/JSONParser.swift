@@ -41,6 +41,14 @@ private struct Reader {
     let input: [UInt8]
     let limits: JSONLimits
     var position = 0
+    /// The fields of the objects being read, innermost last: an object's fields gather here
+    /// and leave as one array, made at its size, when the object ends.
+    var openFields: [JSONObject.Field] = []
+    /// For each of those fields, where its key starts (its opening quote) and, for a key of
+    /// ASCII bytes with no escape, where its bytes are: such keys are compared in the input.
+    var openKeys: [(offset: Int, bytes: Range<Int>?)] = []
+    /// Where the bytes of the string just read are, when they are ASCII with no escape.
+    var plainString: Range<Int>?
 
     init(input: [UInt8], limits: JSONLimits) {
         self.input = input
@@ -108,18 +116,35 @@ private struct Reader {
             position += 1
             return .object([:])
         }
-        // The fields are gathered first, so the dictionary is made at its size at once
-        // instead of growing (and hashing every key again) as they come.
-        var pairs: [(key: String, offset: Int, value: JSONValue)] = []
+        let base = openFields.count
+        defer {
+            openFields.removeSubrange(base...)
+            openKeys.removeSubrange(base...)
+        }
+        // Whether every key so far is plain ASCII, each after the one before in canonical
+        // order: what a canonical document holds, an object with nothing left to check.
+        var canonical = true
         while true {
             guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
             let keyOffset = position
             let key = try readString()
+            if let bytes = plainString {
+                if canonical, openKeys.count > base, let previous = openKeys[openKeys.count - 1].bytes {
+                    canonical = precedes(previous, bytes)
+                } else if openKeys.count > base {
+                    canonical = false
+                }
+            } else {
+                canonical = false
+            }
+            let keyBytes = plainString
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
             position += 1
             skipWhitespace()
-            pairs.append((key, keyOffset, try readValue(depth: depth)))
+            let value = try readValue(depth: depth)
+            openFields.append(JSONObject.Field(key: key, value: value))
+            openKeys.append((keyOffset, keyBytes))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -127,15 +152,29 @@ private struct Reader {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
-                var fields = [String: JSONValue](minimumCapacity: pairs.count)
-                for pair in pairs where fields.updateValue(pair.value, forKey: pair.key) != nil {
-                    throw error("duplicate key \(quoted(pair.key)) in one object", at: pair.offset)
+                let fields = Array(openFields[base...])
+                if canonical { return .object(JSONObject(checkedFields: fields, hasNonASCIIKey: false)) }
+                let (object, duplicate) = JSONObject.parsed(fields)
+                guard let object else {
+                    let index = duplicate!
+                    throw error("duplicate key \(quoted(fields[index].key)) in one object", at: openKeys[base + index].offset)
                 }
-                return .object(fields)
+                return .object(object)
             default:
                 throw error("expected ',' or '}'")
             }
         }
+    }
+
+    /// Whether the input's bytes in `left` come before those in `right`.
+    func precedes(_ left: Range<Int>, _ right: Range<Int>) -> Bool {
+        var (first, second) = (left.lowerBound, right.lowerBound)
+        while first < left.upperBound, second < right.upperBound {
+            if input[first] != input[second] { return input[first] < input[second] }
+            first += 1
+            second += 1
+        }
+        return first == left.upperBound && second < right.upperBound
     }
 
     mutating func readArray(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -164,6 +203,7 @@ private struct Reader {
     /// Reads a string from its opening quote to its closing one.
     mutating func readString() throws(JSONParseError) -> String {
         position += 1
+        plainString = nil
         // Most strings have no escape: they become a String straight from the input, and
         // most are ASCII, which is valid UTF-8 with nothing to check.
         let start = position
@@ -179,6 +219,7 @@ private struct Reader {
                 guard let text else {
                     throw error("string is not valid UTF-8", at: start - 1)
                 }
+                if bits < 0x80 { plainString = start..<end }
                 position += 1
                 return text
             }

@@ -7,7 +7,7 @@ extension JSONValue {
     /// The same value always gives the same bytes, so the same git blob.
     public func canonicalBytes() -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(256)
+        output.reserveCapacity(1_024)
         writeCanonical(into: &output, indent: 0)
         output.append(0x0A)
         return output
@@ -49,8 +49,7 @@ extension JSONValue {
                 return
             }
             output.append(UInt8(ascii: "{"))
-            let sorted = fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            for (position, field) in sorted.enumerated() {
+            for (position, field) in fields.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(into: &output, indent: indent + 1)
                 Self.writeString(field.key, into: &output)
@@ -63,8 +62,8 @@ extension JSONValue {
     }
 
     /// An object's keys in canonical order: by their UTF-8 bytes, whatever the locale.
-    public static func sortedKeys(_ fields: [String: JSONValue]) -> [String] {
-        fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    public static func sortedKeys(_ fields: JSONObject) -> [String] {
+        fields.keys
     }
 
     /// The shortest text that reads back as the same double, with a plain exponent
@@ -98,11 +97,21 @@ extension JSONValue {
 
     private static func newline(into output: inout [UInt8], indent: Int) {
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        for _ in 0..<indent * 2 { output.append(UInt8(ascii: " ")) }
     }
 
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: their bytes go as they are, at once.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)

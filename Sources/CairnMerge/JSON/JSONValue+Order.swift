@@ -41,10 +41,11 @@ extension JSONValue {
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isSame(as: $1) }
         case (.object(let a), .object(let b)):
+            // Both in canonical order: the same bytes are the same keys, one by one.
             guard a.count == b.count else { return false }
-            for (key, value) in a {
-                guard let index = b.index(forKey: key), b.keys[index].utf8.elementsEqual(key.utf8),
-                      value.isSame(as: b.values[index]) else { return false }
+            for index in a.indices {
+                let (left, right) = (a[index], b[index])
+                guard JSONObject.sameBytes(left.key, right.key), left.value.isSame(as: right.value) else { return false }
             }
             return true
         default:

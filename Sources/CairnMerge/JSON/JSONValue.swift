@@ -1,8 +1,9 @@
 /// A JSON value as Cairn stores it.
 ///
 /// Numbers keep their kind: a number written without a fraction or an exponent is an
-/// ``integer`` (the whole `Int64` range), any other is a ``double``. Objects are unordered;
-/// their canonical form sorts the keys (see ``canonicalBytes()``).
+/// ``integer`` (the whole `Int64` range), any other is a ``double``. An object's fields are a
+/// ``JSONObject``: looked up like a dictionary's, kept in canonical order (see
+/// ``canonicalBytes()``).
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -10,10 +11,10 @@ public enum JSONValue: Hashable, Sendable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The object's fields, or nil when the value is not an object.
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let fields) = self { return fields }
         return nil
     }

@@ -2,7 +2,7 @@ extension ConflictRecord {
     /// The record as a JSON object — `document`, `pointer`, `policy`, and `kept` / `replaced`
     /// and `note` when present — as merge commits carry it.
     public var jsonValue: JSONValue {
-        var fields: [String: JSONValue] = [
+        var fields: JSONObject = [
             "document": .string(document?.description ?? ""), "pointer": .string(pointer),
             "policy": .string(policy.rawValue),
         ]

@@ -111,14 +111,13 @@ extension MergePolicy {
         guard case .object(let oursFields) = ours, case .object(let theirsFields) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: decider, into: &records)
         }
-        let baseFields = base?.objectValue ?? [:]
-        var merged: [String: JSONValue] = [:]
-        for key in Self.keys(of: baseFields, oursFields, theirsFields) {
-            let policy = children[key] ?? others ?? .plain
-            let value = policy.merge(baseFields[key], oursFields[key], theirsFields[key],
+        var merged = JSONObject()
+        for (key, values) in JSONObject.aligned(base?.objectValue ?? [:], oursFields, theirsFields) {
+            let policy = (children.isEmpty ? nil : children[key]) ?? others ?? .plain
+            let value = policy.merge(values.0, values.1, values.2,
                                      at: pointer + "/" + Self.escape(key), deciding: decider, in: context,
                                      into: &records)
-            if let value { merged[key] = value }
+            if let value { merged.append(value, forKey: key) }
         }
         return .object(merged)
     }
@@ -168,31 +167,6 @@ extension MergePolicy {
         return merged
     }
 
-    /// The keys of objects merged key by key, each in one spelling: Swift takes `"é"` (NFC)
-    /// and `"e\u{301}"` (NFD) as one key, so of the spellings the sides use, the first in
-    /// UTF-8 order is kept, and the merged object is the same bytes whichever side merges.
-    static func keys(of objects: [String: JSONValue]...) -> [String] {
-        // ASCII keys have one spelling each: the keys of the first object, then those of the
-        // others that no object before them has.
-        if objects.allSatisfy({ $0.keys.allSatisfy { key in key.utf8.allSatisfy { $0 < 0x80 } } }) {
-            var keys: [String] = []
-            for (index, object) in objects.enumerated() {
-                for key in object.keys where !objects[..<index].contains(where: { $0[key] != nil }) {
-                    keys.append(key)
-                }
-            }
-            return keys
-        }
-        var spellings: [String: String] = [:]
-        for object in objects {
-            for key in object.keys {
-                if let kept = spellings[key], !key.utf8.lexicographicallyPrecedes(kept.utf8) { continue }
-                spellings[key] = key
-            }
-        }
-        return Array(spellings.values)
-    }
-
     /// `lww` and `highest`: the winning side's whole value, but keys with a policy of their
     /// own merge by it, and conflicts below them go to the winning side.
     private func mergeSides(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, firstWins: Bool,
@@ -223,14 +197,13 @@ extension MergePolicy {
         guard case .object(let oursEntries) = ours, case .object(let theirsEntries) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
-        let baseEntries = base?.objectValue ?? [:]
         let entry = MergePolicy.lww(field, children: [:])
-        var merged: [String: JSONValue] = [:]
-        for key in Self.keys(of: baseEntries, oursEntries, theirsEntries) {
-            let value = entry.merge(baseEntries[key], oursEntries[key], theirsEntries[key],
+        var merged = JSONObject()
+        for (key, values) in JSONObject.aligned(base?.objectValue ?? [:], oursEntries, theirsEntries) {
+            let value = entry.merge(values.0, values.1, values.2,
                                     at: pointer + "/" + Self.escape(key), deciding: .byContent, in: context,
                                     into: &records)
-            if let value { merged[key] = value }
+            if let value { merged.append(value, forKey: key) }
         }
         return .object(merged)
     }

@@ -32,7 +32,7 @@ public struct AssetReference: Hashable, Sendable {
 
     /// The field's value.
     public var json: JSONValue {
-        var fields: [String: JSONValue] = ["oid": .string(oid), "size": .integer(size)]
+        var fields: JSONObject = ["oid": .string(oid), "size": .integer(size)]
         if let mediaType { fields["mediaType"] = .string(mediaType) }
         return .object(fields)
     }

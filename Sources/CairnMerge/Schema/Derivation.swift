@@ -12,8 +12,8 @@
 ///
 /// (Counts of other documents are ``DocumentCount``s.)
 public enum Derivation: Hashable, Sendable {
-    case count(map: String, where: [String: JSONValue])
-    case latestKey(map: String, by: String, where: [String: JSONValue])
+    case count(map: String, where: JSONObject)
+    case latestKey(map: String, by: String, where: JSONObject)
     case ratio(numerator: String, denominator: String, scale: Double)
 
     init?(annotation: JSONValue) {
@@ -37,7 +37,7 @@ public enum Derivation: Hashable, Sendable {
 
     /// The field's value for `document`.
     public func compute(_ document: JSONValue) -> JSONValue {
-        func matching(_ map: String, _ filter: [String: JSONValue]) -> [(String, JSONValue)] {
+        func matching(_ map: String, _ filter: JSONObject) -> [(String, JSONValue)] {
             let entries = document.field(map)?.objectValue ?? [:]
             return entries.filter { _, entry in
                 filter.allSatisfy { key, value in entry.field(key).map { JSONValue.same($0, value) } ?? false }

@@ -7,7 +7,7 @@ public struct DocumentCount: Hashable, Sendable {
     /// The collection below the owner: collection IDs and `*` for any document between them.
     public var collection: [String]
     /// Field values a document must have to count.
-    public var filter: [String: JSONValue]
+    public var filter: JSONObject
 
     init?(annotation: JSONValue) {
         guard case .object(let fields) = annotation, case .string(let text)? = fields["countDocuments"],

@@ -63,13 +63,13 @@ extension SchemaSet {
                     "checkpoint": Self.json(kind.checkpoint ?? .standard),
                     "checkpointDeclared": .bool(kind.checkpoint != nil),
                     "retention": kind.retention.map { .object(["keep": .integer(Int64($0.keep)), "by": .string($0.by)]) } ?? .null,
-                    "ids": .object(kind.ids.mapValues(\.root)),
+                    "ids": .object(JSONObject(kind.ids.mapValues(\.root))),
                     "pins": kind.pin?.annotation ?? .null,
-                    "assets": .object(kind.assets.mapValues { field in
+                    "assets": .object(JSONObject(kind.assets.mapValues { field in
                         .object(field.maxBytes.map { ["maxBytes": .integer($0)] } ?? [:])
-                    }),
+                    })),
                     "policy": Self.json(kind.policy),
-                    "derived": .object(Dictionary(uniqueKeysWithValues: Self.computed(kind).map { field, what in
+                    "derived": .object(JSONObject(uniqueKeysWithValues: Self.computed(kind).map { field, what -> (String, JSONValue) in
                         (field, JSONValue.object(["derive": what.annotation, "computes": .string(what.text)]))
                     })),
                 ])
@@ -94,18 +94,18 @@ extension SchemaSet {
     }
 
     private static func json(_ policy: MergePolicy) -> JSONValue {
-        var fields: [String: JSONValue] = ["policy": .string(policy.name.rawValue)]
-        if !policy.children.isEmpty { fields["fields"] = .object(policy.children.mapValues(json)) }
+        var fields: JSONObject = ["policy": .string(policy.name.rawValue)]
+        if !policy.children.isEmpty { fields["fields"] = .object(JSONObject(policy.children.mapValues(json))) }
         if case .fields(_, let others?) = policy { fields["entries"] = json(others) }
         return .object(fields)
     }
 
     /// The derived and counted fields of a kind, sorted by name: the annotation and a sentence.
     private static func computed(_ kind: Kind) -> [(String, (annotation: JSONValue, text: String))] {
-        func filter(_ fields: [String: JSONValue]) -> String {
+        func filter(_ fields: JSONObject) -> String {
             fields.isEmpty ? "" : " where " + fields.sorted { $0.key < $1.key }.map { "\($0.key) is \($0.value.inlineText)" }.joined(separator: " and ")
         }
-        func annotation(_ fields: [String: JSONValue], where filter: [String: JSONValue]) -> JSONValue {
+        func annotation(_ fields: JSONObject, where filter: JSONObject) -> JSONValue {
             .object(filter.isEmpty ? fields : fields.merging(["where": .object(filter)]) { $1 })
         }
         var result: [(String, (annotation: JSONValue, text: String))] = []

@@ -23,7 +23,7 @@ extension SchemaSetCheck {
                 }
                 return entries.schema
             }
-            func filter(_ fields: [String: JSONValue], in entry: JSONValue, of what: String) {
+            func filter(_ fields: JSONObject, in entry: JSONValue, of what: String) {
                 for name in fields.keys.sorted() where entry.field("properties")?.field(name) == nil {
                     add("filters on \"\(name)\", which \(what) do not declare")
                 }

@@ -570,4 +570,28 @@ import CairnMerge
         #expect(!pushed.contains("not pushed"), "\(pushed)")
         #expect(try served.main("u1") == a.head())
     }
+
+    /// Once the server has asked for the password, every later request of the sync carries
+    /// it, as git does after its first challenge: one 401 a sync, not one per connection
+    /// (the fetch's, the push's).
+    @Test(.runningTime(atMost: .seconds(180))) func aSyncIsAskedForItsPasswordOnce() throws {
+        let served = try Served()
+        defer { served.server.stop() }
+        let server = try #require(served.server as? GitHTTPServer)
+        let password = Self.passwords["u1"]!
+        let a = Device("A")
+        #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0)
+        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
+        #expect(try a("checkpoint").status == 0)
+        let before = server.requests().count
+        let synced = try a("sync", "-q", password: password)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let requests = Array(server.requests(atLeast: before + 1).dropFirst(before))
+        #expect(requests.filter { $0.hasPrefix("401 ") }.count == 1, "\(requests.joined(separator: "\n"))")
+        // The fetch and the push each happened.
+        #expect(requests.contains { $0.hasPrefix("200 POST") && $0.contains("git-upload-pack") } ||
+                requests.contains { $0.hasPrefix("200 GET") && $0.contains("service=git-upload-pack") })
+        #expect(requests.contains { $0.hasPrefix("200 POST") && $0.contains("git-receive-pack") }, "\(requests.joined(separator: "\n"))")
+        #expect(try served.main("u1") == a.head())
+    }
 }

@@ -20,12 +20,12 @@ extension Store {
         let ssh = try sshAccess(for: remote)
         var connection: Remote?
         do {
-            let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
-            connection = made
-            made.timeout = timeout
-            try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials?.git, ssh: ssh) { step in
-                last = step
-                progress?(TransferProgress(step))
+            try connecting(to: ssh?.url ?? remote.connectionURL, credentials: credentials, timeout: timeout,
+                           opened: { connection = $0 }) { made throws(GitError) in
+                try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials?.git, ssh: ssh) { step in
+                    last = step
+                    progress?(TransferProgress(step))
+                }
             }
         } catch {
             throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "fetch from")

@@ -22,10 +22,10 @@ extension Store {
         func send() throws -> PushOutcome {
             var connection: Remote?
             do {
-                let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
-                connection = made
-                made.timeout = timeout
-                return try made.push([refspec], credentials: credentials?.git, ssh: ssh) { progress?(TransferProgress($0)) }
+                return try connecting(to: ssh?.url ?? remote.connectionURL, credentials: credentials, timeout: timeout,
+                                      opened: { connection = $0 }) { made throws(GitError) in
+                    try made.push([refspec], credentials: credentials?.git, ssh: ssh) { progress?(TransferProgress($0)) }
+                }
             } catch {
                 if case .nonFastForward? = error.reason {
                     return PushOutcome(rejections: ["refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)])

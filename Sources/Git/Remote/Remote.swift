@@ -23,6 +23,14 @@ public final class Remote {
     /// What the last fetch, push or listing over SSH did to authenticate (the keys offered, in
     /// order), kept after it failed too, so that a refusal can name the keys.
     public private(set) var lastSSHAttempt: SSHAttempt?
+    /// HTTP headers sent with every request of a fetch or push (libgit2's custom
+    /// headers), such as the credentials of a server that asked for them before. While there
+    /// are any, the remote follows no redirect: a header meant for this URL never goes to
+    /// another (libgit2 fails with "unexpected redirect" instead).
+    public var headers: [String] = []
+    /// Whether the server asked for a user name and password in the last fetch or push, and
+    /// was given them.
+    public private(set) var passwordAsked = false
 
     /// The remote at `url`, used as it is: no `url.<base>.insteadOf` rewriting, no fetch
     /// refspec of its own (`git_remote_create_with_opts`). Skipping the rewrite also skips the
@@ -56,10 +64,15 @@ public final class Remote {
         options.update_fetchhead = 0
         let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
+        if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
         let result = SocketStream.withTimeout(timeout) {
-            withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
+            withStringArray(headers) { custom in
+                options.custom_headers = custom.pointee
+                return withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
+            }
         }
         lastSSHAttempt = withExtendedLifetime(session) { session.sshAttempt }
+        passwordAsked = session.offeredCredentials
         do {
             try check(result, "git_remote_fetch")
         } catch {
@@ -77,10 +90,15 @@ public final class Remote {
         try check(git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
+        if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
         let result = SocketStream.withTimeout(timeout) {
-            withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
+            withStringArray(headers) { custom in
+                options.custom_headers = custom.pointee
+                return withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
+            }
         }
         lastSSHAttempt = session.sshAttempt
+        passwordAsked = session.offeredCredentials
         return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in
             do throws(GitError) {
                 try check(result, "git_remote_push")

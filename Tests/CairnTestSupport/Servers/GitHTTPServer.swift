@@ -72,6 +72,24 @@ public final class GitHTTPServer: GitServer {
         Paths(folder: folder.path).log
     }
 
+    /// The requests answered so far, one line each: the status, then the request line
+    /// (`401 GET /git/u1.git/info/refs?service=git-upload-pack HTTP/1.1`). lighttpd writes
+    /// its access log out every few seconds: this waits (up to 10 s) until it holds at least
+    /// `count` lines and then no more come for a second.
+    public func requests(atLeast count: Int = 0) -> [String] {
+        var lines: [String] = []
+        var stable = 0
+        for _ in 0..<100 {
+            let text = (try? String(contentsOfFile: Paths(folder: folder.path).accessLog, encoding: .utf8)) ?? ""
+            let now = text.split(separator: "\n").map(String.init)
+            stable = now.count == lines.count ? stable + 1 : 0
+            lines = now
+            if lines.count >= count, stable >= 10 { break }
+            usleep(100_000)
+        }
+        return lines
+    }
+
     /// lighttpd logs both a wrong password and a user its rule does not name as a password
     /// that does not match.
     public var failedLogins: Int {
@@ -102,7 +120,9 @@ public final class GitHTTPServer: GitServer {
                 """)
         }
         var text = """
-            server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi"\(proxy?.module ?? "") )
+            server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi", "mod_accesslog"\(proxy?.module ?? "") )
+            accesslog.filename = "\(paths.accessLog)"
+            accesslog.format = "%s %r"
             server.bind = "127.0.0.1"
             server.port = \(port)
             server.document-root = "\(paths.documents)"
@@ -171,6 +191,7 @@ public final class GitHTTPServer: GitServer {
         var users: String { folder + "/users" }
         var documents: String { folder + "/htdocs" }
         var errorLog: String { folder + "/error.log" }
+        var accessLog: String { folder + "/access.log" }
         var consoleLog: String { folder + "/console.log" }
         var pidFile: String { folder + "/lighttpd.pid" }
 

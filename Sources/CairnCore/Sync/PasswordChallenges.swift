@@ -1,0 +1,38 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// The HTTP remotes that asked this process for a user name and password: later fetches and
+/// pushes to them send the password with their first request, as git does after its first
+/// challenge, instead of being refused once per connection (a sync connects twice: to fetch,
+/// then to push). Kept in memory only, by URL and user name; the password itself is the one
+/// each call is given.
+enum PasswordChallenges {
+    private static let asked = Mutex<Set<String>>([])
+
+    private static func key(_ url: String, _ credentials: Credentials) -> String {
+        url + "\u{0}" + credentials.username
+    }
+
+    /// The `Authorization` header to send to `url` from the first request, when it asked for
+    /// these credentials' user before.
+    static func header(for url: String, credentials: Credentials?) -> String? {
+        guard let credentials, url.hasPrefix("http://") || url.hasPrefix("https://"),
+              asked.withLock({ $0.contains(key(url, credentials)) }) else { return nil }
+        let pair = Data((credentials.username + ":" + credentials.password).utf8)
+        return "Authorization: Basic " + pair.base64EncodedString()
+    }
+
+    static func remember(_ url: String, credentials: Credentials?) {
+        guard let credentials, url.hasPrefix("http://") || url.hasPrefix("https://") else { return }
+        _ = asked.withLock { $0.insert(key(url, credentials)) }
+    }
+
+    static func forget(_ url: String, credentials: Credentials?) {
+        guard let credentials else { return }
+        _ = asked.withLock { $0.remove(key(url, credentials)) }
+    }
+}

@@ -65,7 +65,7 @@ struct Report {
                 let met = row.memoryRatio <= Self.memoryLimit
                 lines.append("| \(row.workload) | \(row.documents.formatted()) | \(row.cairnSide) | \(row.peerSide) | "
                     + "\(row.cairnPeak.summary) MiB | \(row.peerPeak.summary) MiB | \(Samples.format(row.memoryRatio))× | "
-                    + "≤ \(Samples.format(Self.memoryLimit))× peer | \(met ? "met" : "**not met**") |")
+                    + "≤ \(Samples.format(Self.memoryLimit))× peer | \(met ? "met" : "**not met**: " + Explanations.memoryReason) |")
             }
         }
         if !growths.isEmpty {

@@ -31,6 +31,13 @@ enum PasswordChallenges {
         _ = asked.withLock { $0.insert(key(url, credentials)) }
     }
 
+    /// `host:port` of an http(s) URL, as libgit2 names the connections it makes to it.
+    static func endpoint(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else { return nil }
+        return host + ":" + String(components.port ?? (scheme == "https" ? 443 : 80))
+    }
+
     static func forget(_ url: String, credentials: Credentials?) {
         guard let credentials else { return }
         _ = asked.withLock { $0.remove(key(url, credentials)) }

@@ -4,8 +4,10 @@ extension Store {
     /// Runs `operation` (a fetch or a push) on a new connection to `url`, which `opened`
     /// names as soon as it is made (a failure's message tells what SSH tried). A server that
     /// asked this process for the password before gets it with the first request
-    /// (``PasswordChallenges``); one that redirects that request is asked again without it,
-    /// so that the password never follows a redirect. A server that asks now is remembered.
+    /// (``PasswordChallenges``); if that request is redirected, the operation is made again
+    /// without it. A server that asks now is remembered only if every connection went to
+    /// the URL's own host and port: a password asked for after a redirect is never sent
+    /// ahead to the URL that redirected.
     func connecting<T>(to url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
                        _ operation: (Remote) throws(GitError) -> T) throws(GitError) -> T {
         let made = try Remote(repository: repository, url: url)
@@ -15,13 +17,16 @@ extension Store {
             made.headers = [header]
             do {
                 return try operation(made)
-            } catch where error.message.contains("unexpected redirect") {
+            } catch where error.message.contains("unexpected redirect") || error.message.contains("cannot redirect from") {
                 PasswordChallenges.forget(url, credentials: credentials)
                 made.headers = []
             }
         }
         let result = try operation(made)
-        if made.passwordAsked { PasswordChallenges.remember(url, credentials: credentials) }
+        if made.passwordAsked, let endpoint = PasswordChallenges.endpoint(of: url),
+           made.endpointsReached.allSatisfy({ $0 == endpoint }) {
+            PasswordChallenges.remember(url, credentials: credentials)
+        }
         return result
     }
 }

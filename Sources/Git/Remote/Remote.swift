@@ -25,12 +25,15 @@ public final class Remote {
     public private(set) var lastSSHAttempt: SSHAttempt?
     /// HTTP headers sent with every request of a fetch or push (libgit2's custom
     /// headers), such as the credentials of a server that asked for them before. While there
-    /// are any, the remote follows no redirect: a header meant for this URL never goes to
-    /// another (libgit2 fails with "unexpected redirect" instead).
+    /// are any, the remote follows no redirect to another host (libgit2 1.5 fails with
+    /// "cannot redirect from …"; it still follows one to another path of the same host).
     public var headers: [String] = []
     /// Whether the server asked for a user name and password in the last fetch or push, and
     /// was given them.
     public private(set) var passwordAsked = false
+    /// The `host:port` of every connection the last fetch or push made, in order: a
+    /// redirect to another host or port shows as a second endpoint.
+    public private(set) var endpointsReached: [String] = []
 
     /// The remote at `url`, used as it is: no `url.<base>.insteadOf` rewriting, no fetch
     /// refspec of its own (`git_remote_create_with_opts`). Skipping the rewrite also skips the
@@ -65,12 +68,16 @@ public final class Remote {
         let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
         if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
-        let result = SocketStream.withTimeout(timeout) {
-            withStringArray(headers) { custom in
-                options.custom_headers = custom.pointee
-                return withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
+        let log = SocketStream.EndpointLog()
+        let result = SocketStream.logging(into: log) {
+            SocketStream.withTimeout(timeout) {
+                withStringArray(headers) { custom in
+                    options.custom_headers = custom.pointee
+                    return withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
+                }
             }
         }
+        endpointsReached = log.endpoints
         lastSSHAttempt = withExtendedLifetime(session) { session.sshAttempt }
         passwordAsked = session.offeredCredentials
         do {
@@ -91,12 +98,16 @@ public final class Remote {
         let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
         if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
-        let result = SocketStream.withTimeout(timeout) {
-            withStringArray(headers) { custom in
-                options.custom_headers = custom.pointee
-                return withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
+        let log = SocketStream.EndpointLog()
+        let result = SocketStream.logging(into: log) {
+            SocketStream.withTimeout(timeout) {
+                withStringArray(headers) { custom in
+                    options.custom_headers = custom.pointee
+                    return withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
+                }
             }
         }
+        endpointsReached = log.endpoints
         lastSSHAttempt = session.sshAttempt
         passwordAsked = session.offeredCredentials
         return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in

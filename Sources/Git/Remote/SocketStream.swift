@@ -34,12 +34,36 @@ enum SocketStream {
         registration.version = GIT_STREAM_VERSION
         registration.`init` = { out, host, port in
             guard let out, let host, let port else { return -1 }
+            if let log = pthread_getspecific(SocketStream.logKey) {
+                Unmanaged<EndpointLog>.fromOpaque(log).takeUnretainedValue().endpoints
+                    .append(String(cString: host) + ":" + String(cString: port))
+            }
             out.pointee = SocketStream.make(host: host, port: port)
             return 0
         }
         registration.wrap = nil
         try check(git_stream_register(GIT_STREAM_STANDARD, &registration), "git_stream_register")
     }
+
+    /// Where the connections made on a thread while ``logging(into:_:)`` ran went.
+    final class EndpointLog {
+        /// `host:port` of each connection, in order, as libgit2 asked for them.
+        var endpoints: [String] = []
+    }
+
+    /// Runs `body`, writing the endpoint of every connection it makes on this thread in `log`.
+    static func logging<T, E: Error>(into log: EndpointLog, _ body: () throws(E) -> T) throws(E) -> T {
+        let previous = pthread_getspecific(logKey)
+        pthread_setspecific(logKey, Unmanaged.passUnretained(log).toOpaque())
+        defer { pthread_setspecific(logKey, previous) }
+        return try body()
+    }
+
+    private static let logKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// Runs `body` with `seconds` as the timeout of the connections it makes on this thread
     /// (0: no timeout).

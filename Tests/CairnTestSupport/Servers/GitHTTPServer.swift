@@ -25,10 +25,12 @@ public final class GitHTTPServer: GitServer {
     /// `<root>/content/<collection>/<item>.git`, only the collection's authors push to them.
     /// `lfsSocket`: the Unix socket of a Git LFS server (``GiftlessServer``) that gets the
     /// requests to `/git/<uid>.git/info/lfs/…` (git-lfs's endpoint for the remote), behind the
-    /// same rules as the repository.
+    /// same rules as the repository. `redirectingTo` (`http://host:port`): the server checks
+    /// nothing and answers every request under `/git/` with a redirect (301) to the same path
+    /// and query there, as a server that moved does.
     public init(root: String, users: [String: String], access: GitServerAccess = .owner,
                 maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:],
-                lfsSocket: String? = nil) throws {
+                lfsSocket: String? = nil, redirectingTo: String? = nil) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-http")
         let paths = Paths(folder: folder.path)
@@ -39,10 +41,11 @@ public final class GitHTTPServer: GitServer {
         while true {
             tries += 1
             let port = try Loopback.freePort()
-            let configuration = Self.configuration(root: root, folder: folder.path, port: port,
-                                                   users: users.keys.sorted(), access: access,
-                                                   maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors,
-                                                   lfsSocket: lfsSocket)
+            let configuration = redirectingTo.map { Self.redirection(to: $0, folder: folder.path, port: port) }
+                ?? Self.configuration(root: root, folder: folder.path, port: port,
+                                      users: users.keys.sorted(), access: access,
+                                      maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors,
+                                      lfsSocket: lfsSocket)
             try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             if let process = try Self.launch(paths: paths, port: port, lastTry: tries == 5) {
                 self.port = port
@@ -72,19 +75,16 @@ public final class GitHTTPServer: GitServer {
         Paths(folder: folder.path).log
     }
 
-    /// The requests answered so far, one line each: the status, then the request line
-    /// (`401 GET /git/u1.git/info/refs?service=git-upload-pack HTTP/1.1`). lighttpd writes
-    /// its access log out every few seconds: this waits (up to 10 s) until it holds at least
-    /// `count` lines and then no more come for a second.
-    public func requests(atLeast count: Int = 0) -> [String] {
+    /// The requests answered so far, one line each: the status, the request line and the
+    /// `Authorization` header (`401 GET /git/u1.git/info/refs?service=git-upload-pack HTTP/1.1 -`). lighttpd writes
+    /// its access log out every 4 seconds: this waits (up to 15 s) until a line satisfies
+    /// `last`, the request expected to come last.
+    public func requests(until last: (String) -> Bool) -> [String] {
         var lines: [String] = []
-        var stable = 0
-        for _ in 0..<100 {
+        for _ in 0..<150 {
             let text = (try? String(contentsOfFile: Paths(folder: folder.path).accessLog, encoding: .utf8)) ?? ""
-            let now = text.split(separator: "\n").map(String.init)
-            stable = now.count == lines.count ? stable + 1 : 0
-            lines = now
-            if lines.count >= count, stable >= 10 { break }
+            lines = text.split(separator: "\n").map(String.init)
+            if lines.contains(where: last) { break }
             usleep(100_000)
         }
         return lines
@@ -103,6 +103,28 @@ public final class GitHTTPServer: GitServer {
     /// collection's authors alone: the rules the README's "Shared content" shows. With
     /// `lfsSocket`, `/git/<uid>.git/info/lfs/…` goes to the LFS server there, and the same
     /// rules (they match on the URL's start) decide who reaches it.
+    /// A server that only redirects `/git/…` to `target`.
+    static func redirection(to target: String, folder: String, port: Int) -> String {
+        let paths = Paths(folder: folder)
+        return """
+            server.modules = ( "mod_redirect", "mod_accesslog" )
+            server.bind = "127.0.0.1"
+            server.port = \(port)
+            server.document-root = "\(paths.documents)"
+            server.errorlog = "\(paths.errorLog)"
+            server.pid-file = "\(paths.pidFile)"
+            accesslog.filename = "\(paths.accessLog)"
+            accesslog.format = "\(accessLogFormat)"
+            url.redirect = ( "^/git/(.*)$" => "\(target)/git/$1" )
+            url.redirect-code = 301
+
+            """
+    }
+
+    /// The access log's lines: the status, the request line, and the `Authorization` header
+    /// sent with it (`-` for none).
+    static let accessLogFormat = "%s %r %{Authorization}i"
+
     static func configuration(root: String, folder: String, port: Int, users: [String], access: GitServerAccess,
                               maxRequestKilobytes: Int, contentAuthors: [String: [String]] = [:],
                               lfsSocket: String? = nil) -> String {
@@ -122,7 +144,7 @@ public final class GitHTTPServer: GitServer {
         var text = """
             server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi", "mod_accesslog"\(proxy?.module ?? "") )
             accesslog.filename = "\(paths.accessLog)"
-            accesslog.format = "%s %r"
+            accesslog.format = "\(accessLogFormat)"
             server.bind = "127.0.0.1"
             server.port = \(port)
             server.document-root = "\(paths.documents)"

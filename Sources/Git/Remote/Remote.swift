@@ -68,16 +68,10 @@ public final class Remote {
         let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
         if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
-        let log = SocketStream.EndpointLog()
-        let result = SocketStream.logging(into: log) {
-            SocketStream.withTimeout(timeout) {
-                withStringArray(headers) { custom in
-                    options.custom_headers = custom.pointee
-                    return withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
-                }
-            }
+        let result = transfer { custom in
+            options.custom_headers = custom
+            return withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
         }
-        endpointsReached = log.endpoints
         lastSSHAttempt = withExtendedLifetime(session) { session.sshAttempt }
         passwordAsked = session.offeredCredentials
         do {
@@ -98,16 +92,10 @@ public final class Remote {
         let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
         session.install(in: &options.callbacks)
         if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
-        let log = SocketStream.EndpointLog()
-        let result = SocketStream.logging(into: log) {
-            SocketStream.withTimeout(timeout) {
-                withStringArray(headers) { custom in
-                    options.custom_headers = custom.pointee
-                    return withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
-                }
-            }
+        let result = transfer { custom in
+            options.custom_headers = custom
+            return withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
         }
-        endpointsReached = log.endpoints
         lastSSHAttempt = session.sshAttempt
         passwordAsked = session.offeredCredentials
         return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in
@@ -117,6 +105,18 @@ public final class Remote {
                 throw session.explain(error)
             }
             return PushOutcome(rejections: session.rejections, remoteMessages: session.remoteMessages)
+        }
+    }
+
+    /// Runs a fetch or a push (`body`, given ``headers`` as libgit2 takes them) with the
+    /// remote's timeout, and notes the endpoints its connections reached.
+    private func transfer(_ body: (git_strarray) -> Int32) -> Int32 {
+        let log = SocketStream.EndpointLog()
+        defer { endpointsReached = log.endpoints }
+        return SocketStream.logging(into: log) {
+            SocketStream.withTimeout(timeout) {
+                withStringArray(headers) { custom in body(custom.pointee) }
+            }
         }
     }
 

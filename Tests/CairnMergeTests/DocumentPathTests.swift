@@ -92,4 +92,22 @@ import Testing
         #expect(!DocumentID.collide("doc", "doc"))
         #expect(!DocumentID.collide("doc", "doc2"))
     }
+
+    /// Paths sort by the bytes of their text, which `<` compares without making the text:
+    /// IDs with bytes below `/` (`-`, `.`, a space), prefixes of one another and non-ASCII
+    /// IDs among them.
+    @Test func pathsSortByTheBytesOfTheirText() throws {
+        let ids = ["a", "a-b", "a.b", "a b", "ab", "a0", "b", "caf\u{E9}", "cafe\u{301}", "z", "A", "\u{1F600}"]
+        var generator = SplitMix(seed: 51)
+        func path() throws -> DocumentPath {
+            let pairs = 1 + Int(generator.next() % 3)
+            var segments: [String] = []
+            for _ in 0..<(pairs * 2) { segments.append(ids[Int(generator.next() % UInt64(ids.count))]) }
+            return try DocumentPath(segments.joined(separator: "/"))
+        }
+        for _ in 0..<5_000 {
+            let (left, right) = (try path(), try path())
+            #expect((left < right) == left.description.utf8.lexicographicallyPrecedes(right.description.utf8), "\(left) < \(right)")
+        }
+    }
 }

@@ -94,6 +94,6 @@ extension Store {
     /// How many documents the store holds (`users/<uid>` and everything under it).
     public func documentCount() throws(CairnError) -> Int {
         let own = FileSystem.kind(absolute(StoreLayout.userFile(of: uid))) == .file ? 1 : 0
-        return own + documents(under: StoreLayout.documentsFolder(of: uid)).count
+        return own + documents(under: StoreLayout.documentsFolder(of: uid), sorted: false).count
     }
 }

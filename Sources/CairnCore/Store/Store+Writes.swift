@@ -97,8 +97,9 @@ extension Store {
         }
     }
 
-    /// The documents stored in the folder `relative` and its subfolders.
-    func documents(under relative: String) -> [DocumentPath] {
+    /// The documents stored in the folder `relative` and its subfolders, in path order
+    /// (`sorted` false: in no order, as for a count).
+    func documents(under relative: String, sorted: Bool = true) -> [DocumentPath] {
         var found: [DocumentPath] = []
         for name in FileSystem.names(in: absolute(relative)) {
             let child = relative + "/" + name
@@ -106,12 +107,12 @@ extension Store {
             case .file:
                 if let document = DocumentPath(fileName: child) { found.append(document) }
             case .folder:
-                found += documents(under: child)
+                found += documents(under: child, sorted: false)
             default:
                 break
             }
         }
-        return found.sorted()
+        return sorted ? found.sorted() : found
     }
 
     /// Removes the empty folders at and below `relative`, deepest first.

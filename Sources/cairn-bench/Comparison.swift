@@ -83,6 +83,6 @@ struct Comparison {
         (cairnPeak, peerPeak) = peaks
     }
 
-    /// How many times the peer's peak memory Cairn's is (median over median).
+    /// Cairn's peak memory as a multiple of the peer's (median over median).
     var memoryRatio: Double { cairnPeak.median / peerPeak.median }
 }

@@ -53,34 +53,37 @@ enum SocketStream {
 
     /// Runs `body`, writing the endpoint of every connection it makes on this thread in `log`.
     static func logging<T, E: Error>(into log: EndpointLog, _ body: () throws(E) -> T) throws(E) -> T {
-        let previous = pthread_getspecific(logKey)
-        pthread_setspecific(logKey, Unmanaged.passUnretained(log).toOpaque())
-        defer { pthread_setspecific(logKey, previous) }
-        return try body()
+        try with(UnsafeRawPointer(Unmanaged.passUnretained(log).toOpaque()), in: logKey, body)
     }
 
-    private static let logKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    /// The thread value ``logging(into:_:)`` sets.
+    private static let logKey = threadKey()
 
     /// Runs `body` with `seconds` as the timeout of the connections it makes on this thread
     /// (0: no timeout).
     static func withTimeout<T, E: Error>(_ seconds: Double, _ body: () throws(E) -> T) throws(E) -> T {
-        let previous = pthread_getspecific(timeoutKey)
         // Stored as milliseconds + 1 in the pointer's bits, so that 0 (no timeout) is not nil.
-        pthread_setspecific(timeoutKey, UnsafeRawPointer(bitPattern: milliseconds(seconds) + 1))
-        defer { pthread_setspecific(timeoutKey, previous) }
-        return try body()
+        try with(UnsafeRawPointer(bitPattern: milliseconds(seconds) + 1), in: timeoutKey, body)
     }
 
     /// The thread value ``withTimeout(_:_:)`` sets.
-    private static let timeoutKey: pthread_key_t = {
+    private static let timeoutKey = threadKey()
+
+    /// A new key of a value per thread.
+    private static func threadKey() -> pthread_key_t {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
-    }()
+    }
+
+    /// Runs `body` with `value` as this thread's value of `key`, then puts the one before back.
+    private static func with<T, E: Error>(_ value: UnsafeRawPointer?, in key: pthread_key_t,
+                                          _ body: () throws(E) -> T) throws(E) -> T {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, value)
+        defer { pthread_setspecific(key, previous) }
+        return try body()
+    }
 
     /// The timeout of new connections on this thread, in milliseconds (0: none).
     private static var currentTimeout: Int32 {

@@ -65,4 +65,52 @@ import Testing
         }
         #expect(FileManager.default.fileExists(atPath: gitdir + "refs/heads/main.lock"))
     }
+
+    @Test func aPutLeavesTheLockFileAsItWasAndAWriteThroughGitNotesItself() throws {
+        let store = try home.createStore("u1")
+        let lockFile = store.folder + "/.git/cairn/lock"
+        func state() throws -> String {
+            try String(contentsOfFile: lockFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func modified() throws -> Date {
+            try FileManager.default.attributesOfItem(atPath: lockFile)[.modificationDate] as! Date
+        }
+        try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
+        let before = try modified()
+        Thread.sleep(forTimeInterval: 0.02)
+        try store.put(JSONParser().parse(#"{"a":1}"#), at: DocumentPath("users/u1/books/b1"))
+        try store.delete(DocumentPath("users/u1/books/b1"))
+        #expect(try modified() == before, "a put and a delete do not write the lock file")
+        #expect(try state() == "idle")
+        // Inside a put's holding, a write through libgit2 notes itself first.
+        var seen: [String] = []
+        try store.lock.withLock(notingBusy: false) { () throws -> Void in
+            seen.append(try state())
+            try store.lock.withLock { () throws -> Void in seen.append(try state()) }
+        }
+        #expect(seen.count == 2)
+        #expect(seen.first == "idle")
+        #expect(seen.last?.hasPrefix("busy \(getpid()) ") == true)
+        #expect(try state() == "idle")
+    }
+
+    @Test func aPutClearsAKilledWritersLocksOnceAndLeavesLaterOnesAlone() throws {
+        let store = try home.createStore("u1")
+        let gitdir = store.folder + "/.git/"
+        let started = Int(Date().timeIntervalSince1970) - 5
+        try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
+        try "".write(toFile: gitdir + "index.lock", atomically: true, encoding: .utf8)
+        try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
+        #expect(!FileManager.default.fileExists(atPath: gitdir + "index.lock"), "the killed writer's lock removed")
+        // A lock some other program takes afterwards is not the killed writer's: the note was
+        // replaced, so the next writer does not take it for one.
+        try "".write(toFile: gitdir + "refs/heads/main.lock", atomically: true, encoding: .utf8)
+        do {
+            try store.checkpoint()
+            Issue.record("a lock taken after the recovery was removed")
+        } catch {
+            #expect(error.code == .busy)
+        }
+        #expect(FileManager.default.fileExists(atPath: gitdir + "refs/heads/main.lock"))
+    }
 }

@@ -94,4 +94,22 @@ import Testing
         let schema = Schema(try JSONParser().parse(##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##))
         #expect(schema.validate(.integer(1)).first?.message.contains("loops") == true)
     }
+
+    @Test func keywordsAreFoundAmongManyOtherFieldsAndOnlyInTheirOwnSpelling() throws {
+        // A schema node with hundreds of fields that are no keywords (annotations), around
+        // keywords placed first, in the middle and last in canonical order.
+        var fields: [String: JSONValue] = ["$comment": .string("many annotations")]
+        for index in 0..<600 { fields[String(format: "n%03d", index)] = .integer(Int64(index)) }
+        fields["type"] = .string("object")
+        fields["required"] = .array([.string("a")])
+        fields["maxProperties"] = .integer(2)
+        fields["TYPE"] = .string("string")
+        fields["typ"] = .string("string")
+        fields["maxPropertiez"] = .integer(0)
+        let schema = Schema(.object(JSONObject(fields)))
+        #expect(schema.accepts(try JSONParser().parse(#"{"a": 1}"#)))
+        let errors = schema.validate(try JSONParser().parse(#"{"b": 1, "c": 2, "d": 3}"#)).map(\.keyword).sorted()
+        #expect(errors == ["maxProperties", "required"])
+        #expect(schema.validate(.string("x")).map(\.keyword) == ["type"])
+    }
 }

@@ -38,6 +38,7 @@ extension Store {
     /// holds the lock.
     func finishInterruptedMove() throws {
         guard let bytes = try FileSystem.read(movePath) else { return }
+        try lock.noteBusy()
         let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count == 2, let target = ObjectID(hex: String(fields[1])) else {
             _ = try FileSystem.removeFile(movePath)
@@ -61,6 +62,7 @@ extension Store {
     /// this fails too, the note stays, and the next command finishes the move instead.
     func undoInterruptedMove() throws {
         guard let bytes = try FileSystem.read(movePath) else { return }
+        try lock.noteBusy()
         let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count == 2, let from = ObjectID(hex: String(fields[0])), let target = ObjectID(hex: String(fields[1])),
               try repository.reference(branchReference) == from else { return }

@@ -16,7 +16,7 @@ extension Store {
     @discardableResult
     public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
         let (filled, bytes) = try prepared(value, at: path)
-        return try locked("cannot write \(path)") { () throws -> PutOutcome in
+        return try locked("cannot write \(path)", documentsOnly: true) { () throws -> PutOutcome in
             try write(filled, stored: bytes, at: path)
         }
     }
@@ -42,14 +42,18 @@ extension Store {
     /// Writes a prepared document; the caller holds the lock.
     @discardableResult
     func write(_ filled: JSONValue, stored bytes: [UInt8], at path: DocumentPath) throws -> PutOutcome {
-        try checkCaseCollisions(path)
         let file = absolute(path.fileName)
         let old = try FileSystem.read(file)
         if old == bytes { return .unchanged }
-        if let old { try checkAppendOnly(path, change: .changed, from: old, to: filled) }
+        if let old {
+            try checkAppendOnly(path, change: .changed, from: old, to: filled)
+        } else {
+            try checkCaseCollisions(path)
+        }
         try journal.append([path.fileName])
         if old != nil {
-            try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
+            try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile,
+                                           readable: true)
         } else {
             try FileSystem.makeFolders(absolute(path.collection.description))
             try FileSystem.writeAtomically(bytes, to: file)
@@ -75,7 +79,7 @@ extension Store {
     @discardableResult
     public func delete(_ path: DocumentPath, recursive: Bool = false) throws(CairnError) -> [DocumentPath] {
         try checkOwned(path)
-        return try locked("cannot delete \(path)") { () throws -> [DocumentPath] in
+        return try locked("cannot delete \(path)", documentsOnly: true) { () throws -> [DocumentPath] in
             let own = FileSystem.kind(absolute(path.fileName)) == .file ? [path] : []
             let below = documents(under: path.folderName)
             if !recursive, !below.isEmpty {

@@ -186,10 +186,12 @@ public final class Store {
     }
 
     /// Runs `body` under the store's lock, turning libgit2 failures into store errors. A move
-    /// of the working tree that a killed process left half done is finished first. Refuses, with nothing changed, while `HEAD` is off the store's branch.
-    func locked<T>(_ what: String, _ body: () throws -> T) throws(CairnError) -> T {
+    /// of the working tree that a killed process left half done is finished first. Refuses,
+    /// with nothing changed, while `HEAD` is off the store's branch. `documentsOnly`: `body`
+    /// writes documents and nothing through libgit2 (see ``StoreLock/withLock(notingBusy:_:)``).
+    func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
         try translatingErrors(what) {
-            try lock.withLock {
+            try lock.withLock(notingBusy: !documentsOnly) {
                 try checkHeadOnBranch(what)
                 try finishInterruptedMove()
                 return try body()

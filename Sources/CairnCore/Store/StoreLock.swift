@@ -15,13 +15,17 @@ import Foundation
 /// release. Finding `busy` on acquiring means the previous holder was killed mid-operation:
 /// the lock files libgit2 leaves in that case (`index.lock`, `HEAD.lock`, a ref's `.lock`),
 /// which would block writes forever, are removed — only those created since that holder
-/// started.
+/// started. A holder notes itself before it writes through libgit2 or the index writer
+/// (`noteBusy()`); one that only writes documents (a put, a delete) leaves no lock file
+/// when killed, and spares the file its two writes.
 final class StoreLock {
     let path: String
     let gitdir: String
     let timeout: Double
     private var descriptor: Int32 = -1
     private var depth = 0
+    /// Whether the file says `busy` for this holder.
+    private var noted = false
 
     /// The lock of the repository at `gitdir`: `cairn/lock` in it, or `file` when given (the
     /// lock Cairn takes on a bare remote while it pushes there).
@@ -36,13 +40,16 @@ final class StoreLock {
     }
 
     /// Runs `body` holding the lock; nested calls on the same lock just run `body`.
-    func withLock<T>(_ body: () throws -> T) throws -> T {
+    /// `notingBusy` false: `body` writes neither through libgit2 nor an index (or calls
+    /// ``noteBusy()`` first), so a kill in it leaves no lock file behind.
+    func withLock<T>(notingBusy: Bool = true, _ body: () throws -> T) throws -> T {
         if depth > 0 {
+            if notingBusy { try noteBusy() }
             depth += 1
             defer { depth -= 1 }
             return try body()
         }
-        try acquire()
+        try acquire(notingBusy: notingBusy)
         depth = 1
         defer {
             depth = 0
@@ -51,9 +58,25 @@ final class StoreLock {
         return try body()
     }
 
-    private func acquire() throws(CairnError) {
-        try FileSystem.makeFolders(FileSystem.parent(of: path))
-        let fd = try FileSystem.check(Syscalls.open(path, .updating), "open", path)
+    /// Records in the file that this process holds the lock, before a write that can leave
+    /// lock files behind if the process is killed; once per holding. The lock must be held.
+    func noteBusy() throws(CairnError) {
+        guard !noted, descriptor != -1 else { return }
+        // Without this note, the next writer could not tell that this one was killed and
+        // would leave its lock files in place: a store that cannot note it is not written.
+        if case .failure(let error) = writeState("busy \(Syscalls.processID) \(Int(Date().timeIntervalSince1970))\n") {
+            throw FileSystem.failure("write", path, errno: error.code)
+        }
+        noted = true
+    }
+
+    private func acquire(notingBusy: Bool) throws(CairnError) {
+        var opened = Syscalls.open(path, .updating)
+        if case .failure(.noSuchFile) = opened {
+            try FileSystem.makeFolders(FileSystem.parent(of: path))
+            opened = Syscalls.open(path, .updating)
+        }
+        let fd = try FileSystem.check(opened, "open", path)
         let deadline = Date().addingTimeInterval(timeout)
         var pause = 0.002
         while true {
@@ -76,22 +99,30 @@ final class StoreLock {
             pause = min(pause * 2, 0.05)
         }
         descriptor = fd
+        noted = false
+        // A previous holder's `busy` is replaced by this one's, so that its lock files are
+        // cleared once: a later writer must not take newer ones, some other program's, for its.
+        var recovered = false
         if let previous = readState(fd), previous.hasPrefix("busy ") {
             recoverAfterCrash(of: previous)
+            recovered = true
         }
-        // Without this note, the next writer could not tell that this one was killed and
-        // would leave its lock files in place: a store that cannot note it is not written.
-        if case .failure(let error) = writeState("busy \(Syscalls.processID) \(Int(Date().timeIntervalSince1970))\n") {
-            descriptor = -1
-            Syscalls.unlock(fd)
-            _ = Syscalls.close(fd)
-            throw FileSystem.failure("write", path, errno: error.code)
+        if notingBusy || recovered {
+            do throws(CairnError) {
+                try noteBusy()
+            } catch {
+                descriptor = -1
+                Syscalls.unlock(fd)
+                _ = Syscalls.close(fd)
+                throw error
+            }
         }
     }
 
     private func release() {
         // A failure leaves `busy`: the next writer then clears lock files, which is harmless.
-        _ = writeState("idle\n")
+        if noted { _ = writeState("idle\n") }
+        noted = false
         Syscalls.unlock(descriptor)
         _ = Syscalls.close(descriptor)
         descriptor = -1

@@ -61,7 +61,12 @@ package enum FileSystem {
         var bytes = [UInt8](repeating: 0, count: status.size)
         var filled = 0
         while true {
-            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
+            if filled == bytes.count {
+                // The size `stat` gave, read: the file as it was then. A file that says it is
+                // empty (as some of the kernel's do) is read to its end.
+                if filled > 0, filled == status.size { break }
+                bytes.append(contentsOf: repeatElement(0, count: 4096))
+            }
             let count = try check(bytes.withUnsafeMutableBytes { buffer in
                 Syscalls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
             }, "read", path)
@@ -116,10 +121,13 @@ package enum FileSystem {
     /// Creating a file is what a write costs most on ext4 once a file system has deleted many
     /// (the inode allocator skips recently freed inodes one by one); swapping reuses two.
     /// Where the exchange is not supported, it falls back to the temporary file and rename.
-    package static func replaceContents(of path: String, with bytes: [UInt8], spare: String) throws(CairnError) {
-        // Only a plain file is swapped: a symbolic link put there by hand is replaced by a file,
-        // as a rename would, and never followed.
-        guard Syscalls.canExchange, kind(path) == .file else { return try writeAtomically(bytes, to: path) }
+    /// `readable` says the caller has just read `path` as a file (then it is not looked at
+    /// again): it is a file or a symbolic link to one, either of which is swapped out whole.
+    package static func replaceContents(of path: String, with bytes: [UInt8], spare: String,
+                                        readable: Bool = false) throws(CairnError) {
+        // Only a file is swapped: a symbolic link put there by hand is replaced by a file, as a
+        // rename would, and never followed (the spare then holds the link, and is made anew).
+        guard Syscalls.canExchange, readable || kind(path) == .file else { return try writeAtomically(bytes, to: path) }
         var opened = Syscalls.open(spare, .overwritingNoFollow)
         if case .failure(.symbolicLinkLoop) = opened {
             _ = Syscalls.unlink(spare)
@@ -127,8 +135,13 @@ package enum FileSystem {
         }
         let fd = try check(opened, "open", spare)
         do throws(CairnError) {
+            // Truncating costs an update of the file's inode even when its size stays; the
+            // spare is cut only when it held more than is written.
+            let held = try check(Syscalls.status(of: fd), "stat", spare).size
             try writeAll(bytes, to: fd, path: spare)
-            try check(Syscalls.truncate(fd, to: bytes.count), "truncate", spare)
+            if held > bytes.count {
+                try check(Syscalls.truncate(fd, to: bytes.count), "truncate", spare)
+            }
         } catch {
             _ = Syscalls.close(fd)
             throw error

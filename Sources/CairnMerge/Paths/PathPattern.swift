@@ -51,6 +51,15 @@ public struct PathPattern: Hashable, Sendable, CustomStringConvertible {
         return values
     }
 
+    /// Whether `path` is one of this pattern's documents (``match(_:)`` without the values).
+    public func matches(_ path: DocumentPath) -> Bool {
+        guard path.segments.count == segments.count else { return false }
+        for (segment, id) in zip(segments, path.segments) {
+            if case .literal(let text) = segment, text != id { return false }
+        }
+        return true
+    }
+
     /// The document path with each placeholder replaced by its value; nil when a value is
     /// missing or is not a valid ID.
     public func fill(_ values: [String: String]) -> DocumentPath? {

@@ -37,21 +37,28 @@ public enum Derivation: Hashable, Sendable {
 
     /// The field's value for `document`.
     public func compute(_ document: JSONValue) -> JSONValue {
-        func matching(_ map: String, _ filter: JSONObject) -> [(String, JSONValue)] {
-            let entries = document.field(map)?.objectValue ?? [:]
-            return entries.filter { _, entry in
-                filter.allSatisfy { key, value in entry.field(key).map { JSONValue.same($0, value) } ?? false }
-            }.map { ($0.key, $0.value) }
+        /// Calls `body` with each entry of the map `map` whose fields hold `filter`'s values.
+        func forEachMatching(_ map: String, _ filter: JSONObject, _ body: (String, JSONValue) -> Void) {
+            guard let entries = document.field(map)?.objectValue else { return }
+            for (key, entry) in entries
+            where filter.allSatisfy({ name, value in entry.field(name).map { JSONValue.same($0, value) } ?? false }) {
+                body(key, entry)
+            }
         }
         switch self {
         case .count(let map, let filter):
-            return .integer(Int64(matching(map, filter).count))
+            var count: Int64 = 0
+            forEachMatching(map, filter) { _, _ in count += 1 }
+            return .integer(count)
         case .latestKey(let map, let by, let filter):
-            let latest = matching(map, filter).max { first, second in
-                let order = JSONValue.stampOrder(first.1.field(by), second.1.field(by))
-                return order != 0 ? order < 0 : first.0.utf8.lexicographicallyPrecedes(second.0.utf8)
+            // The greatest by stamp, ties going to the key that sorts last as bytes.
+            var latest: (key: String, entry: JSONValue)?
+            forEachMatching(map, filter) { key, entry in
+                guard let best = latest else { latest = (key, entry); return }
+                let order = JSONValue.stampOrder(best.entry.field(by), entry.field(by))
+                if order != 0 ? order < 0 : best.key.utf8.lexicographicallyPrecedes(key.utf8) { latest = (key, entry) }
             }
-            return latest.map { .string($0.0) } ?? .null
+            return latest.map { .string($0.key) } ?? .null
         case .ratio(let numerator, let denominator, let scale):
             guard let top = document.field(numerator)?.number, let bottom = document.field(denominator)?.number,
                   bottom != 0 else { return .double(0) }

@@ -202,7 +202,11 @@ public struct SchemaSet: Sendable {
     /// The kind of document at `path`: the matching pattern with the most literal segments;
     /// nil when no schema describes it (such a document is not checked and merges by fields).
     public func kind(of path: DocumentPath) -> Kind? {
-        kinds.filter { $0.pattern.match(path) != nil }.max { $0.pattern.specificity < $1.pattern.specificity }
+        var best: Kind?
+        for kind in kinds where kind.pattern.matches(path) {
+            if best.map({ $0.pattern.specificity < kind.pattern.specificity }) ?? true { best = kind }
+        }
+        return best
     }
 
     /// The policy the document at `path` merges by.

@@ -33,14 +33,21 @@ struct SchemaValidator {
                                     message: "references nest deeper than \(Schema.maxDepth) levels; the schema loops")]
         }
         let keywords = schema.objectValue!
-        // Which keywords the schema has, found with one lookup per keyword it has: an absent
-        // keyword then costs no lookup (a schema node has a few of the forty).
-        var present: UInt64 = 0
-        for name in keywords.keys {
-            if let known = Keyword.byName[name] { present |= 1 << UInt64(known.rawValue) }
+        // Where each keyword the schema has is among its fields, found in one walk of them: a
+        // keyword is then read without a lookup, and an absent one costs nothing (a schema
+        // node has a few of the forty). A slot holds the position plus one, 0 for absent.
+        var slots = SIMD64<UInt8>()
+        for position in keywords.indices {
+            if let known = Keyword(name: keywords[position].key) {
+                slots[known.rawValue] = position < Int(UInt8.max) - 1 ? UInt8(position + 1) : UInt8.max
+            }
         }
         func keyword(_ known: Keyword) -> JSONValue? {
-            present & (1 << UInt64(known.rawValue)) == 0 ? nil : keywords[known.name]
+            switch slots[known.rawValue] {
+            case 0: nil
+            case UInt8.max: keywords[known.name]
+            case let slot: keywords[Int(slot) - 1].value
+            }
         }
 
         func sub(_ value: JSONValue, _ subschema: JSONValue, _ path: @autoclosure () -> String,
@@ -175,26 +182,28 @@ struct SchemaValidator {
             }
             let properties = keyword(.properties)?.objectValue ?? [:]
             let patternProperties = keyword(.patternProperties)?.objectValue ?? [:]
-            for key in tracksPaths ? JSONValue.sortedKeys(fields) : Array(fields.keys) {
-                let value = fields[key]!
+            let additional = keyword(.additionalProperties)
+            let propertyNames = keyword(.propertyNames)
+            // Fields in canonical order, the order errors are reported in.
+            for (key, value) in fields {
                 let pointer = tracksPaths ? instancePath + "/" + MergePolicy.escape(key) : ""
                 var matched = false
                 if let propertySchema = properties[key] {
                     matched = true
                     found += sub(value, propertySchema, schemaPath + "/properties/" + MergePolicy.escape(key), pointer)
                 }
-                for pattern in JSONValue.sortedKeys(patternProperties) where matches(key, pattern) == true {
+                for (pattern, patternSchema) in patternProperties where matches(key, pattern) == true {
                     matched = true
-                    found += sub(value, patternProperties[pattern]!, schemaPath + "/patternProperties/" + MergePolicy.escape(pattern), pointer)
+                    found += sub(value, patternSchema, schemaPath + "/patternProperties/" + MergePolicy.escape(pattern), pointer)
                 }
-                if !matched, let additional = keyword(.additionalProperties) {
+                if !matched, let additional {
                     if additional == .bool(false) {
                         fail("additionalProperties", "has the field \"\(key)\", which the schema does not allow")
                     } else {
                         found += sub(value, additional, schemaPath + "/additionalProperties", pointer)
                     }
                 }
-                if let names = keyword(.propertyNames), !valid(.string(key), names, schemaPath + "/propertyNames") {
+                if let names = propertyNames, !valid(.string(key), names, schemaPath + "/propertyNames") {
                     fail("propertyNames", "has the field name \"\(key)\", which the schema does not allow")
                 }
             }
@@ -387,7 +396,42 @@ extension SchemaValidator {
             "prefixItems", "properties", "propertyNames", "required", "then", "type",
             "uniqueItems", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
         ]
-        static let byName: [String: Keyword] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+        /// The keyword a schema's field names, if it is one the validator reads.
+        init?(name: String) {
+            // Most names of a schema's fields are keywords. The length and the last byte leave
+            // one or two candidates, compared as bytes: keywords are ASCII, and no other
+            // spelling of one is equal to it as Swift compares strings.
+            var name = name
+            let found: Keyword? = name.withUTF8 { bytes in
+                guard bytes.count < Self.byLengthAndLast.count, let last = bytes.last else { return nil }
+                for (spelling, keyword) in Self.byLengthAndLast[bytes.count][Int(last & 0x1F)]
+                where Self.same(spelling, bytes) {
+                    return keyword
+                }
+                return nil
+            }
+            guard let found else { return nil }
+            self = found
+        }
+
+        private static func same(_ spelling: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            while index < bytes.count, spelling[index] == bytes[index] { index += 1 }
+            return index == bytes.count
+        }
+
+        /// The keywords, with their names' bytes, by the length of the name, then by its last
+        /// byte (its low five bits: every keyword ends in a letter).
+        private static let byLengthAndLast: [[[(spelling: [UInt8], keyword: Keyword)]]] = {
+            let longest = allCases.map(\.name.utf8.count).max()!
+            var table = [[[(spelling: [UInt8], keyword: Keyword)]]](
+                repeating: [[(spelling: [UInt8], keyword: Keyword)]](repeating: [], count: 32), count: longest + 1)
+            for keyword in allCases {
+                let spelling = Array(keyword.name.utf8)
+                table[spelling.count][Int(spelling.last! & 0x1F)].append((spelling, keyword))
+            }
+            return table
+        }()
     }
 
     /// The numeric bounds, and what the comparison of an instance with each must give.

@@ -4,8 +4,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Git
 import GitFormat
+import Synchronization
 
 extension Store {
     /// The file that says a move of the working tree to another commit is under way:
@@ -104,7 +106,14 @@ extension Store {
     /// writes them, without a temporary file each: a move cut short is redone whole anyway.
     private func rewriteFiles(_ differences: [TreeDifference], fresh: Bool = false) throws {
         let index = try repository.openIndex()
-        for difference in differences {
+        if fresh {
+            for entry in try writeFreshFiles(differences.compactMap { difference in
+                difference.entries[1].map { (difference.path, $0.id) }
+            }) {
+                try index.stage(entry)
+            }
+        }
+        for difference in differences where !fresh {
             let path = difference.path
             if let entry = difference.entries[1] {
                 let content = try repository.blobContent(entry.id)
@@ -112,11 +121,7 @@ extension Store {
                     try FileSystem.replaceContents(of: absolute(path), with: content, spare: repository.gitdir + StoreLayout.spareFile)
                 } else {
                     try FileSystem.makeFolders(FileSystem.parent(of: absolute(path)))
-                    if fresh {
-                        try FileSystem.write(content, to: absolute(path))
-                    } else {
-                        try FileSystem.writeAtomically(content, to: absolute(path))
-                    }
+                    try FileSystem.writeAtomically(content, to: absolute(path))
                 }
                 try index.stage(try IndexEntry.forFile(atPath: absolute(path), path: path, id: entry.id))
             } else {
@@ -130,4 +135,94 @@ extension Store {
         try FileSystem.syncFileSystem(containing: folder)
         loadedSchemaSet = nil
     }
+
+    /// Writes the files of a new working tree, in place, and returns their index entries in
+    /// the order given. Creating a file is most of a restore's time, and a folder takes one
+    /// new file at a time (the kernel locks it), so the folders are shared out between two
+    /// threads, each reading its blobs through its own handle on the repository.
+    private func writeFreshFiles(_ files: [(path: String, id: ObjectID)]) throws -> [IndexEntry] {
+        var byFolder: [String: [Int]] = [:]
+        for (position, file) in files.enumerated() {
+            byFolder[FileSystem.parent(of: file.path), default: []].append(position)
+        }
+        // The largest folders first, each to the thread with less to write so far.
+        var shares: [[Int]] = [[], []]
+        for folder in byFolder.values.sorted(by: { ($0.count, $1[0]) > ($1.count, $0[0]) }) {
+            shares[shares[0].count <= shares[1].count ? 0 : 1] += folder
+        }
+        let second = files.count >= Self.filesWorthASecondThread && !shares[1].isEmpty
+            ? try repository.openedForAnotherThread() : nil
+        let lanes = second == nil ? [shares[0] + shares[1]] : shares
+        let handles: [Repository] = [repository] + (second.map { [$0] } ?? [])
+
+        let outcomes = LaneOutcomes(count: lanes.count)
+        let sources = LaneRepositories(handles)
+        let root = folder
+        let write: @Sendable (Int) -> Void = { lane in
+            let source = sources.handle(lane)
+            var made: Set<String> = []
+            var entries: [(Int, IndexEntry)] = []
+            do {
+                for position in lanes[lane] {
+                    let (path, id) = files[position]
+                    let file = root + "/" + path
+                    let folder = FileSystem.parent(of: file)
+                    if !made.contains(folder) {
+                        try FileSystem.makeFolders(folder)
+                        made.insert(folder)
+                    }
+                    try FileSystem.write(source.blobContent(id), to: file)
+                    entries.append((position, try IndexEntry.forFile(atPath: file, path: path, id: id)))
+                }
+                outcomes.set(lane, .success(entries))
+            } catch {
+                outcomes.set(lane, .failure(error))
+            }
+        }
+        if lanes.count == 1 {
+            write(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: lanes.count, execute: write)
+        }
+        var ordered = [IndexEntry?](repeating: nil, count: files.count)
+        for lane in lanes.indices {
+            for (position, entry) in try outcomes.get(lane) { ordered[position] = entry }
+        }
+        return ordered.map { $0! }
+    }
+
+    /// From how many files a new working tree is written on two threads: below, opening a
+    /// second handle on the repository costs more than it saves.
+    static let filesWorthASecondThread = 64
+}
+
+/// What each thread of ``Store/writeFreshFiles(_:)`` ended with, set once per lane.
+private final class LaneOutcomes: Sendable {
+    private let outcomes: Mutex<[Result<[(Int, IndexEntry)], any Error>?]>
+
+    init(count: Int) {
+        outcomes = Mutex(Array(repeating: nil, count: count))
+    }
+
+    func set(_ lane: Int, _ outcome: Result<[(Int, IndexEntry)], any Error>) {
+        outcomes.withLock { $0[lane] = outcome }
+    }
+
+    func get(_ lane: Int) throws -> [(Int, IndexEntry)] {
+        try outcomes.withLock { $0[lane] }?.get() ?? []
+    }
+}
+
+/// The repository handles of ``Store/writeFreshFiles(_:)``, one per lane.
+private struct LaneRepositories: @unchecked Sendable {
+    // Unchecked: a libgit2 handle is used by one thread at a time, and each lane uses only its
+    // own, opened for it (``Repository/openedForAnotherThread()``); the caller waits for the
+    // lanes before it uses its handle again.
+    private let handles: [Repository]
+
+    init(_ handles: [Repository]) {
+        self.handles = handles
+    }
+
+    func handle(_ lane: Int) -> Repository { handles[lane] }
 }

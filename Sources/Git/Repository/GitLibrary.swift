@@ -46,4 +46,10 @@ enum GitLibrary {
     static func ensureReady() throws(GitError) {
         try setUp.get()
     }
+
+    /// Whether libgit2 was built for threads: then two repositories opened on the same
+    /// folder may be used at once, one per thread (its shared caches are locked).
+    static var isBuiltForThreads: Bool {
+        git_libgit2_features() & Int32(GIT_FEATURE_THREADS.rawValue) != 0
+    }
 }

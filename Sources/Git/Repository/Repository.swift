@@ -34,6 +34,14 @@ public final class Repository {
         if checkingPacks { try checkPackIndexes() }
     }
 
+    /// Another handle on this repository, for another thread: libgit2's handles are not
+    /// thread-safe, but two of them on the same folder may be used at once. Nil when libgit2
+    /// was built without threads.
+    public func openedForAnotherThread() throws(GitError) -> Repository? {
+        guard GitLibrary.isBuiltForThreads else { return nil }
+        return try Repository(openingAt: gitdir, checkingPacks: false)
+    }
+
     /// Opens the repository a git hook runs in, as git describes it in the environment
     /// (`GIT_DIR`, and `GIT_OBJECT_DIRECTORY` / `GIT_ALTERNATE_OBJECT_DIRECTORIES`, where a
     /// push's objects wait until its hooks accept it), else the one around the current folder

@@ -3,6 +3,7 @@ import CairnMerge
 import CairnServer
 import CairnTestSupport
 import Foundation
+@testable import Git
 import Testing
 
 /// A restore writes the new working tree's folders on two threads. Whatever thread wrote a
@@ -26,7 +27,11 @@ import Testing
         for number in 0..<12 {
             written[try DocumentPath("users/u1/books/b3/highlights/h\(number)")] = .object(["at": .integer(Int64(number))])
         }
+        // The restore takes two threads: enough files, two shares, libgit2 built for threads.
         #expect(written.count >= Store.filesWorthASecondThread)
+        let shares = Store.sharedByFolder(written.keys.map(\.fileName))
+        #expect(shares.map(\.count) == [70, 57])
+        #expect(GitLibrary.isBuiltForThreads)
         for (path, value) in written { try phone.put(value, at: path) }
         _ = try phone.checkpoint()
         _ = try phone.sync(SyncOptions(retry: .none))
@@ -53,5 +58,15 @@ import Testing
         #expect(try git("diff-files", "--quiet", in: laptop.folder).status == 0)
         #expect(try git("status", "--porcelain", in: laptop.folder).stdout == "")
         #expect(try git("fsck", "--strict", in: laptop.folder).status == 0)
+    }
+
+    @Test func foldersAreSharedLargestFirstAndOneFolderStaysOnOneThread() {
+        let paths = (0..<5).map { "a/x\($0).json" } + (0..<3).map { "b/y\($0).json" } + (0..<3).map { "c/z\($0).json" } + ["top.json"]
+        let shares = Store.sharedByFolder(paths)
+        #expect(shares.map { $0.map { paths[$0] } } == [
+            (0..<5).map { "a/x\($0).json" } + ["top.json"],
+            (0..<3).map { "b/y\($0).json" } + (0..<3).map { "c/z\($0).json" },
+        ])
+        #expect(Store.sharedByFolder((0..<100).map { "a/x\($0).json" })[1].isEmpty)
     }
 }

@@ -9,6 +9,13 @@ import Testing
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
 
+    /// What a writer killed in the middle of a checkpoint leaves: the lock file marked busy
+    /// since `started` (its flock died with it) and libgit2's lock files `locks`.
+    func leaveKilledWriter(in gitdir: String, started: Int, locks: [String]) throws {
+        try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
+        for name in locks { try "".write(toFile: gitdir + name, atomically: true, encoding: .utf8) }
+    }
+
     @Test func aSecondWriterWaitsThenFailsAsBusy() throws {
         let first = try home.createStore("u1")
         let second = try home.openStore("u1", lockTimeout: 0.2)
@@ -28,16 +35,27 @@ import Testing
         try second.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
     }
 
+    @Test func aWriterKeptWaitingByAPutIsToldItsPid() throws {
+        let first = try home.createStore("u1")
+        let second = try home.openStore("u1", lockTimeout: 0.1)
+        // A put leaves the file `idle`; the kernel's list of locks names its holder.
+        var message = ""
+        try first.lock.withLock(notingBusy: false) { () throws -> Void in
+            do {
+                try second.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
+            } catch let error as CairnError {
+                message = error.message
+            }
+        }
+        #expect(message.contains("the store is busy: another cairn process (pid \(getpid()))"), "\(message)")
+    }
+
     @Test func locksLeftByAKilledWriterAreRemovedOnlyIfTheyAreItsOwn() throws {
         let store = try home.createStore("u1")
         let gitdir = store.folder + "/.git/"
-        // What a writer killed in the middle of a checkpoint leaves: our lock marked busy
-        // (its flock died with it) and libgit2's lock files, newer than its start.
-        let started = Int(Date().timeIntervalSince1970) - 5
-        try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
-        try "".write(toFile: gitdir + "index.lock", atomically: true, encoding: .utf8)
-        try "".write(toFile: gitdir + "refs/heads/main.lock", atomically: true, encoding: .utf8)
-        try "".write(toFile: gitdir + "sharedindex.0123.lock", atomically: true, encoding: .utf8)
+        // Its lock files are newer than its start.
+        try leaveKilledWriter(in: gitdir, started: Int(Date().timeIntervalSince1970) - 5,
+                              locks: ["index.lock", "refs/heads/main.lock", "sharedindex.0123.lock"])
         try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
         #expect(try store.checkpoint().id != nil)
         for name in ["index.lock", "refs/heads/main.lock", "sharedindex.0123.lock"] {
@@ -52,9 +70,7 @@ import Testing
     @Test func aGitLockOlderThanTheKilledWriterIsLeftAlone() throws {
         let store = try home.createStore("u1")
         let gitdir = store.folder + "/.git/"
-        let started = Int(Date().timeIntervalSince1970) + 3600
-        try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
-        try "".write(toFile: gitdir + "refs/heads/main.lock", atomically: true, encoding: .utf8)
+        try leaveKilledWriter(in: gitdir, started: Int(Date().timeIntervalSince1970) + 3600, locks: ["refs/heads/main.lock"])
         try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
         do {
             try store.checkpoint()
@@ -97,9 +113,7 @@ import Testing
     @Test func aPutClearsAKilledWritersLocksOnceAndLeavesLaterOnesAlone() throws {
         let store = try home.createStore("u1")
         let gitdir = store.folder + "/.git/"
-        let started = Int(Date().timeIntervalSince1970) - 5
-        try "busy 999999 \(started)\n".write(toFile: gitdir + "cairn/lock", atomically: true, encoding: .utf8)
-        try "".write(toFile: gitdir + "index.lock", atomically: true, encoding: .utf8)
+        try leaveKilledWriter(in: gitdir, started: Int(Date().timeIntervalSince1970) - 5, locks: ["index.lock"])
         try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
         #expect(!FileManager.default.fileExists(atPath: gitdir + "index.lock"), "the killed writer's lock removed")
         // A lock some other program takes afterwards is not the killed writer's: the note was

@@ -141,17 +141,10 @@ extension Store {
     /// new file at a time (the kernel locks it), so the folders are shared out between two
     /// threads, each reading its blobs through its own handle on the repository.
     private func writeFreshFiles(_ files: [(path: String, id: ObjectID)]) throws -> [IndexEntry] {
-        var byFolder: [String: [Int]] = [:]
-        for (position, file) in files.enumerated() {
-            byFolder[FileSystem.parent(of: file.path), default: []].append(position)
-        }
-        // The largest folders first, each to the thread with less to write so far.
-        var shares: [[Int]] = [[], []]
-        for folder in byFolder.values.sorted(by: { ($0.count, $1[0]) > ($1.count, $0[0]) }) {
-            shares[shares[0].count <= shares[1].count ? 0 : 1] += folder
-        }
+        let shares = Self.sharedByFolder(files.map(\.path))
+        // A second handle only saves time: without one, one thread writes everything.
         let second = files.count >= Self.filesWorthASecondThread && !shares[1].isEmpty
-            ? try repository.openedForAnotherThread() : nil
+            ? try? repository.openedForAnotherThread() : nil
         let lanes = second == nil ? [shares[0] + shares[1]] : shares
         let handles: [Repository] = [repository] + (second.map { [$0] } ?? [])
 
@@ -162,8 +155,10 @@ extension Store {
             let source = sources.handle(lane)
             var made: Set<String> = []
             var entries: [(Int, IndexEntry)] = []
-            do {
-                for position in lanes[lane] {
+            for position in lanes[lane] {
+                // A lane that failed stops the other: the move is redone or undone whole.
+                if outcomes.hasFailure { return }
+                do {
                     let (path, id) = files[position]
                     let file = root + "/" + path
                     let folder = FileSystem.parent(of: file)
@@ -173,22 +168,34 @@ extension Store {
                     }
                     try FileSystem.write(source.blobContent(id), to: file)
                     entries.append((position, try IndexEntry.forFile(atPath: file, path: path, id: id)))
+                } catch {
+                    outcomes.fail(at: position, error)
+                    return
                 }
-                outcomes.set(lane, .success(entries))
-            } catch {
-                outcomes.set(lane, .failure(error))
             }
+            outcomes.finish(lane, entries)
         }
         if lanes.count == 1 {
             write(0)
         } else {
             DispatchQueue.concurrentPerform(iterations: lanes.count, execute: write)
         }
-        var ordered = [IndexEntry?](repeating: nil, count: files.count)
-        for lane in lanes.indices {
-            for (position, entry) in try outcomes.get(lane) { ordered[position] = entry }
+        return try outcomes.entries(count: files.count)
+    }
+
+    /// Files shared out between two threads by folder, as positions in `paths`: the largest
+    /// folders first, each to the thread with less to write so far. The second is empty when
+    /// every file is in one folder.
+    static func sharedByFolder(_ paths: [String]) -> [[Int]] {
+        var byFolder: [String: [Int]] = [:]
+        for (position, path) in paths.enumerated() {
+            byFolder[FileSystem.parent(of: path), default: []].append(position)
         }
-        return ordered.map { $0! }
+        var shares: [[Int]] = [[], []]
+        for folder in byFolder.values.sorted(by: { ($0.count, $1[0]) > ($1.count, $0[0]) }) {
+            shares[shares[0].count <= shares[1].count ? 0 : 1] += folder
+        }
+        return shares
     }
 
     /// From how many files a new working tree is written on two threads: below, opening a
@@ -196,28 +203,54 @@ extension Store {
     static let filesWorthASecondThread = 64
 }
 
-/// What each thread of ``Store/writeFreshFiles(_:)`` ended with, set once per lane.
+/// What the threads of ``Store/writeFreshFiles(_:)`` wrote: each lane's index entries once
+/// it is done, or the first file (in the order given) that failed.
 private final class LaneOutcomes: Sendable {
-    private let outcomes: Mutex<[Result<[(Int, IndexEntry)], any Error>?]>
+    private struct State {
+        var entries: [[(Int, IndexEntry)]?]
+        var failure: (position: Int, error: any Error)?
+    }
+
+    private let state: Mutex<State>
 
     init(count: Int) {
-        outcomes = Mutex(Array(repeating: nil, count: count))
+        state = Mutex(State(entries: Array(repeating: nil, count: count)))
     }
 
-    func set(_ lane: Int, _ outcome: Result<[(Int, IndexEntry)], any Error>) {
-        outcomes.withLock { $0[lane] = outcome }
+    var hasFailure: Bool { state.withLock { $0.failure != nil } }
+
+    func finish(_ lane: Int, _ entries: [(Int, IndexEntry)]) {
+        state.withLock { $0.entries[lane] = entries }
     }
 
-    func get(_ lane: Int) throws -> [(Int, IndexEntry)] {
-        try outcomes.withLock { $0[lane] }?.get() ?? []
+    func fail(at position: Int, _ error: any Error) {
+        state.withLock { state in
+            if state.failure.map({ position < $0.position }) ?? true { state.failure = (position, error) }
+        }
+    }
+
+    /// Every lane's entries in the order of the files; throws the failure of the first file
+    /// that failed.
+    func entries(count: Int) throws -> [IndexEntry] {
+        let (entries, failure) = state.withLock { ($0.entries, $0.failure) }
+        if let failure { throw failure.error }
+        var ordered = [IndexEntry?](repeating: nil, count: count)
+        for case let lane? in entries {
+            for (position, entry) in lane { ordered[position] = entry }
+        }
+        return ordered.map { entry in
+            guard let entry else { preconditionFailure("a lane ended without writing its files or failing") }
+            return entry
+        }
     }
 }
 
 /// The repository handles of ``Store/writeFreshFiles(_:)``, one per lane.
 private struct LaneRepositories: @unchecked Sendable {
-    // Unchecked: a libgit2 handle is used by one thread at a time, and each lane uses only its
-    // own, opened for it (``Repository/openedForAnotherThread()``); the caller waits for the
-    // lanes before it uses its handle again.
+    // Unchecked: a libgit2 handle must not be used by two threads at once. Each lane uses its
+    // own handle (the first the store's, the second one opened for it with
+    // ``Repository/openedForAnotherThread()``), and the store's caller is blocked until every
+    // lane has ended.
     private let handles: [Repository]
 
     init(_ handles: [Repository]) {

@@ -89,7 +89,7 @@ final class StoreLock {
             }
             if taken { break }
             if Date() >= deadline {
-                let holder = Self.describeHolder(readState(fd))
+                let holder = Self.describeHolder(readState(fd), lockedBy: Self.lockHolder(of: fd))
                 _ = Syscalls.close(fd)
                 throw CairnError(
                     .busy,
@@ -154,10 +154,31 @@ final class StoreLock {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    private static func describeHolder(_ state: String?) -> String {
+    private static func describeHolder(_ state: String?, lockedBy pid: Int32?) -> String {
         let fields = state?.split(separator: " ") ?? []
         if fields.count >= 2, fields[0] == "busy" { return "another cairn process (pid \(fields[1]))" }
+        // A holder that writes documents only leaves the file `idle`: the kernel knows it.
+        if let pid { return "another cairn process (pid \(pid))" }
         return "another cairn process"
+    }
+
+    /// The process holding the `flock` of the file open as `fd`, as the kernel lists it in
+    /// `/proc/locks` (`1: FLOCK ADVISORY WRITE <pid> <major>:<minor>:<inode> 0 EOF`); nil
+    /// where the list is missing or does not name the file.
+    private static func lockHolder(of fd: Int32) -> Int32? {
+        guard case .success(let status) = Syscalls.status(of: fd),
+              let list = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+        let major = ((status.device >> 8) & 0xFFF) | ((status.device >> 32) & ~0xFFF)
+        let minor = (status.device & 0xFF) | ((status.device >> 12) & ~0xFF)
+        for line in list.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE" else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
+                  UInt64(file[2]) == status.inode, let pid = Int32(fields[4]), pid > 0 else { continue }
+            return pid
+        }
+        return nil
     }
 
     /// Removes lock files left by a holder that was killed — libgit2's (`HEAD.lock`, a ref's

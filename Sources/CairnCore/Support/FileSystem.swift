@@ -41,7 +41,8 @@ package enum FileSystem {
         }
     }
 
-    /// The whole content of a file, or nil when there is no file at `path`. `accept` sees what
+    /// The content of a file (the size `fstat` gave when it was opened, or to its end when
+    /// that says 0), or nil when there is no file at `path`. `accept` sees what
     /// `stat` says of the file opened, before it is read, and may refuse it (a key file that
     /// others can read): the file checked is the file read, whatever renames happen meanwhile.
     package static func read(

@@ -401,34 +401,20 @@ extension SchemaValidator {
             // Most names of a schema's fields are keywords. The length and the last byte leave
             // one or two candidates, compared as bytes: keywords are ASCII, and no other
             // spelling of one is equal to it as Swift compares strings.
-            var name = name
-            let found: Keyword? = name.withUTF8 { bytes in
-                guard bytes.count < Self.byLengthAndLast.count, let last = bytes.last else { return nil }
-                for (spelling, keyword) in Self.byLengthAndLast[bytes.count][Int(last & 0x1F)]
-                where Self.same(spelling, bytes) {
-                    return keyword
-                }
-                return nil
-            }
-            guard let found else { return nil }
+            let length = name.utf8.count
+            guard length < Self.byLengthAndLast.count, let last = name.utf8.last,
+                  let found = Self.byLengthAndLast[length][Int(last & 0x1F)].first(where: { JSONObject.sameBytes($0.name, name) })
+            else { return nil }
             self = found
         }
 
-        private static func same(_ spelling: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            var index = 0
-            while index < bytes.count, spelling[index] == bytes[index] { index += 1 }
-            return index == bytes.count
-        }
-
-        /// The keywords, with their names' bytes, by the length of the name, then by its last
-        /// byte (its low five bits: every keyword ends in a letter).
-        private static let byLengthAndLast: [[[(spelling: [UInt8], keyword: Keyword)]]] = {
+        /// The keywords by the length of their name, then by its last byte (its low five bits:
+        /// every keyword ends in a letter).
+        private static let byLengthAndLast: [[[Keyword]]] = {
             let longest = allCases.map(\.name.utf8.count).max()!
-            var table = [[[(spelling: [UInt8], keyword: Keyword)]]](
-                repeating: [[(spelling: [UInt8], keyword: Keyword)]](repeating: [], count: 32), count: longest + 1)
+            var table = [[[Keyword]]](repeating: [[Keyword]](repeating: [], count: 32), count: longest + 1)
             for keyword in allCases {
-                let spelling = Array(keyword.name.utf8)
-                table[spelling.count][Int(spelling.last! & 0x1F)].append((spelling, keyword))
+                table[keyword.name.utf8.count][Int(keyword.name.utf8.last! & 0x1F)].append(keyword)
             }
             return table
         }()

@@ -33,6 +33,10 @@ let package = Package(
         .target(name: "GitFormat", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         // The few libgit2 calls Cairn needs, in safe Swift.
         .target(name: "Git", dependencies: ["CGit2", "GitFormat"]),
+        // libcurl for the HTTP that libgit2 does not do (the LFS client), loaded at the first
+        // request rather than linked: the tool starts without it and the libraries it brings.
+        // Built against libcurl4-openssl-dev's header.
+        .target(name: "CCurl"),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
         // The shipped schema sets as package resources, so an app's tests and the quickstart
@@ -51,13 +55,10 @@ let package = Package(
         .target(
             name: "CairnCore",
             dependencies: [
-                "CairnMerge", "Git", "GitFormat", .product(name: "Logging", package: "swift-log"),
+                "CairnMerge", "Git", "GitFormat", "CCurl", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            // The LFS client uses Foundation's URLSession, built on libcurl: linked by name so
-            // that a tool with the Swift runtime linked in statically finds it too.
-            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
+            ]),
         // The server's side: per-user bare repositories and the pre-receive hook.
         .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
         // Seeded devices syncing through one remote, for any schema set.
@@ -108,10 +109,7 @@ let package = Package(
                 // AES-GCM-SIV checked against RFC 8452, under the document cipher.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            // The LFS client uses Foundation's URLSession, built on libcurl: linked by name so
-            // that a tool with the Swift runtime linked in statically finds it too.
-            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
+            ]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.

@@ -18,9 +18,9 @@
 # compiles the JGit client), jq (the music-practice example reads `--json` output with it), and
 # git-lfs (the tests' Git LFS client, against giftless behind lighttpd; giftless comes from PyPI
 # through scripts/git-clients.sh), time (GNU time: the benchmark's measure of each side's peak
-# memory), and libcurl4-openssl-dev (Foundation's HTTP client, which
-# talks to LFS servers, is built on libcurl: a tool built with the Swift runtime linked in
-# statically, as scripts/install.sh and the benchmark build it, links libcurl itself).
+# memory), and libcurl4-openssl-dev (the LFS client talks to LFS servers with libcurl,
+# built against its header and loaded when it first sends a request, so the tool starts
+# without it; the package brings the library, libcurl4, too).
 set -euo pipefail
 
 need=()

@@ -62,6 +62,14 @@ import Testing
                            environment: ["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!])
         }
 
+        /// The command run where libcurl cannot be loaded: each of its files on the machine
+        /// covered by an empty one, in a mount namespace of the command's own.
+        func withoutLibcurl(_ arguments: String...) throws -> ProcessResult {
+            let hide = #"for f in /usr/lib/*/libcurl*.so* /lib/*/libcurl*.so*; do [ -f "$f" ] && [ ! -L "$f" ] && mount --bind /dev/null "$f"; done; exec "$@""#
+            return try runBounded("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", hide, "sh", CLI.executable, "--home", cli.home] + arguments,
+                                  environment: ["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!])
+        }
+
         func objects() -> [String] {
             (FileManager.default.enumerator(atPath: cli.home + "/u1/.git/lfs/objects")?.allObjects as? [String] ?? [])
                 .filter { $0.count > 60 }
@@ -147,6 +155,38 @@ import Testing
         // Back up: the next sync uploads the recording whole, then pushes.
         try served.restart()
         #expect(try phone("remote", "set", served.url()).status == 0)
+        let resent = try phone("sync")
+        #expect(resent.status == 0, "\(resent.stderr)\n\(served.server.errorLog)")
+        #expect(try served.main() != before)
+        #expect(FileManager.default.contents(atPath: served.server.objectPath(uid: "u1", oid: audio.oid)) == audio.bytes)
+    }
+
+    /// libcurl is loaded only for a transfer to the LFS server: without it, the tool starts,
+    /// syncs documents and restores a store, and a sync with an asset to upload stops with one
+    /// line saying what to install, pushing nothing; with it back, the next sync sends both.
+    @Test(.runningTime(atMost: .seconds(600)))
+    func withoutLibcurlDocumentsStillSyncAndAnAssetWaitsWithOneLineSayingWhatToInstall() throws {
+        let served = try Served()
+        defer { served.server.stop() }
+        let phone = Device()
+        let audio = try Self.recording(at: phone.cli.scratch("session.m4a"))
+        #expect(try phone("init", "u1", "--schema", "bonfire", "--remote", served.url()).status == 0)
+        #expect(try phone("put", "users/u1/readingSessions/s0", input: Self.sessionJSON).status == 0)
+        let documents = try phone.withoutLibcurl("sync")
+        #expect(documents.status == 0, "\(documents.stderr)")
+        let before = try served.main()
+        #expect(!before.isEmpty, "the document's commit reached the server")
+        let tablet = Device()
+        let restored = try tablet.withoutLibcurl("clone", served.url())
+        #expect(restored.status == 0, "\(restored.stderr)")
+
+        #expect(try phone("put", Self.session, "--asset", "audioAsset=" + phone.cli.scratch("session.m4a"), input: Self.sessionJSON).status == 0)
+        let failed = try phone.withoutLibcurl("sync")
+        #expect(failed.status != 0)
+        #expect(failed.stderr.split(separator: "\n").count == 1, "\(failed.stderr)")
+        #expect(failed.stderr.contains("libcurl") && failed.stderr.contains("apt-get install libcurl4"), "\(failed.stderr)")
+        #expect(try served.main() == before, "no commit reached the server without its asset")
+
         let resent = try phone("sync")
         #expect(resent.status == 0, "\(resent.stderr)\n\(served.server.errorLog)")
         #expect(try served.main() != before)

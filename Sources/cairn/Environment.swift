@@ -29,12 +29,13 @@ struct Environment {
         return Home(root: userHome + "/.cairn", configuration: configuration)
     }
 
-    /// `CAIRN_LOCK_TIMEOUT` (seconds; the standard timeout when unset or not a number), and
-    /// the credentials of `CAIRN_USERNAME` and `CAIRN_PASSWORD` for a remote whose URL holds
-    /// none.
+    /// `CAIRN_LOCK_TIMEOUT` (seconds; the standard timeout when unset or not a number), the
+    /// credentials of `CAIRN_USERNAME` and `CAIRN_PASSWORD` for a remote whose URL holds
+    /// none, and the name of `CAIRN_DEVICE_NAME` for the commits this device makes.
     var configuration: Configuration {
         Configuration(lockTimeout: variables["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? Configuration.standardLockTimeout,
-                      username: variables["CAIRN_USERNAME"], password: variables["CAIRN_PASSWORD"], keys: keys)
+                      username: variables["CAIRN_USERNAME"], password: variables["CAIRN_PASSWORD"], keys: keys,
+                      deviceName: variables["CAIRN_DEVICE_NAME"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The keys of encrypted stores: the key file text of `CAIRN_KEY`, else the key file

@@ -35,14 +35,17 @@ extension Output {
         FileChange(path: file, kind: .modified).displayPath
     }
 
-    /// A checkpoint: `id`, `parents`, `time`, `author`, `summary` (the first line of the
-    /// message) and `message` (all of it).
+    /// A checkpoint: `id`, `parents`, `time`, `author`, `device` and `deviceName` (its
+    /// trailers; null when it has none), `summary` (the first line of the message) and
+    /// `message` (all of it).
     static func jsonValue(of checkpoint: CairnCore.Checkpoint) -> JSONValue {
         .object([
             "id": .string(checkpoint.id.hex),
             "parents": .array(checkpoint.parents.map { .string($0.hex) }),
             "time": time(checkpoint.time),
             "author": .string(checkpoint.author),
+            "device": text(checkpoint.device),
+            "deviceName": text(checkpoint.deviceName),
             "summary": .string(checkpoint.summary),
             "message": .string(checkpoint.message),
         ])

@@ -76,7 +76,7 @@ extension Store {
         }
         let signature = signature()
         let commit = try repository.createCommit(
-            tree: repository.updateTree(tree, with: updates).id, parents: [head], message: message,
+            tree: repository.updateTree(tree, with: updates).id, parents: [head], message: withDeviceTrailers(message),
             author: signature, committer: signature, updating: nil)
         let files = try moveWorkingTree(from: head, to: commit)
         result.head = CheckpointID(commit)

@@ -13,6 +13,12 @@ public struct Checkpoint: Hashable, Sendable {
     public var author: String
     /// When it was made: the committer's time, in seconds since 1970-01-01 UTC.
     public var time: Int64
+    /// The store copy it was made on (its `Cairn-Device` trailer), nil for a commit that
+    /// names none (made by hand, or by a version of Cairn before the trailer).
+    public var device: String?
+    /// The name of that device (its `Cairn-Device-Name` trailer: the host name unless one was
+    /// configured), nil when it names none.
+    public var deviceName: String?
 
     /// The checkpoint a commit read from the store's repository is.
     init(_ commit: Commit) {
@@ -21,6 +27,8 @@ public struct Checkpoint: Hashable, Sendable {
         message = commit.message
         author = "\(commit.author.name) <\(commit.author.email)>"
         time = commit.committer.time
+        device = Store.trailer(Store.deviceTrailer, in: commit.message)
+        deviceName = Store.trailer(Store.deviceNameTrailer, in: commit.message)
     }
 
     /// The message's first line.

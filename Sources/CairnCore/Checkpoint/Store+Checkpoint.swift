@@ -101,7 +101,7 @@ extension Store {
             return CheckpointResult(id: nil, changes: [])
         }
         let signature = signature()
-        let text = Self.withDeviceTrailer(message ?? Self.describe(changes), device: try deviceID())
+        let text = try withDeviceTrailers(message ?? Self.describe(changes))
         let commit = try repository.createCommit(
             tree: tree, parents: head.map { [$0.id] } ?? [], message: text,
             author: signature, committer: signature, updating: nil)

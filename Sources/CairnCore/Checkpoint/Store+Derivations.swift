@@ -32,7 +32,7 @@ extension Store {
                 + mismatches.map { describedInHistory($0) + "\n" }.joined()
             let signature = signature()
             return try repository.createCommit(
-                tree: repository.updateTree(tree, with: updates).id, parents: [head], message: message,
+                tree: repository.updateTree(tree, with: updates).id, parents: [head], message: withDeviceTrailers(message),
                 author: signature, committer: signature, updating: nil)
         }
         let files = try moveWorkingTree(from: head, to: commit)

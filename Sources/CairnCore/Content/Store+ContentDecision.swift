@@ -98,7 +98,7 @@ extension Store {
             throw CairnError(.notFound, "the store of user \(uid) has no checkpoint to record a decision after")
         }
         let signature = signature()
-        let text = Self.withDeviceTrailer(message, device: try deviceID())
+        let text = try withDeviceTrailers(message)
         let commit = try repository.createCommit(tree: head.treeID, parents: [head.id], message: text,
                                                  author: signature, committer: signature, updating: nil)
         let summary = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""

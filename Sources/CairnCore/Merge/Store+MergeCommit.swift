@@ -10,13 +10,14 @@ import GitFormat
 extension Store {
     /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).
     func mergeCommit(_ head: ObjectID, _ theirs: ObjectID) throws -> (commit: ObjectID, outcome: StoreMerge.Outcome) {
-        let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), codec: codec, context: MergeContext(clock: clock()))
+        let context = MergeContext(clock: clock())
+        let merge = StoreMerge(repository: repository, schemaSet: try schemaSet(), codec: codec, context: context)
         let outcome = try merge.merge(commit: head, with: theirs)
         let incoming = try repository.aheadBehind(theirs, head).ahead
         let signature = signature()
+        let message = try mergeMessage(incoming: incoming, outcome: outcome)
         let commit = try repository.createCommit(
-            tree: outcome.tree, parents: [head, theirs],
-            message: try mergeMessage(incoming: incoming, outcome: outcome),
+            tree: outcome.tree, parents: [head, theirs], message: try withDeviceTrailers(message),
             author: signature, committer: signature, updating: nil)
         return (commit, outcome)
     }

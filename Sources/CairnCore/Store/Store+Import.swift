@@ -66,7 +66,7 @@ extension Store {
             // The assets of the documents brought come with them, from the other store.
             try copyAssets(pointedToBy: outcome.tree, from: other)
             let signature = signature()
-            let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: message,
+            let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: withDeviceTrailers(message),
                                                      author: signature, committer: signature, updating: nil)
             let changed = try moveWorkingTree(from: head, to: commit)
             logger.info("import", metadata: ["from": "\(other.uid)", "documents": "\(brought.count)", "commit": "\(commit.short)"])

@@ -18,13 +18,18 @@ public struct Configuration: Sendable, Hashable {
     /// when an encrypted store is opened or created; plain stores ignore it. When nil, a
     /// store's own `cairn.keyFile` setting names its key file.
     public var keys: KeySource?
+    /// The name this device's checkpoints and merges record (the `Cairn-Device-Name`
+    /// trailer), as people know the device: `phone`, `Anna's laptop`. When nil, a store's own
+    /// `cairn.deviceName` setting, else the machine's host name.
+    public var deviceName: String?
 
     public init(lockTimeout: Double = Configuration.standardLockTimeout, username: String? = nil, password: String? = nil,
-                keys: KeySource? = nil) {
+                keys: KeySource? = nil, deviceName: String? = nil) {
         self.lockTimeout = lockTimeout
         self.username = username
         self.password = password
         self.keys = keys
+        self.deviceName = deviceName
     }
 
     /// 10 s.

@@ -258,6 +258,14 @@ package enum Syscalls {
 
     package static let processID = Int(getpid())
 
+    /// The machine's host name (`gethostname`); nil when it has none.
+    package static func hostName() -> String? {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return nil }
+        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? nil : text
+    }
+
     /// The realtime clock now.
     package static func now() -> Time {
         var now = timespec()

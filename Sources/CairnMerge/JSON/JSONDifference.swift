@@ -26,9 +26,7 @@ public struct JSONDifference: Hashable, Sendable, CustomStringConvertible {
 
     /// A value on one line (canonical text, shortened past 200 characters).
     static func show(_ value: JSONValue?) -> String {
-        guard let value else { return "absent" }
-        let text = value.inlineText
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+        value?.shortInlineText ?? "absent"
     }
 
     /// Where `found` differs from `expected`, deepest first reached: objects key by key (keys

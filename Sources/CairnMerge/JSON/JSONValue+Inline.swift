@@ -6,4 +6,10 @@ extension JSONValue {
     public var inlineText: String {
         canonicalText.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
     }
+
+    /// ``inlineText`` cut at 200 characters (with `…`), for lines people read.
+    public var shortInlineText: String {
+        let text = inlineText
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// A store of 1,000 documents through a long history — by default 10,000 checkpoints of two
 /// documents each (an exam in progress saved, a book's sections marked) — beside git making
 /// the same commits with `git add && git commit`: the objects and bytes each checkpoint adds,
-/// the files the history leaves, and both repositories after `git repack -adf`.
+/// the files the history leaves, the audit of the whole history (`cairn verify` beside `git
+/// fsck --strict`, which reads every object), and both repositories after `git repack -adf`.
 struct HistoryFigures {
     let bench: Workbench
     let checkpoints: Int
@@ -42,6 +43,10 @@ struct HistoryFigures {
             throw Command.Failure(description: "history: the store's tree \(ours) is not git's \(theirs); the figures are void")
         }
         let end = (cairn: ObjectsOnDisk(repository: storeFolder), git: ObjectsOnDisk(repository: peer))
+        // The audit: every commit against its parent by the server's rules (documents parsed
+        // and checked, derived fields computed), beside git checking every object's format.
+        let audit = (cairn: try bench.cairnCommand(home: home, ["verify"]).timed(),
+                     git: try bench.gitCommand(peer, ["fsck", "--strict", "--no-progress"]).timed())
         // Both repacked alike, deltas computed again (`git gc` would keep Cairn's packed
         // objects as they are).
         try bench.gitCommand(storeFolder, ["repack", "-a", "-d", "-f", "-q"]).run()
@@ -65,6 +70,8 @@ struct HistoryFigures {
             ("after git repack -adf: bytes", packed.cairn.bytes.formatted(), packed.git.bytes.formatted()),
             ("checkpoint, first \(window) (ms)", median(cairnTimes.prefix(window)), median(gitTimes.prefix(window))),
             ("checkpoint, last \(window) (ms)", median(cairnTimes.suffix(window)), median(gitTimes.suffix(window))),
+            ("audit of all \(checkpoints.formatted()) checkpoints (s): cairn verify, git fsck --strict",
+             Samples.format(audit.cairn / 1_000), Samples.format(audit.git / 1_000)),
         ]
     }
 }

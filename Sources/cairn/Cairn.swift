@@ -23,7 +23,7 @@ struct Cairn: ParsableCommand {
         subcommands: [
             Init.self, Use.self, Users.self,
             Put.self, Get.self, Remove.self, List.self,
-            AssetCommand.self, Status.self, Checkpoint.self, Log.self, Diff.self, Blame.self, Validate.self,
+            AssetCommand.self, Status.self, Checkpoint.self, Log.self, Diff.self, Blame.self, Verify.self, Validate.self,
             RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self, ContentCommand.self,
             Import.self, Migrate.self, Prune.self, Simulate.self,
             SchemaCommand.self, Test.self,

@@ -15,7 +15,12 @@ extension Store {
         let outcome = try merge.merge(commit: head, with: theirs)
         let incoming = try repository.aheadBehind(theirs, head).ahead
         let signature = signature()
-        let message = try mergeMessage(incoming: incoming, outcome: outcome)
+        var message = try mergeMessage(incoming: incoming, outcome: outcome)
+        if let clock = context.clock {
+            // What a server (or `cairn verify`) that merges the parents again needs to get the
+            // same tree: the clock a stamp from the future was counted against.
+            message += (outcome.conflicts.isEmpty ? "\n" : "") + "\(Self.mergeClockTrailer): \(clock)\n"
+        }
         let commit = try repository.createCommit(
             tree: outcome.tree, parents: [head, theirs], message: try withDeviceTrailers(message),
             author: signature, committer: signature, updating: nil)
@@ -26,6 +31,10 @@ extension Store {
     public static func systemClock() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
+
+    /// The trailer that records the merging device's clock, in milliseconds since 1970
+    /// (``MergeContext/clock``): `Cairn-Merge-Clock: 1730300000123`.
+    static let mergeClockTrailer = "Cairn-Merge-Clock"
 
     /// The trailer key of a conflict record in a merge commit's message.
     static let conflictTrailer = "Cairn-Conflict"

@@ -20,7 +20,9 @@ import GitFormat
 ///   go, is what its schema computes;
 /// - the Git LFS pointers in `.cairn/assets/` are those the documents' asset fields make, and
 ///   on a server every asset they name is in the server's asset storage (uploaded first);
-///   clearing an asset field is the one change an append-only document takes.
+///   clearing an asset field is the one change an append-only document takes;
+/// - on a server, every merge commit that arrives is what the policies give from its parents
+///   (``MergeAttestation``), unless the store is encrypted (the server cannot read it).
 ///
 /// An encrypted store's repository (its `.cairn/store.json` says `"encrypted": true`) holds
 /// documents the server cannot read: there every document must be sealed for its path and
@@ -45,21 +47,47 @@ package struct PushRules {
     /// Where the server keeps the repository's assets (``AssetSweep/storage(of:)``); nil on a
     /// device, which uploads its assets before it pushes.
     let assetStorage: AssetObjects?
+    /// Whether every merge commit that arrives is merged again (``MergeAttestation``): on a
+    /// server; on a device, every merge but its own (those carrying `ownDevice` as their
+    /// `Cairn-Device`), which are its policies' by construction. An audit checks each merge
+    /// once, on its own.
+    var attestsMerges = false
+    /// The device's own ID (`Cairn-Device`), whose merges a device does not merge again.
+    var ownDevice: String? = nil
+    /// The schema sets read from trees, by the id of their `.cairn/schema` folder: an audit
+    /// checks thousands of commits that share a handful of sets.
+    let schemaSets = SchemaSetCache()
+
+    /// Schema sets already read, by the id of the folder they were read from.
+    final class SchemaSetCache {
+        var sets: [ObjectID: SchemaSet] = [:]
+    }
 
     /// The server's rules for the bare repository `repository` of `uid`: documents are checked
     /// against the server's own schema set, else the one the repository held before the push,
     /// and every asset a pushed tree points to must be in the server's asset storage.
     package static func server(_ repository: Repository, uid: String) -> PushRules {
         PushRules(uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + StoreLayout.serverSchemaFolder,
-                  checksAgainstPushedSet: false, deviceCodec: nil, assetStorage: AssetSweep.storage(of: repository))
+                  checksAgainstPushedSet: false, deviceCodec: nil, assetStorage: AssetSweep.storage(of: repository),
+                  attestsMerges: true)
+    }
+
+    /// The rules `cairn verify` applies to each commit of a history against its parent: the
+    /// documents against the schema set of the commit's own tree, read with `codec` (a
+    /// store's, which opens an encrypted store's documents; nil for a server's repository,
+    /// which reads a plain store's and checks an encrypted store's as sealed). Asset storage
+    /// is not looked at.
+    package static func audit(_ repository: Repository, uid: String, codec: DocumentCodec?) -> PushRules {
+        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
+                  assetStorage: nil)
     }
 
     /// A device's rules for what it is about to push from `repository`, the store of `uid`,
     /// against the schema set it pushes (a device migrating to a newer set checks its
     /// documents by that one).
-    package static func device(_ repository: Repository, uid: String, codec: DocumentCodec) -> PushRules {
+    package static func device(_ repository: Repository, uid: String, codec: DocumentCodec, device: String) -> PushRules {
         PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
-                  assetStorage: nil)
+                  assetStorage: nil, attestsMerges: true, ownDevice: device)
     }
 
     /// The refusals of one update of `reference` from `old` to `new` (none: it is accepted).
@@ -79,6 +107,17 @@ package struct PushRules {
         let encrypted = try marksEncrypted(newTree)
         if let old, let oldTree, try marksEncrypted(oldTree) != encrypted {
             return ["the push turns the store \(encrypted ? "encrypted" : "plain") after \(old.short): a store is encrypted or plain from its creation, for good"]
+        }
+        // A server merges each merge it receives again; a device, those another tool made.
+        if attestsMerges, let codec = deviceCodec ?? (encrypted ? nil : .plain) {
+            let attestation = MergeAttestation(repository: repository, codec: codec)
+            for id in try repository.commits(from: new, hiding: old.map { [$0] } ?? []) {
+                let commit = try repository.commit(id)
+                if let ownDevice, commit.parentIDs.count > 1, Store.trailer(Store.deviceTrailer, in: commit.message) == ownDevice { continue }
+                if let refusal = try attestation.refusal(of: commit) {
+                    return ["commit \(id.short): \(refusal)"]
+                }
+            }
         }
         // The documents are read with the device's codec, or as plain JSON on a server; an
         // encrypted store's server reads none.
@@ -147,7 +186,7 @@ package struct PushRules {
     }
 
     /// Whether the tree's `.cairn/store.json` marks an encrypted store.
-    private func marksEncrypted(_ tree: ObjectID) throws -> Bool {
+    func marksEncrypted(_ tree: ObjectID) throws -> Bool {
         guard let entry = try repository.entry(at: StoreLayout.identityFile, inTree: tree), !entry.isTree,
               case .bool(true)? = (try? JSONParser().parse(repository.blobContent(entry.id)))?.field("encrypted") else { return false }
         return true
@@ -249,15 +288,25 @@ package struct PushRules {
         if files.isEmpty {
             let trees = checksAgainstPushedSet ? [newTree, oldTree] : [oldTree, newTree]
             for tree in trees.compactMap({ $0 }) {
+                let folder = try repository.entry(at: StoreLayout.schemaFolder, inTree: tree)?.id
+                if let folder, let known = schemaSets.sets[folder] { return known }
                 for file in try repository.files(under: StoreLayout.schemaFolder, inTree: tree)
                 where SchemaSetFiles.isSetFile(FileSystem.lastComponent(of: file.path)) {
                     guard let entry = file.entries[0] else { continue }
                     files[FileSystem.lastComponent(of: file.path)] = try repository.blobContent(entry.id)
                 }
-                if !files.isEmpty { break }
+                if !files.isEmpty {
+                    let set = try readSet(files)
+                    if let folder { schemaSets.sets[folder] = set }
+                    return set
+                }
             }
         }
         guard !files.isEmpty else { return nil }
+        return try readSet(files)
+    }
+
+    private func readSet(_ files: [String: [UInt8]]) throws(CairnError) -> SchemaSet {
         do {
             return try SchemaSet(files: files)
         } catch {

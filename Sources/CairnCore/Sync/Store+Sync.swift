@@ -114,7 +114,7 @@ extension Store {
             }
             // The server's rules, applied here first: what another git tool committed never
             // reaches a server that would refuse it, nor a path remote, which runs no hook.
-            let refusals = try PushRules.device(repository, uid: uid, codec: codec)
+            let refusals = try PushRules.device(repository, uid: uid, codec: codec, device: deviceID())
                 .refusals(updating: "refs/heads/" + Self.branch, from: theirs, to: local)
             if !refusals.isEmpty {
                 throw try pushRefusal(refusals.joined(separator: "; "), by: remote, local: local, remoteCommit: theirs, checkedHere: true)

@@ -11,7 +11,7 @@ extension Repository {
     /// libgit2 reads the commit's tree. When `body` throws, the gathered objects are dropped:
     /// nothing refers to them. Nested calls join the outer one.
     public func packingWrites<T>(_ body: () throws -> T) throws -> T {
-        if pendingPack != nil { return try body() }
+        if pendingPack != nil || !packsWrites { return try body() }
         pendingPack = PackWriter()
         do {
             let result = try body()

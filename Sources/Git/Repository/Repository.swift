@@ -10,6 +10,11 @@ public final class Repository {
     let handle: OpaquePointer
     /// New objects waiting to be written as one pack (see ``packingWrites(_:)``).
     var pendingPack: PackWriter?
+    /// Whether ``packingWrites(_:)`` gathers new objects into packs Cairn writes itself
+    /// (into `objects/pack`). Off in a hook's repository whose objects git directs elsewhere
+    /// (`GIT_OBJECT_DIRECTORY`: the quarantine of a push not yet accepted), where libgit2
+    /// writes each object where git said.
+    public var packsWrites = true
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -53,7 +58,9 @@ public final class Repository {
         try check(
             git_repository_open_ext(&repository, nil, GIT_REPOSITORY_OPEN_FROM_ENV.rawValue, nil),
             "git_repository_open_ext")
-        return Repository(handle: repository!)
+        let opened = Repository(handle: repository!)
+        opened.packsWrites = getenv("GIT_OBJECT_DIRECTORY") == nil
+        return opened
     }
 
     /// Creates a repository at `path`, making the folder if needed, with `initialBranch` as the

@@ -1,0 +1,45 @@
+import CairnMerge
+import Git
+import GitFormat
+
+/// The check that a merge commit is what the policies give: its parents merged again, as the
+/// device that made it merged them, must give its tree. Merges are deterministic and give the
+/// same tree whichever side is `ours`, so a server (the `pre-receive` hook) and `cairn
+/// verify` can redo any of them; a client whose merge is broken or hostile cannot push a
+/// result the policies would not give.
+///
+/// The merge runs under the schema set of the first parent's tree (the merging store's own),
+/// migrating a side at a lower version as a device's merge does, and with the merging
+/// device's clock from the commit's `Cairn-Merge-Clock` trailer (else the committer's time),
+/// which decides only stamps from the future.
+package struct MergeAttestation {
+    let repository: Repository
+    /// What the repository's document blobs hold: plain JSON, or sealed JSON with the key.
+    let codec: DocumentCodec
+
+    package init(repository: Repository, codec: DocumentCodec) {
+        self.repository = repository
+        self.codec = codec
+    }
+
+    /// Why `commit` is not the merge the policies give, in one line naming the first file
+    /// (in path order) that differs; nil when it is, or when it is not a merge.
+    package func refusal(of commit: Commit) throws -> String? {
+        guard commit.parentIDs.count >= 2 else { return nil }
+        guard commit.parentIDs.count == 2 else {
+            return "\(commit.parentIDs.count) parents: a merge of progress has two (merge one side at a time)"
+        }
+        let ours = commit.parentIDs[0], theirs = commit.parentIDs[1]
+        let schemaSet = try StoreTreeReader(repository: repository, codec: codec).schemaSet(repository.commit(ours).treeID)
+        let clock = Store.trailer(Store.mergeClockTrailer, in: commit.message).flatMap { Int64($0) } ?? commit.committer.time * 1_000
+        let merge = StoreMerge(repository: repository, schemaSet: schemaSet, codec: codec, context: MergeContext(clock: clock))
+        let expected = try merge.merge(commit: ours, with: theirs).tree
+        guard expected != commit.treeID else { return nil }
+        let differences = try repository.differences(among: [expected, commit.treeID])
+        guard let first = differences.first else { return nil }
+        let name = DocumentPath(fileName: first.path)?.description ?? first.path
+        let what = first.entries[0] == nil ? "is there and should not be" : first.entries[1] == nil ? "is missing" : "differs"
+        let others = differences.count > 1 ? " (and \(differences.count - 1) more file\(differences.count == 2 ? "" : "s"))" : ""
+        return "the merge of \(ours.short) and \(theirs.short) is not what the policies give: \(name) \(what)\(others)"
+    }
+}

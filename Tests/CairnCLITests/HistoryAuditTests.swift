@@ -1,0 +1,140 @@
+import CairnMerge
+import CairnTestSupport
+import CairnToolTestSupport
+import Foundation
+import Testing
+
+/// "Did anyone change this exam attempt? Is this merge what the policies decide?": the server
+/// merges every merge it receives again and refuses one whose tree differs (here through
+/// plain git, which runs hooks on a path remote; `AttestedMergesOverHTTPTests` pushes with
+/// Cairn); `cairn verify` audits a whole history, a store's or a server's, one line per
+/// finding.
+@Suite struct HistoryAuditTests {
+    static let book = "users/u1/books/b1"
+    static let attempt = "users/u1/examAttempts/a1"
+
+    static func book(_ sections: String) -> String {
+        #"{"schemaVersion":1,"bookId":"b1","sections":{\#(sections)}}"#
+    }
+
+    /// Two devices whose books went apart offline; the tablet has fetched the phone's work.
+    static func twoDevicesApart() throws -> Devices {
+        let devices = try Devices(schema: "life-in-uk")
+        try devices.start("phone")
+        try devices.put("phone", book, book(#""s1":{"completed":true,"updatedAt":1730000000000}"#))
+        try devices.sync("phone")
+        try devices.clone("tablet")
+        try devices.put("phone", book, book(#""s1":{"completed":true,"updatedAt":1730000000000},"s2":{"completed":true,"updatedAt":1730100000000}"#))
+        try devices.sync("phone")
+        try devices.put("tablet", book, book(#""s1":{"completed":false,"updatedAt":1730200000000}"#))
+        try devices.on("tablet", "checkpoint")
+        _ = try devices.git("tablet", "fetch", "-q", "origin")
+        return devices
+    }
+
+    @Test func aHandMadeWrongMergeIsRefusedByTheServerAndFoundByVerify() throws {
+        let devices = try Self.twoDevicesApart()
+        // A merge that drops the phone's s2: git's "ours" strategy keeps the tablet's tree.
+        _ = try devices.git("tablet", "merge", "-q", "-s", "ours", "--no-edit", "origin/main")
+        let wrong = try devices.git("tablet", "rev-parse", "HEAD")
+        let (ours, theirs) = (try devices.git("tablet", "rev-parse", "HEAD^1"), try devices.git("tablet", "rev-parse", "HEAD^2"))
+        let before = try devices.remoteGit("rev-parse", "main").stdout
+        let said = "commit \(wrong.prefix(7)): the merge of \(ours.prefix(7)) and \(theirs.prefix(7)) is not what the policies give: users/u1/books/b1 differs"
+
+        let pushed = try runProcess("/usr/bin/git", ["-C", devices.store("tablet"), "push", "origin", "main"])
+        #expect(pushed.status != 0)
+        #expect(pushed.stderr.contains(said), "\(pushed.stderr)")
+        // Cairn checks the merges another tool made before it pushes, also to a path remote,
+        // where libgit2 runs no hook.
+        let synced = try devices.sync("tablet", expecting: 1)
+        #expect(synced.stderr.split(separator: "\n").count == 1, "\(synced.stderr)")
+        #expect(synced.stderr.contains("breaks the server's rules, and was not sent: " + said), "\(synced.stderr)")
+        #expect(try devices.remoteGit("rev-parse", "main").stdout == before, "nothing reached the server")
+
+        // The store's own history holds it: verify says so, one line, and fails.
+        let verified = try devices.on("tablet", "verify")
+        #expect(verified.status == 1)
+        #expect(verified.stdout == said + "\n", "\(verified.stdout)")
+        #expect(verified.stderr.contains("1 finding in "), "\(verified.stderr)")
+
+        // Undone, Cairn merges, recording the clock it merged by, and verify finds nothing.
+        _ = try devices.git("tablet", "reset", "-q", "--hard", "HEAD~1")
+        try devices.sync("tablet")
+        let merge = try devices.git("tablet", "log", "-1", "--format=%B")
+        #expect(merge.contains("Cairn-Merge-Clock: "), "\(merge)")
+        #expect(try devices.remoteGit("rev-parse", "main").stdout != before)
+        #expect(try devices.on("tablet", "verify").status == 0)
+    }
+
+    @Test func verifyFindsAnAttemptChangedDeepInAHistoryOfAStoreAndOfAServer() throws {
+        let devices = try Devices(schema: "life-in-uk")
+        try devices.start("phone")
+        try devices.put("phone", Self.attempt, #"{"attemptId":"a1","examId":"practice-1","status":"failed","score":55}"#)
+        try devices.on("phone", "checkpoint")
+        for step in 1...12 {
+            try devices.put("phone", Self.book, Self.book(#""s1":{"completed":\#(step % 2 == 0),"updatedAt":\#(1730000000000 + step)}"#))
+            try devices.on("phone", "checkpoint")
+            if step == 4 {
+                // Someone raises the failed attempt's score with plain git.
+                let file = devices.store("phone") + "/" + Self.attempt + ".json"
+                try #"{"attemptId":"a1","examId":"practice-1","score":75,"status":"passed"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+                _ = try devices.git("phone", "commit", "-q", "-am", "fix score")
+            }
+        }
+        let changed = try devices.git("phone", "log", "-1", "--format=%H", "--grep", "fix score")
+        let said = "commit \(changed.prefix(7)): users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never changed"
+        let verified = try devices.on("phone", "verify")
+        #expect(verified.status == 1)
+        #expect(verified.stdout == said + "\n", "\(verified.stdout)")
+        let total = try devices.git("phone", "rev-list", "--count", "HEAD")
+        #expect(verified.stderr == "cairn: 1 finding in \(total) commits (above)\n", "\(verified.stderr)")
+        let json = try JSONParser().parse(try devices.on("phone", "verify", "--json").stdout)
+        #expect(ScriptOutputTests.at(json, "valid") == .bool(false))
+        #expect(ScriptOutputTests.text(json, "findings", 0, "commit") == changed)
+        // After it, the history is sound; a range that does not exist is one line.
+        let after = try devices.git("phone", "rev-list", "--count", changed + "..HEAD")
+        #expect(try devices.on("phone", "verify", changed + "..HEAD").stdout.hasPrefix("Verified \(after) commits"))
+        let unknown = try devices.on("phone", "verify", "nosuch..HEAD")
+        #expect(unknown.status == 1 && unknown.stdout.isEmpty && unknown.stderr == "cairn: unknown revision \"nosuch\": revspec 'nosuch' not found\n")
+
+        // A server whose hook was taken away accepted it: verify of its repository finds it.
+        try FileManager.default.removeItem(atPath: devices.remote() + "/hooks/pre-receive")
+        _ = try devices.git("phone", "push", "-q", "origin", "main")
+        let packs = try FileManager.default.contentsOfDirectory(atPath: devices.remote() + "/objects/pack").sorted()
+        let served = try devices.on("phone", "verify", "--git-dir", devices.remote(), user: nil)
+        #expect(served.status == 1)
+        #expect(served.stdout == said + "\n", "\(served.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: devices.remote() + "/objects/pack").sorted() == packs,
+                "verify wrote no pack beside those git serves")
+    }
+
+    /// With `"future": "clamp"`, a stamp from the future counts as the merging device's clock
+    /// and the kept value carries that clock: the server merges again with the clock the
+    /// merge commit records, and gets the same tree.
+    @Test func aMergeThatClampedAStampFromTheFutureIsMergedAgainTheSame() throws {
+        let set = FileManager.default.temporaryDirectory.path + "/cairn-clamp-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: set) }
+        try #"""
+            {"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object",
+             "x-merge": {"lww": "updatedAt", "future": "clamp"},
+             "properties": {"text": {"type": "string"}, "updatedAt": {"type": "integer"}}}
+            """#.write(toFile: set + "/note.schema.json", atomically: true, encoding: .utf8)
+        let devices = try Devices(schema: set)
+        try devices.start("phone")
+        try devices.clone("tablet")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try devices.put("phone", "users/u1/notes/n1", #"{"text":"from the future","updatedAt":\#(now + 86_400_000)}"#)
+        try devices.sync("phone")
+        try devices.put("tablet", "users/u1/notes/n1", #"{"text":"an hour ago","updatedAt":\#(now - 3_600_000)}"#)
+        try devices.sync("tablet")
+        let message = try devices.git("tablet", "log", "-1", "--format=%B")
+        let clock = message.split(separator: "\n").first { $0.hasPrefix("Cairn-Merge-Clock: ") }.map { $0.dropFirst(19) }
+        #expect(clock != nil, "\(message)")
+        let note = try devices.get("tablet", "users/u1/notes/n1")
+        #expect(note.map { ScriptOutputTests.at($0, "updatedAt") } == clock.flatMap { Int64($0) }.map { .integer($0) }, "\(String(describing: note))")
+        #expect(ScriptOutputTests.text(note, "text") == "from the future")
+        #expect(try devices.remoteGit("rev-parse", "main").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try devices.git("tablet", "rev-parse", "HEAD")))
+        #expect(try devices.on("tablet", "verify").status == 0)
+    }
+}

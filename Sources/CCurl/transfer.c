@@ -44,8 +44,10 @@ static void load_curl(void) {
         library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
     }
     if (library == NULL) {
+        const char *reason = dlerror();
         snprintf(curl.failure, sizeof curl.failure,
-                 "libcurl (libcurl.so.4) is not installed; install it (Debian: apt-get install libcurl4)");
+                 "libcurl (libcurl.so.4) cannot be loaded (%s); install it (Debian: apt-get install libcurl4)",
+                 reason != NULL ? reason : "not found");
         return;
     }
     *(void **)&curl.global_init = find(library, "curl_global_init");
@@ -66,17 +68,22 @@ static void load_curl(void) {
     curl.loaded = 1;
 }
 
+/// Takes an upload back to `offset`, when a server redirects it or libcurl sends it again.
+static int rewind_upload(void *file, curl_off_t offset, int origin) {
+    return fseeko(file, (off_t)offset, origin) == 0 ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_CANTSEEK;
+}
+
 static size_t pass_on(char *bytes, size_t size, size_t count, void *context) {
     void **pair = context;
     return ((ccurl_sink)pair[0])(bytes, size * count, pair[1]);
 }
 
-int ccurl_perform(const ccurl_request *request, ccurl_sink sink, void *context,
-                  long *status, char *error, size_t error_size) {
+ccurl_outcome ccurl_perform(const ccurl_request *request, ccurl_sink sink, void *context,
+                            long *status, char *error, size_t error_size) {
     pthread_once(&curl_once, load_curl);
     if (!curl.loaded) {
         snprintf(error, error_size, "%s", curl.failure);
-        return 1;
+        return CCURL_UNAVAILABLE;
     }
     FILE *upload = NULL;
     struct stat uploaded;
@@ -85,14 +92,14 @@ int ccurl_perform(const ccurl_request *request, ccurl_sink sink, void *context,
         if (upload == NULL || fstat(fileno(upload), &uploaded) != 0) {
             snprintf(error, error_size, "cannot read %s", request->upload_file);
             if (upload != NULL) fclose(upload);
-            return 1;
+            return CCURL_UNREADABLE_FILE;
         }
     }
     CURL *handle = curl.easy_init();
     if (handle == NULL) {
         snprintf(error, error_size, "libcurl could not start a transfer");
         if (upload != NULL) fclose(upload);
-        return 1;
+        return CCURL_TRANSFER_FAILED;
     }
     struct curl_slist *headers = NULL;
     for (size_t i = 0; i < request->header_count; i++) {
@@ -115,15 +122,19 @@ int ccurl_perform(const ccurl_request *request, ccurl_sink sink, void *context,
     if (curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK) {
         curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
     }
-    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, request->timeout_seconds);
-    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, request->timeout_seconds);
+    if (request->timeout_seconds > 0) {
+        curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, request->timeout_seconds);
+        curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, request->timeout_seconds);
+    }
     curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, pass_on);
     curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)pair);
     if (upload != NULL) {
         curl.easy_setopt(handle, CURLOPT_UPLOAD, 1L);
         curl.easy_setopt(handle, CURLOPT_READDATA, upload);
+        curl.easy_setopt(handle, CURLOPT_SEEKFUNCTION, rewind_upload);
+        curl.easy_setopt(handle, CURLOPT_SEEKDATA, upload);
         curl.easy_setopt(handle, CURLOPT_INFILESIZE_LARGE, (curl_off_t)uploaded.st_size);
     } else if (request->body != NULL) {
         curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_size);
@@ -134,12 +145,12 @@ int ccurl_perform(const ccurl_request *request, ccurl_sink sink, void *context,
     }
 
     CURLcode done = curl.easy_perform(handle);
-    int result = 0;
+    ccurl_outcome result = CCURL_ANSWERED;
     if (done == CURLE_OK) {
         curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, status);
     } else {
         snprintf(error, error_size, "%s", failure[0] != 0 ? failure : curl.easy_strerror(done));
-        result = 1;
+        result = CCURL_TRANSFER_FAILED;
     }
     curl.easy_cleanup(handle);
     curl.slist_free_all(headers);

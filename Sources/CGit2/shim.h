@@ -4,6 +4,8 @@
 #include <git2.h>
 #include <git2/sys/stream.h>
 #include <git2/sys/repository.h>
+#include <git2/sys/odb_backend.h>
+#include <git2/sys/mempack.h>
 
 // Swift cannot call C variadic functions, and git_libgit2_opts is one.
 // These wrappers give each option Cairn uses a fixed signature.

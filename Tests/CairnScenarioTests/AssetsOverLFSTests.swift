@@ -64,10 +64,10 @@ import Testing
 
         /// The command run where libcurl cannot be loaded: each of its files on the machine
         /// covered by an empty one, in a mount namespace of the command's own.
-        func withoutLibcurl(_ arguments: String...) throws -> ProcessResult {
+        func withoutLibcurl(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessResult {
             let hide = #"for f in /usr/lib/*/libcurl*.so* /lib/*/libcurl*.so*; do [ -f "$f" ] && [ ! -L "$f" ] && mount --bind /dev/null "$f"; done; exec "$@""#
             return try runBounded("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", hide, "sh", CLI.executable, "--home", cli.home] + arguments,
-                                  environment: ["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!])
+                                  environment: environment.merging(["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!]) { $1 })
         }
 
         func objects() -> [String] {
@@ -181,8 +181,11 @@ import Testing
         #expect(restored.status == 0, "\(restored.stderr)")
 
         #expect(try phone("put", Self.session, "--asset", "audioAsset=" + phone.cli.scratch("session.m4a"), input: Self.sessionJSON).status == 0)
-        let failed = try phone.withoutLibcurl("sync")
-        #expect(failed.status != 0)
+        // Not a network failure: no retry, exit status 1 (not 75, "try again later").
+        let started = Date()
+        let failed = try phone.withoutLibcurl("sync", environment: ["CAIRN_SYNC_RETRY": "5,30,300"])
+        #expect(Date().timeIntervalSince(started) < 5, "no retry of a library that is missing")
+        #expect(failed.status == 1)
         #expect(failed.stderr.split(separator: "\n").count == 1, "\(failed.stderr)")
         #expect(failed.stderr.contains("libcurl") && failed.stderr.contains("apt-get install libcurl4"), "\(failed.stderr)")
         #expect(try served.main() == before, "no commit reached the server without its asset")

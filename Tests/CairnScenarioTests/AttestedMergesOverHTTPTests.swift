@@ -34,6 +34,13 @@ import Testing
         }
         let wrong = try runBounded("/usr/bin/git", ["-C", store, "rev-parse", "--short=7", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let before = try served.main("u1")
+        // Pushed by git over HTTP: the hook merges again and refuses.
+        let pushed = try runBounded("/usr/bin/git", ["-C", store, "push", remote, "main"], environment: environment)
+        #expect(pushed.status != 0)
+        #expect(pushed.stderr.contains("commit \(wrong): the merge of ") && pushed.stderr.contains("is not what the policies give: users/u1/books/b1 differs"),
+                "\(pushed.stderr)")
+        #expect(try served.main("u1") == before)
+        // Pushed by Cairn: refused before it is sent, with the way out.
         let refused = try tablet("sync", password: password)
         #expect(refused.status == 1)
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")

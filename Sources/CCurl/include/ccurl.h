@@ -18,7 +18,8 @@ typedef struct ccurl_request {
     size_t body_size;
     /// A file to send as the body instead, or NULL.
     const char *upload_file;
-    /// The longest wait, in seconds, for the connection and for any byte either way.
+    /// The longest wait, in seconds, for the connection and for any byte either way; 0 for
+    /// libcurl's defaults.
     long timeout_seconds;
 } ccurl_request;
 
@@ -26,11 +27,21 @@ typedef struct ccurl_request {
 /// transfer).
 typedef size_t (*ccurl_sink)(const char *bytes, size_t size, void *context);
 
-/// Sends `request`, passing the answer's body to `sink`. On success returns 0 and sets
-/// `*status` to the HTTP status. On failure returns non-zero with one line in `error`
-/// (`error_size` bytes at most): libcurl missing, a file that cannot be read, or what libcurl
-/// said of the transfer.
-int ccurl_perform(const ccurl_request *request, ccurl_sink sink, void *context,
-                  long *status, char *error, size_t error_size);
+/// How a request ended.
+typedef enum ccurl_outcome {
+    /// An answer came: `*status` holds its HTTP status.
+    CCURL_ANSWERED = 0,
+    /// No answer: libcurl said why (a refused connection, a timeout, a certificate).
+    CCURL_TRANSFER_FAILED = 1,
+    /// libcurl could not be loaded on this machine.
+    CCURL_UNAVAILABLE = 2,
+    /// The file to upload could not be read.
+    CCURL_UNREADABLE_FILE = 3,
+} ccurl_outcome;
+
+/// Sends `request`, passing the answer's body to `sink`. Returns CCURL_ANSWERED with
+/// `*status` set, or another outcome with one line in `error` (`error_size` bytes at most).
+ccurl_outcome ccurl_perform(const ccurl_request *request, ccurl_sink sink, void *context,
+                            long *status, char *error, size_t error_size);
 
 #endif

@@ -11,26 +11,67 @@ import CCurl
 struct HTTPRequest {
     var method: String
     var url: String
-    /// Header lines as name and value.
+    /// Header lines as name and value; a name given again replaces the earlier value (names
+    /// compared without case, as HTTP compares them).
     var headers: [(name: String, value: String)] = []
     /// The body to send, or nil.
     var body: [UInt8]? = nil
     /// A file to send as the body instead, or nil.
     var uploading: String? = nil
     /// The longest wait, in seconds, to connect and for any byte either way: a slow transfer
-    /// that keeps moving is never cut short.
+    /// that keeps moving is never cut short. 0: no limit of Cairn's (libcurl's own connect
+    /// timeout, 300 s, stays).
     var timeout: Double
 
-    /// Why no answer came, in one line: libcurl missing, a file that cannot be read, or what
-    /// libcurl said (a refused connection, a timeout, a certificate).
+    /// Why no answer came, in one line.
     struct Failure: Error {
+        enum Kind {
+            /// The transfer failed: libcurl says why (a refused connection, a timeout, a
+            /// certificate). Trying again later may work.
+            case transfer
+            /// libcurl cannot be loaded on this machine, or a header cannot be sent as given:
+            /// trying again changes nothing.
+            case unavailable
+            /// The file to send cannot be read.
+            case unreadableFile
+        }
+
+        let kind: Kind
         let reason: String
+    }
+
+    /// The header lines to send (`Name: value`; `Name;` for an empty value, which libcurl
+    /// would otherwise leave out), the last value of each name; nil with the reason when a
+    /// name or value holds a line break or a name is not a token.
+    func headerLines() -> Result<[String], Failure> {
+        var lines: [String] = []
+        var positions: [String: Int] = [:]
+        for (name, value) in headers {
+            let forbidden = name.isEmpty || name.unicodeScalars.contains { $0.value <= 32 || $0 == ":" || $0 == ";" || $0.value >= 127 }
+                || value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+            guard !forbidden else {
+                return .failure(Failure(kind: .unavailable, reason: "the header \(String(reflecting: name)) cannot be sent as given"))
+            }
+            let line = value.isEmpty ? name + ";" : name + ": " + value
+            if let position = positions[name.lowercased()] {
+                lines[position] = line
+            } else {
+                positions[name.lowercased()] = lines.count
+                lines.append(line)
+            }
+        }
+        return .success(lines)
     }
 
     /// Sends the request and waits for the answer: its status and body.
     func send() -> Result<(status: Int, body: [UInt8]), Failure> {
-        let lines = headers.map { line in
-            let text = Array("\(line.name): \(line.value)".utf8CString)
+        let texts: [String]
+        switch headerLines() {
+        case .success(let found): texts = found
+        case .failure(let failure): return .failure(failure)
+        }
+        let lines = texts.map { line in
+            let text = Array(line.utf8CString)
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: text.count)
             copy.initialize(from: text, count: text.count)
             return Optional(UnsafePointer(copy))
@@ -47,7 +88,7 @@ struct HTTPRequest {
                             var request = ccurl_request(
                                 method: method, url: url, headers: lines.baseAddress, header_count: lines.count,
                                 body: body?.baseAddress, body_size: body?.count ?? 0, upload_file: uploading,
-                                timeout_seconds: max(1, Int(timeout.rounded(.up))))
+                                timeout_seconds: timeout > 0 && timeout.isFinite ? Int(min(timeout, 86_400 * 365).rounded(.up)) : 0)
                             return withUnsafeMutablePointer(to: &received) { context in
                                 ccurl_perform(&request, { bytes, size, context in
                                     guard let bytes, let context else { return size }
@@ -61,8 +102,12 @@ struct HTTPRequest {
                 }
             }
         }
-        guard outcome == 0 else {
-            return .failure(Failure(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        let said = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch outcome {
+        case CCURL_ANSWERED: break
+        case CCURL_UNAVAILABLE: return .failure(Failure(kind: .unavailable, reason: said))
+        case CCURL_UNREADABLE_FILE: return .failure(Failure(kind: .unreadableFile, reason: said))
+        default: return .failure(Failure(kind: .transfer, reason: said))
         }
         return .success((status, received.bytes))
     }

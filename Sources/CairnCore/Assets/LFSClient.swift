@@ -152,7 +152,11 @@ struct LFSClient {
         case .success(let answer):
             return answer
         case .failure(let failure):
-            throw CairnError(.network, "\(what) failed: \(failure.reason); try again when the server is reachable")
+            switch failure.kind {
+            case .transfer: throw CairnError(.network, "\(what) failed: \(failure.reason); try again when the server is reachable")
+            case .unavailable: throw CairnError(.notFound, "\(what) cannot be made: \(failure.reason)")
+            case .unreadableFile: throw CairnError(.io, "\(what) cannot be made: \(failure.reason)")
+            }
         }
     }
 }

@@ -36,7 +36,7 @@ package struct HistoryAudit {
         let tip = try commitID(parts.last!)
         let hidden = try parts.count == 2 ? [commitID(parts[0])] : []
         do {
-            return try repository.commits(from: tip, hiding: hidden).reversed()
+            return try repository.commits(from: tip, hiding: hidden)
         } catch {
             throw CairnError.git(error, doing: "cannot walk \(range)")
         }
@@ -52,20 +52,21 @@ package struct HistoryAudit {
     }
 
     /// The findings of each commit of `commits`, in their order; `checked` is told each commit
-    /// as it is done.
+    /// as it is done. What cannot be checked at a commit (a schema set that does not read, a
+    /// document a merge cannot parse) is a finding of that commit, and the audit goes on; an
+    /// object that cannot be read at all stops it (a damaged repository, one line).
     package func findings(of commits: [ObjectID], checked: (Int) -> Void = { _ in }) throws(CairnError) -> [AuditFinding] {
         let rules = PushRules.audit(repository, uid: uid, codec: codec)
         var findings: [AuditFinding] = []
         for (index, id) in commits.enumerated() {
             do {
                 let commit = try repository.commit(id)
-                if commit.parentIDs.count >= 2 {
-                    // A merge adds nothing of its own: it is right when it is what the
-                    // policies give from its parents.
-                    if let codec, let refusal = try MergeAttestation(repository: repository, codec: codec).refusal(of: commit) {
-                        findings.append(AuditFinding(commit: CheckpointID(id), message: refusal))
-                    } else if codec == nil, try !rules.marksEncrypted(commit.treeID),
-                              let refusal = try MergeAttestation(repository: repository, codec: .plain).refusal(of: commit) {
+                // A merge adds nothing of its own: it is right when it is what the policies
+                // give from its parents. Without the key, an encrypted store's cannot be merged
+                // again, and is checked as any commit.
+                let mergeCodec: DocumentCodec? = try codec ?? (rules.marksEncrypted(commit.treeID) ? nil : .plain)
+                if commit.parentIDs.count >= 2, let mergeCodec {
+                    if let refusal = try MergeAttestation(repository: repository, codec: mergeCodec).refusal(of: commit) {
                         findings.append(AuditFinding(commit: CheckpointID(id), message: refusal))
                     }
                 } else {
@@ -76,6 +77,8 @@ package struct HistoryAudit {
                                                      message: refusal.hasPrefix(prefix) ? String(refusal.dropFirst(prefix.count)) : refusal))
                     }
                 }
+            } catch let error as CairnError where error.remedy != .repair {
+                findings.append(AuditFinding(commit: CheckpointID(id), message: "cannot be checked: \(error.message)"))
             } catch let error as CairnError {
                 throw CairnError(error.code, "commit \(id.short): \(error.message)", remedy: error.remedy, cause: error)
             } catch let error as GitError {

@@ -13,6 +13,9 @@ import GitFormat
 /// device's clock from the commit's `Cairn-Merge-Clock` trailer (else the committer's time),
 /// which decides only stamps from the future.
 package struct MergeAttestation {
+    /// The words of every refusal of a merge, which a refused push looks for.
+    package static let verdict = "is not what the policies give"
+
     let repository: Repository
     /// What the repository's document blobs hold: plain JSON, or sealed JSON with the key.
     let codec: DocumentCodec
@@ -36,10 +39,12 @@ package struct MergeAttestation {
         let expected = try merge.merge(commit: ours, with: theirs).tree
         guard expected != commit.treeID else { return nil }
         let differences = try repository.differences(among: [expected, commit.treeID])
-        guard let first = differences.first else { return nil }
+        guard let first = differences.first else {
+            return "the merge of \(ours.short) and \(theirs.short) \(Self.verdict): its tree \(commit.treeID.short) holds the same files as \(expected.short), written otherwise"
+        }
         let name = DocumentPath(fileName: first.path)?.description ?? first.path
         let what = first.entries[0] == nil ? "is there and should not be" : first.entries[1] == nil ? "is missing" : "differs"
         let others = differences.count > 1 ? " (and \(differences.count - 1) more file\(differences.count == 2 ? "" : "s"))" : ""
-        return "the merge of \(ours.short) and \(theirs.short) is not what the policies give: \(name) \(what)\(others)"
+        return "the merge of \(ours.short) and \(theirs.short) \(Self.verdict): \(name) \(what)\(others)"
     }
 }

@@ -41,7 +41,8 @@ extension Store {
                 let checkpoint = Checkpoint(commit)
                 let blob = try repository.blobID(at: file, inCommit: commit.id)
                 let here = try blob.map(version)
-                let records = checkpoint.conflicts.filter { $0.document == path }
+                // Plain records, and an encrypted store's sealed ones, which its key opens.
+                let records = conflictRecords(in: commit.message).filter { $0.document == path }
                 let parents = try commit.parentIDs.map { parent in (parent, try repository.blobID(at: file, inCommit: parent)) }
                 for index in wanted {
                     let leaf = leaves[index]
@@ -67,6 +68,11 @@ extension Store {
                     }
                 }
                 return !waiting.isEmpty
+            }
+            // Every leaf ends at a commit: the walk reaches each one a leaf is passed to, and a
+            // leaf no parent holds stays where it is.
+            guard found.count == leaves.count else {
+                throw CairnError(.corrupt, "the history of \(path) could not be traced for \(leaves.count - found.count) of its values")
             }
             return leaves.compactMap { found[$0.pointer] }
         }

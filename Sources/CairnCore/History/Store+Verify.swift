@@ -5,23 +5,28 @@ import GitFormat
 extension Store {
     /// Audits the store's history (see ``HistoryAudit``): every commit of `range` — `A..B`, or
     /// one revision and all that leads to it — against its parent, and every merge against its
-    /// parents merged again. The commits checked and what was found, oldest first. Holds the
-    /// store's lock (merging again writes objects, which nothing will point to); changes no
-    /// document and no reference.
+    /// parents merged again. The commits checked and what was found, oldest first. Reads the
+    /// repository through a handle of its own, which keeps what merging again writes in
+    /// memory: it writes nothing, and takes no lock.
     public func verify(_ range: String = "HEAD", checked: (Int, Int) -> Void = { _, _ in }) throws(CairnError)
         -> (commits: Int, findings: [AuditFinding]) {
-        try locked("cannot verify the history") { () throws -> (commits: Int, findings: [AuditFinding]) in
-            let audit = HistoryAudit(repository: repository, uid: uid, codec: codec)
-            let commits = try audit.commits(in: range)
-            return (commits.count, try audit.findings(of: commits) { checked($0, commits.count) })
+        let reader: Repository
+        do {
+            reader = try Repository(openingAt: repository.gitdir, checkingPacks: false)
+            try reader.keepNewObjectsInMemory()
+        } catch {
+            throw CairnError.git(error, doing: "cannot verify the history")
         }
+        let audit = HistoryAudit(repository: reader, uid: uid, codec: codec)
+        let commits = try audit.commits(in: range)
+        return (commits.count, try audit.findings(of: commits) { checked($0, commits.count) })
     }
 
     /// Audits the history of a server's bare repository at `gitdir` (made by `cairn server
     /// init`), whose user is its `cairn.uid`, else its folder's name without `.git`. An
-    /// encrypted store's documents are checked as sealed and its merges not at all. The merges
-    /// made again leave loose objects that nothing points to (git's gc removes them), never a
-    /// pack beside those git serves.
+    /// encrypted store's documents are checked as sealed, its merges as any commit (they cannot
+    /// be merged again without the key). What merging again writes is kept in memory: the
+    /// repository is left as it was, whoever runs the audit.
     public static func verifyRepository(at gitdir: String, range: String = "HEAD", checked: (Int, Int) -> Void = { _, _ in })
         throws(CairnError) -> (commits: Int, findings: [AuditFinding]) {
         let repository: Repository
@@ -31,7 +36,7 @@ extension Store {
             if error.isDamage { throw CairnError.damaged(error, doing: "cannot open \(gitdir)") }
             throw CairnError(.notFound, "\(gitdir) is not a git repository: \(error.message)", cause: error)
         }
-        repository.packsWrites = false
+        do { try repository.keepNewObjectsInMemory() } catch { throw CairnError.git(error, doing: "cannot verify \(gitdir)") }
         var name = FileSystem.lastComponent(of: gitdir.hasSuffix("/") ? String(gitdir.dropLast()) : gitdir)
         if name.hasSuffix(".git") { name.removeLast(4) }
         let uid = ((try? repository.config("cairn.uid")) ?? nil).flatMap { $0.isEmpty ? nil : $0 } ?? name

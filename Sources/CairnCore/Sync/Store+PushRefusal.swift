@@ -19,6 +19,12 @@ extension Store {
             .filter { Self.text(reason, names: $0) }
             .sorted()
         let refused = checkedHere ? "the push to \(remote) breaks the server's rules, and was not sent" : "\(remote) refused the push"
+        if reason.contains(MergeAttestation.verdict) {
+            // Restoring documents adds a checkpoint after the merge, which stays in what is
+            // pushed: the merge itself must go, and the next sync merges the two sides anew.
+            return CairnError(.refused, "\(refused): \(reason); a git tool made that merge, not the policies: take the store back to before it (git reset --keep to the merge's first parent, when nothing was committed after it), then sync again and the two sides merge anew",
+                              cause: PushRefusal(reason: reason, documents: []))
+        }
         let backOnCheckpoint = "\(refused): \(reason); the store is back on its last checkpoint"
         guard !documents.isEmpty else {
             return CairnError(.refused, backOnCheckpoint + " — fix what it names, then sync again",

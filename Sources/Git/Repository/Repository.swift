@@ -11,10 +11,9 @@ public final class Repository {
     /// New objects waiting to be written as one pack (see ``packingWrites(_:)``).
     var pendingPack: PackWriter?
     /// Whether ``packingWrites(_:)`` gathers new objects into packs Cairn writes itself
-    /// (into `objects/pack`). Off in a hook's repository whose objects git directs elsewhere
-    /// (`GIT_OBJECT_DIRECTORY`: the quarantine of a push not yet accepted), where libgit2
-    /// writes each object where git said.
-    public var packsWrites = true
+    /// (into `objects/pack`). Off once new objects are kept in memory
+    /// (``keepNewObjectsInMemory()``).
+    var packsWrites = true
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -59,7 +58,9 @@ public final class Repository {
             git_repository_open_ext(&repository, nil, GIT_REPOSITORY_OPEN_FROM_ENV.rawValue, nil),
             "git_repository_open_ext")
         let opened = Repository(handle: repository!)
-        opened.packsWrites = getenv("GIT_OBJECT_DIRECTORY") == nil
+        // A hook writes nothing of its own: git directs the objects of a push not yet
+        // accepted (the quarantine), and some servers run hooks without one.
+        try opened.keepNewObjectsInMemory()
         return opened
     }
 
@@ -127,5 +128,27 @@ public final class Repository {
         if result == GIT_ENOTFOUND.rawValue { return nil }
         try check(result, "git_config_get_string")
         return value.map { String(cString: $0) }
+    }
+}
+
+extension Repository {
+    /// Keeps every object written from now on in memory (libgit2's mempack backend, placed
+    /// before the repository's own folders), never in the repository: for code that only
+    /// checks, as a hook or an audit merging again what it received, so that it leaves
+    /// nothing behind whoever runs it. Objects already there are read as before.
+    public func keepNewObjectsInMemory() throws(GitError) {
+        guard packsWrites else { return }
+        var database: OpaquePointer?
+        try check(git_repository_odb(&database, handle), "git_repository_odb")
+        defer { git_odb_free(database) }
+        var backend: UnsafeMutablePointer<git_odb_backend>?
+        try check(git_mempack_new(&backend), "git_mempack_new")
+        // The highest priority: libgit2 writes to the first backend that writes.
+        let added = git_odb_add_backend(database, backend, 1_000)
+        if added != 0 {
+            backend?.pointee.free(backend)
+            try check(added, "git_odb_add_backend")
+        }
+        packsWrites = false
     }
 }

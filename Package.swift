@@ -6,6 +6,7 @@ let package = Package(
     name: "Cairn",
     products: [
         .executable(name: "cairn", targets: ["cairn"]),
+        .executable(name: "cairn-web", targets: ["cairn-web"]),
         .library(name: "CairnCore", targets: ["CairnCore"]),
         .library(name: "CairnMerge", targets: ["CairnMerge"]),
         .library(name: "CairnServer", targets: ["CairnServer"]),
@@ -17,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config. Cairn builds
@@ -68,18 +71,37 @@ let package = Package(
         .target(
             name: "CairnTesting",
             dependencies: ["CairnCore", "CairnMerge", "CairnSchemaSets", "CairnServer", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
+        // The history view in the browser (`cairn web`): pages drawn from a store's history,
+        // served on 127.0.0.1 by Hummingbird, with every style and plot inline.
+        .target(
+            name: "CairnWeb",
+            dependencies: [
+                "CairnCore", "CairnMerge", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // What the tool's two programs share: the environment, read in one place.
+        .target(name: "CairnCommandLine", dependencies: ["CairnCore", .product(name: "Logging", package: "swift-log")]),
         // The command-line tool.
         .executableTarget(
             name: "cairn",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting", "CairnSchemaSets",
+                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting", "CairnSchemaSets", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The history view's server, a program of its own that `cairn web` runs, so the web
+        // server's libraries are loaded only when the view is asked for, never at each start of
+        // the tool.
+        .executableTarget(
+            name: "cairn-web",
+            dependencies: [
+                "CairnWeb", "CairnCore", "CairnCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The library quickstart of the README, compiled and run by the tests.
         .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),
         // The benchmarks against git and SQLite (scripts/bench.sh runs them in release mode).
@@ -115,7 +137,7 @@ let package = Package(
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
         .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "quickstart", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // Several devices, one remote, real servers and injected faults.
         .testTarget(name: "CairnScenarioTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],

@@ -20,7 +20,9 @@
 # through scripts/git-clients.sh), time (GNU time: the benchmark's measure of each side's peak
 # memory), and libcurl4-openssl-dev (the LFS client talks to LFS servers with libcurl,
 # built against its header and loaded when it first sends a request, so the tool starts
-# without it; the package brings the library, libcurl4, too).
+# without it; the package brings the library, libcurl4, too), chromium (the headless browser
+# the tests load `cairn web`'s pages in and take a screenshot with) and curl (the tests read
+# those pages' status and headers with it).
 set -euo pipefail
 
 need=()
@@ -46,6 +48,8 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 command -v jq >/dev/null 2>&1 || need+=(jq)
 [ -x /usr/bin/git-lfs ] || need+=(git-lfs)
 [ -x /usr/bin/time ] || need+=(time)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/curl ] || need+=(curl)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

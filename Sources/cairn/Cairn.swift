@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnCommandLine
 import CairnCore
 import Logging
 
@@ -23,7 +24,7 @@ struct Cairn: ParsableCommand {
         subcommands: [
             Init.self, Use.self, Users.self,
             Put.self, Get.self, Remove.self, List.self,
-            AssetCommand.self, Status.self, Checkpoint.self, Log.self, Diff.self, Blame.self, Verify.self, Validate.self,
+            AssetCommand.self, Status.self, Checkpoint.self, Log.self, Diff.self, Blame.self, Verify.self, Web.self, Validate.self,
             RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self, ContentCommand.self,
             Import.self, Migrate.self, Prune.self, Simulate.self,
             SchemaCommand.self, Test.self,
@@ -36,7 +37,7 @@ struct Cairn: ParsableCommand {
     /// status (at `CAIRN_LOG=debug`, after the error's chain of causes).
     static func main() {
         let environment = Environment.current
-        bootstrapLogging(level: environment.logLevel)
+        environment.bootstrapLogging()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -48,18 +49,6 @@ struct Cairn: ParsableCommand {
             Glibc.exit(error.code == .busy || error.code == .network ? 75 : 1)
         } catch {
             exit(withError: error)
-        }
-    }
-}
-
-extension Cairn {
-    /// Structured log lines on stderr at `level` (`CAIRN_LOG`); none without it.
-    static func bootstrapLogging(level: Logger.Level?) {
-        LoggingSystem.bootstrap { label in
-            guard let level else { return SwiftLogNoOpLogHandler() }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
         }
     }
 }

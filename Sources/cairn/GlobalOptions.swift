@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnCommandLine
 import CairnCore
 
 /// The options every command takes: which home, and which user in it.

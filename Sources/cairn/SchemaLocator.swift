@@ -3,13 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CairnCommandLine
 import CairnCore
 import CairnMerge
 import CairnSchemaSets
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Finds the schema set an option names: a folder path (an argument with a `/` or a leading
 /// `.`: an app's own set), or a set's name, looked up in the folders of `$CAIRN_SCHEMA_PATH`
@@ -19,10 +16,7 @@ import Glibc
 enum SchemaLocator {
     /// The running tool's own path (`/proc/self/exe`).
     static func executable() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Syscalls.executablePath()
     }
 
     static func folders() -> [String] {

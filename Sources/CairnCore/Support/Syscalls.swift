@@ -266,6 +266,23 @@ package enum Syscalls {
         return text.isEmpty ? nil : text
     }
 
+    /// The running program's own path (`/proc/self/exe`); nil when it cannot be read.
+    package static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Replaces the running program with `path`, given `arguments` (the first its name) and
+    /// this process's environment (`execv`); returns only when that failed, with why.
+    package static func execute(_ path: String, arguments: [String]) -> Errno {
+        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        execv(path, &pointers)
+        return Errno.current
+    }
+
     /// The realtime clock now.
     package static func now() -> Time {
         var now = timespec()

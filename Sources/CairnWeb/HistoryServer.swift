@@ -1,0 +1,88 @@
+import CairnCore
+import Dispatch
+import HTTPTypes
+import Hummingbird
+import Logging
+import Synchronization
+
+/// The history view served over HTTP on 127.0.0.1 (never another interface: the pages show
+/// a user's progress to whoever can reach them), read-only, with Hummingbird.
+///
+/// Each page goes out whole, with a Content-Security-Policy that allows nothing but the
+/// page's own inline styles and images, so a page fetches nothing from anywhere. A request
+/// whose `Host` is not the address served is refused, so a page elsewhere cannot read a
+/// store through a name that resolves to this machine.
+public struct HistoryServer: Sendable {
+    public let site: HistorySite
+    /// The port asked for; 0 for any free one.
+    public let port: Int
+
+    static let host = "127.0.0.1"
+    static let policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+
+    public init(site: HistorySite, port: Int) {
+        self.site = site
+        self.port = port
+    }
+
+    /// Serves until the process gets SIGINT or SIGTERM; `ready` is told the port once the
+    /// server listens. Throws when it cannot listen (the port is taken).
+    public func serve(ready: @escaping @Sendable (Int) -> Void) throws(CairnError) {
+        let failure = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let application = self.application(ready: ready)
+        Task {
+            do {
+                try await application.runService()
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) {
+            throw CairnError(.invalidInput, "cannot serve on \(Self.host):\(port): \(error); choose another port with --port", cause: error)
+        }
+    }
+
+    func application(ready: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+        let router = Router()
+        let site = self.site
+        // The port listened on, known once the server runs (the one asked for, or the one
+        // the system gave for 0).
+        let listening = Mutex(port)
+        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+            guard Self.allows(host: request.head.authority, port: listening.withLock { $0 }) else {
+                return Self.response(421, "this server answers only to http://\(Self.host):PORT/ and http://localhost:PORT/")
+            }
+            let page = site.page(at: request.uri.path)
+            return Self.response(page.status, page.html, type: "text/html; charset=utf-8")
+        }
+        router.get("/", use: handler)
+        router.get("**", use: handler)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(Self.host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                listening.withLock { $0 = port }
+                ready(port)
+            },
+            logger: Logger(label: "cairn.web"))
+    }
+
+    /// Whether a request's `Host` names the server: 127.0.0.1 or localhost, at its port.
+    static func allows(host: String?, port: Int) -> Bool {
+        guard let host else { return false }
+        return host == "\(Self.host):\(port)" || host == "localhost:\(port)"
+    }
+
+    static func response(_ status: Int, _ text: String, type: String = "text/plain; charset=utf-8") -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[HTTPField.Name("Content-Security-Policy")!] = policy
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,95 @@
+import CairnCore
+import CairnMerge
+
+/// The pages of the history view, by the path of their URL, drawn from the stores of one
+/// home. Every page reads the store afresh, through its own handle, and writes nothing:
+///
+/// - `/`: the home's stores;
+/// - `/stores/UID`: a store's timeline of checkpoints and merges per device, and its documents;
+/// - `/stores/UID/checkpoints/ID`: what a checkpoint changed, value by value, and what its
+///   merge decided (kept and replaced values, the policy, notes such as a stamp from the future);
+/// - `/stores/UID/documents/PATH`: a document as it is, plots of its values over its
+///   checkpoints, where each value comes from, and its history with field-level diffs;
+/// - `/stores/UID/collections/PATH`: a collection's documents, and plots of their numbers
+///   (one point per document, in the order they were added).
+///
+/// Path segments are percent-encoded in links, so any id a store allows has its page.
+public struct HistorySite: Sendable {
+    public let home: Home
+    /// How many checkpoints a timeline or a history shows at most.
+    public var limit = 300
+
+    public init(home: Home) {
+        self.home = home
+    }
+
+    /// The page at `path` (the URL's path, without its query), with its HTTP status.
+    public func page(at path: String) -> (status: Int, html: String) {
+        let page = route(path)
+        return (page.status, page.rendered)
+    }
+
+    func route(_ path: String) -> HTMLPage {
+        let raw = path.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = raw.compactMap(HTML.decodeSegment)
+        guard segments.count == raw.count else {
+            return .failure("the address \(path) is not valid percent-encoded UTF-8", status: 400)
+        }
+        if segments.isEmpty { return homePage() }
+        guard segments[0] == "stores", segments.count >= 2 else {
+            return .failure("there is no page at \(path); the stores are listed at /", status: 404)
+        }
+        let uid = segments[1]
+        do {
+            let store = try home.openStore(uid)
+            let rest = Array(segments.dropFirst(2))
+            switch (rest.first, rest.count) {
+            case (nil, _):
+                return try storePage(store)
+            case ("checkpoints", 2):
+                return try checkpointPage(store, revision: rest[1])
+            case ("documents", 3...):
+                return try documentPage(store, path: try DocumentPath(rest.dropFirst().joined(separator: "/")))
+            case ("collections", 2...):
+                return try collectionPage(store, path: try CollectionPath(rest.dropFirst().joined(separator: "/")))
+            default:
+                return .failure("there is no page at \(path); the store's page is /stores/\(uid)", status: 404,
+                                trail: trail(uid))
+            }
+        } catch let error as CairnError {
+            return .failure(error.description, status: error.code == .notFound ? 404 : 500, trail: segments.count > 2 ? trail(uid) : [("stores", "/")])
+        } catch {
+            return .failure("\(error)", status: 400, trail: trail(uid))
+        }
+    }
+
+    // MARK: Links
+
+    /// The path of a store's page: `/stores/UID`, the uid percent-encoded.
+    public static func storePath(_ uid: String) -> String { "/stores/" + HTML.segment(uid) }
+
+    func storeLink(_ uid: String) -> String { Self.storePath(uid) }
+
+    func checkpointLink(_ store: Store, _ id: CheckpointID) -> String {
+        storeLink(store.uid) + "/checkpoints/" + id.hex
+    }
+
+    func documentLink(_ store: Store, _ path: DocumentPath) -> String {
+        storeLink(store.uid) + "/documents/" + path.segments.map(HTML.segment).joined(separator: "/")
+    }
+
+    func collectionLink(_ store: Store, _ path: CollectionPath) -> String {
+        storeLink(store.uid) + "/collections/" + path.segments.map(HTML.segment).joined(separator: "/")
+    }
+
+    /// The trail of a page inside a store: the stores, then the store.
+    func trail(_ uid: String) -> [(text: String, href: String?)] {
+        [("stores", "/"), (uid, storeLink(uid))]
+    }
+
+    /// A checkpoint as a link with its id, time and device.
+    func describe(_ checkpoint: Checkpoint, in store: Store) -> String {
+        "<a href=\"\(checkpointLink(store, checkpoint.id))\"><code>\(checkpoint.id.short)</code></a> "
+            + "<span class=\"muted\">\(ISO8601Stamp.text(seconds: checkpoint.time, separator: " ")) · \(HTML.escape(Timeline.lane(of: checkpoint)))</span>"
+    }
+}

@@ -26,7 +26,7 @@ struct Cairn: ParsableCommand {
             Put.self, Get.self, Remove.self, List.self,
             AssetCommand.self, Status.self, Checkpoint.self, Log.self, Diff.self, Blame.self, Verify.self, Web.self, Validate.self,
             RemoteCommand.self, Clone.self, Sync.self, Restore.self, Repair.self, Conflicts.self, ContentCommand.self,
-            Import.self, Migrate.self, Prune.self, Simulate.self,
+            Import.self, ImportFirestore.self, ExportFirestore.self, Migrate.self, Prune.self, Simulate.self,
             SchemaCommand.self, Test.self,
             KeyCommand.self, MergeDriver.self, MergeTree.self, ServerCommand.self, Hook.self,
         ])

@@ -43,6 +43,8 @@ extension CairnError.Remedy {
         case .giveCredentials: "set CAIRN_USERNAME and CAIRN_PASSWORD (or put the user in the URL)"
         case .nameUsers: "cairn server init FOLDER UID…"
         case .giveStoreKey(let keyID): "set CAIRN_KEY_FILE to the key file that holds key \(keyID) (or CAIRN_KEY to its text) — nothing was read or written"
+        case .skipOtherUsers(let uid): "leave them out with --skip-other-users, or import the file into their store: cairn --user \(uid) import-firestore FILE"
+        case .nameFirestoreProject: "give --project P (and --database D; (default) otherwise), or --shape node, which names no project"
         }
     }
 

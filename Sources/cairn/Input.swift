@@ -12,7 +12,9 @@ import Glibc
 
 /// Reading a command's input: a named file or stdin, never more than the limit allows.
 enum Input {
-    static func read(_ file: String?, limit: Int) throws -> [UInt8] {
+    /// The bytes of `file` (stdin without one); more than `limit` is refused, with
+    /// `beyondLimit` saying why (the limit of a document by default).
+    static func read(_ file: String?, limit: Int, beyondLimit: String = "the limit of a document; split it into smaller documents") throws -> [UInt8] {
         let fd: Int32
         let name: String
         if let file {
@@ -40,7 +42,7 @@ enum Input {
             if count == 0 { break }
             bytes += chunk[..<count]
             if bytes.count > limit {
-                throw CairnError(.invalidInput, "\(name) is larger than \(limit) bytes, the limit of a document; split it into smaller documents — nothing was written")
+                throw CairnError(.invalidInput, "\(name) is larger than \(limit) bytes, \(beyondLimit) — nothing was written")
             }
         }
         return bytes

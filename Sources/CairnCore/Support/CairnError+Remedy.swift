@@ -62,6 +62,11 @@ extension CairnError {
         /// The store is encrypted and the key given is not its key (or none was given): give
         /// the keyring that holds the key of that ID.
         case giveStoreKey(keyID: String)
+        /// A Firestore export holds documents of other users: leave them out, or import the
+        /// file into each user's own store.
+        case skipOtherUsers(uid: String)
+        /// A Firestore export in REST form needs the project its documents are named in.
+        case nameFirestoreProject
 
         /// How the remedy joins the message it follows.
         public var separator: String {
@@ -102,6 +107,8 @@ extension CairnError {
             case .giveCredentials: "give credentials (or put the user in the URL)"
             case .nameUsers: "give the users whose repositories to create"
             case .giveStoreKey(let keyID): "give the store's key (key \(keyID)) — nothing was read or written"
+            case .skipOtherUsers(let uid): "leave the documents of other users out, or import the file into the store of \(uid)"
+            case .nameFirestoreProject: "name the Firestore project (and database) the documents belong to"
             }
         }
 

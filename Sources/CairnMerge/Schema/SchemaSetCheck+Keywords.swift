@@ -3,7 +3,7 @@ extension SchemaSetCheck {
     /// draft's annotations (`format` among them, as the draft 2020-12 default has it), and Cairn's own.
     static let annotations: Set<String> = [
         "$schema", "$id", "$comment", "title", "description", "examples", "default", "format",
-        "readOnly", "writeOnly", "deprecated", "x-cairn", "x-merge",
+        "readOnly", "writeOnly", "deprecated", "x-cairn", "x-merge", FirestoreType.keyword,
     ]
 
     /// The keywords ``Schema`` checks, and the folders of subschemas `$ref` reaches into.

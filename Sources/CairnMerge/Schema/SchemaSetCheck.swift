@@ -41,6 +41,7 @@ public struct SchemaSetCheck: Sendable {
             findings += Self.policyFindings(file: file, schema: json)
             findings += Self.derivedFindings(file: file, schema: json, schemas: schemas)
             findings += Self.keywordFindings(file: file, schema: json)
+            findings += Self.firestoreFindings(file: file, schema: json)
         }
         findings += Self.overlapFindings(patterns)
         findings += Self.contentFindings(schemas)

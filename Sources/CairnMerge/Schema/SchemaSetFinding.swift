@@ -23,6 +23,8 @@ public struct SchemaSetFinding: Hashable, Sendable, Comparable, CustomStringConv
         case cairnAnnotation = "cairn-annotation"
         /// A keyword the validator does not check (nor an annotation): documents are not held to it.
         case unclaimedKeyword = "unclaimed-keyword"
+        /// An `x-firestore` that is not a Firestore type Cairn maps, or on a value that cannot hold it.
+        case firestoreType = "firestore-type"
         /// `migrations.json` cannot be read.
         case migrations
         /// Anything else the set cannot be used for.

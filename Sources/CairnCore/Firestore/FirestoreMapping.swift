@@ -1,0 +1,140 @@
+import CairnMerge
+
+/// Cairn's JSON documents to Firestore's typed values and back, as the kind's schema directs
+/// (see ``FirestoreSchemaPlace/firestoreType(_:jsonType:)``). Where the schema says nothing:
+/// an integer literal is an `integerValue`, any other number a `doubleValue`, a string a
+/// `stringValue`, an object a `mapValue`, an array an `arrayValue`. A string the schema
+/// makes a timestamp, reference or bytes that is not one (not RFC 3339 text, not a document
+/// path, not base64) stays a `stringValue`, an object that is not a point a `mapValue`, so
+/// every document comes back as it was.
+struct FirestoreMapping {
+    /// The document mapped, for messages and notes.
+    let document: DocumentPath
+    /// The kind's schema; nil when no kind describes the document.
+    let schema: JSONValue?
+    /// Typed values an import kept where the schema declares no such type.
+    var notes: [FirestoreTypeNote] = []
+
+    init(document: DocumentPath, schema: JSONValue?) {
+        self.document = document
+        self.schema = schema
+    }
+
+    // MARK: To Firestore
+
+    /// A document's fields as Firestore values.
+    func fields(of value: JSONValue) -> [String: FirestoreValue] {
+        guard case .map(let fields) = firestore(value, at: FirestoreSchemaPlace(root: schema), asDocument: true) else { return [:] }
+        return fields
+    }
+
+    private func firestore(_ value: JSONValue, at place: FirestoreSchemaPlace, asDocument: Bool = false) -> FirestoreValue {
+        let type = value.typeName
+        let applying = place.applying(to: type)
+        let declared = FirestoreSchemaPlace.firestoreType(applying, jsonType: type)
+        switch value {
+        case .null:
+            return .null
+        case .bool(let flag):
+            return .boolean(flag)
+        case .integer(let number):
+            return declared == .double ? .double(value) : .integer(number)
+        case .double:
+            return .double(value)
+        case .string(let text):
+            switch declared {
+            case .timestamp? where FirestoreTimestamp(rfc3339: text) != nil: return .timestamp(text)
+            case .reference? where FirestoreDatabase.isDocumentPath(text): return .reference(text)
+            case .bytes? where FirestoreValue.isBase64(text): return .bytes(text)
+            default: return .string(text)
+            }
+        case .array(let elements):
+            return .array(elements.enumerated().map { index, element in firestore(element, at: place.element(index, of: applying)) })
+        case .object(let object):
+            if !asDocument, declared == .geopoint, object.count == 2, let latitude = object["latitude"], let longitude = object["longitude"],
+               let north = latitude.number, let east = longitude.number, abs(north) <= 90, abs(east) <= 180 {
+                return .geoPoint(latitude: latitude, longitude: longitude)
+            }
+            var fields: [String: FirestoreValue] = [:]
+            fields.reserveCapacity(object.count)
+            for (key, field) in object { fields[key] = firestore(field, at: place.field(key, of: applying)) }
+            return .map(fields)
+        }
+    }
+
+    // MARK: From Firestore
+
+    /// A document from its Firestore fields. Refuses what JSON cannot hold (NaN, Infinity).
+    mutating func document(from fields: [String: FirestoreValue]) throws(CairnError) -> JSONValue {
+        try json(.map(fields), at: FirestoreSchemaPlace(root: schema), pointer: "")
+    }
+
+    private mutating func json(_ value: FirestoreValue, at place: FirestoreSchemaPlace, pointer: String) throws(CairnError) -> JSONValue {
+        let applying = place.applying(to: value.jsonType)
+        let declared = FirestoreSchemaPlace.firestoreType(applying, jsonType: value.jsonType)
+        func note(unless type: FirestoreType) {
+            if declared != type { notes.append(FirestoreTypeNote(document: document, pointer: pointer.isEmpty ? "/" : pointer, type: value.typeName)) }
+        }
+        switch value {
+        case .null:
+            return .null
+        case .boolean(let flag):
+            return .bool(flag)
+        case .integer(let number):
+            return .integer(number)
+        case .double(let number):
+            return try Self.number(number, declared: declared) { problem in
+                FirestoreExportFile.refusal("\(document) at \(pointer.isEmpty ? "/" : pointer): \(problem)")
+            }
+        case .string(let text):
+            return .string(text)
+        case .timestamp(let text):
+            note(unless: .timestamp)
+            return .string(text)
+        case .bytes(let text):
+            note(unless: .bytes)
+            return .string(text)
+        case .reference(let path):
+            note(unless: .reference)
+            return .string(path)
+        case .geoPoint(let latitude, let longitude):
+            note(unless: .geopoint)
+            // Coordinates as written: Firestore's are doubles whatever the literal, so either comes back a geopoint.
+            return .object(["latitude": latitude, "longitude": longitude])
+        case .array(let elements):
+            var values: [JSONValue] = []
+            values.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                values.append(try json(element, at: place.element(index, of: applying), pointer: pointer + "/\(index)"))
+            }
+            return .array(values)
+        case .map(let fields):
+            var object: [String: JSONValue] = [:]
+            object.reserveCapacity(fields.count)
+            for (key, field) in fields {
+                object[key] = try json(field, at: place.field(key, of: applying), pointer: pointer + "/" + MergePolicy.escape(key))
+            }
+            return .object(JSONObject(object))
+        }
+    }
+
+    /// A `doubleValue` as a JSON number: as written when it has a fraction or an exponent;
+    /// written as an integer, it stays an integer where the schema declares a number or an
+    /// integer there (as an export of such a document writes it), and becomes a double
+    /// elsewhere, so that it is exported back as a `doubleValue`.
+    static func number(_ number: JSONValue, declared: FirestoreType?, refuse: (String) -> CairnError) throws(CairnError) -> JSONValue {
+        switch number {
+        case .integer(let whole):
+            if declared == .double || declared == .integer { return number }
+            let double = Double(whole)
+            // Beyond 2^53 a double would not hold it exactly: kept as written.
+            return Int64(exactly: double) == whole ? .double(double) : number
+        case .double:
+            return number
+        case .string(let text):
+            throw refuse("doubleValue \(text) cannot be kept: JSON has no NaN or Infinity; store null or a string there in Firestore, then export again")
+        default:
+            throw refuse("doubleValue \(number.shortInlineText) is not a number")
+        }
+    }
+}

@@ -35,7 +35,7 @@ import Testing
         let written = try phone("export-firestore", "--project", "demo", "--output", file)
         #expect(written.status == 0 && written.stdout == "Exported 3 documents of projects/demo/databases/(default) to \(file)\n", "\(written.stderr)")
         let bytes = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(bytes.contains(#""timestampValue": "2026-11-22T08:00:00Z""#) && bytes.contains(#""doubleValue": 83"#))
+        #expect(bytes.contains(#""timestampValue": "2026-11-22T08:00:00Z""#) && bytes.contains(#""integerValue": "83""#))
         #expect(try phone("export-firestore", "--project", "demo").stdout == bytes, "stdout and the file are the same bytes")
 
         let laptop = CLI()

@@ -96,17 +96,27 @@ import Testing
         #expect(try viaNode.rememberedFirestoreDatabase() == nil, "the Node tool's form names no database")
     }
 
-    @Test func aDocumentStoredAsANumberGoesOutAsADoubleAndComesBackAsWritten() throws {
+    /// `"type": "number"` admits both of Firestore's numbers: each goes out as its literal
+    /// says, so an integer score stays an `integerValue` and a fraction a `doubleValue`, and a
+    /// whole `doubleValue` a file holds comes back as one (`40.0`), so it goes out as it came.
+    @Test func numbersGoOutAsTheirLiteralsSayAndComeBackAsWritten() throws {
         let store = try home("a").createStore("u1", schemaSet: shippedSchemaSet("life-in-uk"))
         try store.put(json(#"{"attemptId":"a1","examId":"practice-1","status":"passed","score":83}"#), at: path("users/u1/examAttempts/a1"))
         try store.put(json(#"{"attemptId":"a2","examId":"practice-1","status":"passed","score":83.5}"#), at: path("users/u1/examAttempts/a2"))
         let export = try store.exportFirestore(database: Self.database)
         let file = try FirestoreExportFile(parsing: export.bytes)
-        #expect(file.documents.map { $0.fields["score"] } == [.double(.integer(83)), .double(.double(83.5))])
+        #expect(file.documents.map { $0.fields["score"] } == [.integer(83), .double(.double(83.5))])
         let back = try home("b").createStore("u1", schemaSet: shippedSchemaSet("life-in-uk"))
         try back.importFirestore(export.bytes)
         #expect(try back.document(at: path("users/u1/examAttempts/a1"))?.field("score") == .integer(83))
         #expect(try back.document(at: path("users/u1/examAttempts/a2"))?.field("score") == .double(83.5))
+
+        // A whole double from Firestore, in the same number field: 40.0, and out again as a double.
+        let whole = #"{"documents":[{"name":"projects/p/databases/(default)/documents/users/u1/examAttempts/a3","fields":{"attemptId":{"stringValue":"a3"},"examId":{"stringValue":"practice-1"},"status":{"stringValue":"failed"},"score":{"doubleValue":40}}}]}"#
+        try back.importFirestore(Array(whole.utf8))
+        #expect(try back.document(at: path("users/u1/examAttempts/a3"))?.field("score") == .double(40))
+        let again = try FirestoreExportFile(parsing: try back.exportFirestore().bytes)
+        #expect(again.documents.first { $0.path.hasSuffix("/a3") }?.fields["score"] == .double(.integer(40)))
     }
 
     /// The export of an encrypted store is its documents opened, and an import into one seals them.

@@ -29,8 +29,8 @@ import Testing
     static let name = "projects/demo-progress/databases/(default)/documents/users/u1/places/"
 
     /// Every type, in canonical form (as an export writes it): null, booleans, integers (the
-    /// Int64 range), doubles (with a fraction, and an integral one where the schema says
-    /// number), timestamps (UTC and an offset, nine digits of fraction), strings, bytes, a
+    /// Int64 range), doubles (with a fraction, and whole ones, which Firestore writes without
+    /// one), timestamps (UTC and an offset, nine digits of fraction), strings, bytes, a
     /// reference, geopoints, arrays and maps (empty ones too), nested.
     static let export = """
         {"documents": [
@@ -51,7 +51,7 @@ import Testing
             "times": {"arrayValue": {"values": [{"timestampValue": "0001-01-01T00:00:00Z"}, {"timestampValue": "9999-12-31T23:59:59.999Z"}]}},
             "empty": {"arrayValue": {}},
             "bare": {"mapValue": {}},
-            "nested": {"mapValue": {"fields": {"list": {"arrayValue": {"values": [{"integerValue": "1"}, {"doubleValue": 2.0}, {"stringValue": "3"}, {"mapValue": {"fields": {"deep": {"booleanValue": false}}}}]}}}}}
+            "nested": {"mapValue": {"fields": {"list": {"arrayValue": {"values": [{"integerValue": "1"}, {"doubleValue": 2}, {"stringValue": "3"}, {"mapValue": {"fields": {"deep": {"booleanValue": false}}}}]}}}}}
           }},
           {"name": "\(name)p2", "fields": {}}
         ]}
@@ -72,7 +72,7 @@ import Testing
         let p1 = try #require(try store.document(at: path("users/u1/places/p1")))
         #expect(p1.field("nothing") == .null && p1.field("open") == .bool(true))
         #expect(p1.field("visits") == .integer(.max) && p1.field("floor") == .integer(.min))
-        #expect(p1.field("rating") == .integer(4), "an integral double where the schema says number stays as written")
+        #expect(p1.field("rating") == .double(4), "a whole doubleValue stays a double (4.0), so it goes out as one")
         #expect(p1.field("height") == .double(12.5) && p1.field("ratio") == .double(1e-7))
         #expect(p1.field("visitedAt") == .string("2026-11-22T08:00:00.123456789+01:00"))
         #expect(p1.field("title") == .string("Café \"Ü\" 🥐"))
@@ -98,18 +98,29 @@ import Testing
     }
 
     /// Where the schema declares nothing, a typed value is kept (and noted), and an integral
-    /// double comes back a double, so its type survives the trip.
-    @Test func undeclaredTypedValuesAreKeptAndNoted() throws {
+    /// double comes back a double, so its type survives the trip: the store remembers the
+    /// timestamp's type for its exports; a copy without that memory (a clone) exports the text.
+    @Test func undeclaredTypedValuesAreKeptNotedAndRemembered() throws {
         let store = try Home(root: folder.path + "/plain").createStore("u1")
         let export = #"{"documents": [{"name": "projects/p/databases/(default)/documents/users/u1/notes/n1", "fields": {"at": {"timestampValue": "2026-11-22T08:00:00Z"}, "share": {"doubleValue": 3}, "count": {"integerValue": "3"}}}]}"#
         let result = try store.importFirestore(Array(export.utf8))
         #expect(result.notes.map(\.description) == [
-            #"users/u1/notes/n1 at /at: a timestampValue where the schema set declares none; kept, and exported back as a plain string unless the schema says "format": "date-time" (or "x-firestore": "timestamp") there"#,
+            #"users/u1/notes/n1 at /at: a timestampValue where the schema set declares none; kept as its text, and this store remembers its type for export-firestore; declare "format": "date-time" (or "x-firestore": "timestamp") there for every copy to know it"#,
         ])
         #expect(try store.document(at: path("users/u1/notes/n1")) == (try json(#"{"at": "2026-11-22T08:00:00Z", "count": 3, "share": 3.0}"#)))
         let out = try FirestoreExportFile(parsing: store.exportFirestore().bytes)
-        #expect(out.documents.first?.fields == ["at": .string("2026-11-22T08:00:00Z"), "share": .double(.double(3)), "count": .integer(3)])
+        #expect(out.documents.first?.fields == ["at": .timestamp("2026-11-22T08:00:00Z"), "share": .double(.integer(3)), "count": .integer(3)])
         #expect(out.database == FirestoreDatabase(project: "p"), "the import's database names the export's documents")
+        #expect(try store.exportFirestore().bytes == (try JSONParser().parse(export).canonicalBytes()), "the file back, byte for byte")
+
+        // Changed to what is no timestamp, it goes out as the string it now is.
+        try store.put(json(#"{"at": "soon", "count": 3, "share": 3.0}"#), at: path("users/u1/notes/n1"))
+        #expect(try FirestoreExportFile(parsing: store.exportFirestore().bytes).documents.first?.fields["at"] == .string("soon"))
+
+        // Without the memory (the git folder's file gone, as in a clone), the text.
+        try FileManager.default.removeItem(atPath: folder.path + "/plain/u1/.git/cairn/firestore-types.json")
+        try store.put(json(#"{"at": "2026-11-22T08:00:00Z", "count": 3, "share": 3.0}"#), at: path("users/u1/notes/n1"))
+        #expect(try FirestoreExportFile(parsing: store.exportFirestore().bytes).documents.first?.fields["at"] == .string("2026-11-22T08:00:00Z"))
     }
 
     /// The Node tool's form: timestamps as seconds and nanoseconds, geopoints, references by path.

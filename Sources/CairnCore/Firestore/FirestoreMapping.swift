@@ -12,26 +12,31 @@ struct FirestoreMapping {
     let document: DocumentPath
     /// The kind's schema; nil when no kind describes the document.
     let schema: JSONValue?
+    /// The types an import remembered for this document's values where the schema gives
+    /// none, by pointer (``FirestoreRememberedTypes``): an export writes them as such.
+    let remembered: [String: FirestoreType]
     /// Typed values an import kept where the schema declares no such type.
     var notes: [FirestoreTypeNote] = []
 
-    init(document: DocumentPath, schema: JSONValue?) {
+    init(document: DocumentPath, schema: JSONValue?, remembered: [String: FirestoreType] = [:]) {
         self.document = document
         self.schema = schema
+        self.remembered = remembered
     }
 
     // MARK: To Firestore
 
     /// A document's fields as Firestore values.
     func fields(of value: JSONValue) -> [String: FirestoreValue] {
-        guard case .map(let fields) = firestore(value, at: FirestoreSchemaPlace(root: schema), asDocument: true) else { return [:] }
+        guard case .map(let fields) = firestore(value, at: FirestoreSchemaPlace(root: schema), pointer: "", asDocument: true) else { return [:] }
         return fields
     }
 
-    private func firestore(_ value: JSONValue, at place: FirestoreSchemaPlace, asDocument: Bool = false) -> FirestoreValue {
+    private func firestore(_ value: JSONValue, at place: FirestoreSchemaPlace, pointer: String, asDocument: Bool = false) -> FirestoreValue {
         let type = value.typeName
         let applying = place.applying(to: type)
         let declared = FirestoreSchemaPlace.firestoreType(applying, jsonType: type)
+            ?? remembered[pointer].flatMap { $0.jsonTypes.contains(type) ? $0 : nil }
         switch value {
         case .null:
             return .null
@@ -49,7 +54,9 @@ struct FirestoreMapping {
             default: return .string(text)
             }
         case .array(let elements):
-            return .array(elements.enumerated().map { index, element in firestore(element, at: place.element(index, of: applying)) })
+            return .array(elements.enumerated().map { index, element in
+                firestore(element, at: place.element(index, of: applying), pointer: pointer + "/\(index)")
+            })
         case .object(let object):
             if !asDocument, declared == .geopoint, object.count == 2, let latitude = object["latitude"], let longitude = object["longitude"],
                let north = latitude.number, let east = longitude.number, abs(north) <= 90, abs(east) <= 180 {
@@ -57,7 +64,9 @@ struct FirestoreMapping {
             }
             var fields: [String: FirestoreValue] = [:]
             fields.reserveCapacity(object.count)
-            for (key, field) in object { fields[key] = firestore(field, at: place.field(key, of: applying)) }
+            for (key, field) in object {
+                fields[key] = firestore(field, at: place.field(key, of: applying), pointer: pointer + "/" + MergePolicy.escape(key))
+            }
             return .map(fields)
         }
     }
@@ -119,9 +128,9 @@ struct FirestoreMapping {
     }
 
     /// A `doubleValue` as a JSON number: as written when it has a fraction or an exponent;
-    /// written as an integer, it stays an integer where the schema declares a number or an
-    /// integer there (as an export of such a document writes it), and becomes a double
-    /// elsewhere, so that it is exported back as a `doubleValue`.
+    /// written as an integer, it stays an integer where the schema declares integers only
+    /// (or `"x-firestore": "double"`, which exports an integer literal as a double), and
+    /// becomes a double elsewhere, so that it is exported back as a `doubleValue`.
     static func number(_ number: JSONValue, declared: FirestoreType?, refuse: (String) -> CairnError) throws(CairnError) -> JSONValue {
         switch number {
         case .integer(let whole):

@@ -143,8 +143,8 @@ struct FirestoreSchemaPlace {
 
     /// The Firestore type the schemas in `applying` give a value of JSON type `type`: an
     /// `x-firestore` annotation first; else a string with `"format": "date-time"` is a
-    /// timestamp, and a number is an integer where a schema declares integers only, a double
-    /// where one declares `number`; nil where nothing says.
+    /// timestamp, and a number is an integer where a schema declares integers only; nil where
+    /// nothing says (a number's literal then decides).
     static func firestoreType(_ applying: [JSONValue], jsonType type: String) -> FirestoreType? {
         for schema in applying {
             if case .string(let word)? = schema.field(FirestoreType.keyword), let declared = FirestoreType(rawValue: word),
@@ -157,8 +157,10 @@ struct FirestoreSchemaPlace {
             return applying.contains { $0.field("format") == .string("date-time") } ? .timestamp : nil
         case "integer", "number":
             let declared = applying.compactMap(declaredTypes)
+            // `"type": "number"` says nothing of Firestore's two kinds of number: the literal
+            // does (an integer's `integerValue` comes back an integer, a double's `doubleValue`
+            // a double), so a file's numbers go out again as they came in.
             if declared.contains(where: { $0.contains("integer") && !$0.contains("number") }) { return .integer }
-            if declared.contains(where: { $0.contains("number") }) { return .double }
             return nil
         default:
             return nil

@@ -1,8 +1,10 @@
 import CairnMerge
 
 /// A typed Firestore value an import kept at a place whose schema gives no Firestore type:
-/// a timestamp, a reference, bytes or a geopoint kept as its text (or object), which an
-/// export gives back as a plain string (or map) until the schema declares the type.
+/// a timestamp, a reference, bytes or a geopoint kept as its text (or object). The store
+/// remembers its type (``FirestoreRememberedTypes``), so an export from this copy writes it
+/// as it came; another copy (a clone) writes a plain string (or map) until the schema
+/// declares the type.
 public struct FirestoreTypeNote: Hashable, Sendable, CustomStringConvertible {
     public var document: DocumentPath
     /// The JSON pointer of the value in the document.
@@ -17,6 +19,6 @@ public struct FirestoreTypeNote: Hashable, Sendable, CustomStringConvertible {
         case "bytesValue": #""x-firestore": "bytes""#
         default: #""x-firestore": "geopoint""#
         }
-        return "\(document) at \(pointer): a \(type) where the schema set declares none; kept, and exported back as a plain \(type == "geoPointValue" ? "map" : "string") unless the schema says \(declaration) there"
+        return "\(document) at \(pointer): a \(type) where the schema set declares none; kept as its \(type == "geoPointValue" ? "object" : "text"), and this store remembers its type for export-firestore; declare \(declaration) there for every copy to know it"
     }
 }

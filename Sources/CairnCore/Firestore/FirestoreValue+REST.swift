@@ -107,7 +107,7 @@ extension FirestoreValue {
         case .null: .object(["nullValue": .null])
         case .boolean(let flag): .object(["booleanValue": .bool(flag)])
         case .integer(let number): .object(["integerValue": .string(String(number))])
-        case .double(let number): .object(["doubleValue": number])
+        case .double(let number): .object(["doubleValue": Self.restDouble(number)])
         case .timestamp(let text): .object(["timestampValue": .string(text)])
         case .string(let text): .object(["stringValue": .string(text)])
         case .bytes(let text): .object(["bytesValue": .string(text)])
@@ -119,6 +119,13 @@ extension FirestoreValue {
         case .map(let fields):
             .object(["mapValue": fields.isEmpty ? .object([:]) : .object(["fields": Self.rest(fields, database: database)])])
         }
+    }
+
+    /// A double as Firestore's REST API writes it: a whole one without a fraction (`40`, not
+    /// `40.0`), within the integers a double holds exactly.
+    static func restDouble(_ number: JSONValue) -> JSONValue {
+        if case .double(let value) = number, value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return .integer(Int64(value)) }
+        return number
     }
 
     /// Fields in REST form.

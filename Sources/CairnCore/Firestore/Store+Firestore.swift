@@ -80,6 +80,9 @@ extension Store {
             if skipped > 0 { message += ", \(skipped) of other users left out" }
             message += "\n"
             let result = try commitPending(message: message)
+            var remembered = rememberedFirestoreTypes()
+            remembered.record(notes, imported: order)
+            try FileSystem.writeAtomically(remembered.json.canonicalBytes(), to: repository.gitdir + StoreLayout.firestoreTypesFile)
             if let database = file.database {
                 try repository.setConfig(Self.firestoreProjectKey, to: database.project)
                 try repository.setConfig(Self.firestoreDatabaseKey, to: database.database)
@@ -139,13 +142,20 @@ extension Store {
                 }
                 found = try paths.compactMap { path in try document(at: path).map { (path, $0) } }
             }
+            let remembered = rememberedFirestoreTypes()
             let exported = found.filter { StoreLayout.isOwned($0.path, by: uid) }.map { document in
-                FirestoreDocument(path: document.path.description,
-                                  fields: FirestoreMapping(document: document.path, schema: set.kind(of: document.path)?.schema.root).fields(of: document.value))
+                let mapping = FirestoreMapping(document: document.path, schema: set.kind(of: document.path)?.schema.root,
+                                               remembered: remembered.types(of: document.path))
+                return FirestoreDocument(path: document.path.description, fields: mapping.fields(of: document.value))
             }
             let file = FirestoreExportFile(shape: shape, database: shape == .rest ? named : nil, documents: exported)
             return FirestoreExport(bytes: file.bytes(), documents: exported.count, database: file.database)
         }
+    }
+
+    /// The Firestore types this store's imports remembered where its schema set gives none.
+    func rememberedFirestoreTypes() -> FirestoreRememberedTypes {
+        FirestoreRememberedTypes(json: try? FileSystem.read(repository.gitdir + StoreLayout.firestoreTypesFile))
     }
 
     /// The database the last import of a REST export recorded; nil when none did.

@@ -3,7 +3,8 @@ import CairnMerge
 /// What Cairn keeps in a repository's git folder, beside git's own files, named from that
 /// folder: in a store, `cairn/` holds the journal of pending writes, the note of a move of
 /// the working tree under way, the spare file of writes in place, the lock, the note of
-/// what Cairn last left and the content versions the last sync held back, and `refs/cairn/imports/` the branches of the stores it imported; in a
+/// what Cairn last left, the content versions the last sync held back and the Firestore types
+/// imports remembered, and `refs/cairn/imports/` the branches of the stores it imported; in a
 /// server's bare repository, `cairn/` holds the schema set the hook checks pushes against.
 /// None of it is in any commit.
 extension StoreLayout {
@@ -19,6 +20,9 @@ extension StoreLayout {
     package static let seenFile = "cairn/seen"
     /// The pinned versions the last sync held back (``PinCheck``), which the decisions read.
     package static let heldPinsFile = "cairn/held-pins.json"
+    /// The Firestore types imports brought in where the schema set gives none
+    /// (``FirestoreRememberedTypes``), which exports write again.
+    package static let firestoreTypesFile = "cairn/firestore-types.json"
     /// The lock a device holds on a bare repository at a path while it pushes there.
     package static let pushLockFile = "cairn-push.lock"
     /// On a server, the schema set the hook checks pushes against, whatever they carry.

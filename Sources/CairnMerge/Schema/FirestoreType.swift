@@ -22,12 +22,24 @@ public enum FirestoreType: String, Sendable, Hashable, CaseIterable {
     case geopoint
     /// A number kept as an `integerValue` (an integer literal), as without the annotation.
     case integer
-    /// A number kept as a `doubleValue`, an integer literal too; `"type": "number"` says it
-    /// without the annotation.
+    /// A number kept as a `doubleValue`, an integer literal too (without the annotation, an
+    /// integer literal is an `integerValue` even where `"type": "number"`).
     case double
 
     /// The annotation's keyword.
     public static let keyword = "x-firestore"
+
+    /// The type of a REST value's name (`timestampValue`), for the types JSON cannot tell;
+    /// nil for the others.
+    public init?(restName: String) {
+        switch restName {
+        case "timestampValue": self = .timestamp
+        case "referenceValue": self = .reference
+        case "bytesValue": self = .bytes
+        case "geoPointValue": self = .geopoint
+        default: return nil
+        }
+    }
 
     /// The JSON types a value of this Firestore type is kept as.
     public var jsonTypes: Set<String> {

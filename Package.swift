@@ -82,8 +82,14 @@ let package = Package(
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // What the tool's two programs share: the environment, read in one place.
-        .target(name: "CairnCommandLine", dependencies: ["CairnCore", .product(name: "Logging", package: "swift-log")]),
+        // What the tool's two programs share: the environment, read in one place, and the
+        // options of the history view.
+        .target(
+            name: "CairnCommandLine",
+            dependencies: [
+                "CairnCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The command-line tool.
         .executableTarget(
             name: "cairn",

@@ -27,6 +27,11 @@ enum HTML {
         return "<code>" + escape(text.count > limit ? String(text.prefix(limit)) + "…" : text) + "</code>"
     }
 
+    /// A JSON pointer as code, `/` for the whole document.
+    static func pointer(_ pointer: String) -> String {
+        "<code>" + escape(pointer.isEmpty ? "/" : pointer) + "</code>"
+    }
+
     /// One path segment (a uid, a document id) as a URL's path segment: everything outside
     /// the unreserved characters percent-encoded, so any id Firestore allows survives.
     static func segment(_ text: String) -> String {

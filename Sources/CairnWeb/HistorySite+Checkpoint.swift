@@ -7,7 +7,7 @@ extension HistorySite {
         let checkpoint = try store.checkpoint(revision)
         var body = "<table>"
         body += "<tr><th>checkpoint</th><td><code>\(checkpoint.id.hex)</code></td></tr>"
-        body += "<tr><th>time</th><td>\(ISO8601Stamp.text(seconds: checkpoint.time, separator: " "))</td></tr>"
+        body += "<tr><th>time</th><td>\(Self.time(checkpoint))</td></tr>"
         body += "<tr><th>device</th><td>\(HTML.escape(Timeline.lane(of: checkpoint)))\(checkpoint.device.map { " <span class=\"muted\">(\(HTML.escape($0)))</span>" } ?? "")</td></tr>"
         body += "<tr><th>author</th><td>\(HTML.escape(checkpoint.author))</td></tr>"
         let parents = checkpoint.parents.map { "<a href=\"\(checkpointLink(store, $0))\"><code>\($0.short)</code></a>" }
@@ -43,7 +43,7 @@ extension HistorySite {
             if showDocument {
                 table += "<td>\(record.document.map { "<a href=\"\(documentLink(store, $0))\">\(HTML.escape($0.description))</a>" } ?? "")</td>"
             }
-            table += "<td><code>\(HTML.escape(record.pointer.isEmpty ? "/" : record.pointer))</code></td>"
+            table += "<td>\(HTML.pointer(record.pointer))</td>"
             table += "<td>\(HTML.escape(record.policy.description))</td>"
             let (kept, replaced) = Self.differing(record.kept, record.replaced)
             table += "<td class=\"kept\">\(HTML.value(kept))</td><td class=\"replaced\">\(HTML.value(replaced))</td>"
@@ -70,7 +70,7 @@ extension HistorySite {
                 list += "<strong>\(diff.kind.rawValue)</strong> <a href=\"\(documentLink(store, diff.path))\">\(HTML.escape(diff.path.description))</a>"
             }
             for change in diff.changes {
-                list += "<div class=\"change\"><code>\(HTML.escape(change.pointer.isEmpty ? "/" : change.pointer))</code>: "
+                list += "<div class=\"change\">\(HTML.pointer(change.pointer)): "
                     + "\(HTML.value(change.before)) → \(HTML.value(change.after))</div>"
             }
             list += "</div>"

@@ -2,29 +2,50 @@ import CairnCore
 import CairnMerge
 
 extension HistorySite {
-    /// A collection: how many documents it held over the checkpoints that changed it, each
-    /// number of its documents plotted one point per document in the order they were added
-    /// (an exam's attempts and their scores), and its documents.
+    /// A collection: how many documents it held after each checkpoint that changed it (on
+    /// the branch's own line, first parents only, so a document a merge brought in counts
+    /// once), each number of its documents plotted one point per document in the order they
+    /// were added (an exam's attempts and their scores), and its documents.
     func collectionPage(_ store: Store, path: CollectionPath) throws(CairnError) -> HTMLPage {
         let documents = try store.documentPaths().filter { $0.collection == path }
-        // Walked oldest first: when each document came, and the count after each change.
+        let history = try store.history(limit: limit * 10)
+        var diffs: [CheckpointID: [DocumentDiff]] = [:]
+        func changes(_ checkpoint: Checkpoint) throws(CairnError) -> [DocumentDiff] {
+            if let known = diffs[checkpoint.id] { return known }
+            let found = try store.diff(in: checkpoint, under: path.description).filter { $0.path.collection == path }
+            diffs[checkpoint.id] = found
+            return found
+        }
+        // When each document came: the oldest checkpoint of any device that added it.
         var added: [DocumentPath: Checkpoint] = [:]
+        for entry in history.reversed() where entry.checkpoint.parents.count < 2 {
+            for diff in try changes(entry.checkpoint) where diff.kind == .added && added[diff.path] == nil {
+                added[diff.path] = entry.checkpoint
+            }
+        }
+        // The count along the first parents, oldest first.
+        let byID = Dictionary(history.map { ($0.checkpoint.id, $0.checkpoint) }, uniquingKeysWith: { first, _ in first })
+        var line: [Checkpoint] = []
+        var next = history.first?.checkpoint
+        while let checkpoint = next {
+            line.append(checkpoint)
+            next = checkpoint.parents.first.flatMap { byID[$0] }
+        }
         var counts: [Plot.Point] = []
         var count = 0
-        let history = try store.history(limit: limit * 10)
-        for entry in history.reversed() {
-            let diffs = try store.diff(in: entry.checkpoint, under: path.description).filter { $0.path.collection == path }
-            guard !diffs.isEmpty else { continue }
-            for diff in diffs {
+        for checkpoint in line.reversed() {
+            let found = try changes(checkpoint)
+            guard !found.isEmpty else { continue }
+            for diff in found {
                 switch diff.kind {
                 case .added:
                     count += 1
-                    if added[diff.path] == nil { added[diff.path] = entry.checkpoint }
+                    if added[diff.path] == nil { added[diff.path] = checkpoint }
                 case .removed: count -= 1
                 case .changed: break
                 }
             }
-            counts.append(Plot.Point(value: Double(count), label: "\(entry.checkpoint.id.short) · \(ISO8601Stamp.text(seconds: entry.checkpoint.time, separator: " "))"))
+            counts.append(Plot.Point(value: Double(count), label: Self.label(checkpoint)))
         }
         guard !documents.isEmpty || !counts.isEmpty else {
             throw CairnError(.notFound, "there is no document in \(path) in any checkpoint of \(store.uid)")
@@ -43,17 +64,13 @@ extension HistorySite {
             guard let value = try store.document(at: document, revision: "HEAD") else { continue }
             values.append((label: document.id, value: value))
         }
-        let maps = Measures.maps(in: values.map(\.value))
-        let series = values.map { (label: $0.label, measures: Measures.of($0.value, maps: maps)) }
         var plots: [Plot] = []
         if counts.count > 1 { plots.append(Plot(title: "documents in \(path)", points: counts)) }
-        plots += Measures.plots(series, joined: false, limit: 6)
+        plots += Measures.plots(of: values, joined: false, limit: 6)
 
         var body = "<p>\(documents.count) document\(documents.count == 1 ? "" : "s") at the last checkpoint.</p>"
-        if !plots.isEmpty {
-            body += "<h2>Plots</h2><p class=\"muted\">The count after each checkpoint that changed the collection; then one point per document, in the order they were added.</p>"
-            body += "<div class=\"plots\">" + plots.map(\.figure).joined() + "</div>"
-        }
+        body += plotsSection("Plots", "The count after each checkpoint that changed the collection; then one point per document, in the order they were added.",
+                             plots: plots)
         body += "<h2>Documents</h2><ul>"
         for document in ordered {
             body += "<li class=\"doc\"><a href=\"\(documentLink(store, document))\">\(HTML.escape(document.id))</a>"

@@ -20,16 +20,10 @@ extension HistorySite {
         var versions: [(label: String, value: JSONValue)] = []
         for entry in history.reversed() {
             guard let version = try store.document(at: path, revision: entry.checkpoint.id.hex) else { continue }
-            versions.append((label: "\(entry.checkpoint.id.short) · \(ISO8601Stamp.text(seconds: entry.checkpoint.time, separator: " ")) · \(Timeline.lane(of: entry.checkpoint))",
-                             value: version))
+            versions.append((label: Self.label(entry.checkpoint) + " · " + Timeline.lane(of: entry.checkpoint), value: version))
         }
-        let maps = Measures.maps(in: versions.map(\.value))
-        let series = versions.map { (label: $0.label, measures: Measures.of($0.value, maps: maps)) }
-        let plots = Measures.plots(series, joined: true)
-        if !plots.isEmpty {
-            body += "<h2>Over time</h2><p class=\"muted\">One point per checkpoint that changed the document, oldest first.</p>"
-            body += "<div class=\"plots\">" + plots.map(\.figure).joined() + "</div>"
-        }
+        body += plotsSection("Over time", "One point per checkpoint that changed the document, oldest first.",
+                             plots: Measures.plots(of: versions, joined: true))
 
         if let current {
             body += "<h2>At the last checkpoint</h2><pre class=\"document\">\(HTML.escape(current.canonicalText))</pre>"
@@ -44,7 +38,8 @@ extension HistorySite {
             body += "<div class=\"entry\"><p>\(describe(entry.checkpoint, in: store)) \(HTML.escape(entry.checkpoint.summary))</p>"
             let records = try store.conflicts(at: entry.checkpoint.id.hex).flatMap(\.records).filter { $0.document == path }
             if !records.isEmpty { body += decisionsTable(records, in: store, showDocument: false) }
-            body += diffList(try store.diff(in: entry.checkpoint, under: path.description), in: store, named: false)
+            // The document's own changes, not those of documents below it.
+            body += diffList(try store.diff(in: entry.checkpoint, under: path.description).filter { $0.path == path }, in: store, named: false)
             body += "</div>"
         }
         return HTMLPage(title: path.description, trail: trail(store.uid) + [(path.description, nil)], body: body)
@@ -55,7 +50,7 @@ extension HistorySite {
     func provenanceTable(_ values: [ValueProvenance], in store: Store) -> String {
         var table = "<table class=\"provenance\"><tr><th>value</th><th></th><th>set by</th><th>decided by</th></tr>"
         for value in values {
-            table += "<tr><td><code>\(HTML.escape(value.pointer.isEmpty ? "/" : value.pointer))</code></td><td>\(HTML.value(value.value, limit: 80))</td>"
+            table += "<tr><td>\(HTML.pointer(value.pointer))</td><td>\(HTML.value(value.value, limit: 80))</td>"
             table += "<td>\(describe(value.checkpoint, in: store))</td><td>"
             if let decision = value.decision {
                 table += "\(HTML.escape(decision.record.policy.description)) in "

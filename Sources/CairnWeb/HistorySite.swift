@@ -35,6 +35,10 @@ public struct HistorySite: Sendable {
         guard segments.count == raw.count else {
             return .failure("the address \(path) is not valid percent-encoded UTF-8", status: 400)
         }
+        // Each segment is one name: a `/` in one (`%2F`) would make one address two.
+        guard !segments.contains(where: { $0.contains("/") }) else {
+            return .failure("the address \(path) has a / inside a segment (%2F); an id holds none", status: 400)
+        }
         if segments.isEmpty { return homePage() }
         guard segments[0] == "stores", segments.count >= 2 else {
             return .failure("there is no page at \(path); the stores are listed at /", status: 404)
@@ -57,7 +61,13 @@ public struct HistorySite: Sendable {
                                 trail: trail(uid))
             }
         } catch let error as CairnError {
-            return .failure(error.description, status: error.code == .notFound ? 404 : 500, trail: segments.count > 2 ? trail(uid) : [("stores", "/")])
+            let status = switch error.code {
+            case .notFound: 404
+            case .invalidInput: 400
+            case .authentication: 403
+            default: 500
+            }
+            return .failure(error.description, status: status, trail: segments.count > 2 ? trail(uid) : [("stores", "/")])
         } catch {
             return .failure("\(error)", status: 400, trail: trail(uid))
         }
@@ -90,6 +100,23 @@ public struct HistorySite: Sendable {
     /// A checkpoint as a link with its id, time and device.
     func describe(_ checkpoint: Checkpoint, in store: Store) -> String {
         "<a href=\"\(checkpointLink(store, checkpoint.id))\"><code>\(checkpoint.id.short)</code></a> "
-            + "<span class=\"muted\">\(ISO8601Stamp.text(seconds: checkpoint.time, separator: " ")) · \(HTML.escape(Timeline.lane(of: checkpoint)))</span>"
+            + "<span class=\"muted\">\(Self.time(checkpoint)) · \(HTML.escape(Timeline.lane(of: checkpoint)))</span>"
+    }
+
+    /// When a checkpoint was made, as people read it: `2026-11-27 12:22:17Z`.
+    static func time(_ checkpoint: Checkpoint) -> String {
+        ISO8601Stamp.text(seconds: checkpoint.time, separator: " ")
+    }
+
+    /// A checkpoint in a plot's tooltip: its short id and time.
+    static func label(_ checkpoint: Checkpoint) -> String {
+        checkpoint.id.short + " · " + time(checkpoint)
+    }
+
+    /// A section of plots with its heading and what a point is; nothing when there is none.
+    func plotsSection(_ heading: String, _ explanation: String, plots: [Plot]) -> String {
+        guard !plots.isEmpty else { return "" }
+        return "<h2>\(HTML.escape(heading))</h2><p class=\"muted\">\(HTML.escape(explanation))</p>"
+            + "<div class=\"plots\">" + plots.map(\.figure).joined() + "</div>"
     }
 }

@@ -68,6 +68,13 @@ enum Measures {
         }
     }
 
+    /// The plots worth drawing from values taken in order (a document's versions, a
+    /// collection's documents), each with its point's label, measured with the same maps.
+    static func plots(of values: [(label: String, value: JSONValue)], joined: Bool, limit: Int = 8) -> [Plot] {
+        let maps = maps(in: values.map(\.value))
+        return plots(values.map { (label: $0.label, measures: of($0.value, maps: maps)) }, joined: joined, limit: limit)
+    }
+
     /// The plots worth drawing from measures taken in order: those that change at least once,
     /// counts of true first (the most telling), then sums, values and lengths; at most `limit`.
     static func plots(_ series: [(label: String, measures: [String: Double])], joined: Bool, limit: Int = 8) -> [Plot] {

@@ -55,9 +55,10 @@ struct Plot {
         "<figure class=\"plot\"><figcaption>\(HTML.escape(title))</figcaption>\(svg)</figure>"
     }
 
-    /// A number as short as it reads: an integer without a fraction, else two decimals at most.
+    /// A number as short as it reads: an integer without a fraction, else two decimals at
+    /// most; past 10^15, as Swift writes a double (`1e+20`).
     static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        guard value.isFinite, abs(value) < 1e15 else { return String(value) }
         let scaled = (value * 100).rounded() / 100
         return scaled == scaled.rounded() ? String(Int64(scaled)) : String(scaled)
     }

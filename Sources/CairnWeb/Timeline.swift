@@ -78,7 +78,7 @@ struct Timeline {
             }
             let summary = checkpoint.summary.count > 120 ? String(checkpoint.summary.prefix(119)) + "…" : checkpoint.summary
             svg += "<a href=\"\(HTML.escape(link(checkpoint)))\"><text x=\"\(Plot.number(textX))\" y=\"\(Plot.number(y(row) + 4))\" font-family=\"monospace\" fill=\"#1f5fa8\">\(checkpoint.id.short)</text></a>"
-            svg += "<text x=\"\(Plot.number(textX + 70))\" y=\"\(Plot.number(y(row) + 4))\" fill=\"#666\">\(ISO8601Stamp.text(seconds: checkpoint.time, separator: " "))</text>"
+            svg += "<text x=\"\(Plot.number(textX + 70))\" y=\"\(Plot.number(y(row) + 4))\" fill=\"#666\">\(HistorySite.time(checkpoint))</text>"
             svg += "<text x=\"\(Plot.number(textX + 210))\" y=\"\(Plot.number(y(row) + 4))\">\(HTML.escape(summary))</text>"
         }
         return svg + "</svg>"

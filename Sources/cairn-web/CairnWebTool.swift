@@ -18,34 +18,29 @@ struct CairnWebTool: ParsableCommand {
     @Option(help: ArgumentHelp("The folder of the stores (default: $CAIRN_HOME, else ~/.cairn).", valueName: "dir"))
     var home: String?
 
-    @Option(help: ArgumentHelp("The port on 127.0.0.1 to listen on; 0 for any free one.", valueName: "port"))
-    var port: Int = 7007
+    @OptionGroup var listening: PortOption
 
-    @Option(help: ArgumentHelp("The user whose store's page the printed address opens (default: the active user).", valueName: "uid"))
+    @Option(help: ArgumentHelp("The user whose store's page the printed address opens; none: the list of stores.", valueName: "uid"))
     var user: String?
-
-    func validate() throws {
-        guard (0...65535).contains(port) else {
-            throw ValidationError("--port must be a port number from 0 to 65535 (0 for any free one), not \(port)")
-        }
-    }
 
     func run() throws {
         let environment = Environment.current
         environment.bootstrapLogging()
         let home = environment.home(home)
-        let uid = user ?? (try? home.activeUser()) ?? nil
-        let server = HistoryServer(site: HistorySite(home: home), port: port)
+        let server = HistoryServer(site: HistorySite(home: home), port: listening.port)
         do {
             try server.serve { port in
-                let page = uid.map(HistorySite.storePath) ?? "/"
-                let line = "Serving the history of the stores in \(home.root) at http://127.0.0.1:\(port)\(page) (Ctrl-C stops)\n"
-                _ = Array(line.utf8).withUnsafeBytes { Syscalls.writeAll(1, from: $0) }
+                let page = user.map(HistorySite.storePath) ?? "/"
+                Self.write("Serving the history of the stores in \(home.root) at http://127.0.0.1:\(port)\(page) (Ctrl-C stops)\n", to: 1)
             }
         } catch {
-            let line = "cairn: \(error.description)\n"
-            _ = Array(line.utf8).withUnsafeBytes { Syscalls.writeAll(2, from: $0) }
+            Self.write("cairn: \(error.description)\n", to: 2)
             Glibc.exit(1)
         }
+    }
+
+    /// A line on stdout (1) or stderr (2), whole, at once.
+    static func write(_ line: String, to descriptor: Int32) {
+        _ = Array(line.utf8).withUnsafeBytes { Syscalls.writeAll(descriptor, from: $0) }
     }
 }

@@ -21,7 +21,7 @@ struct Clone: ParsableCommand {
         if keyFile != nil { home = try KeyFiles.home(home, keyFile: keyFile, creating: false).home }
         let remote = try RemoteURL(url)
         let store = try home.cloneStore(from: remote, uid: global.user, options: transfer.syncOptions(),
-                                        mergeDriver: SchemaLocator.executable())
+                                        mergeDriver: Syscalls.executablePath())
         let documents = try store.documentCount()
         let active = try home.activeUser() == store.uid ? " (active)" : ""
         print("Restored the store of user \(store.uid) from \(remote) at \(store.folder)\(active): \(documents) document\(documents == 1 ? "" : "s")")

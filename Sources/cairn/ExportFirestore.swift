@@ -30,10 +30,19 @@ struct ExportFirestore: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("rest (Firestore's REST documents) or node (node-firestore-import-export's form).", valueName: "shape"))
     var shape: String = FirestoreShape.rest.rawValue
 
-    func run() throws {
-        guard let shape = FirestoreShape(rawValue: shape) else {
+    func validate() throws {
+        guard FirestoreShape(rawValue: shape) != nil else {
             throw ValidationError("--shape is rest or node, not \(shape)")
         }
+        for (option, value) in [("--project", project), ("--database", database)] {
+            if let value, FirestoreDatabase(project: value, database: value) == nil {
+                throw ValidationError("\(option) is an ID without / or spaces, not \(value)")
+            }
+        }
+    }
+
+    func run() throws {
+        let shape = FirestoreShape(rawValue: shape) ?? .rest
         if let output, FileSystem.kind(output) != nil {
             throw CairnError(.alreadyExists, "\(output) exists; give a new file (nothing was written)")
         }
@@ -46,7 +55,7 @@ struct ExportFirestore: ParsableCommand {
             }
             let id = database ?? (project == remembered?.project ? remembered?.database : nil) ?? FirestoreDatabase.defaultDatabase
             guard let given = FirestoreDatabase(project: project, database: id) else {
-                throw ValidationError("--project and --database are IDs without / or spaces: \(project), \(id)")
+                throw CairnError(.invalidInput, "--project and --database are IDs without / or spaces: \(project), \(id)")
             }
             named = given
         }

@@ -33,7 +33,7 @@ struct Init: ParsableCommand {
         } else if keyFile != nil {
             throw ValidationError("--key-file goes with --encrypted; a plain store has no key")
         }
-        let store = try home.createStore(uid, schemaSet: set, mergeDriver: SchemaLocator.executable(), encrypted: encrypted)
+        let store = try home.createStore(uid, schemaSet: set, mergeDriver: Syscalls.executablePath(), encrypted: encrypted)
         if let created { print("Wrote a new key to \(created) (mode 0600): keep a copy; without it the store cannot be read") }
         if let remoteURL { try store.setRemote(remoteURL) }
         let active = try home.activeUser() == uid ? " (active)" : ""

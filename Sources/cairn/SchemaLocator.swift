@@ -14,14 +14,9 @@ import CairnSchemaSets
 /// then a `schema/` folder above the tool (a checkout, where the build lives in `.build/`),
 /// then among the sets shipped as package resources (``SchemaSets``).
 enum SchemaLocator {
-    /// The running tool's own path (`/proc/self/exe`).
-    static func executable() -> String? {
-        Syscalls.executablePath()
-    }
-
     static func folders() -> [String] {
         var folders = Environment.current.schemaPath
-        if let executable = executable() {
+        if let executable = Syscalls.executablePath() {
             var folder = FileSystem.parent(of: executable)
             folders.append(FileSystem.parent(of: folder) + "/share/cairn/schema")
             while folder != "/" && folder != "." {

@@ -30,7 +30,7 @@ struct ServerCommand: ParsableCommand {
         var schema: String?
 
         func run() throws {
-            guard let cairn = SchemaLocator.executable() else {
+            guard let cairn = Syscalls.executablePath() else {
                 throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe) for the hook")
             }
             let set = try schema.map { try SchemaLocator.set(named: $0) }
@@ -76,7 +76,7 @@ extension ServerCommand {
             var author: [String] = []
 
             func run() throws {
-                guard let cairn = SchemaLocator.executable() else {
+                guard let cairn = Syscalls.executablePath() else {
                     throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe) for the hook")
                 }
                 let set = try SchemaLocator.set(named: schema)

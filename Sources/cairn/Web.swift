@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnCommandLine
 import CairnCore
 
 struct Web: ParsableCommand {
@@ -16,25 +17,22 @@ struct Web: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The port on 127.0.0.1 to listen on; 0 for any free one.", valueName: "port"))
-    var port: Int = 7007
+    @OptionGroup var listening: PortOption
 
     /// The server's program, beside this one.
     static let program = "cairn-web"
-
-    func validate() throws {
-        guard (0...65535).contains(port) else {
-            throw ValidationError("--port must be a port number from 0 to 65535 (0 for any free one), not \(port)")
-        }
-    }
 
     /// Checks the store asked for, then becomes `cairn-web` (same process, same signals),
     /// which serves until Ctrl-C.
     func run() throws {
         let home = global.resolvedHome
-        var arguments = [Self.program, "--home", home.root, "--port", String(port)]
+        var arguments = [Self.program, "--home", home.root, "--port", String(listening.port)]
+        // The store asked for must open; the active one names the printed address's page
+        // when it does.
         if let user = global.user {
             arguments += ["--user", try home.openStore(user).uid]
+        } else if let active = try? home.activeUser(), let store = try? home.openStore(active) {
+            arguments += ["--user", store.uid]
         }
         guard let tool = Syscalls.executablePath() else {
             throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe), beside which \(Self.program) is")

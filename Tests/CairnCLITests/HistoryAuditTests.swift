@@ -123,22 +123,8 @@ import Testing
     /// and the kept value carries that clock: merged again with the clock the merge commit
     /// records (as verify and a server's hook do), it gives the same tree.
     @Test func aMergeThatClampedAStampFromTheFutureIsMergedAgainTheSame() throws {
-        let set = FileManager.default.temporaryDirectory.path + "/cairn-clamp-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: set) }
-        try #"""
-            {"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object",
-             "x-merge": {"lww": "updatedAt", "future": "clamp"},
-             "properties": {"text": {"type": "string"}, "updatedAt": {"type": "integer"}}}
-            """#.write(toFile: set + "/note.schema.json", atomically: true, encoding: .utf8)
-        let devices = try Devices(schema: set)
-        try devices.start("phone")
-        try devices.clone("tablet")
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try devices.put("phone", "users/u1/notes/n1", #"{"text":"from the future","updatedAt":\#(now + 86_400_000)}"#)
-        try devices.sync("phone")
-        try devices.put("tablet", "users/u1/notes/n1", #"{"text":"an hour ago","updatedAt":\#(now - 3_600_000)}"#)
-        try devices.sync("tablet")
+        let (devices, set) = try Self.aStampFromTheFutureMerged()
+        defer { withExtendedLifetime(set) {} }
         let message = try devices.git("tablet", "log", "-1", "--format=%B")
         let clock = message.split(separator: "\n").first { $0.hasPrefix("Cairn-Merge-Clock: ") }.map { $0.dropFirst(19) }
         #expect(clock != nil, "\(message)")
@@ -147,5 +133,26 @@ import Testing
         #expect(ScriptOutputTests.text(note, "text") == "from the future")
         #expect(try devices.remoteGit("rev-parse", "main").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try devices.git("tablet", "rev-parse", "HEAD")))
         #expect(try devices.on("tablet", "verify").status == 0)
+    }
+
+    /// A note whose set keeps the last writer's text and clamps a stamp from the future: the
+    /// phone wrote one a day ahead, the tablet one an hour ago, and the tablet merged (its
+    /// merge the tablet's HEAD). The set's folder lives as long as the value returned.
+    static func aStampFromTheFutureMerged() throws -> (Devices, TemporaryFolder) {
+        let set = TemporaryFolder("cairn-clamp")
+        try #"""
+            {"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object",
+             "x-merge": {"lww": "updatedAt", "future": "clamp"},
+             "properties": {"text": {"type": "string"}, "updatedAt": {"type": "integer"}}}
+            """#.write(toFile: set.path + "/note.schema.json", atomically: true, encoding: .utf8)
+        let devices = try Devices(schema: set.path)
+        try devices.start("phone")
+        try devices.clone("tablet")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try devices.put("phone", "users/u1/notes/n1", #"{"text":"from the future","updatedAt":\#(now + 86_400_000)}"#)
+        try devices.sync("phone")
+        try devices.put("tablet", "users/u1/notes/n1", #"{"text":"an hour ago","updatedAt":\#(now - 3_600_000)}"#)
+        try devices.sync("tablet")
+        return (devices, set)
     }
 }

@@ -87,6 +87,7 @@ import Testing
         let browser = try HeadlessBrowser()
         let (devices, merge) = try Self.aMergeThatDecided()
         let head = try devices.git("tablet", "rev-parse", "HEAD")
+        let gitFolder = try Self.files(under: devices.store("tablet") + "/.git")
         let served = try Served(devices, "tablet")
         defer { _ = served.stop() }
 
@@ -104,7 +105,8 @@ import Testing
         #expect(row.contains("lww(updatedAt)"), "\(row)")
         #expect(row.contains("class=\"kept\"><code>{ \"completed\": true, \"updatedAt\": 1730300000000 }</code>"), "the phone's mark kept: \(row)")
         #expect(row.contains("class=\"replaced\"><code>{ \"completed\": false, \"updatedAt\": 1730250000000 }</code>"), "the tablet's replaced: \(row)")
-        #expect(dom.contains("tablet"), "the device that merged")
+        let device = try #require(Self.row(containing: "<th>device</th>", in: dom), "\(dom)")
+        #expect(device.contains("<td>tablet <span class=\"muted\">("), "the device that merged: \(device)")
 
         // The book's page: the sections done over its checkpoints, drawn as a plot.
         let document = try browser.dom(of: served.base + "/stores/u1/documents/users/u1/books/b1")
@@ -130,26 +132,26 @@ import Testing
 
         // Stopped as Ctrl-C stops it, having written nothing.
         #expect(served.stop() == 0)
+        #expect(try Self.files(under: devices.store("tablet") + "/.git") == gitFolder, "nothing in the git folder changed")
         #expect(try devices.git("tablet", "rev-parse", "HEAD") == head)
         #expect(try devices.git("tablet", "status", "--porcelain") == "")
     }
 
+    /// Every file under `folder` with its size and modification time.
+    static func files(under folder: String) throws -> [String: String] {
+        var found: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let name = enumerator?.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+            found[name] = "\(attributes[.size] ?? "") \(attributes[.modificationDate] ?? "")"
+        }
+        return found
+    }
+
     /// A merge that met a stamp from the future says so beside its decision.
     @Test func aStampFromTheFutureIsNotedBesideTheDecision() throws {
-        let set = TemporaryFolder("cairn-clamp")
-        try #"""
-            {"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object",
-             "x-merge": {"lww": "updatedAt", "future": "clamp"},
-             "properties": {"text": {"type": "string"}, "updatedAt": {"type": "integer"}}}
-            """#.write(toFile: set.path + "/note.schema.json", atomically: true, encoding: .utf8)
-        let devices = try Devices(schema: set.path)
-        try devices.start("phone")
-        try devices.clone("tablet")
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try devices.put("phone", "users/u1/notes/n1", #"{"text":"from the future","updatedAt":\#(now + 86_400_000)}"#)
-        try devices.sync("phone")
-        try devices.put("tablet", "users/u1/notes/n1", #"{"text":"an hour ago","updatedAt":\#(now - 3_600_000)}"#)
-        try devices.sync("tablet")
+        let (devices, set) = try HistoryAuditTests.aStampFromTheFutureMerged()
+        defer { withExtendedLifetime(set) {} }
         let merge = try devices.git("tablet", "rev-parse", "HEAD")
         let served = try Served(devices, "tablet")
         defer { _ = served.stop() }
@@ -182,6 +184,55 @@ import Testing
         #expect(page.contains("3 documents at the last checkpoint."))
     }
 
+    /// Two devices each add an attempt offline and sync: the count after the merge is the
+    /// three documents the collection holds, not the merge's arrivals counted again; a huge
+    /// score is plotted, not a crash; the user's own page lists only its own changes, not
+    /// those of the documents below it.
+    @Test func mergesCountOnceHugeNumbersPlotAndADocumentsPageKeepsToItself() throws {
+        let devices = try Devices(schema: "life-in-uk")
+        try devices.start("phone")
+        func attempt(_ id: String, _ seconds: String) -> String {
+            #"{"attemptId":"\#(id)","examId":"practice-1","status":"failed","score":50,"timeSpentInSeconds":\#(seconds)}"#
+        }
+        try devices.put("phone", "users/u1/examAttempts/a1", attempt("a1", "10"))
+        try devices.put("phone", "users/u1", #"{"schemaVersion":1}"#)
+        try devices.sync("phone")
+        try devices.clone("tablet")
+        try devices.put("phone", "users/u1/examAttempts/a2", attempt("a2", "9000000000000000000"))
+        try devices.put("tablet", "users/u1/examAttempts/a3", attempt("a3", "30"))
+        try devices.sync("phone")
+        try devices.sync("tablet")
+        let served = try Served(devices, "tablet")
+        defer { _ = served.stop() }
+        let page = try served.curl("/stores/u1/collections/users/u1/examAttempts").stdout
+        #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(600))")
+        let count = try #require(page.range(of: #"<figcaption>documents in users/u1/examAttempts</figcaption>.*?</svg>"#, options: .regularExpression).map { String(page[$0]) }, "\(page)")
+        let values = count.split(separator: "<title>").dropFirst(2).compactMap { $0.prefix { $0 != "<" }.split(separator: " ").last }
+        #expect(values == ["1", "2", "3"], "1, then the tablet's own, then the merge bringing the phone's: \(values)")
+        #expect(page.contains("<figcaption>/timeSpentInSeconds</figcaption>") && page.contains("a2: 9e+18"), "the huge number plotted")
+        let user = try served.curl("/stores/u1/documents/users/u1").stdout
+        #expect(user.hasPrefix("HTTP/1.1 200"))
+        #expect(!user.contains("/timeSpentInSeconds"), "the attempts' changes are theirs, not the user document's")
+    }
+
+    /// An encrypted store is shown opened with its key, as every command reads it; without
+    /// the key, its pages say so and show nothing of it.
+    @Test func anEncryptedStoreIsShownWithItsKeyAndNothingWithout() throws {
+        let devices = try Devices(schema: "life-in-uk")
+        let key = devices.home("phone") + ".key"
+        #expect(try devices.on("phone", "init", "u1", "--schema", "life-in-uk", "--encrypted", "--key-file", key, user: nil).status == 0)
+        try devices.put("phone", "users/u1/examAttempts/a1", #"{"attemptId":"a1","examId":"secret-exam","status":"passed","score":88}"#)
+        #expect(try devices.on("phone", "checkpoint").status == 0)
+        let served = try Served(devices, "phone")
+        defer { _ = served.stop() }
+        let page = try served.curl("/stores/u1/documents/users/u1/examAttempts/a1").stdout
+        #expect(page.hasPrefix("HTTP/1.1 200") && page.contains("&quot;secret-exam&quot;"), "\(page.prefix(800))")
+        try FileManager.default.moveItem(atPath: key, toPath: key + ".away")
+        let refused = try served.curl("/stores/u1/documents/users/u1/examAttempts/a1").stdout
+        #expect(refused.hasPrefix("HTTP/1.1 404") && refused.contains("key file \(key) does not exist"), "\(refused.prefix(800))")
+        #expect(!refused.contains("secret-exam"))
+    }
+
     @Test func itListensOnLoopbackOnlyAndAnswersOnlyToItsOwnName() throws {
         let (devices, _) = try Self.aMergeThatDecided()
         let served = try Served(devices, "tablet")
@@ -203,6 +254,8 @@ import Testing
         #expect(missing.stdout.contains("there is no document at users/u1/books/nope in any checkpoint of u1"))
         #expect(try served.curl("/stores/nobody").stdout.hasPrefix("HTTP/1.1 404"))
         #expect(try served.curl("/stores/u1/documents/users/u1/b%FF").stdout.hasPrefix("HTTP/1.1 400"))
+        #expect(try served.curl("/stores/u1/documents/users%2Fu1/books/b1").stdout.hasPrefix("HTTP/1.1 400"), "one segment is one name")
+        #expect(try served.curl("/stores/%2E%2E").stdout.hasPrefix("HTTP/1.1 400"), "not a user id")
     }
 
     @Test func aDocumentIdOfAnyCharactersHasItsPage() throws {

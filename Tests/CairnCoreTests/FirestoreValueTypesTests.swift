@@ -105,7 +105,7 @@ import Testing
         let export = #"{"documents": [{"name": "projects/p/databases/(default)/documents/users/u1/notes/n1", "fields": {"at": {"timestampValue": "2026-11-22T08:00:00Z"}, "share": {"doubleValue": 3}, "count": {"integerValue": "3"}}}]}"#
         let result = try store.importFirestore(Array(export.utf8))
         #expect(result.notes.map(\.description) == [
-            #"users/u1/notes/n1 at /at: a timestampValue where the schema set declares none; kept as its text, and this store remembers its type for export-firestore; declare "format": "date-time" (or "x-firestore": "timestamp") there for every copy to know it"#,
+            #"users/u1/notes/n1 at /at: a timestampValue where the schema set gives a stringValue; kept, and this store remembers its type for export-firestore; declare "format": "date-time" (or "x-firestore": "timestamp") there for every copy to know it"#,
         ])
         #expect(try store.document(at: path("users/u1/notes/n1")) == (try json(#"{"at": "2026-11-22T08:00:00Z", "count": 3, "share": 3.0}"#)))
         let out = try FirestoreExportFile(parsing: store.exportFirestore().bytes)
@@ -121,6 +121,28 @@ import Testing
         try FileManager.default.removeItem(atPath: folder.path + "/plain/u1/.git/cairn/firestore-types.json")
         try store.put(json(#"{"at": "2026-11-22T08:00:00Z", "count": 3, "share": 3.0}"#), at: path("users/u1/notes/n1"))
         #expect(try FirestoreExportFile(parsing: store.exportFirestore().bytes).documents.first?.fields["at"] == .string("2026-11-22T08:00:00Z"))
+    }
+
+    /// The other way round: the file holds plain values where the set types the place — a
+    /// string in a date-time field, a map where a point goes, a whole double where integers
+    /// go, an integer where bytes go. Each comes back out as the file had it.
+    @Test func plainValuesWhereTheSetTypesThePlaceComeBackPlain() throws {
+        let store = try store("plain")
+        let export = """
+            {"documents": [{"name": "\(Self.name)p3", "fields": {
+              "visitedAt": {"stringValue": "2026-11-22T08:00:00Z"},
+              "where": {"mapValue": {"fields": {"latitude": {"doubleValue": 51.5}, "longitude": {"doubleValue": -0.125}}}},
+              "visits": {"doubleValue": 3},
+              "photo": {"stringValue": "AAEC"},
+              "times": {"arrayValue": {"values": [{"timestampValue": "2026-11-22T08:00:00Z"}, {"stringValue": "2026-11-23T08:00:00Z"}]}}
+            }}]}
+            """
+        let result = try store.importFirestore(Array(export.utf8))
+        #expect(result.notes.map { "\($0.pointer) \($0.type) \($0.schemaType)" }.sorted() == [
+            "/photo stringValue bytesValue", "/times/1 stringValue timestampValue", "/visitedAt stringValue timestampValue",
+            "/visits doubleValue integerValue", "/where mapValue geoPointValue",
+        ])
+        #expect(try store.exportFirestore().bytes == (try JSONParser().parse(export).canonicalBytes()), "the file back, byte for byte")
     }
 
     /// The Node tool's form: timestamps as seconds and nanoseconds, geopoints, references by path.

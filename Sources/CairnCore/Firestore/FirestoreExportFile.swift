@@ -44,7 +44,8 @@ public struct FirestoreExportFile: Sendable {
         switch json {
         case .array(let documents):
             self = try Self.rest(documents)
-        case .object(let object) where object.keys == ["documents"]:
+        // A page of the REST API's listDocuments also names the next page, which is not a document.
+        case .object(let object) where Set(object.keys) == ["documents"] || Set(object.keys) == ["documents", "nextPageToken"]:
             guard case .array(let documents)? = object["documents"] else {
                 throw Self.refusal("\"documents\" is a JSON array of Firestore documents, not \(object["documents"]!.shortInlineText)")
             }

@@ -13,12 +13,11 @@ struct FirestoreMapping {
     /// The kind's schema; nil when no kind describes the document.
     let schema: JSONValue?
     /// The types an import remembered for this document's values where the schema gives
-    /// none, by pointer (``FirestoreRememberedTypes``): an export writes them as such.
-    let remembered: [String: FirestoreType]
-    /// Typed values an import kept where the schema declares no such type.
-    var notes: [FirestoreTypeNote] = []
+    /// another (``FirestoreRememberedTypes``), by pointer, as the REST API names them: an
+    /// export writes them as such while the value still is one.
+    let remembered: [String: String]
 
-    init(document: DocumentPath, schema: JSONValue?, remembered: [String: FirestoreType] = [:]) {
+    init(document: DocumentPath, schema: JSONValue?, remembered: [String: String] = [:]) {
         self.document = document
         self.schema = schema
         self.remembered = remembered
@@ -35,8 +34,9 @@ struct FirestoreMapping {
     private func firestore(_ value: JSONValue, at place: FirestoreSchemaPlace, pointer: String, asDocument: Bool = false) -> FirestoreValue {
         let type = value.typeName
         let applying = place.applying(to: type)
-        let declared = FirestoreSchemaPlace.firestoreType(applying, jsonType: type)
-            ?? remembered[pointer].flatMap { $0.jsonTypes.contains(type) ? $0 : nil }
+        if let named = remembered[pointer], let kept = Self.value(value, as: named) { return kept }
+        // A map remembered as one is never made a point.
+        let declared = remembered[pointer] == "mapValue" ? nil : FirestoreSchemaPlace.firestoreType(applying, jsonType: type)
         switch value {
         case .null:
             return .null
@@ -59,7 +59,7 @@ struct FirestoreMapping {
             })
         case .object(let object):
             if !asDocument, declared == .geopoint, object.count == 2, let latitude = object["latitude"], let longitude = object["longitude"],
-               let north = latitude.number, let east = longitude.number, abs(north) <= 90, abs(east) <= 180 {
+               let north = latitude.number, let east = longitude.number, FirestoreValue.isPoint(north, east) {
                 return .geoPoint(latitude: latitude, longitude: longitude)
             }
             var fields: [String: FirestoreValue] = [:]
@@ -71,19 +71,68 @@ struct FirestoreMapping {
         }
     }
 
+    /// A leaf value as the Firestore type `name` (a REST name), when it is one: a string as a
+    /// `stringValue`, a timestamp (RFC 3339 text), a reference (a document path) or bytes
+    /// (base64); a number as an `integerValue` (an integer literal) or a `doubleValue`; an
+    /// object as a `geoPointValue` (a point in range). Nil otherwise, and for maps and arrays,
+    /// which are mapped field by field.
+    static func value(_ value: JSONValue, as name: String) -> FirestoreValue? {
+        switch (name, value) {
+        case ("stringValue", .string(let text)): .string(text)
+        case ("timestampValue", .string(let text)) where FirestoreTimestamp(rfc3339: text) != nil: .timestamp(text)
+        case ("referenceValue", .string(let text)) where FirestoreDatabase.isDocumentPath(text): .reference(text)
+        case ("bytesValue", .string(let text)) where FirestoreValue.isBase64(text): .bytes(text)
+        case ("integerValue", .integer(let number)): .integer(number)
+        case ("doubleValue", .integer), ("doubleValue", .double): .double(value)
+        case ("geoPointValue", .object(let object)):
+            if object.count == 2, let latitude = object["latitude"], let longitude = object["longitude"],
+               let north = latitude.number, let east = longitude.number, FirestoreValue.isPoint(north, east) {
+                .geoPoint(latitude: latitude, longitude: longitude)
+            } else {
+                nil
+            }
+        default: nil
+        }
+    }
+
+    /// Where an export of `json` (this mapping, remembering nothing) would give another type
+    /// than `file` has: each place's pointer and the file's type (REST name), outermost first.
+    static func differences(_ file: FirestoreValue, _ exported: FirestoreValue, at pointer: String = "") -> [(pointer: String, type: String)] {
+        switch (file, exported) {
+        case (.map(let left), .map(let right)):
+            return left.keys.sorted().flatMap { key in
+                right[key].map { differences(left[key]!, $0, at: pointer + "/" + MergePolicy.escape(key)) } ?? []
+            }
+        case (.array(let left), .array(let right)):
+            return zip(left, right).enumerated().flatMap { index, pair in differences(pair.0, pair.1, at: pointer + "/\(index)") }
+        default:
+            return file.typeName == exported.typeName ? [] : [(pointer, file.typeName)]
+        }
+    }
+
+    /// The value at `pointer` (as ``differences(_:_:at:)`` names places) in `value`.
+    static func value(at pointer: String, in value: FirestoreValue) -> FirestoreValue? {
+        var here = value
+        for token in JSONValue.tokens(ofPointer: pointer) {
+            switch here {
+            case .map(let fields): guard let next = fields[token] else { return nil }; here = next
+            case .array(let elements): guard let index = Int(token), elements.indices.contains(index) else { return nil }; here = elements[index]
+            default: return nil
+            }
+        }
+        return here
+    }
+
     // MARK: From Firestore
 
     /// A document from its Firestore fields. Refuses what JSON cannot hold (NaN, Infinity).
-    mutating func document(from fields: [String: FirestoreValue]) throws(CairnError) -> JSONValue {
+    func document(from fields: [String: FirestoreValue]) throws(CairnError) -> JSONValue {
         try json(.map(fields), at: FirestoreSchemaPlace(root: schema), pointer: "")
     }
 
-    private mutating func json(_ value: FirestoreValue, at place: FirestoreSchemaPlace, pointer: String) throws(CairnError) -> JSONValue {
+    private func json(_ value: FirestoreValue, at place: FirestoreSchemaPlace, pointer: String) throws(CairnError) -> JSONValue {
         let applying = place.applying(to: value.jsonType)
         let declared = FirestoreSchemaPlace.firestoreType(applying, jsonType: value.jsonType)
-        func note(unless type: FirestoreType) {
-            if declared != type { notes.append(FirestoreTypeNote(document: document, pointer: pointer.isEmpty ? "/" : pointer, type: value.typeName)) }
-        }
         switch value {
         case .null:
             return .null
@@ -98,16 +147,12 @@ struct FirestoreMapping {
         case .string(let text):
             return .string(text)
         case .timestamp(let text):
-            note(unless: .timestamp)
             return .string(text)
         case .bytes(let text):
-            note(unless: .bytes)
             return .string(text)
         case .reference(let path):
-            note(unless: .reference)
             return .string(path)
         case .geoPoint(let latitude, let longitude):
-            note(unless: .geopoint)
             // Coordinates as written: Firestore's are doubles whatever the literal, so either comes back a geopoint.
             return .object(["latitude": latitude, "longitude": longitude])
         case .array(let elements):

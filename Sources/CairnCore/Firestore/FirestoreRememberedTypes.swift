@@ -1,14 +1,20 @@
 import CairnMerge
 
-/// The Firestore types that imports brought into a store at places its schema set gives no
-/// type (a `timestampValue` in a field declared only `"type": "string"`): the document, the
-/// value's JSON pointer and its type, kept in the store's git folder
+/// The Firestore types that imports brought into a store where its schema set would give
+/// another (``FirestoreTypeNote``: a `timestampValue` in a field declared only
+/// `"type": "string"`, a `stringValue` in a date-time field): the document, the value's JSON
+/// pointer and its type as the REST API names it, kept in the store's git folder
 /// (`cairn/firestore-types.json`), so that an export from this store writes each such value
 /// as the type it came in as, while it still is one (RFC 3339 text, a document path, base64,
 /// a point). They are this copy's: a clone knows only what its schema set says.
 struct FirestoreRememberedTypes: Equatable {
-    /// Document path → pointer → type.
-    private(set) var types: [String: [String: FirestoreType]] = [:]
+    /// Document path → pointer → type (REST name).
+    private(set) var types: [String: [String: String]] = [:]
+
+    /// The types worth remembering: those a value's JSON type does not tell.
+    static let names: Set<String> = [
+        "stringValue", "timestampValue", "referenceValue", "bytesValue", "integerValue", "doubleValue", "geoPointValue", "mapValue",
+    ]
 
     init() {}
 
@@ -19,13 +25,13 @@ struct FirestoreRememberedTypes: Equatable {
         for (document, pointers) in documents {
             guard case .object(let entries) = pointers else { continue }
             for (pointer, word) in entries {
-                if case .string(let word) = word, let type = FirestoreType(rawValue: word) { types[document, default: [:]][pointer] = type }
+                if case .string(let name) = word, Self.names.contains(name) { types[document, default: [:]][pointer] = name }
             }
         }
     }
 
     /// The types of `path`'s values, by pointer.
-    func types(of path: DocumentPath) -> [String: FirestoreType] {
+    func types(of path: DocumentPath) -> [String: String] {
         types[path.description] ?? [:]
     }
 
@@ -33,13 +39,12 @@ struct FirestoreRememberedTypes: Equatable {
     /// document in `imported`.
     mutating func record(_ notes: [FirestoreTypeNote], imported: [DocumentPath]) {
         for path in imported { types[path.description] = nil }
-        for note in notes {
-            guard let type = FirestoreType(restName: note.type) else { continue }
-            types[note.document.description, default: [:]][note.pointer] = type
+        for note in notes where Self.names.contains(note.type) {
+            types[note.document.description, default: [:]][note.pointer] = note.type
         }
     }
 
     var json: JSONValue {
-        .object(JSONObject(types.mapValues { pointers in .object(JSONObject(pointers.mapValues { .string($0.rawValue) })) }))
+        .object(JSONObject(types.mapValues { pointers in .object(JSONObject(pointers.mapValues { .string($0) })) }))
     }
 }

@@ -95,7 +95,7 @@ extension FirestoreValue {
         }
         let latitude = point["latitude"] ?? .double(0)
         let longitude = point["longitude"] ?? .double(0)
-        guard let north = latitude.number, let east = longitude.number, abs(north) <= 90, abs(east) <= 180 else {
+        guard let north = latitude.number, let east = longitude.number, isPoint(north, east) else {
             throw refuse("geoPointValue \(JSONValue.object(point).shortInlineText) is not a latitude within ±90 and a longitude within ±180")
         }
         return .geoPoint(latitude: latitude, longitude: longitude)
@@ -131,6 +131,11 @@ extension FirestoreValue {
     /// Fields in REST form.
     static func rest(_ fields: [String: FirestoreValue], database: FirestoreDatabase) -> JSONValue {
         .object(JSONObject(fields.mapValues { $0.rest(database: database) }))
+    }
+
+    /// Whether a latitude and a longitude name a point: within ±90 and ±180.
+    static func isPoint(_ latitude: Double, _ longitude: Double) -> Bool {
+        abs(latitude) <= 90 && abs(longitude) <= 180
     }
 
     /// Whether `text` is base64 (RFC 4648's alphabet, padded), as Firestore writes bytes.

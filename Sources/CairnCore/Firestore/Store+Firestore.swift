@@ -51,9 +51,15 @@ extension Store {
                 guard values[path] == nil else {
                     throw FirestoreExportFile.refusal("\(path) is in the export twice; keep one")
                 }
-                var mapping = FirestoreMapping(document: path, schema: set.kind(of: path)?.schema.root)
-                values[path] = try mapping.document(from: document.fields)
-                notes += mapping.notes
+                let mapping = FirestoreMapping(document: path, schema: set.kind(of: path)?.schema.root)
+                let value = try mapping.document(from: document.fields)
+                values[path] = value
+                // What an export would not give back as the file has it is remembered.
+                let exported = FirestoreValue.map(mapping.fields(of: value))
+                for difference in FirestoreMapping.differences(.map(document.fields), exported) {
+                    let schemaType = FirestoreMapping.value(at: difference.pointer, in: exported)?.typeName ?? "nullValue"
+                    notes.append(FirestoreTypeNote(document: path, pointer: difference.pointer, type: difference.type, schemaType: schemaType))
+                }
             }
             try checkFirestoreIDs(Array(values.keys))
             // Parents before what lies below them, so that counts of documents below are

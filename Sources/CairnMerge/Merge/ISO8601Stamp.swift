@@ -5,6 +5,16 @@ public struct ISO8601Stamp {
     let milliseconds: Int64
 
     init?(_ text: String) {
+        guard let instant = Self.instant(text, strict: false) else { return nil }
+        milliseconds = instant.seconds * 1_000 + instant.nanoseconds / 1_000_000
+    }
+
+    /// The instant ISO 8601 text names: seconds since 1970-01-01 UTC and nanoseconds (the
+    /// first nine digits of a fraction); nil for text that is not a date, a time and `Z` or
+    /// an offset. As stamps are read, a space may stand for `T`, a day is at most 31 and a
+    /// second at most 60; `strict` reads RFC 3339 only: `T` or `t`, days of the month's
+    /// length, seconds below 60, one to nine digits of fraction, an offset below 24 hours.
+    package static func instant(_ text: String, strict: Bool) -> (seconds: Int64, nanoseconds: Int64)? {
         let bytes = Array(text.utf8)
         var position = 0
         func number(_ digits: Int) -> Int64? {
@@ -17,37 +27,40 @@ public struct ISO8601Stamp {
             position += digits
             return value
         }
-        func expect(_ character: UInt8) -> Bool {
-            guard position < bytes.count, bytes[position] == character else { return false }
+        func expect(_ characters: UInt8...) -> Bool {
+            guard position < bytes.count, characters.contains(bytes[position]) else { return false }
             position += 1
             return true
         }
+        let separators: [UInt8] = strict ? [0x54, 0x74] : [0x54, 0x74, 0x20]
         guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
-              position < bytes.count, bytes[position] == 0x54 || bytes[position] == 0x74 || bytes[position] == 0x20 else { return nil }
+              position < bytes.count, separators.contains(bytes[position]) else { return nil }
         position += 1
         guard let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        var fraction: Int64 = 0
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < (strict ? 60 : 61) else { return nil }
+        if strict {
+            let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            guard day <= monthDays[Int(month - 1)] + (month == 2 && leap ? 1 : 0) else { return nil }
+        }
+        var nanoseconds: Int64 = 0
         if expect(0x2E) {
             var digits = 0
             while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
-                if digits < 3 { fraction = fraction * 10 + Int64(bytes[position] - 0x30) }
+                if digits < 9 { nanoseconds = nanoseconds * 10 + Int64(bytes[position] - 0x30) }
                 digits += 1
                 position += 1
             }
-            guard digits > 0 else { return nil }
-            if digits < 3 { for _ in digits..<3 { fraction *= 10 } }
+            guard digits > 0, !strict || digits <= 9 else { return nil }
+            if digits < 9 { for _ in digits..<9 { nanoseconds *= 10 } }
         }
         var offset: Int64 = 0
-        if expect(0x5A) || expect(0x7A) {
-            offset = 0
-        } else if position < bytes.count, bytes[position] == 0x2B || bytes[position] == 0x2D {
+        if !expect(0x5A, 0x7A) {
+            guard position < bytes.count, bytes[position] == 0x2B || bytes[position] == 0x2D else { return nil }
             let sign: Int64 = bytes[position] == 0x2D ? -1 : 1
             position += 1
-            guard let hours = number(2), expect(0x3A), let minutes = number(2) else { return nil }
+            guard let hours = number(2), expect(0x3A), let minutes = number(2), !strict || (hours < 24 && minutes < 60) else { return nil }
             offset = sign * (hours * 60 + minutes)
-        } else {
-            return nil
         }
         guard position == bytes.count else { return nil }
         // Days from the civil date (proleptic Gregorian), after Howard Hinnant's algorithm.
@@ -58,8 +71,7 @@ public struct ISO8601Stamp {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
-        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset * 60
-        milliseconds = seconds * 1_000 + fraction
+        return (days * 86_400 + hour * 3_600 + minute * 60 + second - offset * 60, nanoseconds)
     }
 
     /// `seconds` since 1970 as ISO 8601 text in UTC, to the second: `2026-11-22T02:12:02Z`;

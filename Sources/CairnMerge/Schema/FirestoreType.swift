@@ -29,18 +29,6 @@ public enum FirestoreType: String, Sendable, Hashable, CaseIterable {
     /// The annotation's keyword.
     public static let keyword = "x-firestore"
 
-    /// The type of a REST value's name (`timestampValue`), for the types JSON cannot tell;
-    /// nil for the others.
-    public init?(restName: String) {
-        switch restName {
-        case "timestampValue": self = .timestamp
-        case "referenceValue": self = .reference
-        case "bytesValue": self = .bytes
-        case "geoPointValue": self = .geopoint
-        default: return nil
-        }
-    }
-
     /// The JSON types a value of this Firestore type is kept as.
     public var jsonTypes: Set<String> {
         switch self {

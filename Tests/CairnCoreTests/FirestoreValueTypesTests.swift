@@ -143,6 +143,27 @@ import Testing
             "/visits doubleValue integerValue", "/where mapValue geoPointValue",
         ])
         #expect(try store.exportFirestore().bytes == (try JSONParser().parse(export).canonicalBytes()), "the file back, byte for byte")
+
+        // The memory is of those values: changed, the place is what the schema says again.
+        var document = try #require(try store.document(at: path("users/u1/places/p3"))?.objectValue)
+        document["visitedAt"] = .string("2026-11-23T08:00:00Z")
+        try store.put(.object(document), at: path("users/u1/places/p3"))
+        let fields = try FirestoreExportFile(parsing: store.exportFirestore().bytes).documents.first?.fields
+        #expect(fields?["visitedAt"] == .timestamp("2026-11-23T08:00:00Z"), "a new value in a date-time field")
+        #expect(fields?["photo"] == .string("AAEC"), "an unchanged value as it came")
+    }
+
+    /// Through the Node tool's form, which has no bytes and writes a whole double as `4`:
+    /// what that form cannot tell apart is no difference, and nothing is noted or remembered.
+    @Test func theNodeFormsBlindSpotsAreNoDifference() throws {
+        let first = try store("first")
+        try first.importFirestore(Array(Self.export.utf8))
+        let node = try first.exportFirestore(shape: .node)
+        let second = try store("second")
+        let result = try second.importFirestore(node.bytes)
+        #expect(result.notes.isEmpty, "\(result.notes)")
+        let fields = try FirestoreExportFile(parsing: second.exportFirestore(database: FirestoreDatabase(project: "demo-progress")).bytes).documents.first?.fields
+        #expect(fields?["photo"] == .bytes("AAEC/w=="), "the schema's bytes, not a string the memory made")
     }
 
     /// The Node tool's form: timestamps as seconds and nanoseconds, geopoints, references by path.

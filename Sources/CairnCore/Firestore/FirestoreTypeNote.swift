@@ -14,6 +14,8 @@ public struct FirestoreTypeNote: Hashable, Sendable, CustomStringConvertible {
     public var type: String
     /// The type the schema set gives it (`stringValue`).
     public var schemaType: String
+    /// The value as the store keeps it: the type is remembered for this value only.
+    public var value: JSONValue
 
     public var description: String {
         let declaration = switch type {
@@ -25,6 +27,7 @@ public struct FirestoreTypeNote: Hashable, Sendable, CustomStringConvertible {
         case "doubleValue": #""x-firestore": "double""#
         default: "no date-time format and no \"x-firestore\""
         }
-        return "\(document) at \(pointer.isEmpty ? "/" : pointer): a \(type) where the schema set gives a \(schemaType); kept, and this store remembers its type for export-firestore; declare \(declaration) there for every copy to know it"
+        func article(_ name: String) -> String { (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name }
+        return "\(document) at \(pointer.isEmpty ? "/" : pointer): \(article(type)) where the schema set gives \(article(schemaType)); kept, and this store remembers its type for export-firestore; declare \(declaration) there for every copy to know it"
     }
 }

@@ -54,11 +54,18 @@ extension Store {
                 let mapping = FirestoreMapping(document: path, schema: set.kind(of: path)?.schema.root)
                 let value = try mapping.document(from: document.fields)
                 values[path] = value
-                // What an export would not give back as the file has it is remembered.
-                let exported = FirestoreValue.map(mapping.fields(of: value))
+                // What an export in the file's own shape would not give back as the file has
+                // it is remembered (the Node tool's form has no bytes, and writes a whole
+                // double as an integer: a difference there is none).
+                var exported = FirestoreValue.map(mapping.fields(of: value))
+                if file.shape == .node {
+                    exported = .map(try FirestoreValue.fields(node: FirestoreValue.node(mapping.fields(of: value)).objectValue ?? [:],
+                                                              document: document.path, pointer: ""))
+                }
                 for difference in FirestoreMapping.differences(.map(document.fields), exported) {
                     let schemaType = FirestoreMapping.value(at: difference.pointer, in: exported)?.typeName ?? "nullValue"
-                    notes.append(FirestoreTypeNote(document: path, pointer: difference.pointer, type: difference.type, schemaType: schemaType))
+                    let kept = value.value(atTokens: JSONValue.tokens(ofPointer: difference.pointer)) ?? .null
+                    notes.append(FirestoreTypeNote(document: path, pointer: difference.pointer, type: difference.type, schemaType: schemaType, value: kept))
                 }
             }
             try checkFirestoreIDs(Array(values.keys))
@@ -151,7 +158,7 @@ extension Store {
             let remembered = rememberedFirestoreTypes()
             let exported = found.filter { StoreLayout.isOwned($0.path, by: uid) }.map { document in
                 let mapping = FirestoreMapping(document: document.path, schema: set.kind(of: document.path)?.schema.root,
-                                               remembered: remembered.types(of: document.path))
+                                               remembered: remembered.types(of: document.path, as: document.value))
                 return FirestoreDocument(path: document.path.description, fields: mapping.fields(of: document.value))
             }
             let file = FirestoreExportFile(shape: shape, database: shape == .rest ? named : nil, documents: exported)

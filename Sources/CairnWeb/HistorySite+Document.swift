@@ -7,7 +7,8 @@ extension HistorySite {
     /// merges decided about it.
     func documentPage(_ store: Store, path: DocumentPath) throws(CairnError) -> HTMLPage {
         let history = try store.history(of: path, limit: limit)
-        let current = try store.documentPaths().contains(path) ? try store.document(at: path, revision: "HEAD") : nil
+        // A document the last checkpoint holds has a history (the checkpoint that added it).
+        let current = history.isEmpty ? nil : try store.document(at: path, revision: "HEAD")
         guard current != nil || !history.isEmpty else {
             throw CairnError(.notFound, "there is no document at \(path) in any checkpoint of \(store.uid)")
         }

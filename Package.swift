@@ -47,7 +47,7 @@ let package = Package(
         // each folder is copied whole (two sets may both have a user.schema.json). A new set's
         // folder joins the list; a test checks that every folder of schema/ is a resource.
         .target(
-            name: "CairnSchemaSets", dependencies: ["CairnMerge"], path: "schema",
+            name: "CairnSchemaSets", dependencies: ["CairnCore", "CairnMerge"], path: "schema",
             sources: ["SchemaSets.swift"],
             resources: ["bonfire", "bonfire-content", "edumind", "edumind-content", "life-in-uk", "oybc", "remi", "remi-v1"].map { .copy($0) }),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,

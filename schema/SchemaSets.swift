@@ -1,5 +1,10 @@
+import CairnCore
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The schema sets shipped with Cairn (the folders beside this file), as package resources:
 /// an app's tests, the quickstart and the tool find them from any folder.
@@ -26,16 +31,16 @@ public enum SchemaSets {
 
     /// The folder that holds the sets, or nil when the program runs without them.
     ///
-    /// SwiftPM puts a target's resources beside the program it builds (a tool, an app, a test
-    /// bundle); on Linux its `Bundle.module` also tries the build folder, and stops the
-    /// program when neither holds them — so on Linux it is asked only when they are beside
-    /// the program, and a program copied elsewhere alone simply has no shipped sets.
+    /// SwiftPM copies a target's resources beside the program it builds (a tool, an app, a
+    /// test bundle), as `Cairn_CairnSchemaSets.resources`; they are looked for there, from the
+    /// program's own path, so a program copied elsewhere alone simply has no shipped sets.
+    /// (Not through `Bundle.module`: on Linux it stops the program when they are missing, and
+    /// asking it would link the whole of Foundation, with ICU, into every program that names a
+    /// set, and slow each of its starts.)
     static let resources: String? = {
-        #if os(Linux)
-        let beside = Bundle.main.bundleURL.appendingPathComponent("Cairn_CairnSchemaSets.resources").path
-        guard FileManager.default.fileExists(atPath: beside) else { return nil }
-        #endif
-        return Bundle.module.resourcePath
+        guard let program = Syscalls.executablePath() else { return nil }
+        let beside = FileSystem.parent(of: program) + "/Cairn_CairnSchemaSets.resources"
+        return FileManager.default.fileExists(atPath: beside) ? beside : nil
     }()
 
     /// The set files of a folder (schemas and migrations), nil when it holds no schema.

@@ -2,7 +2,11 @@ import CairnCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 import Logging
 
@@ -18,7 +22,7 @@ package struct Environment {
     }
 
     /// The process's own.
-    package static var current: Environment { Environment(variables: ProcessInfo.processInfo.environment) }
+    package static var current: Environment { Environment(variables: Syscalls.environmentVariables()) }
 
     /// `CAIRN_LOG`: the level of the log lines on stderr; nil for none.
     package var logLevel: Logger.Level? {

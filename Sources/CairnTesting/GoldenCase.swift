@@ -1,6 +1,10 @@
 import CairnCore
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A golden merge case: a folder with `schema.json` (one JSON Schema with its `x-merge`
 /// annotations), `base.json`, `ours.json`, `theirs.json` (a missing file is an absent

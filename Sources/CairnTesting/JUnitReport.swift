@@ -1,4 +1,13 @@
+import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#endif
 
 /// A test run as JUnit XML, the format CI systems read (Jenkins, GitLab, GitHub Actions'
 /// report actions): `testsuites` with the totals, one `testsuite` per scenario file or per
@@ -28,7 +37,7 @@ public struct JUnitReport: Sendable {
         var name = suite.hasSuffix(".json") ? String(suite.dropLast(5)) : suite
         while name.hasPrefix("./") { name.removeFirst(2) }
         while name.hasPrefix("/") { name.removeFirst() }
-        return name.replacingOccurrences(of: ".", with: "_").replacingOccurrences(of: "/", with: ".")
+        return name.replacing(".", with: "_").replacing("/", with: ".")
     }
 
     public var xml: String {
@@ -41,8 +50,12 @@ public struct JUnitReport: Sendable {
                 suites.append((name, [result]))
             }
         }
-        let timestamp = ISO8601DateFormatter().string(from: started)
-        func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+        let timestamp = ISO8601Stamp.text(seconds: Int64(started.timeIntervalSince1970.rounded(.down)))
+        func time(_ seconds: Double) -> String {
+            let milliseconds = Int64((max(seconds, 0) * 1_000).rounded())
+            let fraction = String(milliseconds % 1_000)
+            return "\(milliseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        }
         let failures = results.filter { !$0.passed }.count
         var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         text += #"<testsuites name="cairn test" tests="\#(results.count)" failures="\#(failures)" errors="0" time="\#(time(results.map(\.seconds).reduce(0, +)))">"# + "\n"

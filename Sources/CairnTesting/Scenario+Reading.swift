@@ -1,6 +1,10 @@
 import CairnCore
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Scenario {
     /// The actions of a step, by their key.

@@ -1,7 +1,11 @@
 import CairnCore
 import CairnMerge
 import CairnServer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Git
 import GitFormat
 import Logging
@@ -291,8 +295,7 @@ public final class Story {
         let store = try store(device)
         var documents: [String: JSONValue] = [:]
         let root = store.folder + "/"
-        let enumerator = FileManager.default.enumerator(atPath: root + "users")
-        while let name = enumerator?.nextObject() as? String {
+        for name in FileSystem.paths(under: root + "users") {
             guard name.hasSuffix(".json"), let path = DocumentPath(fileName: "users/" + name) else { continue }
             documents[path.description] = try? store.document(at: path)
         }
@@ -306,9 +309,7 @@ public final class Story {
     /// checkpoint the device is on, the pending writes, and the remote's branch.
     private func snapshot(_ store: Store) throws(StoryFailure) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: store.folder)
-        while let name = enumerator?.nextObject() as? String {
-            if name == ".git" { enumerator?.skipDescendants(); continue }
+        for name in FileSystem.paths(under: store.folder, skipping: [".git"]) {
             files[name] = (try? FileSystem.read(store.folder + "/" + name)).flatMap { $0 } ?? []
         }
         files[Self.head] = Array((try read("the store's checkpoint") { try store.repository.headCommit()?.id.description } ?? "").utf8)
@@ -388,10 +389,10 @@ public final class Story {
     }
 
     static func temporaryFolder() throws(StoryFailure) -> String {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/cairn-story-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw StoryFailure("cannot create a temporary folder for the story")
+        do {
+            return try FileSystem.makeTemporaryFolder(prefix: "cairn-story")
+        } catch {
+            throw StoryFailure("cannot create a temporary folder for the story: \(error.message)")
         }
-        return String(cString: made)
     }
 }

@@ -1,5 +1,10 @@
+import CairnCore
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Scenario files and golden case folders found under the paths given, run one by one;
 /// a case that fails — bad input included — never stops the others.
@@ -27,11 +32,10 @@ public struct TestRun: Sendable {
     /// The cases under `paths`, in order.
     public static func sources(_ paths: [String]) -> [Source] {
         paths.flatMap { path -> [Source] in
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            guard let kind = (try? Syscalls.status(of: path, followingLinks: true).get())?.kind else {
                 return [.nothing(path, reason: "no such file or folder")]
             }
-            guard isFolder.boolValue else { return [.scenarioFile(path)] }
+            guard kind == .folder else { return [.scenarioFile(path)] }
             let found = search(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path)
             return found.isEmpty ? [.nothing(path, reason: "holds no scenario file (*.json) and no golden case folder (with schema.json)")] : found
         }
@@ -44,9 +48,7 @@ public struct TestRun: Sendable {
         var found: [Source] = []
         for name in names.sorted() {
             let path = folder + "/" + name
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            if isFolder.boolValue {
+            if (try? Syscalls.status(of: path, followingLinks: true).get())?.kind == .folder {
                 found += search(path)
             } else if name.hasSuffix(".json") {
                 found.append(.scenarioFile(path))

@@ -17,19 +17,19 @@ enum Explanations {
     static func reason(for row: Comparison) -> String? {
         switch row.workload {
         case let name where name.hasPrefix("checkpoint") && row.cairnSide.hasPrefix("cairn"):
-            return "a whole process: before any work Cairn's start takes about 14 ms (the Swift runtime, the shared libraries and the command line about 11, libgit2 parsing the system's CA certificates about 3), git's about 1 ms; an app checkpoints through the library (next row)"
+            return "a whole process: before any work Cairn's start takes about 12 ms, git's about 2: the Swift runtime, the shared libraries and the command line about 8 (`cairn --version`), then libgit2's set-up about 4, nearly all of it mbedTLS decoding the system's CA certificates, which Debian's libgit2 1.5 parses in `git_libgit2_init` whatever the remote; an app checkpoints through the library (next row)"
         case let name where name.hasPrefix("checkpoint") && name.contains("large collections"):
             return "the new trees of the two large collections are written whole (git's format: about 6 MB at 100,000 documents, hashed and fsynced); each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond; the pack, the index and the branch are fsynced where git's commit fsyncs nothing"
         case let name where name.hasPrefix("checkpoint"):
             return "each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond; durable where git is not: the pack, the index and the branch are each fsynced; git's cost grows with its index"
         case let name where name.hasPrefix("sync"):
-            return "three processes of about 14 ms start each; in a sync (perf), writing the merged files is a third of its CPU (a new file for each new attempt), checking every document it pushes as the server will a fifth, recomputing derived fields an eighth, and libgit2 builds and indexes a pack each way; git's side pays for starting `cairn merge-driver` once per document both sides changed"
+            return "three processes of about 12 ms start each (see the checkpoint rows); in a sync (perf), writing the merged files is a third of its CPU (a new file for each new attempt), checking every document it pushes as the server will a fifth, recomputing derived fields an eighth, and libgit2 builds and indexes a pack each way; git's side pays for starting `cairn merge-driver` once per document both sides changed"
         case let name where name.hasPrefix("three-way merge") && row.cairnSide.hasPrefix("cairn"):
-            return "a whole process: Cairn's start (the Swift runtime, the command line, libgit2 parsing the system's CA certificates) is about a quarter of the instructions of a 359-book merge; the library's merge (next row) is the same work without it"
+            return "a whole process: Cairn's start takes about 12 ms before any work, git's about 2 (the Swift runtime, the shared libraries and the command line about 8; libgit2's set-up about 4, nearly all of it decoding the system's CA certificates); the library's merge (next row) is the same work without it"
         case let name where name.hasPrefix("three-way merge"):
             return "Cairn parses three versions of each book and merges them value by value under the policies, derived fields recomputed, then writes canonical JSON; git compares lines in C and leaves conflict markers"
         case let name where name.hasPrefix("restore"):
-            return "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched document before writing and starts a 14 ms process"
+            return "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched document before writing and starts a 12 ms process"
         case let name where name.hasPrefix("put"):
             return "a put validates the document against its schema (a quarter of its time), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 20 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
         case let name where name.hasPrefix("get"):
@@ -40,7 +40,7 @@ enum Explanations {
     }
 
     /// Why Cairn's peak memory passed its limit, where it did.
-    static let memoryReason = "a Cairn process holds about 24 MiB before any work, git about 4: the pages of the tool it runs (a 105 MB program with the Swift runtime and Foundation linked in) and the shared libraries it loads (libgit2 with its TLS, SSH and Kerberos libraries)"
+    static let memoryReason = "a Cairn process holds about 16 MiB before any work (`cairn --version`), git about 3.5: the pages of the tool it runs (a 62 MB program with the Swift runtime and FoundationEssentials linked in) and the shared libraries it loads (libgit2 with its TLS, SSH and Kerberos libraries)"
 
     /// Why a growth limit was passed.
     static func reason(for growth: Growth) -> String? {

@@ -4,7 +4,11 @@ import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 struct Get: ParsableCommand {

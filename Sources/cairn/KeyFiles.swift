@@ -1,5 +1,9 @@
 import CairnCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The key file a command is given (`--key-file`, else `CAIRN_KEY_FILE`), and the home whose
 /// configuration reads keys from it.

@@ -4,7 +4,11 @@ import CairnCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 struct MergeDriver: ParsableCommand {

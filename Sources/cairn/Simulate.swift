@@ -4,7 +4,11 @@ import CairnSimulation
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 #if canImport(Glibc)
@@ -94,11 +98,7 @@ struct Simulate: ParsableCommand {
         }
 
         static func temporaryFolder() throws -> String {
-            var template = Array((FileManager.default.temporaryDirectory.path + "/cairn-simulate-XXXXXX").utf8CString)
-            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-                throw CairnError(.io, "cannot create a temporary folder for the simulation")
-            }
-            return String(cString: made)
+            try FileSystem.makeTemporaryFolder(prefix: "cairn-simulate")
         }
     }
 }

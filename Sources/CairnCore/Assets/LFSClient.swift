@@ -1,5 +1,13 @@
 import CairnMerge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#endif
 
 /// A client of a Git LFS server's batch API and basic transfers
 /// (https://github.com/git-lfs/git-lfs/blob/main/docs/api/batch.md), over HTTP with the
@@ -36,19 +44,13 @@ struct LFSClient {
 
     /// Asks the server about `objects` for `operation` ("upload" or "download").
     func batch(_ operation: String, _ objects: [AssetReference]) throws(CairnError) -> [String: Answer] {
-        let body: [String: Any] = [
-            "operation": operation, "transfers": ["basic"], "hash_algo": "sha256",
-            "objects": objects.map { ["oid": $0.oid, "size": $0.size] as [String: Any] },
-        ]
-        let data: Data
-        do {
-            data = try JSONSerialization.data(withJSONObject: body)
-        } catch {
-            throw CairnError(.invalidInput, "cannot write the LFS batch request: \(error)")
-        }
+        let body: JSONValue = .object([
+            "operation": .string(operation), "transfers": .array([.string("basic")]), "hash_algo": .string("sha256"),
+            "objects": .array(objects.map { .object(["oid": .string($0.oid), "size": .integer(Int64($0.size))]) }),
+        ])
         var request = self.request(endpoint + "/objects/batch", method: "POST")
         request.headers += [("Accept", "application/vnd.git-lfs+json"), ("Content-Type", "application/vnd.git-lfs+json")]
-        request.body = Array(data)
+        request.body = body.canonicalBytes()
         let (status, answer) = try send(request, what: "the LFS batch request to \(endpoint)")
         guard status != 404 else {
             throw CairnError(.notFound, "\(endpoint) is not a Git LFS server (HTTP 404): assets need one beside the git remote (or set the store's lfs.url to it)")
@@ -56,26 +58,25 @@ struct LFSClient {
         guard status == 200 else {
             throw failure(status: status, body: answer, doing: "the LFS batch request to \(endpoint)")
         }
-        guard let decoded = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
-              let listed = decoded["objects"] as? [[String: Any]] else {
+        guard case .array(let listed)? = (try? JSONParser().parse(answer))?.field("objects") else {
             throw CairnError(.network, "\(endpoint) answered the LFS batch request with something that is not a batch answer")
         }
         var answers: [String: Answer] = [:]
         for object in listed {
-            guard let oid = object["oid"] as? String else { continue }
-            if let error = object["error"] as? [String: Any] {
-                answers[oid] = .failed(code: error["code"] as? Int ?? 0, message: error["message"] as? String ?? "")
+            guard case .string(let oid)? = object.field("oid") else { continue }
+            if let error = object.field("error") {
+                answers[oid] = .failed(code: Self.integer(error.field("code")) ?? 0, message: Self.string(error.field("message")) ?? "")
                 continue
             }
-            let actions = object["actions"] as? [String: Any] ?? [:]
-            guard let action = actions[operation] as? [String: Any], let href = action["href"] as? String else {
+            let actions = object.field("actions")
+            guard let action = actions?.field(operation), let href = Self.string(action.field("href")) else {
                 answers[oid] = .present
                 continue
             }
-            let verify = (actions["verify"] as? [String: Any]).flatMap { verify in
-                (verify["href"] as? String).map { (href: $0, headers: verify["header"] as? [String: String] ?? [:]) }
+            let verify = actions?.field("verify").flatMap { verify in
+                Self.string(verify.field("href")).map { (href: $0, headers: Self.headers(verify.field("header"))) }
             }
-            answers[oid] = .transfer(href: href, headers: action["header"] as? [String: String] ?? [:], verify: verify)
+            answers[oid] = .transfer(href: href, headers: Self.headers(action.field("header")), verify: verify)
         }
         return answers
     }
@@ -132,9 +133,34 @@ struct LFSClient {
         return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
     }
 
+    /// A string of an answer, nil for none or another type.
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    /// A whole number of an answer (`404` or `404.0`), nil for none or another type.
+    private static func integer(_ value: JSONValue?) -> Int? {
+        switch value {
+        case .integer(let number)?: Int(exactly: number)
+        case .double(let number)?: Int(exactly: number)
+        default: nil
+        }
+    }
+
+    /// The headers of an answer's action: its string fields.
+    private static func headers(_ value: JSONValue?) -> [String: String] {
+        guard let fields = value?.objectValue else { return [:] }
+        var headers: [String: String] = [:]
+        for (name, field) in fields {
+            if let text = string(field) { headers[name] = text }
+        }
+        return headers
+    }
+
     /// The error of an answer that is not a success.
     private func failure(status: Int, body: [UInt8], doing what: String) -> CairnError {
-        let message = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["message"] as? String
+        let message = Self.string((try? JSONParser().parse(body))?.field("message"))
         let said = message.map { ": \($0)" } ?? ""
         switch status {
         case 401, 403:

@@ -2,7 +2,11 @@ import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// The few file operations the store needs, on POSIX calls, each failure a ``CairnError``
@@ -206,6 +210,13 @@ package enum FileSystem {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
+    /// A new folder in the system's temporary folder (`$TMPDIR`, else `/tmp`), named
+    /// `<prefix>-` and six random characters.
+    package static func makeTemporaryFolder(prefix: String) throws(CairnError) -> String {
+        let template = FileManager.default.temporaryDirectory.path + "/" + prefix + "-XXXXXX"
+        return try check(Syscalls.makeUniqueFolder(template), "mkdtemp", template)
+    }
+
     /// Creates a folder and its missing parents. A failure names the folder and the system's
     /// reason, as every other failure here does.
     package static func makeFolders(_ path: String) throws(CairnError) {
@@ -223,6 +234,22 @@ package enum FileSystem {
     /// The names in a folder, or [] when there is no folder.
     package static func names(in path: String) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    }
+
+    /// Every file and folder below `path`, as paths relative to it (`users/u1/books/b1.json`),
+    /// folders before what they hold, without following symbolic links; an entry named in
+    /// `skipping` is left out with all it holds. [] when there is no folder.
+    package static func paths(under path: String, skipping: Set<String> = []) -> [String] {
+        var paths: [String] = []
+        func walk(_ relative: String) {
+            for name in names(in: relative.isEmpty ? path : path + "/" + relative).sorted() where !skipping.contains(name) {
+                let entry = relative.isEmpty ? name : relative + "/" + name
+                paths.append(entry)
+                if kind(path + "/" + entry) == .folder { walk(entry) }
+            }
+        }
+        walk("")
+        return paths
     }
 
     package typealias Kind = Syscalls.FileStatus.Kind

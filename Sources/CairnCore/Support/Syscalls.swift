@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 #if canImport(Glibc)
 import Glibc
@@ -245,6 +249,15 @@ package enum Syscalls {
         retryingOnInterrupt { mkdir(path, 0o755) }.map { _ in }
     }
 
+    /// Creates a new folder of a name no other has, from `template` ending in `XXXXXX`
+    /// (`mkdtemp`), readable only by its owner; its path.
+    package static func makeUniqueFolder(_ template: String) -> Result<String, Errno> {
+        var bytes = Array(template.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard let made else { return .failure(.current) }
+        return .success(String(cString: made))
+    }
+
     /// Removes `path` if it is an empty folder.
     package static func removeFolder(_ path: String) -> Result<Void, Errno> {
         retryingOnInterrupt { rmdir(path) }.map { _ in }
@@ -272,6 +285,22 @@ package enum Syscalls {
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
         return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// This process's environment variables, read from `environ` (an entry without `=` is
+    /// skipped; of two with one name, the first counts, as `getenv` finds it).
+    package static func environmentVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return variables
     }
 
     /// Replaces the running program with `path`, given `arguments` (the first its name) and

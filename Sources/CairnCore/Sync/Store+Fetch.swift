@@ -2,7 +2,11 @@ import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 import Git
 import GitFormat

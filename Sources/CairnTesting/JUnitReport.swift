@@ -2,11 +2,7 @@ import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// A test run as JUnit XML, the format CI systems read (Jenkins, GitLab, GitHub Actions'
@@ -52,7 +48,8 @@ public struct JUnitReport: Sendable {
         }
         let timestamp = ISO8601Stamp.text(seconds: Int64(started.timeIntervalSince1970.rounded(.down)))
         func time(_ seconds: Double) -> String {
-            let milliseconds = Int64((max(seconds, 0) * 1_000).rounded())
+            guard seconds.isFinite else { return "0.000" }
+            let milliseconds = Int64((min(max(seconds, 0), 1e9) * 1_000).rounded())
             let fraction = String(milliseconds % 1_000)
             return "\(milliseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
         }

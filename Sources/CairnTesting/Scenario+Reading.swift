@@ -208,7 +208,11 @@ extension Scenario {
                 }
                 code = known
             }
-            return .refused(step, code: code, message: try object.optionalString("message"))
+            let message = try object.optionalString("message")
+            if message == "" {
+                throw StoryFailure("\"message\" is a part of the refusal's message to look for; an empty one would match any, so leave it out", pointer: object.at("message"))
+            }
+            return .refused(step, code: code, message: message)
         default:
             throw StoryFailure("unknown expectation \"\(kind)\"; use \(expectations.joined(separator: ", "))", pointer: object.at("expect"))
         }

@@ -4,11 +4,7 @@ import CairnCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// git's text converter for an encrypted store's documents (`diff.cairn-sealed.textconv`):

@@ -4,11 +4,7 @@ import CairnCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 struct MergeDriver: ParsableCommand {

@@ -4,11 +4,7 @@ import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 struct Put: ParsableCommand {

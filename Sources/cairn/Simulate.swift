@@ -4,11 +4,7 @@ import CairnSimulation
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 #if canImport(Glibc)

@@ -113,6 +113,27 @@ import Testing
                 "\(failure?.description ?? "")")
     }
 
+    @Test func aRefusalLookingForAnEmptyMessageIsRefusedAsMatchingAny() throws {
+        let folder = TemporaryFolder("cairn-scenario")
+        let file = folder.path + "/empty-message.json"
+        try Data(#"""
+            {"schema": "\#(Self.checkout)/schema/life-in-uk", "devices": ["phone"], "steps": [
+              {"expect": "refused", "message": "", "step": {"device": "phone", "put": "users/u1/progress/exam", "value": {"schemaVersion": "one"}}}
+            ]}
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        let entries = Scenario.read(file: file)
+        let failure = #expect(throws: StoryFailure.self) { try entries[0].scenario.get().run() }
+        #expect(failure?.pointer == "/steps/0/message", "\(failure?.summary ?? "")")
+        #expect(failure?.summary.contains("an empty one would match any, so leave it out") == true, "\(failure?.summary ?? "")")
+        // With a part of the message, the same refusal is what the scenario expects.
+        try Data(#"""
+            {"schema": "\#(Self.checkout)/schema/life-in-uk", "devices": ["phone"], "steps": [
+              {"expect": "refused", "message": "schemaVersion", "step": {"device": "phone", "put": "users/u1/progress/exam", "value": {"schemaVersion": "one"}}}
+            ]}
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        try Scenario.read(file: file)[0].scenario.get().run()
+    }
+
     @Test func aSetThatCannotMakeAStorePointsAtTheScenariosSchema() throws {
         let folder = TemporaryFolder("cairn-scenario")
         try FileManager.default.createDirectory(atPath: folder.path + "/broken", withIntermediateDirectories: true)

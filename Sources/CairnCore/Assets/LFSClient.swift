@@ -2,11 +2,7 @@ import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// A client of a Git LFS server's batch API and basic transfers
@@ -58,14 +54,14 @@ struct LFSClient {
         guard status == 200 else {
             throw failure(status: status, body: answer, doing: "the LFS batch request to \(endpoint)")
         }
-        guard case .array(let listed)? = (try? JSONParser().parse(answer))?.field("objects") else {
+        guard case .array(let listed)? = (try? Self.answerParser.parse(answer))?.field("objects") else {
             throw CairnError(.network, "\(endpoint) answered the LFS batch request with something that is not a batch answer")
         }
         var answers: [String: Answer] = [:]
         for object in listed {
             guard case .string(let oid)? = object.field("oid") else { continue }
-            if let error = object.field("error") {
-                answers[oid] = .failed(code: Self.integer(error.field("code")) ?? 0, message: Self.string(error.field("message")) ?? "")
+            if let error = object.field("error")?.objectValue {
+                answers[oid] = .failed(code: Self.integer(error["code"]) ?? 0, message: Self.string(error["message"]) ?? "")
                 continue
             }
             let actions = object.field("actions")
@@ -133,6 +129,10 @@ struct LFSClient {
         return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
     }
 
+    /// The parser of the server's answers: strict JSON, without a document's 1 MiB bound (a
+    /// batch of a thousand assets, each with a signed URL and its headers, passes it).
+    private static var answerParser: JSONParser { JSONParser(limits: JSONLimits(maxBytes: Int.max, maxDepth: 128)) }
+
     /// A string of an answer, nil for none or another type.
     private static func string(_ value: JSONValue?) -> String? {
         if case .string(let text)? = value { return text }
@@ -160,7 +160,7 @@ struct LFSClient {
 
     /// The error of an answer that is not a success.
     private func failure(status: Int, body: [UInt8], doing what: String) -> CairnError {
-        let message = Self.string((try? JSONParser().parse(body))?.field("message"))
+        let message = Self.string((try? Self.answerParser.parse(body))?.field("message"))
         let said = message.map { ": \($0)" } ?? ""
         switch status {
         case 401, 403:

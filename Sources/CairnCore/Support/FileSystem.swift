@@ -2,11 +2,7 @@ import CairnMerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// The few file operations the store needs, on POSIX calls, each failure a ``CairnError``
@@ -237,8 +233,9 @@ package enum FileSystem {
     }
 
     /// Every file and folder below `path`, as paths relative to it (`users/u1/books/b1.json`),
-    /// folders before what they hold, without following symbolic links; an entry named in
-    /// `skipping` is left out with all it holds. [] when there is no folder.
+    /// folders before what they hold, each folder's names sorted, without following symbolic
+    /// links; an entry named in `skipping`, at any depth, is left out with all it holds. []
+    /// when there is no folder.
     package static func paths(under path: String, skipping: Set<String> = []) -> [String] {
         var paths: [String] = []
         func walk(_ relative: String) {

@@ -19,6 +19,15 @@ struct Comparison {
             }
         }
 
+        /// The most Cairn may take for the target to be met, given the peer's time.
+        func budget(peer: Double) -> Double? {
+            switch self {
+            case .fasterBy(let times): peer / times
+            case .atMost(let times): peer * times
+            case .none: nil
+            }
+        }
+
         func isMet(speedup: Double) -> Bool? {
             switch self {
             case .fasterBy(let times): speedup >= times

@@ -54,25 +54,33 @@ struct LFSClient {
         guard status == 200 else {
             throw failure(status: status, body: answer, doing: "the LFS batch request to \(endpoint)")
         }
-        guard case .array(let listed)? = (try? Self.answerParser.parse(answer))?.field("objects") else {
+        guard let answers = Self.answers(parsing: answer, for: operation) else {
             throw CairnError(.network, "\(endpoint) answered the LFS batch request with something that is not a batch answer")
         }
+        return answers
+    }
+
+    /// What a batch answer says of each object it lists, by oid; nil when the bytes are not a
+    /// batch answer. An answer may be any size (a server lists every object asked for, with
+    /// its headers). An object fails only with an `error` object; `"error": null` is none.
+    static func answers(parsing answer: [UInt8], for operation: String) -> [String: Answer]? {
+        guard case .array(let listed)? = (try? answerParser.parse(answer))?.field("objects") else { return nil }
         var answers: [String: Answer] = [:]
         for object in listed {
             guard case .string(let oid)? = object.field("oid") else { continue }
             if let error = object.field("error")?.objectValue {
-                answers[oid] = .failed(code: Self.integer(error["code"]) ?? 0, message: Self.string(error["message"]) ?? "")
+                answers[oid] = .failed(code: integer(error["code"]) ?? 0, message: string(error["message"]) ?? "")
                 continue
             }
             let actions = object.field("actions")
-            guard let action = actions?.field(operation), let href = Self.string(action.field("href")) else {
+            guard let action = actions?.field(operation), let href = string(action.field("href")) else {
                 answers[oid] = .present
                 continue
             }
             let verify = actions?.field("verify").flatMap { verify in
-                Self.string(verify.field("href")).map { (href: $0, headers: Self.headers(verify.field("header"))) }
+                string(verify.field("href")).map { (href: $0, headers: headers(verify.field("header"))) }
             }
-            answers[oid] = .transfer(href: href, headers: Self.headers(action.field("header")), verify: verify)
+            answers[oid] = .transfer(href: href, headers: headers(action.field("header")), verify: verify)
         }
         return answers
     }

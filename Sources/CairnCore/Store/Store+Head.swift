@@ -20,8 +20,17 @@ extension Store {
 
     /// Refuses to write while `HEAD` is not on the store's branch: a checkpoint would commit
     /// to one branch while the working tree and the index belong to another.
+    /// `HEAD` is read again only when its stamp changed since it was last found on the branch
+    /// (one `stat` a write instead of libgit2's four calls); a stamp that changed in the last
+    /// second is not trusted, as for documents (see ``FileStamp/isSettled(seconds:at:)``).
     func checkHeadOnBranch(_ what: String) throws(CairnError) {
-        guard let elsewhere = try headElsewhere() else { return }
+        let stamp = FileStamp(path: repository.gitdir + "HEAD")
+        if let stamp, stamp == headOnBranchStamp { return }
+        headOnBranchStamp = nil
+        guard let elsewhere = try headElsewhere() else {
+            if let stamp, stamp.isSettled(seconds: 1, at: fileClock()) { headOnBranchStamp = stamp }
+            return
+        }
         throw CairnError(.invalidInput, "\(what): HEAD is \(elsewhere), and the progress of \(uid) is on \(Self.branch); go back with: git -C '\(folder)' switch \(Self.branch) — nothing was changed")
     }
 }

@@ -35,6 +35,9 @@ public final class Store {
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
+    /// The stamp of `HEAD` when it was last found on the store's branch (see
+    /// ``checkHeadOnBranch(_:)``).
+    var headOnBranchStamp: FileStamp?
     /// The time files' stamps are compared with to know whether they settled: the real time
     /// (tests move it on instead of waiting).
     var fileClock: () -> Syscalls.Time = Syscalls.now

@@ -176,6 +176,13 @@ package enum FileSystem {
         try check(bytes.withUnsafeBytes { Syscalls.writeAll(fd, from: $0) }, "write", path)
     }
 
+    /// Appends bytes to a file in one write, creating it if needed.
+    package static func append(_ bytes: [UInt8], to path: String) throws(CairnError) {
+        let fd = try check(Syscalls.open(path, .appending), "open", path)
+        defer { _ = Syscalls.close(fd) }
+        try writeAll(bytes, to: fd, path: path)
+    }
+
     /// Appends lines to a text file, creating it if needed. When the file does not end in a
     /// newline (a write cut short), a newline goes first, so the new lines start clean.
     package static func appendLines(_ bytes: [UInt8], to path: String) throws(CairnError) {

@@ -43,7 +43,7 @@ enum Explanations {
     /// 10 documents at 1,000), against what the target leaves for the whole checkpoint.
     static func durability(_ row: Comparison) -> String {
         let budget = row.target.budget(peer: row.peer.median).map { "; the target leaves \(Samples.format($0)) \(row.unit) for the whole checkpoint" } ?? ""
-        return "durable where git's commit is not: 11 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and the two reflogs libgit2 syncs with it, and their three folders), about 2.1 ms of this disk's time at 1,000 documents\(budget)"
+        return "durable where git's commit is not: 11 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and the reflogs libgit2 syncs with it, `logs/HEAD` and `logs/refs/heads/main`, and their three folders), about 2.1 ms of this disk's time at 1,000 documents\(budget)"
     }
 
     /// Why Cairn's peak memory passed its limit, where it did.

@@ -29,17 +29,6 @@ import Glibc
         #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
     }
 
-    /// Moves the time the store compares file stamps with `seconds` past the real time, as if
-    /// that long had passed since every file last changed (the kernel's change times cannot be
-    /// set back, so time moves on instead).
-    func pass(_ seconds: Int, for store: Store) {
-        store.fileClock = {
-            var now = Syscalls.now()
-            now.seconds += seconds
-            return now
-        }
-    }
-
     @Test func aSettledDocumentIsReadOnceAndAnyChangeIsSeen() throws {
         let store = try home.createStore("u1")
         try store.put(JSONParser().parse(#"{"v": 1}"#), at: path)
@@ -47,7 +36,7 @@ import Glibc
         // the stamp).
         #expect(try store.document(at: path) == .object(["v": .integer(1)]))
         #expect(store.documentCache[path] == nil)
-        pass(2, for: store)
+        store.letTimePass(2)
         #expect(try store.document(at: path) == .object(["v": .integer(1)]))
         #expect(store.documentCache[path] != nil)
         #expect(try store.document(at: path) == .object(["v": .integer(1)]))

@@ -204,7 +204,7 @@ extension Store {
         var oids = Set(try workingAssetPointers().values.map(\.oid))
         if let head = try repository.headCommit() { oids.formUnion(try AssetSweep.oids(in: repository, tree: head.treeID)) }
         let set = try schemaSet()
-        for file in try journal.paths() {
+        for file in try pendingFiles() {
             guard let path = DocumentPath(fileName: file), let kind = set.kind(of: path), !kind.assets.isEmpty,
                   let bytes = try FileSystem.read(absolute(file)) else { continue }
             oids.formUnion(kind.assetReferences(in: try parseStored(bytes, file: file)).values.map(\.oid))

@@ -51,7 +51,7 @@ extension Store {
     }
 
     private func commitPendingObjects(message: String?) throws -> CheckpointResult {
-        var paths = try journal.paths()
+        var paths = try pendingFiles()
         guard !paths.isEmpty else { return CheckpointResult(id: nil, changes: []) }
         // The asset pointers of the pending documents, derived from them (Store+Assets.swift).
         let pointers = try deriveAssetPointers(of: paths)

@@ -59,7 +59,7 @@ extension Store {
             let headTree = try repository.headCommit()?.treeID
             // What differs is in the commits since the last sync, or written since the last checkpoint.
             var paths = Set(try repository.differences(among: [remoteTree, headTree]).map(\.path))
-            paths.formUnion(try journal.paths())
+            paths.formUnion(try pendingFiles())
             var found: [PinnedDocument] = []
             for file in paths.sorted() {
                 guard let path = DocumentPath(fileName: file), let pin = set.kind(of: path)?.pin,

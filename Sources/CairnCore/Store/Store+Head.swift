@@ -20,12 +20,15 @@ extension Store {
 
     /// Refuses to write while `HEAD` is not on the store's branch: a checkpoint would commit
     /// to one branch while the working tree and the index belong to another.
-    /// `HEAD` is read again only when its stamp changed since it was last found on the branch
-    /// (one `stat` a write instead of libgit2's four calls); a stamp that changed in the last
-    /// second is not trusted, as for documents (see ``FileStamp/isSettled(seconds:at:)``).
-    func checkHeadOnBranch(_ what: String) throws(CairnError) {
+    /// With `trustingStamp` (a put or a delete, which only writes documents), `HEAD` is read
+    /// again only when its stamp changed since it was last found on the branch (one `stat`
+    /// instead of libgit2's four calls); a stamp that changed in the last second is not
+    /// trusted, as for documents (see ``FileStamp/isSettled(seconds:at:)``). A write whose
+    /// stamp was wrong (a file system whose `stat` lags behind another machine's write) only
+    /// leaves a document pending: what commits, merges or moves the branch always reads `HEAD`.
+    func checkHeadOnBranch(_ what: String, trustingStamp: Bool = false) throws(CairnError) {
         let stamp = FileStamp(path: repository.gitdir + "HEAD")
-        if let stamp, stamp == headOnBranchStamp { return }
+        if trustingStamp, let stamp, stamp == headOnBranchStamp { return }
         headOnBranchStamp = nil
         guard let elsewhere = try headElsewhere() else {
             if let stamp, stamp.isSettled(seconds: 1, at: fileClock()) { headOnBranchStamp = stamp }

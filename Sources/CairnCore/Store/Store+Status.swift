@@ -7,7 +7,7 @@ extension Store {
         try translatingErrors("cannot read the status") { () throws -> StoreStatus in
             let head = try repository.reference(branchReference).map { try repository.commit($0) }
             var changes: [String: FileChange.Kind] = [:]
-            for path in try journal.paths() {
+            for path in try pendingFiles() {
                 let before = try head.flatMap { (commit) throws(GitError) in try repository.blobID(at: path, inCommit: commit.id) }
                 let exists = FileSystem.kind(absolute(path)) == .file
                 switch (before, exists) {

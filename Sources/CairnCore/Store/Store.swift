@@ -36,7 +36,7 @@ public final class Store {
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
     /// The stamp of `HEAD` when it was last found on the store's branch (see
-    /// ``checkHeadOnBranch(_:)``).
+    /// ``checkHeadOnBranch(_:trustingStamp:)``).
     var headOnBranchStamp: FileStamp?
     /// The time files' stamps are compared with to know whether they settled: the real time
     /// (tests move it on instead of waiting).
@@ -195,7 +195,7 @@ public final class Store {
     func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
         try translatingErrors(what) {
             try lock.withLock(notingBusy: !documentsOnly) {
-                try checkHeadOnBranch(what)
+                try checkHeadOnBranch(what, trustingStamp: documentsOnly)
                 try finishInterruptedMove()
                 return try body()
             }

@@ -176,18 +176,24 @@ package enum FileSystem {
         try check(bytes.withUnsafeBytes { Syscalls.writeAll(fd, from: $0) }, "write", path)
     }
 
-    /// Appends bytes to a file in one write, creating it if needed.
+    /// Appends bytes to a file, creating it if needed, without reading how it ends.
     package static func append(_ bytes: [UInt8], to path: String) throws(CairnError) {
-        let fd = try check(Syscalls.open(path, .appending), "open", path)
-        defer { _ = Syscalls.close(fd) }
-        try writeAll(bytes, to: fd, path: path)
+        try appending(to: path) { fd throws(CairnError) in try writeAll(bytes, to: fd, path: path) }
     }
 
     /// Appends lines to a text file, creating it if needed. When the file does not end in a
     /// newline (a write cut short), a newline goes first, so the new lines start clean.
     package static func appendLines(_ bytes: [UInt8], to path: String) throws(CairnError) {
+        try appending(to: path) { fd throws(CairnError) in try appendLines(bytes, to: fd, path: path) }
+    }
+
+    private static func appending(to path: String, _ body: (Int32) throws(CairnError) -> Void) throws(CairnError) {
         let fd = try check(Syscalls.open(path, .appending), "open", path)
         defer { _ = Syscalls.close(fd) }
+        try body(fd)
+    }
+
+    private static func appendLines(_ bytes: [UInt8], to fd: Int32, path: String) throws(CairnError) {
         let size = try check(Syscalls.status(of: fd), "stat", path).size
         var last: UInt8 = 0x0A
         if size > 0 {

@@ -38,9 +38,21 @@ import Testing
         #expect(result.changes == [FileChange(path: path.fileName, kind: .modified)])
         #expect(try store.journal.paths() == [])
         #expect(try store.document(at: path, revision: "HEAD") == (try book(2)))
-        // The book is still where it was, and nothing else is in the checkpoint.
+        // The book is still where it was, and the fragment names nothing in the checkpoint.
         let head = try #require(try store.repository.headCommit())
         #expect(try store.repository.blobID(at: path.fileName, inCommit: head.id) != nil)
+        #expect(try store.repository.blobID(at: fragment, inCommit: head.id) == nil)
+    }
+
+    @Test func aFragmentNamingAFolderTheNextDeleteRemovesGoesThrough() throws {
+        // The books' folder holds one book; deleting it removes the folder too.
+        let store = try store(cutAt: "users/u1/books")
+        try store.delete(path)
+        #expect(FileSystem.kind(store.folder + "/users/u1/books") == nil)
+        #expect(try store.journal.paths() == ["users/u1/books", path.fileName])
+        let result = try store.checkpoint()
+        #expect(result.changes == [FileChange(path: path.fileName, kind: .deleted)])
+        #expect(try store.journal.paths() == [])
     }
 
     @Test func aFileAFolderReplacedIsStillDeleted() throws {

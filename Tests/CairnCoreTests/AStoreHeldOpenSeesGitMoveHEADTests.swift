@@ -1,6 +1,8 @@
 @testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import Git
+import GitFormat
 import Testing
 
 #if canImport(Glibc)
@@ -34,6 +36,7 @@ import Glibc
         // HEAD changed "just now" by the store's clock: read, not remembered.
         let head = try #require(FileStamp(path: headFile(store)))
         store.stopFileClock(at: head.changed)
+        store.headOnBranchStamp = nil
         try store.put(book(2), at: path)
         #expect(store.headOnBranchStamp == nil)
         store.letTimePass(2)
@@ -65,6 +68,9 @@ import Glibc
         // The same length, the same inode, the same modification time: only the change time,
         // which the kernel sets, tells.
         let file = headFile(store)
+        let head = try #require(FileStamp(path: file))
+        // Past the file system clock's tick (a few milliseconds), so the change time moves.
+        usleep(20_000)
         var before = stat()
         #expect(stat(file, &before) == 0)
         let fd = open(file, O_WRONLY | O_TRUNC)
@@ -75,6 +81,9 @@ import Glibc
         close(fd)
         var times = [before.st_atim, before.st_mtim]
         #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        let rewritten = try #require(FileStamp(path: file))
+        #expect(rewritten.inode == head.inode && rewritten.size == head.size && rewritten.modified == head.modified)
+        try #require(rewritten != head, "the rewrite left HEAD's stamp as it was")
 
         expectRefused(store) { try $0.put(book(4), at: path) }
         #expect(try store.document(at: path) == (try book(3)))
@@ -89,5 +98,18 @@ import Glibc
         try store.put(book(4), at: path)
         expectRefused(store) { _ = try $0.checkpoint() }
         #expect(try store.status().pending.map(\.path) == [path.fileName])
+    }
+
+    @Test func aPutThatWouldFinishAMoveReadsHEAD() throws {
+        let store = try heldStore()
+        let main = try #require(try store.repository.reference("refs/heads/main"))
+        try git(store, ["checkout", "-q", "--detach"])
+        store.headOnBranchStamp = FileStamp(path: headFile(store))
+        // What a sync killed in the middle of moving the working tree leaves: its note. To
+        // finish it would move the branch, so the put reads HEAD whatever its stamp.
+        try FileSystem.writeAtomically(Array("\(main.hex) \(main.hex)\n".utf8), to: store.movePath)
+        expectRefused(store) { try $0.put(book(4), at: path) }
+        #expect(FileSystem.kind(store.movePath) == .file, "the move is left for a writer on main to finish")
+        #expect(try store.document(at: path) == (try book(3)))
     }
 }

@@ -51,11 +51,11 @@ extension Store {
     }
 
     private func commitPendingObjects(message: String?) throws -> CheckpointResult {
-        var paths = try pendingFiles()
-        guard !paths.isEmpty else { return CheckpointResult(id: nil, changes: []) }
+        let recorded = try journal.paths()
+        guard !recorded.isEmpty else { return CheckpointResult(id: nil, changes: []) }
         // The asset pointers of the pending documents, derived from them (Store+Assets.swift).
-        let pointers = try deriveAssetPointers(of: paths)
-        paths += pointers.filter { !paths.contains($0) }
+        let pointers = try deriveAssetPointers(of: recorded)
+        let paths = try droppingFolderNames(recorded + pointers.filter { !recorded.contains($0) })
         let head = try repository.headCommit()
         let index = try repository.openIndex()
         // Every pending path is put as it is now; what it was comes back from the tree

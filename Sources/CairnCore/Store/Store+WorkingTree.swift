@@ -37,9 +37,11 @@ extension Store {
     }
 
     /// Finishes a move of the working tree that a killed process left half done. The caller
-    /// holds the lock.
-    func finishInterruptedMove() throws {
+    /// holds the lock. A move moves the branch, so `HEAD` is read first whatever its stamp
+    /// (see ``checkHeadOnBranch(_:trustingStamp:)``), even under a put.
+    func finishInterruptedMove(_ what: String) throws {
         guard let bytes = try FileSystem.read(movePath) else { return }
+        try checkHeadOnBranch(what)
         try lock.noteBusy()
         let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count == 2, let target = ObjectID(hex: String(fields[1])) else {

@@ -196,7 +196,7 @@ public final class Store {
         try translatingErrors(what) {
             try lock.withLock(notingBusy: !documentsOnly) {
                 try checkHeadOnBranch(what, trustingStamp: documentsOnly)
-                try finishInterruptedMove()
+                try finishInterruptedMove(what)
                 return try body()
             }
         }

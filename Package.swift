@@ -34,8 +34,11 @@ let package = Package(
         // zlib as Debian ships it (zlib1g-dev): CRC-32 and Adler-32 for the formats below.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GitFormat", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        // libgit2's start with the system's CA certificates read at the first connection, not
+        // in every process (Sources/CGit2Setup/setup.c).
+        .target(name: "CGit2Setup", dependencies: ["CGit2"]),
         // The few libgit2 calls Cairn needs, in safe Swift.
-        .target(name: "Git", dependencies: ["CGit2", "GitFormat"]),
+        .target(name: "Git", dependencies: ["CGit2", "CGit2Setup", "GitFormat"]),
         // libcurl for the HTTP that libgit2 does not do (the LFS client), loaded at the first
         // request rather than linked: the tool starts without it and the libraries it brings.
         // Built against libcurl4-openssl-dev's header.

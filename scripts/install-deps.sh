@@ -50,6 +50,8 @@ command -v jq >/dev/null 2>&1 || need+=(jq)
 [ -x /usr/bin/time ] || need+=(time)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -x /usr/bin/curl ] || need+=(curl)
+# The system's CA certificates, which libgit2 reads for https:// remotes.
+[ -f /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)
 
 if [ ${#need[@]} -eq 0 ]; then

@@ -34,6 +34,8 @@ enum SocketStream {
         registration.version = GIT_STREAM_VERSION
         registration.`init` = { out, host, port in
             guard let out, let host, let port else { return -1 }
+            // Before any TLS handshake on this connection (libgit2 layers its TLS on it).
+            GitLibrary.loadCertificates()
             if let log = pthread_getspecific(SocketStream.logKey) {
                 Unmanaged<EndpointLog>.fromOpaque(log).takeUnretainedValue().endpoints
                     .append(String(cString: host) + ":" + String(cString: port))

@@ -1,8 +1,12 @@
 import CGit2
+import CGit2Setup
 
 /// libgit2's process-wide set-up, done once before the first repository is opened.
 ///
-/// - `git_libgit2_init`.
+/// - `git_libgit2_init`, with the system's CA certificates noted rather than read: Debian's
+///   libgit2 parses all of them at its start (about 5 ms), and most commands never open an
+///   https:// connection. ``SocketStream`` reads them before the first connection
+///   (``loadCertificates()``; `Sources/CGit2Setup/setup.c` says how).
 /// - The global, XDG, system and program-data configuration search paths are cleared, so a
 ///   store never reads `~/.gitconfig` or `/etc/gitconfig`: its behaviour and its committer
 ///   identity are its own, whatever the machine's git is set up to do.
@@ -23,7 +27,7 @@ import CGit2
 enum GitLibrary {
     private static let setUp: Result<Void, GitError> = {
         do throws(GitError) {
-            try check(git_libgit2_init(), "git_libgit2_init")
+            try check(cgit2_init_deferring_certificates(), "git_libgit2_init")
             for level in [GIT_CONFIG_LEVEL_PROGRAMDATA, GIT_CONFIG_LEVEL_SYSTEM,
                           GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL] {
                 try check(cgit2_set_search_path(level, ""), "git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH)")
@@ -45,6 +49,21 @@ enum GitLibrary {
     /// Runs the set-up the first time it is called; later calls return its outcome.
     static func ensureReady() throws(GitError) {
         try setUp.get()
+    }
+
+    /// Reads the CA certificates the set-up noted, once per process; the TLS connections
+    /// libgit2 makes verify servers against them. A failure leaves the list empty, as
+    /// libgit2's own start does when it cannot read them: a TLS connection then fails its
+    /// certificate check.
+    /// Returns libgit2's outcome of the reading (0: read, or nothing was noted).
+    @discardableResult
+    static func loadCertificates() -> Int32 {
+        cgit2_load_deferred_certificates()
+    }
+
+    /// Whether the CA certificates were noted at the set-up and are not read yet.
+    static var certificatesDeferred: Bool {
+        cgit2_certificates_deferred() != 0
     }
 
     /// Whether libgit2 was built for threads: then two repositories opened on the same

@@ -1,0 +1,37 @@
+import CairnTestSupport
+import Foundation
+@testable import Git
+import Testing
+
+/// Debian's libgit2 parses every CA certificate of the system at its start, about 5 ms in
+/// each process; Cairn's start notes where they are instead, and reads them before the first
+/// connection its process makes. Each story runs in a process of its own, where libgit2
+/// starts afresh.
+@Suite struct CertificatesReadAtFirstConnectionTests {
+    @Test func aProcessThatNeverConnectsNeverReadsThem() async {
+        await #expect(processExitsWith: .success) {
+            let folder = FileManager.default.temporaryDirectory.path + "/cairn-certificates-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let repository = try Repository.create(at: folder, initialBranch: "main")
+            _ = try repository.headCommit()
+            // The set-up ran (the repository opened) and the system's list was only noted.
+            if !GitLibrary.certificatesDeferred { exit(3) }
+        }
+    }
+
+    @Test func theFirstConnectionReadsThemOnce() async {
+        await #expect(processExitsWith: .success) {
+            let folder = FileManager.default.temporaryDirectory.path + "/cairn-certificates-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let repository = try Repository.create(at: folder, initialBranch: "main")
+            if !GitLibrary.certificatesDeferred { exit(3) }
+            // A connection refused on a free port of 127.0.0.1 still goes through the stream.
+            let remote = try Remote(repository: repository, url: "http://127.0.0.1:\(try Loopback.freePort())/u1.git")
+            remote.timeout = 1
+            if (try? remote.references()) != nil { exit(4) }
+            if GitLibrary.certificatesDeferred { exit(5) }
+            // libgit2 read the system's list without an error, and a second call reads nothing.
+            if GitLibrary.loadCertificates() != 0 { exit(6) }
+        }
+    }
+}

@@ -34,7 +34,7 @@ package struct GitFormatError: Error, Sendable, CustomStringConvertible {
     /// without breaking the code that matches some of them.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
-            case corrupt, notFound, locked, invalidUpdate, systemCall, tooLarge
+            case corrupt, notFound, locked, modified, exists, invalidUpdate, systemCall, tooLarge
         }
 
         private let kind: Kind
@@ -48,6 +48,10 @@ package struct GitFormatError: Error, Sendable, CustomStringConvertible {
         package static let notFound = Code(.notFound)
         /// Another process holds the file's lock (`<file>.lock` exists).
         package static let locked = Code(.locked)
+        /// A reference no longer holds the value an update expected (another process moved it).
+        package static let modified = Code(.modified)
+        /// A reference to be created exists already.
+        package static let exists = Code(.exists)
         /// A tree update that cannot be applied: an invalid or repeated path, a file that
         /// would become a folder or back.
         package static let invalidUpdate = Code(.invalidUpdate)
@@ -61,6 +65,8 @@ package struct GitFormatError: Error, Sendable, CustomStringConvertible {
             case .corrupt: "corrupt"
             case .notFound: "not found"
             case .locked: "locked"
+            case .modified: "modified"
+            case .exists: "exists"
             case .invalidUpdate: "invalid update"
             case .systemCall: "system call failed"
             case .tooLarge: "too large"

@@ -17,19 +17,19 @@ enum Explanations {
     static func reason(for row: Comparison) -> String? {
         switch row.workload {
         case let name where name.hasPrefix("checkpoint") && row.cairnSide.hasPrefix("cairn"):
-            return "a whole process: before any work Cairn's start takes about 12 ms, git's about 2: the Swift runtime, the shared libraries and the command line about 8 (`cairn --version`), then libgit2's set-up about 4, nearly all of it mbedTLS decoding the system's CA certificates, which Debian's libgit2 1.5 parses in `git_libgit2_init` whatever the remote; an app checkpoints through the library (next row)"
+            return "a whole process: \(processStart); an app checkpoints through the library (next row)"
         case let name where name.hasPrefix("checkpoint") && name.contains("large collections"):
             return "the new trees of the two large collections are written whole (git's format: about 6 MB at 100,000 documents, hashed and fsynced); each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond; \(durability(row))"
         case let name where name.hasPrefix("checkpoint"):
             return "each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond; \(durability(row)); git's cost grows with its index"
         case let name where name.hasPrefix("sync"):
-            return "three processes of about 12 ms start each (see the checkpoint rows); in a sync (perf), writing the merged files is a third of its CPU (a new file for each new attempt), checking every document it pushes as the server will a fifth, recomputing derived fields an eighth, and libgit2 builds and indexes a pack each way; git's side pays for starting `cairn merge-driver` once per document both sides changed"
+            return "three processes, each paying the start of the checkpoint rows; in a sync (perf), writing the merged files is a third of its CPU (a new file for each new attempt), checking every document it pushes as the server will a fifth, recomputing derived fields an eighth, and libgit2 builds and indexes a pack each way; git's side pays for starting `cairn merge-driver` once per document both sides changed"
         case let name where name.hasPrefix("three-way merge") && row.cairnSide.hasPrefix("cairn"):
-            return "a whole process: Cairn's start takes about 12 ms before any work, git's about 2 (the Swift runtime, the shared libraries and the command line about 8; libgit2's set-up about 4, nearly all of it decoding the system's CA certificates); the library's merge (next row) is the same work without it"
+            return "a whole process: \(processStart); the library's merge (next row) is the same work without it"
         case let name where name.hasPrefix("three-way merge"):
             return "Cairn parses three versions of each book and merges them value by value under the policies, derived fields recomputed, then writes canonical JSON; git compares lines in C and leaves conflict markers"
         case let name where name.hasPrefix("restore"):
-            return "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched document before writing and starts a 12 ms process"
+            return "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched document before writing and starts a process of about 9 ms"
         case let name where name.hasPrefix("put"):
             return "a put validates the document against its schema (a quarter of its time), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 20 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
         case let name where name.hasPrefix("get"):
@@ -39,11 +39,15 @@ enum Explanations {
         }
     }
 
+    /// What a Cairn process pays before any work (perf and `perf stat` of `cairn --version`, of
+    /// an empty C program with and without libgit2, and of a Swift program printing a line).
+    static let processStart = "before any work Cairn's start takes about 9 ms (`cairn --version`), git's about 2: loading libgit2 and the twenty libraries it needs about 4 (a C program that only links libgit2 runs in 4.9 ms, in 1.0 without; OpenSSL's libcrypto, which libssh2 brings, is 1.5 of it), the Swift runtime about 1.5, the command line parser about 2, and relocating a 62 MB position-independent program the rest (1.5–3.5 ms less linked at a fixed address, which would give up address randomisation); libgit2's set-up no longer parses the system's CA certificates (5 ms), which are read at the first connection"
+
     /// What a durable checkpoint costs that git's commit does not (strace of a checkpoint of
     /// 10 documents at 1,000), against what the target leaves for the whole checkpoint.
     static func durability(_ row: Comparison) -> String {
         let budget = row.target.budget(peer: row.peer.median).map { "; the target leaves \(Samples.format($0)) \(row.unit) for the whole checkpoint" } ?? ""
-        return "durable where git's commit is not: 11 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and the reflogs libgit2 syncs with it, `logs/HEAD` and `logs/refs/heads/main`, and their three folders), about 2.1 ms of this disk's time at 1,000 documents\(budget)"
+        return "durable where git's commit is not: 7 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and its folder; the reflogs are appended unsynced, as git appends them), 1.6–2.7 ms of this disk's time at 1,000 documents (`perf trace`)\(budget)"
     }
 
     /// Why Cairn's peak memory passed its limit, where it did.

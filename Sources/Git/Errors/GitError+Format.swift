@@ -8,6 +8,8 @@ extension GitError {
         let code: Code = switch error.code {
         case .notFound: .notFound
         case .locked: .locked
+        case .modified: .modified
+        case .exists: .exists
         case .invalidUpdate: .invalidSpec
         default: .generic
         }

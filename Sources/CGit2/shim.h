@@ -30,6 +30,11 @@ static inline int cgit2_enable_strict_object_creation(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
 }
 
+/// git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path)
+static inline int cgit2_set_ssl_cert_locations(const char *file, const char *path) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
+}
+
 /// git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size)
 static inline int cgit2_set_cache_object_limit(git_object_t type, size_t size) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size);

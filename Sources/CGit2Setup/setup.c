@@ -15,8 +15,10 @@
 // way and installs it as the list its TLS connections verify against.
 //
 // Until then the list is empty, so a TLS connection made without the load fails its
-// certificate check: never trusted by mistake. A libgit2 built with another TLS library
-// never calls these functions; nothing is noted and nothing changes.
+// certificate check: never trusted by mistake. Locations that an app sets itself
+// (GIT_OPT_SET_SSL_CERT_LOCATIONS) before the first connection are kept: the noted ones are
+// then dropped unread. A libgit2 built with another TLS library never calls these
+// functions; nothing is noted and nothing changes.
 #define _GNU_SOURCE
 #include "cgit2_setup.h"
 
@@ -30,6 +32,10 @@ struct mbedtls_x509_crt;
 typedef int (*parse_function)(struct mbedtls_x509_crt *, const char *);
 
 static _Thread_local int deferring;
+static _Thread_local int loading;
+// Set when libgit2 reads locations that neither its start nor the load asked for: an app's
+// own GIT_OPT_SET_SSL_CERT_LOCATIONS, which the load must not replace.
+static volatile int located_elsewhere;
 static char *deferred_file;
 static char *deferred_folder;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -46,6 +52,7 @@ int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path
         deferred_file = strdup(path);
         if (deferred_file) return 0;
     }
+    if (!deferring && !loading) located_elsewhere = 1;
     return pass_on("mbedtls_x509_crt_parse_file", chain, path);
 }
 
@@ -54,6 +61,7 @@ int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const char *path
         deferred_folder = strdup(path);
         if (deferred_folder) return 0;
     }
+    if (!deferring && !loading) located_elsewhere = 1;
     return pass_on("mbedtls_x509_crt_parse_path", chain, path);
 }
 
@@ -65,8 +73,13 @@ int cgit2_init_deferring_certificates(void) {
 }
 
 static void load(void) {
-    if (deferred_file || deferred_folder)
+    if ((deferred_file || deferred_folder) && !located_elsewhere) {
+        loading = 1;
         load_result = git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, deferred_file, deferred_folder);
+        loading = 0;
+        // As libgit2's own start: a list it cannot read leaves no error behind.
+        if (load_result < 0) git_error_clear();
+    }
     free(deferred_file);
     free(deferred_folder);
     deferred_file = NULL;
@@ -79,5 +92,5 @@ int cgit2_load_deferred_certificates(void) {
 }
 
 int cgit2_certificates_deferred(void) {
-    return deferred_file != NULL || deferred_folder != NULL;
+    return (deferred_file != NULL || deferred_folder != NULL) && !located_elsewhere;
 }

@@ -41,7 +41,7 @@ enum Explanations {
 
     /// What a Cairn process pays before any work (perf and `perf stat` of `cairn --version`, of
     /// an empty C program with and without libgit2, and of a Swift program printing a line).
-    static let processStart = "before any work Cairn's start takes about 9 ms (`cairn --version`), git's about 2: loading libgit2 and the twenty libraries it needs about 4 (a C program that only links libgit2 runs in 4.9 ms, in 1.0 without; OpenSSL's libcrypto, which libssh2 brings, is 1.5 of it), the Swift runtime about 1.5, the command line parser about 2, and relocating a 62 MB position-independent program the rest (1.5–3.5 ms less linked at a fixed address, which would give up address randomisation); libgit2's set-up no longer parses the system's CA certificates (5 ms), which are read at the first connection"
+    static let processStart = "before any work Cairn's start takes about 9 ms (`cairn --version`), git's about 2: loading libgit2 and the twenty libraries it needs about 4 (a C program that only links libgit2 runs in 4.4–4.9 ms, in 1.0 without; OpenSSL's libcrypto, which libssh2 brings, is 1.5 of it), the Swift runtime about 1.5, the command line parser about 2, and relocating a 62 MB position-independent program the rest (1.5–3.5 ms less linked at a fixed address, which would give up address randomisation); starting libgit2 adds about 1 ms for a command that opens a store (its SSH and TLS libraries' set-up), and no longer parses the system's CA certificates (5 ms), which are read at the first connection"
 
     /// What a durable checkpoint costs that git's commit does not (strace of a checkpoint of
     /// 10 documents at 1,000), against what the target leaves for the whole checkpoint.

@@ -1,13 +1,20 @@
 import CairnTestSupport
+import CGit2
 import Foundation
 @testable import Git
 import Testing
+
+/// Where Debian's libgit2 looks for the system's CA certificates.
+private let systemCertificateList = "/etc/ssl/certs/ca-certificates.crt"
 
 /// Debian's libgit2 parses every CA certificate of the system at its start, about 5 ms in
 /// each process; Cairn's start notes where they are instead, and reads them before the first
 /// connection its process makes. Each story runs in a process of its own, where libgit2
 /// starts afresh.
-@Suite struct CertificatesReadAtFirstConnectionTests {
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: systemCertificateList),
+                "the system's CA certificates (Debian's ca-certificates) are installed"))
+struct CertificatesReadAtFirstConnectionTests {
+
     @Test func aProcessThatNeverConnectsNeverReadsThem() async {
         await #expect(processExitsWith: .success) {
             let folder = FileManager.default.temporaryDirectory.path + "/cairn-certificates-\(getpid())"
@@ -32,6 +39,23 @@ import Testing
             if GitLibrary.certificatesDeferred { exit(5) }
             // libgit2 read the system's list without an error, and a second call reads nothing.
             if GitLibrary.loadCertificates() != 0 { exit(6) }
+        }
+    }
+
+    @Test func locationsAnAppSetsAreKept() async {
+        await #expect(processExitsWith: .success) {
+            let folder = FileManager.default.temporaryDirectory.path + "/cairn-certificates-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let repository = try Repository.create(at: folder, initialBranch: "main")
+            if !GitLibrary.certificatesDeferred { exit(3) }
+            // The app's own list, set before any connection: read by libgit2 at once, and
+            // the noted one is not read over it.
+            if cgit2_set_ssl_cert_locations(systemCertificateList, nil) != 0 { exit(4) }
+            if GitLibrary.certificatesDeferred { exit(5) }
+            let remote = try Remote(repository: repository, url: "http://127.0.0.1:\(try Loopback.freePort())/u1.git")
+            remote.timeout = 1
+            if (try? remote.references()) != nil { exit(6) }
+            if GitLibrary.loadCertificates() != 0 { exit(7) }
         }
     }
 }

@@ -29,7 +29,7 @@ import Testing
             try git("config", "user.name", "Ada", in: gitdir)
             try git("config", "user.email", "ada@example.invalid", in: gitdir)
             for setting in configuration {
-                let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+                let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 try git("config", parts[0], parts[1], in: gitdir)
             }
             // The same commits on both sides: same tree, signature and time give the same ids.
@@ -66,7 +66,7 @@ import Testing
     }
 
     /// Every file under the git folder's `refs/` and `logs/`, and `packed-refs`, with each
-    /// reflog line's time (the moment of the move) left out.
+    /// reflog line's seconds (the moment of the move) left out; its time zone stays.
     func referenceFiles(_ repository: Repository) throws -> [String: String] {
         var files: [String: String] = [:]
         let root = repository.gitdir
@@ -84,7 +84,7 @@ import Testing
     }
 
     func timeless(_ text: String) -> String {
-        text.replacing(/> \d+ [+-]\d{4}/, with: "> TIME")
+        text.replacing(/> \d+ ([+-]\d{4})/) { "> SECONDS \($0.1)" }
     }
 
     @Test func createsMovesAndLogsAsLibgit2() throws {
@@ -121,12 +121,18 @@ import Testing
 
     @Test func followsLogAllRefUpdates() throws {
         for (bare, setting) in [(true, nil), (false, "core.logAllRefUpdates=false"), (false, "core.logAllRefUpdates=always"),
-                                (true, "core.logAllRefUpdates=true")] as [(Bool, String?)] {
+                                (true, "core.logAllRefUpdates=true"), (false, "core.logAllRefUpdates=2"),
+                                (false, "core.logAllRefUpdates=")] as [(Bool, String?)] {
             try? FileManager.default.removeItem(atPath: temporary.path)
             let twins = try twins(bare: bare, configuration: setting.map { [$0] } ?? [])
             let c = twins.commits
+            // A reference outside the usual prefixes that has a reflog already.
+            for repository in [twins.cairn, twins.libgit2] {
+                try FileManager.default.createDirectory(atPath: repository.gitdir + "logs/refs/cairn", withIntermediateDirectories: true)
+                _ = FileManager.default.createFile(atPath: repository.gitdir + "logs/refs/cairn/logged", contents: Data())
+            }
             for (name, id, expected) in [("refs/heads/main", c[0], nil), ("refs/heads/main", c[1], c[0]),
-                                         ("refs/cairn/x", c[1], nil)] as [(String, ObjectID, ObjectID?)] {
+                                         ("refs/cairn/x", c[1], nil), ("refs/cairn/logged", c[2], nil)] as [(String, ObjectID, ObjectID?)] {
                 try twins.cairn.setReference(name, to: id, expecting: expected, message: "move")
                 #expect(libgit2Move(twins.libgit2, name, to: id, expecting: expected, message: "move") == 0)
             }
@@ -192,5 +198,67 @@ import Testing
         #expect(try git("update-ref", "refs/heads/main", c[2].hex, in: repository.gitdir).status != 0)
         try FileManager.default.removeItem(atPath: lock)
         #expect(try git("rev-parse", "main", in: repository.gitdir).stdout == c[1].hex + "\n")
+    }
+
+    /// Time zones west of Greenwich are written with a minus, as libgit2 writes them.
+    @Test func writesTheTimeZoneAsLibgit2() async {
+        await #expect(processExitsWith: .success) {
+            setenv("TZ", "EST5", 1)
+            tzset()
+            let suite = ReferenceMovesAsLibgit2MovesThemTests()
+            guard let twins = try? suite.twins() else { exit(3) }
+            try twins.cairn.setReference("refs/heads/main", to: twins.commits[0], expecting: nil, message: "m")
+            if suite.libgit2Move(twins.libgit2, "refs/heads/main", to: twins.commits[0], expecting: nil, message: "m") != 0 { exit(4) }
+            let ours = try suite.referenceFiles(twins.cairn)
+            if ours != (try suite.referenceFiles(twins.libgit2)) { exit(5) }
+            if ours["logs/HEAD"]?.contains("> SECONDS -0500\tm\n") != true { exit(6) }
+        }
+    }
+
+    /// Two moves of one branch from the same commit at once: one lands, the other is refused
+    /// (the branch moved, or its lock was held), and the branch and its reflog say so.
+    @Test func oneOfTwoRacingMovesLands() throws {
+        let twins = try twins()
+        let c = twins.commits
+        try twins.cairn.setReference("refs/heads/main", to: c[0], expecting: nil, message: "commit (initial): c0")
+        let other = try Repository(openingAt: twins.cairn.gitdir)
+        // One handle a thread, as two processes would have.
+        nonisolated(unsafe) let handles = [twins.cairn, other]
+        for _ in 0..<20 {
+            let base = try #require(try twins.cairn.reference("refs/heads/main"))
+            let targets = [c[1], c[2]].filter { $0 != base }
+            let outcomes = RaceOutcomes()
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                do {
+                    try handles[lane].setReference("refs/heads/main", to: targets[lane % targets.count], expecting: base, message: "race")
+                    outcomes.record(lane, nil)
+                } catch let error as GitError {
+                    outcomes.record(lane, error.code)
+                } catch {
+                    outcomes.record(lane, .generic)
+                }
+            }
+            let codes = outcomes.codes
+            let landed = codes.filter { $0 == nil }.count
+            #expect(landed <= 1, "both moves landed")
+            #expect(codes.compactMap { $0 }.allSatisfy { $0 == .modified || $0 == .locked }, "\(codes)")
+            if landed == 0 { continue }
+            let now = try #require(try twins.cairn.reference("refs/heads/main"))
+            #expect(now != base)
+            let last = try String(contentsOfFile: twins.cairn.gitdir + "logs/refs/heads/main", encoding: .utf8)
+                .split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.hasPrefix(base.hex + " " + now.hex), "\(last)")
+        }
+    }
+
+    @Test func refusesANameGitWouldRefuse() throws {
+        let twins = try twins()
+        for name in ["refs/heads/../../config", "refs/heads/a..b", "HEAD", "main", "refs/heads/x.lock", "refs/heads/"] {
+            let error = #expect(throws: GitError.self) {
+                try twins.cairn.setReference(name, to: twins.commits[0], expecting: nil, message: "m")
+            }
+            #expect(error?.code == .invalidSpec, "\(name)")
+        }
+        #expect(try git("config", "user.name", in: twins.cairn.gitdir).stdout == "Ada\n")
     }
 }

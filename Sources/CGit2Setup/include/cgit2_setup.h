@@ -9,11 +9,12 @@
 int cgit2_init_deferring_certificates(void);
 
 /// Reads the certificates cgit2_init_deferring_certificates noted, once per process
-/// (git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, ...)); later calls return at once.
-/// Returns 0, or what the reading returned when it failed.
+/// (git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, ...)), unless locations were set
+/// since; later calls return at once. Returns 0, or what the reading returned when it failed.
 int cgit2_load_deferred_certificates(void);
 
-/// Whether the certificates were noted at the start and not read yet (for the tests).
+/// Whether the certificates were noted at the start, not read yet, and no other locations
+/// were set since (for the tests).
 int cgit2_certificates_deferred(void);
 
 #endif

@@ -89,11 +89,7 @@ extension Repository {
     static func commitBytes(tree: ObjectID, parents: [ObjectID], author: Signature, committer: Signature,
                             message: String) -> [UInt8] {
         func line(_ role: String, _ signature: Signature) -> String {
-            let offset = abs(signature.offsetMinutes)
-            let hours = offset / 60 < 10 ? "0\(offset / 60)" : "\(offset / 60)"
-            let minutes = offset % 60 < 10 ? "0\(offset % 60)" : "\(offset % 60)"
-            let sign = signature.offsetMinutes < 0 ? "-" : "+"
-            return "\(role) \(signature.name) <\(signature.email)> \(signature.time) \(sign)\(hours)\(minutes)\n"
+            "\(role) \(signature.identityLine)\n"
         }
         var text = "tree \(tree.hex)\n"
         for parent in parents { text += "parent \(parent.hex)\n" }

@@ -26,8 +26,8 @@ extension Repository {
         return .detached(ObjectID(id.pointee))
     }
 
-    /// Points the direct reference `name` at `id`, only if it still points to `expected` (nil:
-    /// only if it does not exist yet) — a compare-and-swap under the reference's lock file,
+    /// Points the direct reference `name` (under `refs/`) at `id`, only if it still points to
+    /// `expected` (nil: only if it does not exist yet) — a compare-and-swap under the reference's lock file,
     /// as `git_reference_create_matching` does it. Throws `.modified` when it moved meanwhile,
     /// `.exists` when it exists and `expected` is nil, `.locked` when another git process
     /// holds its lock.
@@ -37,6 +37,11 @@ extension Repository {
     /// (``reflogEntry(for:message:)``); the reference is as durable as before.
     public func setReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?,
                              message: String) throws(GitError) {
+        var valid: Int32 = 0
+        try check(git_reference_name_is_valid(&valid, name), "git_reference_name_is_valid")
+        guard valid == 1, name.hasPrefix("refs/") else {
+            throw failure(.invalidSpec, "'\(name)' is not a valid reference name", "git_reference_name_is_valid")
+        }
         let log = try reflogEntry(for: name, message: message)
         try converting { () throws(GitFormatError) in
             try LooseReference(gitdir: gitdir, name: name).update(to: id, expecting: expected, log: log)
@@ -50,13 +55,17 @@ extension Repository {
     /// `user.email` at the current time (`git_signature_default`), else `unknown`.
     func reflogEntry(for name: String, message: String) throws(GitError) -> LooseReference.ReflogEntry? {
         // nil: no reference is logged; false: those of the usual prefixes, or with a
-        // reflog already; true: all.
+        // reflog already; true: all. The value is read as libgit2 reads it: `always`, else
+        // a boolean (`git_config_get_bool`: yes, on, 1, an empty value false, ...).
         let logsEveryReference: Bool?
-        switch try configuration("core.logallrefupdates")?.lowercased() {
-        case nil: logsEveryReference = git_repository_is_bare(handle) == 0 ? false : nil
-        case "always": logsEveryReference = true
-        case "true", "yes", "on", "1", "": logsEveryReference = false
-        default: logsEveryReference = nil
+        if let value = try config("core.logallrefupdates") {
+            if value.lowercased() == "always" {
+                logsEveryReference = true
+            } else {
+                logsEveryReference = try configFlag("core.logallrefupdates") ? false : nil
+            }
+        } else {
+            logsEveryReference = git_repository_is_bare(handle) == 0 ? false : nil
         }
         guard let logsEveryReference else { return nil }
         let usuallyLogged = ["refs/heads/", "refs/remotes/", "refs/notes/"].contains { name.hasPrefix($0) } || name == "HEAD"
@@ -67,28 +76,24 @@ extension Repository {
         }
         defer { git_signature_free(signature) }
         let who = Signature(signature!)
-        let offset = abs(Int(who.offsetMinutes))
-        let zone = (who.offsetMinutes < 0 ? "-" : "+") + Self.twoDigits(offset / 60) + Self.twoDigits(offset % 60)
-        let head = try? LooseReference(gitdir: gitdir, name: "HEAD").value()
-        return LooseReference.ReflogEntry(identity: "\(who.name) <\(who.email)> \(who.time) \(zone)", message: message,
-                                          logsHead: head == .symbolic(name))
+        let head: LooseReference.Value?
+        do {
+            head = try LooseReference(gitdir: gitdir, name: "HEAD").value()
+        } catch {
+            throw GitError(error)
+        }
+        return LooseReference.ReflogEntry(identity: who.identityLine, message: message, logsHead: head == .symbolic(name))
     }
 
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : String(value)
-    }
-
-    /// The value of a configuration variable of the repository, or nil when it is not set
-    /// (`git_config_get_string` on a snapshot).
-    func configuration(_ name: String) throws(GitError) -> String? {
+    /// A boolean variable of the repository's configuration, read as git reads one
+    /// (`git_config_get_bool` on a snapshot); the caller knows it is set.
+    private func configFlag(_ name: String) throws(GitError) -> Bool {
         var snapshot: OpaquePointer?
         try check(git_repository_config_snapshot(&snapshot, handle), "git_repository_config_snapshot")
         defer { git_config_free(snapshot) }
-        var value: UnsafePointer<CChar>?
-        let result = git_config_get_string(&value, snapshot, name)
-        if result == GIT_ENOTFOUND.rawValue { return nil }
-        try check(result, "git_config_get_string")
-        return value.map { String(cString: $0) }
+        var value: Int32 = 0
+        try check(git_config_get_bool(&value, snapshot, name), "git_config_get_bool")
+        return value != 0
     }
 
     /// Removes a reference if it exists (`git_reference_remove`).

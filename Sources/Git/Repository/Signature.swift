@@ -24,6 +24,15 @@ public struct Signature: Hashable, Sendable {
         offsetMinutes = value.when.offset
     }
 
+    /// `Name <email> seconds ±hhmm`, as a commit's author and committer lines and a reflog
+    /// line write it.
+    var identityLine: String {
+        let offset = abs(offsetMinutes)
+        let hours = offset / 60 < 10 ? "0\(offset / 60)" : "\(offset / 60)"
+        let minutes = offset % 60 < 10 ? "0\(offset % 60)" : "\(offset % 60)"
+        return "\(name) <\(email)> \(time) \(offsetMinutes < 0 ? "-" : "+")\(hours)\(minutes)"
+    }
+
     /// Calls `body` with a libgit2 signature that lives for the call (`git_signature_new`).
     func withSignature<T>(_ body: (UnsafePointer<git_signature>) throws(GitError) -> T) throws(GitError) -> T {
         var signature: UnsafeMutablePointer<git_signature>?

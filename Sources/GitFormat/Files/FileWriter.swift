@@ -23,16 +23,24 @@ enum FileWriter {
     /// Writes `bytes` to `path` through `path.lock` (created exclusively, as git does, so a
     /// git command writing at the same time fails instead of interleaving), fsynced, then
     /// renamed into place; the folder is fsynced so the rename survives a crash.
-    static func replace(_ path: String, with bytes: [UInt8]) throws(GitFormatError) {
+    static func replace(_ path: String, with bytes: [UInt8], what: String) throws(GitFormatError) {
         let lock = path + ".lock"
-        let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = try createLock(lock, for: what)
+        try finish(fd, writing: bytes, temporary: lock, into: path)
+    }
+
+    /// Creates the lock file `lock` of `what` (`the index`, `refs/heads/main`) exclusively,
+    /// open for writing, as git does: `.locked` when it exists, so that a git command writing
+    /// the same file fails instead of interleaving. Its mode is 0666 less the umask, as git's.
+    static func createLock(_ lock: String, for what: String) throws(GitFormatError) -> Int32 {
+        let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         if fd == -1 {
             if errno == EEXIST {
-                throw failure(.locked, "\(lock) exists: another git process is writing the index", "open")
+                throw failure(.locked, "\(lock) exists: another git process is writing \(what)", "open", path: lock)
             }
             throw posixFailure("open", lock)
         }
-        try finish(fd, writing: bytes, temporary: lock, into: path)
+        return fd
     }
 
     /// Writes `bytes` to the open temporary file `fd`, fsyncs and closes it, and renames it

@@ -146,19 +146,19 @@ package final class Index {
         let split = splitSetting ?? (total >= Self.splitThreshold)
         if split, let sharedID, case .mapped(let shared) = base,
            changed.count <= Self.reshareThreshold(shared.count) {
-            try FileWriter.replace(gitdir + "index", with: splitBytes(shared: shared, id: sharedID))
+            try FileWriter.replace(gitdir + "index", with: splitBytes(shared: shared, id: sharedID), what: "the index")
         } else {
             let whole = try wholeBytes()
             if split {
                 let id = ObjectID(rawBytes: Array(whole.suffix(IndexFile.trailerSize)))
                 let sharedPath = gitdir + "sharedindex." + id.hex
-                if access(sharedPath, F_OK) != 0 { try FileWriter.replace(sharedPath, with: whole) }
+                if access(sharedPath, F_OK) != 0 { try FileWriter.replace(sharedPath, with: whole, what: "the shared index") }
                 var small = IndexFile.startFile(version: 2, capacity: 0)
                 IndexFile.finish(&small, count: 0, link: IndexFile.Link(sharedID: id, deleted: [], replaced: []))
-                try FileWriter.replace(gitdir + "index", with: small)
+                try FileWriter.replace(gitdir + "index", with: small, what: "the index")
                 removeSharedParts(except: [id, sharedID].compactMap { $0 })
             } else {
-                try FileWriter.replace(gitdir + "index", with: whole)
+                try FileWriter.replace(gitdir + "index", with: whole, what: "the index")
                 removeSharedParts(except: [sharedID].compactMap { $0 })
             }
         }

@@ -11,7 +11,8 @@ import Darwin
 /// An update is durable when it returns: the new file is fsynced before it is renamed into
 /// place, and its folder after. The reflog lines are appended without fsync, as git appends
 /// them: a reflog is a record of the repository's own moves, and the commits it names are
-/// in the history whatever happens to it.
+/// in the history whatever happens to it. After a power cut its last line may be missing
+/// or spoilt (git skips a line it cannot read).
 package struct LooseReference {
     /// The repository's git folder, ending in `/`.
     package let gitdir: String
@@ -72,20 +73,14 @@ package struct LooseReference {
     /// checked under its lock; appends `log` to its reflog (and to `HEAD`'s) unless it already
     /// pointed at `id`, which writes nothing.
     ///
-    /// Throws `.locked` when `<name>.lock` exists (another git process is moving it),
+    /// Throws `.locked` when `<name>.lock` exists (another git process is writing it),
     /// `.modified` when it does not hold `expected`, `.exists` when it exists and `expected`
     /// is nil. The lock is removed whatever happens.
     package func update(to id: ObjectID, expecting expected: ObjectID?, log: ReflogEntry?) throws(GitFormatError) {
         let path = gitdir + name
         let lock = path + ".lock"
         try Self.makeFolders(of: path, below: gitdir)
-        let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if fd == -1 {
-            if errno == EEXIST {
-                throw failure(.locked, "\(lock) exists: another git process is moving \(name)", "open", path: lock)
-            }
-            throw posixFailure("open", lock)
-        }
+        let fd = try FileWriter.createLock(lock, for: name)
         do throws(GitFormatError) {
             let current = try value()
             if let expected {
@@ -161,19 +156,20 @@ package struct LooseReference {
     /// Appends `line` to the reflog at `path`, creating it and its folders.
     static func append(_ line: [UInt8], toLog path: String, below gitdir: String) throws(GitFormatError) {
         try makeFolders(of: path, below: gitdir)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
         guard fd != -1 else { throw posixFailure("open", path) }
         defer { close(fd) }
         try FileWriter.writeAll(line, to: fd, path: path)
     }
 
-    /// Creates the folders between `gitdir` and the file at `path`.
+    /// Creates the folders between `gitdir` and the file at `path` (0777 less the umask, as
+    /// git makes them).
     static func makeFolders(of path: String, below gitdir: String) throws(GitFormatError) {
         let parts = path.dropFirst(gitdir.count).split(separator: "/").dropLast()
         var folder = gitdir
         for part in parts {
             folder += part + "/"
-            if mkdir(folder, 0o755) != 0, errno != EEXIST { throw posixFailure("mkdir", folder) }
+            if mkdir(folder, 0o777) != 0, errno != EEXIST { throw posixFailure("mkdir", folder) }
         }
     }
 }

@@ -41,28 +41,25 @@ static char *deferred_folder;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_result;
 
-static int pass_on(const char *name, struct mbedtls_x509_crt *chain, const char *location) {
+// One of mbedTLS's two readers, as libgit2 calls it: during libgit2's start, the location is
+// noted in `slot` and an empty list returned; otherwise the call goes on to mbedTLS.
+static int intercept(const char *name, char **slot, struct mbedtls_x509_crt *chain, const char *location) {
+    if (deferring && location && !*slot) {
+        *slot = strdup(location);
+        if (*slot) return 0;
+    }
+    if (!deferring && !loading) located_elsewhere = 1;
     parse_function next = (parse_function)dlsym(RTLD_NEXT, name);
     // -0x2400: MBEDTLS_ERR_X509_FEATURE_UNAVAILABLE; only reached if mbedTLS is not loaded.
     return next ? next(chain, location) : -0x2400;
 }
 
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path) {
-    if (deferring && path && !deferred_file) {
-        deferred_file = strdup(path);
-        if (deferred_file) return 0;
-    }
-    if (!deferring && !loading) located_elsewhere = 1;
-    return pass_on("mbedtls_x509_crt_parse_file", chain, path);
+    return intercept("mbedtls_x509_crt_parse_file", &deferred_file, chain, path);
 }
 
 int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const char *path) {
-    if (deferring && path && !deferred_folder) {
-        deferred_folder = strdup(path);
-        if (deferred_folder) return 0;
-    }
-    if (!deferring && !loading) located_elsewhere = 1;
-    return pass_on("mbedtls_x509_crt_parse_path", chain, path);
+    return intercept("mbedtls_x509_crt_parse_path", &deferred_folder, chain, path);
 }
 
 int cgit2_init_deferring_certificates(void) {

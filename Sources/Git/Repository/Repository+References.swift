@@ -58,14 +58,10 @@ extension Repository {
         // reflog already; true: all. The value is read as libgit2 reads it: `always`, else
         // a boolean (`git_config_get_bool`: yes, on, 1, an empty value false, ...).
         let logsEveryReference: Bool?
-        if let value = try config("core.logallrefupdates") {
-            if value.lowercased() == "always" {
-                logsEveryReference = true
-            } else {
-                logsEveryReference = try configFlag("core.logallrefupdates") ? false : nil
-            }
-        } else {
-            logsEveryReference = git_repository_is_bare(handle) == 0 ? false : nil
+        switch try logAllRefUpdates() {
+        case nil: logsEveryReference = git_repository_is_bare(handle) == 0 ? false : nil
+        case .always: logsEveryReference = true
+        case .flag(let on): logsEveryReference = on ? false : nil
         }
         guard let logsEveryReference else { return nil }
         let usuallyLogged = ["refs/heads/", "refs/remotes/", "refs/notes/"].contains { name.hasPrefix($0) } || name == "HEAD"
@@ -85,15 +81,26 @@ extension Repository {
         return LooseReference.ReflogEntry(identity: who.identityLine, message: message, logsHead: head == .symbolic(name))
     }
 
-    /// A boolean variable of the repository's configuration, read as git reads one
-    /// (`git_config_get_bool` on a snapshot); the caller knows it is set.
-    private func configFlag(_ name: String) throws(GitError) -> Bool {
+    /// How `core.logAllRefUpdates` is set, read from one snapshot of the configuration as
+    /// libgit2 reads it; nil when it is not set.
+    private func logAllRefUpdates() throws(GitError) -> LogAllRefUpdates? {
         var snapshot: OpaquePointer?
         try check(git_repository_config_snapshot(&snapshot, handle), "git_repository_config_snapshot")
         defer { git_config_free(snapshot) }
+        var text: UnsafePointer<CChar>?
+        let found = git_config_get_string(&text, snapshot, "core.logallrefupdates")
+        if found == GIT_ENOTFOUND.rawValue { return nil }
+        try check(found, "git_config_get_string")
+        if let text, String(cString: text).lowercased() == "always" { return .always }
         var value: Int32 = 0
-        try check(git_config_get_bool(&value, snapshot, name), "git_config_get_bool")
-        return value != 0
+        try check(git_config_get_bool(&value, snapshot, "core.logallrefupdates"), "git_config_get_bool")
+        return .flag(value != 0)
+    }
+
+    /// The values of `core.logAllRefUpdates`.
+    private enum LogAllRefUpdates {
+        case always
+        case flag(Bool)
     }
 
     /// Removes a reference if it exists (`git_reference_remove`).

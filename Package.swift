@@ -85,12 +85,15 @@ let package = Package(
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's allocator settings, which the tool's processes set at their start
+        // (Sources/CairnCommandLine/ProcessMemory.swift).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // What the tool's two programs share: the environment, read in one place, and the
-        // options of the history view.
+        // options of the history view; the allocator settings of the tool's processes.
         .target(
             name: "CairnCommandLine",
             dependencies: [
-                "CairnCore", .product(name: "Logging", package: "swift-log"),
+                "CairnCore", "CMalloc", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The command-line tool.
@@ -146,7 +149,7 @@ let package = Package(
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
         .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCommandLine", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // Several devices, one remote, real servers and injected faults.
         .testTarget(name: "CairnScenarioTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],

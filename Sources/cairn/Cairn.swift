@@ -36,6 +36,7 @@ struct Cairn: ParsableCommand {
     /// Parses and runs the command; a store error becomes one line on stderr and an exit
     /// status (at `CAIRN_LOG=debug`, after the error's chain of causes).
     static func main() {
+        ProcessMemory.keepFreedMemory()
         let environment = Environment.current
         environment.bootstrapLogging()
         do {

@@ -249,10 +249,12 @@ import CairnTestSupport
         try world.publish("greetings", cards: 1)
         _ = try world.download("greetings")
         let read = try world.cache.item(collection: "lessons", item: "greetings")?.lastAccessedAt
-        // Another process holds the cache's lock (a download in progress).
+        // Another process holds the cache's lock (a download in progress). `flock -o` keeps the
+        // lock in flock alone, not in the `sleep` it runs: once flock is reaped the lock is
+        // free, while a `sleep` still dying from the group's signal could hold it a moment.
         let holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [world.home.contentFolder + "/lock", "sleep", "20"]
+        holder.arguments = ["-o", world.home.contentFolder + "/lock", "sleep", "20"]
         try holder.run()
         defer { holder.terminate(); holder.waitUntilExit() }
         Thread.sleep(forTimeInterval: 0.3)

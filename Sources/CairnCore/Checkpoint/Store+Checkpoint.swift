@@ -38,6 +38,9 @@ extension Store {
         // After a git command in the store, the working tree may differ from the last
         // checkpoint in files the journal never heard of: every file is compared once.
         if try changedByOtherGitTools() {
+            // The schema set too may be another than the one read (a schema file rewritten in
+            // place leaves its folder's stamp as it was).
+            loadedSchemaSet = nil
             let scanned = try scannedPaths(strict: false)
             try journal.append(scanned)
             // As after `checkpoint --scan`: derived fields the other tool left stale.

@@ -8,9 +8,11 @@ struct FileStamp: Equatable {
     var modified: Syscalls.Time
     var changed: Syscalls.Time
 
-    /// The stamp of the file at `path`; nil when there is none (or it is not a plain file).
-    init?(path: String) {
-        guard case .success(let status) = Syscalls.status(of: path, followingLinks: true), status.kind == .file else { return nil }
+    /// The stamp of the file at `path`; nil when there is none (or it is not a plain file,
+    /// or a folder when `kind` asks for one: a folder's stamp changes when a file is added to
+    /// it, removed or renamed in it, not when a file in it is written in place).
+    init?(path: String, kind: Syscalls.FileStatus.Kind = .file) {
+        guard case .success(let status) = Syscalls.status(of: path, followingLinks: true), status.kind == kind else { return nil }
         device = status.device
         inode = status.inode
         size = status.size

@@ -5,6 +5,9 @@ extension Store {
     /// has none.
     public func schemaSet() throws(CairnError) -> SchemaSet {
         if let loaded = loadedSchemaSet { return loaded }
+        // The folder's stamp before its files are read: a change made while they are read
+        // shows as a changed stamp at the next check.
+        let stamp = FileStamp(path: absolute(StoreLayout.schemaFolder), kind: .folder)
         var files: [String: [UInt8]] = [:]
         for name in FileSystem.names(in: absolute(StoreLayout.schemaFolder)) where SchemaSetFiles.isSetFile(name) {
             files[name] = try FileSystem.read(absolute(StoreLayout.schemaFolder + "/" + name))
@@ -18,12 +21,32 @@ extension Store {
             }
         }
         loadedSchemaSet = set
+        if let stamp, !stamp.isSettled(seconds: 1, at: fileClock()) {
+            schemaFolderStamp = nil
+        } else {
+            schemaFolderStamp = .some(stamp)
+        }
         return set
+    }
+
+    /// Drops the loaded schema set when `.cairn/schema` changed since it was read, so that
+    /// the next use reads it again: another git tool (`git pull`, `git checkout`) replaced
+    /// its files while the store was held open. One `stat` of the folder, at each put and at
+    /// the start of each locked operation. A set read in the second its folder changed is
+    /// read again until the folder settles (the stamp's clock ticks may hide a second
+    /// change). A schema file rewritten in place keeps the folder's stamp; a checkpoint that
+    /// finds another git tool's changes reads the set again too.
+    func forgetSchemaSetIfItsFolderChanged() {
+        guard loadedSchemaSet != nil else { return }
+        if let seen = schemaFolderStamp, seen == FileStamp(path: absolute(StoreLayout.schemaFolder), kind: .folder) { return }
+        loadedSchemaSet = nil
+        schemaFolderStamp = nil
     }
 
     /// The document as it will be stored at `path` (derived fields computed), or the error
     /// that refuses it: its schema's first complaint, and how many more there are.
     func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
+        forgetSchemaSetIfItsFolderChanged()
         guard let kind = try schemaSet().kind(of: path) else { return value }
         let document = kind.filled(value) { count in self.documents(of: count, below: path) }
         let errors = kind.validate(document, at: path)

@@ -32,6 +32,10 @@ public final class Store {
     package internal(set) var codec: DocumentCodec
     /// The schema set, read on first use (``SchemaSet/empty``: the store has none).
     var loadedSchemaSet: SchemaSet?
+    /// The stamp of `.cairn/schema` when ``loadedSchemaSet`` was read, nil inside when the
+    /// folder was missing; nil when the set is to be read again at its next use (see
+    /// ``forgetSchemaSetIfItsFolderChanged()``).
+    var schemaFolderStamp: FileStamp??
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
@@ -196,6 +200,7 @@ public final class Store {
         try translatingErrors(what) {
             try lock.withLock(notingBusy: !documentsOnly) {
                 try checkHeadOnBranch(what, trustingStamp: documentsOnly)
+                forgetSchemaSetIfItsFolderChanged()
                 try finishInterruptedMove(what)
                 return try body()
             }

@@ -1,0 +1,77 @@
+@testable import CairnCore
+import CairnMerge
+import CairnTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An app holds its store open while the user runs git in the same folder, and git brings
+/// another schema set: a `git pull` of a migration made on another clone. The next put is
+/// checked against the set git brought, not the one the store read before; a schema file
+/// rewritten in place is read again by the next checkpoint.
+@Suite struct AStoreHeldOpenSeesTheSchemaSetGitBroughtTests {
+    let folder = TemporaryFolder()
+    var home: Home { Home(root: folder.path + "/home") }
+    let path = try! DocumentPath("users/u1/notes/n1")
+    let schemaFile = ".cairn/schema/note.schema.json"
+
+    /// Any object is a note.
+    static let loose = #"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","properties":{"text":{"type":"string"}}}"#
+    /// A note has a text.
+    static let strict = #"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","required":["text"],"properties":{"text":{"type":"string"}}}"#
+
+    func note(_ json: String) throws -> JSONValue { try JSONParser().parse(json) }
+
+    func git(_ folder: String, _ arguments: [String]) throws {
+        let result = try runProcess("/usr/bin/git", ["-C", folder, "-c", "user.name=T", "-c", "user.email=t@example.invalid"] + arguments)
+        #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+    }
+
+    /// A store that read its set (the loose one) at a put, and trusts its folder's stamp.
+    func heldStore() throws -> Store {
+        let store = try home.createStore("u1", schemaSet: SchemaSetFiles(name: "notes", files: ["note.schema.json": Array(Self.loose.utf8)]))
+        store.letTimePass(2)
+        try store.put(note(#"{"title": "first"}"#), at: path)
+        try store.checkpoint()
+        #expect(store.loadedSchemaSet != nil && store.schemaFolderStamp != nil)
+        return store
+    }
+
+    func expectRefused(_ store: Store, _ json: String) throws {
+        let refused = #expect(throws: CairnError.self) { try store.put(note(json), at: path) }
+        #expect(refused?.message.contains("breaks its schema") == true, "\(refused?.message ?? "")")
+    }
+
+    @Test func aSetPulledByGitChecksTheNextPut() throws {
+        let store = try heldStore()
+        let other = folder.path + "/other"
+        try git(folder.path, ["clone", "-q", store.folder, other])
+        try FileSystem.writeAtomically(Array(Self.strict.utf8), to: other + "/" + schemaFile)
+        try git(other, ["commit", "-q", "-am", "Notes have a text"])
+        // git's checkout replaces the file: the folder's stamp changes.
+        try git(store.folder, ["pull", "-q", "--ff-only", other, "main"])
+
+        try expectRefused(store, #"{"title": "second"}"#)
+        #expect(try store.document(at: path) == (try note(#"{"title": "first"}"#)))
+        try store.put(note(#"{"text": "second"}"#), at: path)
+    }
+
+    @Test func aSchemaFileRewrittenInPlaceIsReadAgainByTheNextCheckpoint() throws {
+        let store = try heldStore()
+        // The same file, written over: the folder's stamp stays as it was.
+        let file = store.folder + "/" + schemaFile
+        let before = try #require(FileStamp(path: store.folder + "/.cairn/schema", kind: .folder))
+        let fd = open(file, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        _ = Array(Self.strict.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        #expect(FileStamp(path: store.folder + "/.cairn/schema", kind: .folder) == before)
+        try git(store.folder, ["commit", "-q", "-am", "Notes have a text"])
+
+        // The commit moved the branch: the checkpoint compares every file, and reads the set.
+        try store.checkpoint()
+        try expectRefused(store, #"{"title": "second"}"#)
+    }
+}

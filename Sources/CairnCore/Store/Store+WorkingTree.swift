@@ -246,18 +246,3 @@ private final class LaneOutcomes: Sendable {
         }
     }
 }
-
-/// The repository handles of ``Store/writeFreshFiles(_:)``, one per lane.
-private struct LaneRepositories: @unchecked Sendable {
-    // Unchecked: a libgit2 handle must not be used by two threads at once. Each lane uses its
-    // own handle (the first the store's, the second one opened for it with
-    // ``Repository/openedForAnotherThread()``), and the store's caller is blocked until every
-    // lane has ended.
-    private let handles: [Repository]
-
-    init(_ handles: [Repository]) {
-        self.handles = handles
-    }
-
-    func handle(_ lane: Int) -> Repository { handles[lane] }
-}

@@ -333,6 +333,29 @@ package enum Syscalls {
         while nanosleep(&pause, &remaining) == -1 && errno == EINTR { pause = remaining }
     }
 
+    /// Runs `body(1)` on a thread of its own and `body(0)` on the calling thread, and
+    /// returns when both have ended (`pthread_create`, `pthread_join`). A thread of its own,
+    /// not a queue's: the calling thread may be one of the few a queue or Swift's tasks run
+    /// on, and work that waited for another of them could wait until the caller is done.
+    /// When no thread can be made, `body(1)` runs after `body(0)` on the calling thread.
+    package static func inTwoThreads(_ body: @escaping @Sendable (Int) -> Void) {
+        let second: @Sendable () -> Void = { body(1) }
+        let box = Unmanaged.passRetained(SecondThreadBody(second))
+        var thread = pthread_t()
+        let made = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<SecondThreadBody>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, box.toOpaque())
+        body(0)
+        if made == 0 {
+            pthread_join(thread, nil)
+        } else {
+            box.release()
+            body(1)
+        }
+    }
+
     // MARK: Calls glibc has that Swift's Glibc module does not show
 
     /// `syncfs`, in glibc since 2.14.
@@ -349,4 +372,13 @@ package enum Syscalls {
 
     /// RENAME_EXCHANGE from <linux/fs.h>.
     private static let renameExchange: UInt32 = 2
+}
+
+/// What ``Syscalls/inTwoThreads(_:)`` hands the thread it makes.
+private final class SecondThreadBody: Sendable {
+    let run: @Sendable () -> Void
+
+    init(_ run: @escaping @Sendable () -> Void) {
+        self.run = run
+    }
 }

@@ -24,6 +24,16 @@ package protocol MergeSource {
     /// (a store's damage: never passed over).
     func document(in blob: BlobID, at path: DocumentPath) throws(Failure) -> JSONValue
 
+    /// Each document's versions (a blob for base, ours and theirs; nil where a side has
+    /// none), read and handed to `merge`; its results in the order asked. A source may read
+    /// and merge on more than one thread: `merge` depends on its arguments only. It fails as
+    /// reading the versions one by one with ``document(in:at:)`` fails: with the first blob,
+    /// in that order, that holds no document.
+    func merging<Merged: Sendable>(
+        _ documents: [(path: DocumentPath, versions: [BlobID?])],
+        _ merge: @escaping @Sendable (DocumentPath, [JSONValue?]) -> Merged
+    ) throws(Failure) -> [Merged]
+
     /// The entry at `path` in `tree` (a file, or a folder), or nil when there is none.
     func entry(at path: String, in tree: Tree) throws(Failure) -> MergeEntry<BlobID>?
 
@@ -35,10 +45,36 @@ package protocol MergeSource {
     /// sealed, in an encrypted store) as a blob.
     func write(_ document: JSONValue, at path: DocumentPath) throws(Failure) -> BlobID
 
+    /// Stores a document given with its canonical bytes (see ``write(_:at:)``), which the
+    /// caller made already.
+    func write(_ document: JSONValue, canonicalBytes: [UInt8], at path: DocumentPath) throws(Failure) -> BlobID
+
     /// Stores bytes as they are (an asset's Git LFS pointer) as a blob.
     func write(bytes: [UInt8]) throws(Failure) -> BlobID
 
     /// `tree` with `updates` applied (folders made and removed as needed). What the merge
     /// wrote before can be read from the new tree at once.
     func applying(_ updates: [MergeUpdate<BlobID>], to tree: Tree) throws(Failure) -> Tree
+}
+
+extension MergeSource {
+    /// One by one, on the caller's thread.
+    package func merging<Merged: Sendable>(
+        _ documents: [(path: DocumentPath, versions: [BlobID?])],
+        _ merge: @escaping @Sendable (DocumentPath, [JSONValue?]) -> Merged
+    ) throws(Failure) -> [Merged] {
+        var merged: [Merged] = []
+        merged.reserveCapacity(documents.count)
+        for (path, versions) in documents {
+            var values: [JSONValue?] = []
+            for version in versions { values.append(try version.map { blob throws(Failure) in try document(in: blob, at: path) }) }
+            merged.append(merge(path, values))
+        }
+        return merged
+    }
+
+    /// As ``write(_:at:)``: the bytes are made again from the document.
+    package func write(_ document: JSONValue, canonicalBytes: [UInt8], at path: DocumentPath) throws(Failure) -> BlobID {
+        try write(document, at: path)
+    }
 }

@@ -5,7 +5,9 @@
 /// It reads only what differs among the three trees and builds the result from `ours` by
 /// replacing what changes, in three phases:
 /// 1. ``mergeDocuments(base:ours:theirs:)``: each document that differs, merged under its
-///    policy (a file of the store itself, `.cairn/…`, by content);
+///    policy (a file of the store itself, `.cairn/…`, by content); the documents both
+///    sides changed are read and merged by the source in batches
+///    (``MergeSource/merging(_:_:)``), which it may share out between threads;
 /// 2. ``restoreAncestors(_:base:ours:theirs:)``: a document deleted on one side while the
 ///    other changed a document below it comes back, so nothing is left without its parent;
 /// 3. ``recountDerivedCounts(_:)``: the documents that count documents below them, counted
@@ -65,7 +67,9 @@ package struct TreeMerge<Source: MergeSource> {
     /// changed keeps the change over a deletion, else the greater content, whichever side
     /// has it. The result is `ours` with what changed replaced.
     func mergeDocuments(base: Source.Tree, ours: Source.Tree, theirs: Source.Tree) throws(Source.Failure) -> Progress {
-        var updates: [MergeUpdate<Source.BlobID>] = []
+        // What each difference comes to, in the order of the differences: an update known at
+        // once, or a document both sides changed, merged below in batches.
+        var planned: [PlannedUpdate] = []
         var progress = Progress(tree: ours)
         for difference in try source.differences(base: base, ours: ours, theirs: theirs) {
             let (baseEntry, oursEntry, theirsEntry) = (difference.base, difference.ours, difference.theirs)
@@ -84,7 +88,7 @@ package struct TreeMerge<Source: MergeSource> {
                 continue
             }
             if baseEntry == oursEntry {
-                updates.append(theirsEntry.map { .upsert(path: difference.path, entry: $0) } ?? .remove(path: difference.path))
+                planned.append(.update(theirsEntry.map { .upsert(path: difference.path, entry: $0) } ?? .remove(path: difference.path)))
                 continue
             }
             guard let document else {
@@ -99,27 +103,71 @@ package struct TreeMerge<Source: MergeSource> {
                     }
                 }
                 if let kept, kept != oursEntry {
-                    updates.append(.upsert(path: difference.path, entry: kept))
+                    planned.append(.update(.upsert(path: difference.path, entry: kept)))
                 }
                 continue
             }
-            progress.mergedDocuments += 1
-            let outcome = schemaSet.merge(
-                document, base: try value(baseEntry, at: document), ours: try value(oursEntry, at: document),
-                theirs: try value(theirsEntry, at: document), context: context)
-            progress.conflicts += outcome.conflicts
-            if let merged = outcome.value {
-                let blob = try source.write(merged, at: document)
-                if blob != oursEntry?.blob {
-                    updates.append(.upsert(path: difference.path, entry: .file(blob)))
+            planned.append(.merge(document, difference))
+        }
+
+        // Each update with the position of its difference: the documents both sides changed
+        // are merged in batches, and the updates go to the source in the differences' order.
+        var updates: [(position: Int, update: MergeUpdate<Source.BlobID>)] = []
+        var batch: [(position: Int, document: DocumentPath, difference: MergeDifference<Source.BlobID>)] = []
+        for (position, plan) in planned.enumerated() {
+            switch plan {
+            case .update(let update):
+                updates.append((position, update))
+            case .merge(let document, let difference):
+                batch.append((position, document, difference))
+                if batch.count == Self.documentsPerBatch {
+                    try mergeBatch(batch, into: &updates, progress: &progress)
+                    batch.removeAll(keepingCapacity: true)
                 }
-            } else if oursEntry != nil {
-                progress.removals = true
-                updates.append(.remove(path: difference.path))
             }
         }
-        progress.tree = try source.applying(updates, to: ours)
+        if !batch.isEmpty { try mergeBatch(batch, into: &updates, progress: &progress) }
+        updates.sort { $0.position < $1.position }
+        progress.tree = try source.applying(updates.map(\.update), to: ours)
         return progress
+    }
+
+    /// What one difference of phase 1 comes to.
+    private enum PlannedUpdate {
+        case update(MergeUpdate<Source.BlobID>)
+        case merge(DocumentPath, MergeDifference<Source.BlobID>)
+    }
+
+    /// How many documents both sides changed are merged at once: the source may share them
+    /// out between threads, and each merged document is held in memory until written.
+    static var documentsPerBatch: Int { 256 }
+
+    /// Documents both sides changed, each merged under its policy: read, merged and made
+    /// canonical by the source (``MergeSource/merging(_:_:)``, perhaps on several threads),
+    /// then written one by one, in order.
+    private func mergeBatch(_ batch: [(position: Int, document: DocumentPath, difference: MergeDifference<Source.BlobID>)],
+                            into updates: inout [(position: Int, update: MergeUpdate<Source.BlobID>)],
+                            progress: inout Progress) throws(Source.Failure) {
+        let (schemaSet, context) = (schemaSet, context)
+        let merged = try source.merging(batch.map { _, document, difference in
+            (document, [difference.base?.blob, difference.ours?.blob, difference.theirs?.blob])
+        }) { document, versions in
+            let outcome = schemaSet.merge(document, base: versions[0], ours: versions[1], theirs: versions[2], context: context)
+            return (outcome: outcome, canonical: outcome.value?.canonicalBytes())
+        }
+        for ((position, document, difference), (outcome, canonical)) in zip(batch, merged) {
+            progress.mergedDocuments += 1
+            progress.conflicts += outcome.conflicts
+            if let value = outcome.value, let canonical {
+                let blob = try source.write(value, canonicalBytes: canonical, at: document)
+                if blob != difference.ours?.blob {
+                    updates.append((position, .upsert(path: difference.path, entry: .file(blob))))
+                }
+            } else if difference.ours != nil {
+                progress.removals = true
+                updates.append((position, .remove(path: difference.path)))
+            }
+        }
     }
 
     /// Phase 2: a document deleted with its subcollections on one side while the other

@@ -10,14 +10,16 @@ import CMalloc
 /// ``trimThreshold`` of freed memory at the top of each heap, and serving requests up to
 /// ``mmapThreshold`` from the heap rather than from mappings of their own, takes that away:
 /// three syncs over a path remote used about a tenth less CPU (`perf`: the pack threads'
-/// share fell from a fifth to a tenth). A process's peak memory is its largest heap either
-/// way; the benchmark's peak-memory rows are measured with these settings.
+/// share fell from a fifth to a tenth). In return, freed memory stays resident (up to
+/// ``trimThreshold`` in each thread's heap) until the process ends, and glibc no longer
+/// raises its threshold by itself, so a block above ``mmapThreshold`` is mapped afresh each
+/// time; the benchmark's peak-memory rows are measured with these settings.
 ///
 /// An app that embeds the library keeps its own allocator settings: this is the choice of
 /// the `cairn` program, made first thing in each of its processes.
 package enum ProcessMemory {
     /// Requests up to this size come from the heap (glibc's default: 128 KiB, raised by
-    /// itself as large blocks are freed).
+    /// itself, up to 32 MiB, as large blocks are freed; not once it is set).
     package static let mmapThreshold: Int32 = 1 << 20
     /// Free memory at the top of a heap beyond this size is handed back (glibc's default:
     /// 128 KiB, raised with ``mmapThreshold``).

@@ -86,7 +86,8 @@ import Glibc
     @Test(arguments: [[30, 70], [70], [99]])
     func theFirstBrokenDocumentInOrderIsTheFailure(_ broken: [Int]) throws {
         let asked = try requests(100) { number in Array((broken.contains(number) ? #"{"n": "# : #"{"n": \#(number)}"#).utf8) }
-        let error = try #require(throws: CairnError.self) { try read(asked) }
+        // Each merge takes a while, so that both threads take turns before a failure.
+        let error = try #require(throws: CairnError.self) { try read(asked, pause: 300) }
         #expect(error.code == .corrupt)
         #expect(error.message.hasPrefix("users/u1/books/b\(1_000 + broken[0]) in history is not a valid document"), "\(error.message)")
     }
@@ -104,7 +105,7 @@ import Glibc
         #expect(throws: (any Error).self, "another handle sees the blobs in memory: the story tells nothing") {
             try other.blobContent(inMemory[0].0)
         }
-        let read = try read(onDisk + inMemory, pause: 200)
+        let read = try read(onDisk + inMemory, pause: 500)
         #expect(read.threads == 2)
         #expect(read.documents == (0..<120).map { JSONValue.object(["n": .integer(Int64($0))]) })
     }

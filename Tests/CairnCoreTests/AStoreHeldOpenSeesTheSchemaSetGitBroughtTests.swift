@@ -74,4 +74,23 @@ import Glibc
         try store.checkpoint()
         try expectRefused(store, #"{"title": "second"}"#)
     }
+
+    @Test func aSetReadInItsFoldersFirstSecondIsReadOnceMoreWhenItSettles() throws {
+        // A new store: its schema folder changed just now, so its stamp is not trusted yet.
+        let store = try home.createStore("u1", schemaSet: SchemaSetFiles(name: "notes", files: ["note.schema.json": Array(Self.loose.utf8)]))
+        let folder = store.folder + "/.cairn/schema"
+        let made = try #require(FileStamp(path: folder, kind: .folder))
+        store.stopFileClock(at: made.changed)
+        try store.put(note(#"{"title": "first"}"#), at: path)
+        // A second change in the same tick of the file system's clock keeps the stamp: a file
+        // rewritten in place.
+        let fd = open(store.folder + "/" + schemaFile, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        _ = Array(Self.strict.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        #expect(FileStamp(path: folder, kind: .folder) == made)
+        // Once the folder has settled, the set is read once more.
+        store.letTimePass(2)
+        try expectRefused(store, #"{"title": "second"}"#)
+    }
 }

@@ -21,24 +21,25 @@ extension Store {
             }
         }
         loadedSchemaSet = set
-        if let stamp, !stamp.isSettled(seconds: 1, at: fileClock()) {
-            schemaFolderStamp = nil
-        } else {
-            schemaFolderStamp = .some(stamp)
-        }
+        schemaFolderStamp = .some(stamp)
+        schemaFolderSettled = stamp.map { $0.isSettled(seconds: 1, at: fileClock()) } ?? true
         return set
     }
 
     /// Drops the loaded schema set when `.cairn/schema` changed since it was read, so that
     /// the next use reads it again: another git tool (`git pull`, `git checkout`) replaced
-    /// its files while the store was held open. One `stat` of the folder, at each put and at
-    /// the start of each locked operation. A set read in the second its folder changed is
-    /// read again until the folder settles (the stamp's clock ticks may hide a second
-    /// change). A schema file rewritten in place keeps the folder's stamp; a checkpoint that
-    /// finds another git tool's changes reads the set again too.
+    /// its files while the store was held open. One `stat` of the folder, before each put and
+    /// at the start of each locked operation. A set read in the second its folder changed is
+    /// read once more when the folder has settled (the stamp's clock ticks may hide a second
+    /// change made in the same tick). A schema file rewritten in place keeps the folder's
+    /// stamp; a checkpoint that finds another git tool's changes reads the set again too.
     func forgetSchemaSetIfItsFolderChanged() {
         guard loadedSchemaSet != nil else { return }
-        if let seen = schemaFolderStamp, seen == FileStamp(path: absolute(StoreLayout.schemaFolder), kind: .folder) { return }
+        let stamp = FileStamp(path: absolute(StoreLayout.schemaFolder), kind: .folder)
+        if let seen = schemaFolderStamp, seen == stamp,
+           schemaFolderSettled || !(stamp.map { $0.isSettled(seconds: 1, at: fileClock()) } ?? true) {
+            return
+        }
         loadedSchemaSet = nil
         schemaFolderStamp = nil
     }
@@ -46,7 +47,6 @@ extension Store {
     /// The document as it will be stored at `path` (derived fields computed), or the error
     /// that refuses it: its schema's first complaint, and how many more there are.
     func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
-        forgetSchemaSetIfItsFolderChanged()
         guard let kind = try schemaSet().kind(of: path) else { return value }
         let document = kind.filled(value) { count in self.documents(of: count, below: path) }
         let errors = kind.validate(document, at: path)

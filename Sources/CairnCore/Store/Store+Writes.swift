@@ -25,6 +25,8 @@ extension Store {
     /// (sealed, in an encrypted store).
     func prepared(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> (filled: JSONValue, stored: [UInt8]) {
         try checkOwned(path)
+        // The set git may have brought since: it pins and checks the document.
+        forgetSchemaSetIfItsFolderChanged()
         guard case .object = value else {
             throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
         }

@@ -32,10 +32,11 @@ public final class Store {
     package internal(set) var codec: DocumentCodec
     /// The schema set, read on first use (``SchemaSet/empty``: the store has none).
     var loadedSchemaSet: SchemaSet?
-    /// The stamp of `.cairn/schema` when ``loadedSchemaSet`` was read, nil inside when the
-    /// folder was missing; nil when the set is to be read again at its next use (see
+    /// The stamp of `.cairn/schema` when ``loadedSchemaSet`` was read (nil inside: the folder
+    /// was missing), and whether the folder had settled then (see
     /// ``forgetSchemaSetIfItsFolderChanged()``).
     var schemaFolderStamp: FileStamp??
+    var schemaFolderSettled = false
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]

@@ -373,12 +373,3 @@ package enum Syscalls {
     /// RENAME_EXCHANGE from <linux/fs.h>.
     private static let renameExchange: UInt32 = 2
 }
-
-/// What ``Syscalls/inTwoThreads(_:)`` hands the thread it makes.
-private final class SecondThreadBody: Sendable {
-    let run: @Sendable () -> Void
-
-    init(_ run: @escaping @Sendable () -> Void) {
-        self.run = run
-    }
-}

@@ -8,7 +8,12 @@ struct InMemoryMergeSource: MergeSource {
         let document: JSONValue
 
         init(_ document: JSONValue) {
-            bytes = document.canonicalBytes()
+            self.init(document, canonicalBytes: document.canonicalBytes())
+        }
+
+        /// A document with its canonical bytes, made already.
+        init(_ document: JSONValue, canonicalBytes: [UInt8]) {
+            bytes = canonicalBytes
             self.document = document
         }
 
@@ -62,6 +67,11 @@ struct InMemoryMergeSource: MergeSource {
     }
 
     func write(_ document: JSONValue, at path: DocumentPath) -> Blob { Blob(document) }
+
+    func write(_ document: JSONValue?, canonicalBytes: [UInt8], at path: DocumentPath) -> Blob {
+        // Always given: this source does not write from bytes alone.
+        Blob(document ?? .null, canonicalBytes: canonicalBytes)
+    }
 
     func write(bytes: [UInt8]) -> Blob { Blob(bytes: bytes) }
 

@@ -46,8 +46,12 @@ package protocol MergeSource {
     func write(_ document: JSONValue, at path: DocumentPath) throws(Failure) -> BlobID
 
     /// Stores a document given with its canonical bytes (see ``write(_:at:)``), which the
-    /// caller made already.
-    func write(_ document: JSONValue, canonicalBytes: [UInt8], at path: DocumentPath) throws(Failure) -> BlobID
+    /// caller made already. When ``writesFromBytesAlone`` is set, `document` is `nil`.
+    func write(_ document: JSONValue?, canonicalBytes: [UInt8], at path: DocumentPath) throws(Failure) -> BlobID
+
+    /// Whether ``write(_:canonicalBytes:at:)`` needs only the bytes: then a merge keeps only
+    /// the bytes of the documents it merged until it writes them, not the documents too.
+    var writesFromBytesAlone: Bool { get }
 
     /// Stores bytes as they are (an asset's Git LFS pointer) as a blob.
     func write(bytes: [UInt8]) throws(Failure) -> BlobID
@@ -73,8 +77,13 @@ extension MergeSource {
         return merged
     }
 
-    /// As ``write(_:at:)``: the bytes are made again from the document.
-    package func write(_ document: JSONValue, canonicalBytes: [UInt8], at path: DocumentPath) throws(Failure) -> BlobID {
-        try write(document, at: path)
+    /// As ``write(_:at:)``: the bytes are made again from the document (which a source that
+    /// needs it is always given).
+    package func write(_ document: JSONValue?, canonicalBytes: [UInt8], at path: DocumentPath) throws(Failure) -> BlobID {
+        guard let document else { preconditionFailure("a source that writes documents was given bytes alone") }
+        return try write(document, at: path)
     }
+
+    /// The document is needed.
+    package var writesFromBytesAlone: Bool { false }
 }

@@ -139,8 +139,9 @@ package struct TreeMerge<Source: MergeSource> {
     }
 
     /// How many documents both sides changed are merged at once: the source may share them
-    /// out between threads, and each merged document is held in memory until written.
-    static var documentsPerBatch: Int { 256 }
+    /// out between threads, and each merged document's bytes are held in memory until
+    /// written (a document is at most 1 MiB).
+    static var documentsPerBatch: Int { 128 }
 
     /// Documents both sides changed, each merged under its policy: read, merged and made
     /// canonical by the source (``MergeSource/merging(_:_:)``, perhaps on several threads),
@@ -148,17 +149,19 @@ package struct TreeMerge<Source: MergeSource> {
     private func mergeBatch(_ batch: [(position: Int, document: DocumentPath, difference: MergeDifference<Source.BlobID>)],
                             into updates: inout [(position: Int, update: MergeUpdate<Source.BlobID>)],
                             progress: inout Progress) throws(Source.Failure) {
-        let (schemaSet, context) = (schemaSet, context)
+        let (schemaSet, context, keepsDocuments) = (schemaSet, context, !source.writesFromBytesAlone)
         let merged = try source.merging(batch.map { _, document, difference in
             (document, [difference.base?.blob, difference.ours?.blob, difference.theirs?.blob])
         }) { document, versions in
             let outcome = schemaSet.merge(document, base: versions[0], ours: versions[1], theirs: versions[2], context: context)
-            return (outcome: outcome, canonical: outcome.value?.canonicalBytes())
+            return (conflicts: outcome.conflicts, canonical: outcome.value?.canonicalBytes(),
+                    document: keepsDocuments ? outcome.value : nil)
         }
-        for ((position, document, difference), (outcome, canonical)) in zip(batch, merged) {
+        precondition(merged.count == batch.count, "the source merged \(merged.count) documents of \(batch.count)")
+        for ((position, document, difference), (conflicts, canonical, value)) in zip(batch, merged) {
             progress.mergedDocuments += 1
-            progress.conflicts += outcome.conflicts
-            if let value = outcome.value, let canonical {
+            progress.conflicts += conflicts
+            if let canonical {
                 let blob = try source.write(value, canonicalBytes: canonical, at: document)
                 if blob != difference.ours?.blob {
                     updates.append((position, .upsert(path: difference.path, entry: .file(blob))))

@@ -38,12 +38,9 @@ public struct PreReceiveHook {
         } catch {
             throw CairnError(.notFound, "cairn hook pre-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error)
         }
-        let gitdir = repository.gitdir
-        var name = FileSystem.lastComponent(of: String(gitdir.dropLast(gitdir.hasSuffix("/") ? 1 : 0)))
-        if name.hasSuffix(".git") { name.removeLast(4) }
         self.repository = repository
         contentCollection = (try? repository.config(Server.contentConfigKey)).flatMap { $0 }
-        uid = contentCollection != nil ? name : (try? repository.config("cairn.uid")).flatMap { $0 } ?? name
+        uid = contentCollection != nil ? repository.bareName : repository.progressOwner
         remoteUser = [environment["REMOTE_USER"], environment["GL_USER"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
         rules = .server(repository, uid: uid)
     }

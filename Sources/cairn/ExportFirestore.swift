@@ -61,7 +61,8 @@ struct ExportFirestore: ParsableCommand {
         }
         let export = try store.exportFirestore(at: at, shape: shape, database: named)
         if let output {
-            try FileSystem.writeAtomically(export.bytes, to: output)
+            // Checked above, before the work; a file made since is not replaced either.
+            try FileSystem.writeNew(export.bytes, to: output)
             let documents = "\(export.documents) document\(export.documents == 1 ? "" : "s")"
             print("Exported \(documents)\(export.database.map { " of \($0)" } ?? "") to \(output)")
         } else {

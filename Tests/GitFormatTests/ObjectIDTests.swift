@@ -22,6 +22,13 @@ import Testing
         }
     }
 
+    /// Every byte, as Foundation's `%02x` writes it.
+    @Test func hexDigitsAreFoundationsFormat() {
+        let all = (0...255).map { UInt8($0) }
+        #expect(all.hexDigits == all.map { String(format: "%02x", $0) }.joined())
+        #expect([UInt8]().hexDigits == "")
+    }
+
     @Test(arguments: ["", "4b825dc", String(repeating: "0", count: 39), String(repeating: "0", count: 41),
                       "4b825dc642cb6eb9a060e54bf8d69288fbee490g", "4b825dc642cb6eb9a060e54bf8d69288fbee490 ",
                       "-b825dc642cb6eb9a060e54bf8d69288fbee4904", "4b825dc642cb6eb9a060e54bf8d69288fbee49é"])

@@ -1,4 +1,5 @@
 import Crypto
+import GitFormat
 
 extension StoreKey {
     /// What names a key without giving it away: the first 8 bytes of SHA-256 of a fixed label
@@ -27,11 +28,6 @@ extension StoreKey {
         }
 
         /// The ID in hex, 16 digits.
-        public var description: String {
-            bytes.map { byte in
-                let digits = String(byte, radix: 16)
-                return byte < 16 ? "0" + digits : digits
-            }.joined()
-        }
+        public var description: String { bytes.hexDigits }
     }
 }

@@ -37,10 +37,7 @@ extension Store {
             throw CairnError(.notFound, "\(gitdir) is not a git repository: \(error.message)", cause: error)
         }
         do { try repository.keepNewObjectsInMemory() } catch { throw CairnError.git(error, doing: "cannot verify \(gitdir)") }
-        var name = FileSystem.lastComponent(of: gitdir.hasSuffix("/") ? String(gitdir.dropLast()) : gitdir)
-        if name.hasSuffix(".git") { name.removeLast(4) }
-        let uid = ((try? repository.config("cairn.uid")) ?? nil).flatMap { $0.isEmpty ? nil : $0 } ?? name
-        let audit = HistoryAudit(repository: repository, uid: uid, codec: nil)
+        let audit = HistoryAudit(repository: repository, uid: repository.progressOwner, codec: nil)
         let commits = try audit.commits(in: range)
         return (commits.count, try audit.findings(of: commits) { checked($0, commits.count) })
     }

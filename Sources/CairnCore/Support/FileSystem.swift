@@ -100,6 +100,24 @@ package enum FileSystem {
         }
     }
 
+    /// Writes `bytes` as the new file `path`, whole or not at all, and never over a file: one
+    /// that appears at `path` while the bytes are written is left as it is, and the write
+    /// fails with ``CairnError/Code/alreadyExists``. The bytes go to a temporary file first,
+    /// which is then linked to `path` (`link`, which refuses an existing name).
+    package static func writeNew(_ bytes: [UInt8], to path: String) throws(CairnError) {
+        let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-" + lastComponent(of: path)
+        defer { _ = Syscalls.unlink(temporary) }
+        try write(bytes, to: temporary)
+        switch Syscalls.link(temporary, to: path) {
+        case .success:
+            return
+        case .failure(.exists):
+            throw CairnError(.alreadyExists, "\(path) exists; give a new file (nothing was written)")
+        case .failure(let error):
+            throw failure("link", path, errno: error.code)
+        }
+    }
+
     /// Writes `bytes` to `path` in place (created, or cut to nothing first): for files nothing
     /// reads until the write is over.
     package static func write(_ bytes: [UInt8], to path: String) throws(CairnError) {

@@ -237,6 +237,12 @@ package enum Syscalls {
         return retryingOnInterrupt { renameat2(AT_FDCWD, path, AT_FDCWD, other, renameExchange) }.map { _ in }
     }
 
+    /// Gives the file `path` a second name, `target` (`link`): fails with `EEXIST` when
+    /// `target` exists, whatever made it.
+    package static func link(_ path: String, to target: String) -> Result<Void, Errno> {
+        retryingOnInterrupt { Glibc.link(path, target) }.map { _ in }
+    }
+
     package static func unlink(_ path: String) -> Result<Void, Errno> {
         retryingOnInterrupt { Glibc.unlink(path) }.map { _ in }
     }

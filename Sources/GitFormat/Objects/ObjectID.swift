@@ -44,16 +44,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public static let emptyTree = ObjectID(hex: "4b825dc642cb6eb9a060e54bf8d69288fbee4904")!
 
     /// The 40-digit hexadecimal form.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(40)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    public var hex: String { bytes.hexDigits }
 
     /// The first seven digits, as `git log --oneline` shows them.
     public var short: String { String(hex.prefix(7)) }

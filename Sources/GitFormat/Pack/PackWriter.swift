@@ -79,7 +79,7 @@ package struct PackWriter {
         for entry in located { index.appendBigEndian(UInt32(entry.offset)) }
         index += checksum
         index += SHA1.hash(index)
-        let name = checksum.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let name = checksum.hexDigits
         return (pack, index, name)
     }
 

@@ -1,0 +1,43 @@
+@testable import CairnCore
+import CairnMerge
+import CairnTestSupport
+import Foundation
+import Testing
+
+/// A file a command creates for its user (`export-firestore --output`) is written whole or not
+/// at all, and never over a file, even one that appeared after the command checked the name:
+/// the file found there is left as it was.
+@Suite struct AFileWrittenNewNeverReplacesOneTests {
+    let folder = TemporaryFolder("cairn-write-new")
+
+    var leftovers: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(StoreLayout.temporaryFilePrefix) }
+    }
+
+    @Test func aNewFileIsWrittenWhole() throws {
+        let path = folder.path + "/export.json"
+        let bytes = Array(repeating: UInt8(ascii: "x"), count: 100_000)
+        try FileSystem.writeNew(bytes, to: path)
+        #expect(FileManager.default.contents(atPath: path) == Data(bytes))
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func aFileThatAppearedIsLeftAsItWas() throws {
+        let path = folder.path + "/export.json"
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: CairnError.self) { try FileSystem.writeNew(Array("ours".utf8), to: path) }
+        #expect(error.code == .alreadyExists)
+        #expect(error.message == "\(path) exists; give a new file (nothing was written)")
+        #expect(FileManager.default.contents(atPath: path) == Data("someone else's".utf8))
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func aSymbolicLinkIsNotFollowed() throws {
+        let path = folder.path + "/export.json"
+        let target = folder.path + "/elsewhere.json"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        #expect(throws: CairnError.self) { try FileSystem.writeNew(Array("ours".utf8), to: path) }
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -109,4 +109,44 @@ import Glibc
         #expect(read.threads == 2)
         #expect(read.documents == (0..<120).map { JSONValue.object(["n": .integer(Int64($0))]) })
     }
+
+    @Test func aMergeOpensItsSecondHandleOnce() throws {
+        let source = RepositoryMergeSource(repository: repository, codec: .plain)
+        let first = try #require(source.secondHandle.handle)
+        #expect(first !== repository)
+        #expect(source.secondHandle.handle === first)
+        // Two batches of documents, both merged on two threads.
+        let asked = try requests(200) { number in Array(#"{"n": \#(number)}"#.utf8) }
+        let threads = Mutex<Set<UInt>>([])
+        for batch in [asked[..<100], asked[100...]] {
+            let documents = try source.merging(batch.map { ($0.path, [$0.blob]) }) { _, versions in
+                threads.withLock { _ = $0.insert(UInt(pthread_self())) }
+                usleep(200)
+                return versions[0] ?? .null
+            }
+            #expect(documents.count == 100)
+        }
+        #expect(threads.withLock { $0.count } == 2)
+        #expect(source.secondHandle.handle === first)
+    }
+
+    @Test func aHooksRepositoryMergesOnOneThread() async {
+        // A process of its own: a hook's repository is found through the environment.
+        await #expect(processExitsWith: .success) {
+            let suite = try AMergeReadsItsDocumentsOnTwoThreadsTests()
+            let asked = try suite.requests(60) { number in Array(#"{"n": \#(number)}"#.utf8) }
+            setenv("GIT_DIR", suite.repository.gitdir, 1)
+            let hooks = try Repository.openFromEnvironment()
+            if try hooks.openedForAnotherThread() != nil { exit(3) }
+            let threads = Mutex<Set<UInt>>([])
+            let documents = try RepositoryMergeSource(repository: hooks, codec: .plain)
+                .merging(asked.map { ($0.path, [$0.blob]) }) { _, versions in
+                    threads.withLock { _ = $0.insert(UInt(pthread_self())) }
+                    usleep(200)
+                    return versions[0] ?? .null
+                }
+            if documents != (0..<60).map({ JSONValue.object(["n": .integer(Int64($0))]) }) { exit(4) }
+            if threads.withLock({ $0.count }) != 1 { exit(5) }
+        }
+    }
 }

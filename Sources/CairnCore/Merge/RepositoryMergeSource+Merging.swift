@@ -11,17 +11,17 @@ extension RepositoryMergeSource {
     /// parsed is freed by it.
     ///
     /// The second handle sees the repository's folders only: a document with a blob it does
-    /// not find (one a hook or an audit keeps in the store's handle's memory, or a push's
-    /// quarantine) is done again by the store's handle, which also gives the error of a
-    /// blob that holds no document. So the results and the failure are those of doing it one
-    /// by one.
+    /// not find (one an audit keeps in the store's handle's memory) is done again by the
+    /// store's handle, which also gives the error of a blob that holds no document. So the
+    /// results and the failure are those of doing it one by one. A hook's repository, whose
+    /// pushed objects wait in a quarantine, gets no second handle: it merges one by one.
     func merging<Merged: Sendable>(
         _ documents: [(path: DocumentPath, versions: [ObjectID?])],
         _ merge: @escaping @Sendable (DocumentPath, [JSONValue?]) -> Merged
     ) throws -> [Merged] {
         let versions = documents.reduce(0) { $0 + $1.versions.count { $0 != nil } }
         guard versions >= Self.versionsWorthASecondThread, documents.count >= 2,
-              let second = try? repository.openedForAnotherThread() else {
+              let second = secondHandle.handle else {
             return try documents.map { try Self.merge($0, in: self, merge) }
         }
         let handles = LaneRepositories([repository, second])

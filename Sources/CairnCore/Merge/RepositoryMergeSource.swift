@@ -10,6 +10,14 @@ struct RepositoryMergeSource: MergeSource {
     let repository: Repository
     /// What the store's document blobs hold: plain or sealed JSON.
     let codec: DocumentCodec
+    /// The handle of the second thread that reads documents, for the whole merge.
+    let secondHandle: SecondHandle
+
+    init(repository: Repository, codec: DocumentCodec) {
+        self.repository = repository
+        self.codec = codec
+        secondHandle = SecondHandle(beside: repository)
+    }
 
     typealias Tree = ObjectID
     typealias BlobID = ObjectID

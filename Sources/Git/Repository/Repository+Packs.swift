@@ -103,6 +103,8 @@ extension Repository {
         var builder: OpaquePointer?
         try check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
         defer { git_packbuilder_free(builder) }
+        // Deltas searched for on every core, as `git repack` does.
+        git_packbuilder_set_threads(builder, 0)
         for pack in small {
             let path = gitdir + "objects/pack/" + pack.name + ".idx"
             let ids = try converting { () throws(GitFormatError) in try PackIndex.objectIDs(atPath: path) }
@@ -163,13 +165,15 @@ extension Repository {
     public func packLooseObjects() throws(GitError) {
         var loose: [(folder: String, id: ObjectID)] = []
         for byte in 0..<256 {
-            let folder = String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+            let folder = [UInt8(byte)].hexDigits
             loose += looseObjectFiles(inFolder: folder).map { (folder, $0) }
         }
         guard !loose.isEmpty else { return }
         var builder: OpaquePointer?
         try check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
         defer { git_packbuilder_free(builder) }
+        // Deltas searched for on every core, as `git repack` does.
+        git_packbuilder_set_threads(builder, 0)
         for object in loose {
             var raw = object.id.raw
             try check(git_packbuilder_insert(builder, &raw, nil), "git_packbuilder_insert")

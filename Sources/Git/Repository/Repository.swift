@@ -14,6 +14,10 @@ public final class Repository {
     /// (into `objects/pack`). Off once new objects are kept in memory
     /// (``keepNewObjectsInMemory()``).
     var packsWrites = true
+    /// Whether this handle reads objects from where git's environment put them (a push's
+    /// quarantine, `GIT_OBJECT_DIRECTORY`), which a handle opened on the folder would not
+    /// see (``openFromEnvironment()``).
+    var readsObjectsFromEnvironment = false
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -40,9 +44,10 @@ public final class Repository {
 
     /// Another handle on this repository, for another thread: libgit2's handles are not
     /// thread-safe, but two of them on the same folder may be used at once. Nil when libgit2
-    /// was built without threads.
+    /// was built without threads, and for a hook's repository, whose new objects wait where
+    /// only its own handle looks.
     public func openedForAnotherThread() throws(GitError) -> Repository? {
-        guard GitLibrary.isBuiltForThreads else { return nil }
+        guard GitLibrary.isBuiltForThreads, !readsObjectsFromEnvironment else { return nil }
         return try Repository(openingAt: gitdir, checkingPacks: false)
     }
 
@@ -58,6 +63,7 @@ public final class Repository {
             git_repository_open_ext(&repository, nil, GIT_REPOSITORY_OPEN_FROM_ENV.rawValue, nil),
             "git_repository_open_ext")
         let opened = Repository(handle: repository!)
+        opened.readsObjectsFromEnvironment = true
         // A hook writes nothing of its own: git directs the objects of a push not yet
         // accepted (the quarantine), and some servers run hooks without one.
         try opened.keepNewObjectsInMemory()

@@ -1,0 +1,24 @@
+import Git
+
+/// The handle a merge's second thread reads with (``RepositoryMergeSource/merging(_:_:)``):
+/// opened when the first batch worth a second thread comes, then kept for the merge's other
+/// batches. A merge of many documents hands them over in batches, and opening a handle reads
+/// the repository's configuration and lists its packs again.
+final class SecondHandle {
+    private let repository: Repository
+    /// Nil until asked; then the handle, or nil when none could be opened (libgit2 without
+    /// threads, a hook's repository, a failure), which is not tried again.
+    private var opened: Repository??
+
+    init(beside repository: Repository) {
+        self.repository = repository
+    }
+
+    /// The second handle, opened at the first call.
+    var handle: Repository? {
+        if let opened { return opened }
+        let handle = try? repository.openedForAnotherThread()
+        opened = .some(handle)
+        return handle
+    }
+}

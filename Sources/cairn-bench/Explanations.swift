@@ -23,7 +23,7 @@ enum Explanations {
         case let name where name.hasPrefix("checkpoint"):
             return "each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond; \(durability(row)); git's cost grows with its index"
         case let name where name.hasPrefix("sync"):
-            return "three processes, each paying the start of the checkpoint rows; in a sync (perf), writing the merged files is a third of its CPU (a new file for each new attempt), checking every document it pushes as the server will a fifth, recomputing derived fields an eighth, and libgit2 builds and indexes a pack each way; git's side pays for starting `cairn merge-driver` once per document both sides changed"
+            return "three processes, each paying the start of the checkpoint rows; in three syncs over a path (perf, 1,000 documents), libgit2's fetch and push (a pack built, sent and indexed each way) are a quarter of the CPU, the three starts a sixth, writing the merged and fetched files a tenth (a new file for each new attempt), checking every document it pushes as the server will a fifteenth, and recomputing derived fields, checking what was fetched and the merge itself a twenty-fifth each; git's side pays for starting `cairn merge-driver` once per document both sides changed"
         case let name where name.hasPrefix("three-way merge") && row.cairnSide.hasPrefix("cairn"):
             return "a whole process: \(processStart); the library's merge (next row) is the same work without it"
         case let name where name.hasPrefix("three-way merge"):

@@ -32,11 +32,24 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    @Test func aTemporaryNameLeftBehindIsNotFollowed() throws {
+        // A run killed before it removed its temporary file, whose name is now a symbolic link.
+        let path = folder.path + "/export.json"
+        let target = folder.path + "/elsewhere.json"
+        let temporary = folder.path + "/\(StoreLayout.temporaryFilePrefix)\(getpid())-export.json"
+        try FileManager.default.createSymbolicLink(atPath: temporary, withDestinationPath: target)
+        try FileSystem.writeNew(Array("ours".utf8), to: path)
+        #expect(FileManager.default.contents(atPath: path) == Data("ours".utf8))
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(leftovers.isEmpty)
+    }
+
     @Test func aSymbolicLinkIsNotFollowed() throws {
         let path = folder.path + "/export.json"
         let target = folder.path + "/elsewhere.json"
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
-        #expect(throws: CairnError.self) { try FileSystem.writeNew(Array("ours".utf8), to: path) }
+        let error = try #require(throws: CairnError.self) { try FileSystem.writeNew(Array("ours".utf8), to: path) }
+        #expect(error.code == .alreadyExists)
         #expect(!FileManager.default.fileExists(atPath: target))
         #expect(leftovers.isEmpty)
     }

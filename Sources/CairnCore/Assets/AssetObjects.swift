@@ -1,5 +1,6 @@
 import CairnMerge
 import Crypto
+import GitFormat
 
 /// A folder of Git LFS objects, laid out as git-lfs lays them: the object `oid` (its SHA-256
 /// in hex) is the file `aa/bb/<oid>` below the folder. A store keeps the assets it has read
@@ -151,10 +152,7 @@ package struct AssetObjects: Sendable {
         try FileSystem.check(Syscalls.fsync(output), "fsync", target)
         closed = true
         try FileSystem.check(Syscalls.close(output), "close", target)
-        let oid = hash.finalize().map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
+        let oid = Array(hash.finalize()).hexDigits
         return (oid, size)
     }
 }

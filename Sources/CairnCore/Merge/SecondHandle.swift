@@ -8,7 +8,9 @@ final class SecondHandle {
     private let repository: Repository
     /// Nil until asked; then the handle, or nil when none could be opened (libgit2 without
     /// threads, a hook's repository, a failure), which is not tried again.
-    private var opened: Repository??
+    private var kept: Repository??
+    /// How many times a handle was asked of libgit2: at most once.
+    private(set) var opened = 0
 
     init(beside repository: Repository) {
         self.repository = repository
@@ -16,9 +18,10 @@ final class SecondHandle {
 
     /// The second handle, opened at the first call.
     var handle: Repository? {
-        if let opened { return opened }
+        if let kept { return kept }
+        opened += 1
         let handle = try? repository.openedForAnotherThread()
-        opened = .some(handle)
+        kept = .some(handle)
         return handle
     }
 }

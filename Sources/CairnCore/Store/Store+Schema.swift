@@ -7,7 +7,7 @@ extension Store {
         if let loaded = loadedSchemaSet { return loaded }
         // The folder's stamp before its files are read: a change made while they are read
         // shows as a changed stamp at the next check.
-        let folder = schemaFolderNow()
+        let stamp = currentSchemaFolderStamp()
         var files: [String: [UInt8]] = [:]
         for name in FileSystem.names(in: absolute(StoreLayout.schemaFolder)) where SchemaSetFiles.isSetFile(name) {
             files[name] = try FileSystem.read(absolute(StoreLayout.schemaFolder + "/" + name))
@@ -21,17 +21,20 @@ extension Store {
             }
         }
         loadedSchemaSet = set
-        schemaFolderStamp = .some(folder.stamp)
-        schemaFolderSettled = folder.settled()
+        schemaFolderStamp = .some(stamp)
+        schemaFolderSettled = isSettled(stamp)
         return set
     }
 
-    /// `.cairn/schema`'s stamp now (nil when there is no such folder), and whether it has
-    /// settled: older than a tick of the file system's clock, so that a change made within
-    /// that tick would have given another stamp.
-    private func schemaFolderNow() -> (stamp: FileStamp?, settled: () -> Bool) {
-        let stamp = FileStamp(path: absolute(StoreLayout.schemaFolder), kind: .folder)
-        return (stamp, { stamp.map { $0.isSettled(seconds: 1, at: self.fileClock()) } ?? true })
+    /// `.cairn/schema`'s stamp now; nil when there is no such folder.
+    private func currentSchemaFolderStamp() -> FileStamp? {
+        FileStamp(path: absolute(StoreLayout.schemaFolder), kind: .folder)
+    }
+
+    /// Whether the schema folder's `stamp` has settled: older than a tick of the file
+    /// system's clock, so that a change made within that tick would have given another stamp.
+    private func isSettled(_ stamp: FileStamp?) -> Bool {
+        stamp.map { $0.isSettled(seconds: 1, at: fileClock()) } ?? true
     }
 
     /// Drops the loaded schema set when `.cairn/schema` changed since it was read, so that
@@ -43,8 +46,8 @@ extension Store {
     /// stamp; a checkpoint that finds another git tool's changes reads the set again too.
     func forgetSchemaSetIfItsFolderChanged() {
         guard loadedSchemaSet != nil else { return }
-        let folder = schemaFolderNow()
-        if let seen = schemaFolderStamp, seen == folder.stamp, schemaFolderSettled || !folder.settled() {
+        let stamp = currentSchemaFolderStamp()
+        if let seen = schemaFolderStamp, seen == stamp, schemaFolderSettled || !isSettled(stamp) {
             return
         }
         loadedSchemaSet = nil

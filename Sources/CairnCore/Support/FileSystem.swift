@@ -102,13 +102,27 @@ package enum FileSystem {
 
     /// Writes `bytes` as the new file `path`, whole or not at all, and never over a file: one
     /// that appears at `path` while the bytes are written is left as it is, and the write
-    /// fails with ``CairnError/Code/alreadyExists``. The bytes go to a temporary file first,
-    /// which is then linked to `path` (`link`, which refuses an existing name).
+    /// fails with ``CairnError/Code/alreadyExists``. The bytes go to a temporary file created
+    /// exclusively, which is then linked to `path` (`link`, which refuses a taken name), or,
+    /// on a file system without hard links, renamed to it with `RENAME_NOREPLACE`.
     package static func writeNew(_ bytes: [UInt8], to path: String) throws(CairnError) {
         let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-" + lastComponent(of: path)
+        // A run killed before it removed its temporary file left that name behind.
+        _ = Syscalls.unlink(temporary)
+        let fd = try check(Syscalls.open(temporary, .creatingNew), "create", temporary)
         defer { _ = Syscalls.unlink(temporary) }
-        try write(bytes, to: temporary)
-        switch Syscalls.link(temporary, to: path) {
+        do throws(CairnError) {
+            try writeAll(bytes, to: fd, path: path)
+        } catch {
+            _ = Syscalls.close(fd)
+            throw error
+        }
+        try check(Syscalls.close(fd), "close", path)
+        var outcome = Syscalls.link(temporary, to: path)
+        if case .failure(let error) = outcome, Self.hasNoHardLinks(error) {
+            outcome = Syscalls.renameNoReplace(temporary, to: path)
+        }
+        switch outcome {
         case .success:
             return
         case .failure(.exists):
@@ -116,6 +130,12 @@ package enum FileSystem {
         case .failure(let error):
             throw failure("link", path, errno: error.code)
         }
+    }
+
+    /// Whether `link` failed because the file system has no hard links (FAT, exFAT, some
+    /// network file systems).
+    private static func hasNoHardLinks(_ error: Syscalls.Errno) -> Bool {
+        [.notPermitted, .notSupported, .notImplemented].contains(error)
     }
 
     /// Writes `bytes` to `path` in place (created, or cut to nothing first): for files nothing

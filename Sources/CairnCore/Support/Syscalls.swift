@@ -43,6 +43,8 @@ package enum Syscalls {
         package static let wouldBlock = Errno(EWOULDBLOCK)
         package static let invalidArgument = Errno(EINVAL)
         package static let notImplemented = Errno(ENOSYS)
+        package static let notPermitted = Errno(EPERM)
+        package static let notSupported = Errno(EOPNOTSUPP)
         package static let crossDevice = Errno(EXDEV)
         package static let noSpace = Errno(ENOSPC)
         package static let quotaExceeded = Errno(EDQUOT)
@@ -58,6 +60,8 @@ package enum Syscalls {
         case replacing
         /// Writing over a file in place, created if missing, never through a symbolic link.
         case overwritingNoFollow
+        /// Writing a file created here, which must not exist (nor be a symbolic link).
+        case creatingNew
         /// Reading and appending, created if missing.
         case appending
         /// Reading and writing in place, created if missing.
@@ -68,6 +72,7 @@ package enum Syscalls {
             case .reading: O_RDONLY
             case .replacing: O_WRONLY | O_CREAT | O_TRUNC
             case .overwritingNoFollow: O_WRONLY | O_CREAT | O_NOFOLLOW
+            case .creatingNew: O_WRONLY | O_CREAT | O_EXCL
             case .appending: O_RDWR | O_APPEND | O_CREAT
             case .updating: O_RDWR | O_CREAT
             }
@@ -237,6 +242,14 @@ package enum Syscalls {
         return retryingOnInterrupt { renameat2(AT_FDCWD, path, AT_FDCWD, other, renameExchange) }.map { _ in }
     }
 
+    /// Renames `path` to `target` unless `target` exists (`renameat2(RENAME_NOREPLACE)`):
+    /// fails with `EEXIST` then, and with `EINVAL` or `ENOSYS` where the file system does not
+    /// support it.
+    package static func renameNoReplace(_ path: String, to target: String) -> Result<Void, Errno> {
+        guard let renameat2 = renameat2Call else { return .failure(.notImplemented) }
+        return retryingOnInterrupt { renameat2(AT_FDCWD, path, AT_FDCWD, target, renameNoReplaceFlag) }.map { _ in }
+    }
+
     /// Gives the file `path` a second name, `target` (`link`): fails with `EEXIST` when
     /// `target` exists, whatever made it.
     package static func link(_ path: String, to target: String) -> Result<Void, Errno> {
@@ -378,4 +391,5 @@ package enum Syscalls {
 
     /// RENAME_EXCHANGE from <linux/fs.h>.
     private static let renameExchange: UInt32 = 2
+    private static let renameNoReplaceFlag: UInt32 = 1
 }

@@ -109,15 +109,8 @@ package enum FileSystem {
         let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-" + lastComponent(of: path)
         // A run killed before it removed its temporary file left that name behind.
         _ = Syscalls.unlink(temporary)
-        let fd = try check(Syscalls.open(temporary, .creatingNew), "create", temporary)
         defer { _ = Syscalls.unlink(temporary) }
-        do throws(CairnError) {
-            try writeAll(bytes, to: fd, path: path)
-        } catch {
-            _ = Syscalls.close(fd)
-            throw error
-        }
-        try check(Syscalls.close(fd), "close", path)
+        try write(bytes, to: temporary, mode: .creatingNew)
         var outcome = Syscalls.link(temporary, to: path)
         if case .failure(let error) = outcome, Self.hasNoHardLinks(error) {
             outcome = Syscalls.renameNoReplace(temporary, to: path)
@@ -138,10 +131,10 @@ package enum FileSystem {
         [.notPermitted, .notSupported, .notImplemented].contains(error)
     }
 
-    /// Writes `bytes` to `path` in place (created, or cut to nothing first): for files nothing
-    /// reads until the write is over.
-    package static func write(_ bytes: [UInt8], to path: String) throws(CairnError) {
-        let fd = try check(Syscalls.open(path, .replacing), "create", path)
+    /// Writes `bytes` to `path` in place (created, or cut to nothing first; with `mode`
+    /// `.creatingNew`, created or refused): for files nothing reads until the write is over.
+    package static func write(_ bytes: [UInt8], to path: String, mode: Syscalls.OpenMode = .replacing) throws(CairnError) {
+        let fd = try check(Syscalls.open(path, mode), "create", path)
         do throws(CairnError) {
             try writeAll(bytes, to: fd, path: path)
         } catch {

@@ -44,7 +44,7 @@ struct ExportFirestore: ParsableCommand {
     func run() throws {
         let shape = FirestoreShape(rawValue: shape) ?? .rest
         if let output, FileSystem.kind(output) != nil {
-            throw CairnError(.alreadyExists, "\(output) exists; give a new file (nothing was written)")
+            throw FileSystem.taken(output)
         }
         let store = try global.openStore()
         var named: FirestoreDatabase?

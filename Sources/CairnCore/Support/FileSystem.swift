@@ -111,18 +111,24 @@ package enum FileSystem {
         _ = Syscalls.unlink(temporary)
         defer { _ = Syscalls.unlink(temporary) }
         try write(bytes, to: temporary, mode: .creatingNew)
-        var outcome = Syscalls.link(temporary, to: path)
+        var (call, outcome) = ("link", Syscalls.link(temporary, to: path))
         if case .failure(let error) = outcome, Self.hasNoHardLinks(error) {
-            outcome = Syscalls.renameNoReplace(temporary, to: path)
+            (call, outcome) = ("rename", Syscalls.renameNoReplace(temporary, to: path))
         }
         switch outcome {
         case .success:
             return
         case .failure(.exists):
-            throw CairnError(.alreadyExists, "\(path) exists; give a new file (nothing was written)")
+            throw taken(path)
         case .failure(let error):
-            throw failure("link", path, errno: error.code)
+            throw failure(call, path, errno: error.code)
         }
+    }
+
+    /// The refusal of a new file whose name is taken (``writeNew(_:to:)``, and a command's
+    /// check before its work).
+    package static func taken(_ path: String) -> CairnError {
+        CairnError(.alreadyExists, "\(path) exists; give a new file (nothing was written)")
     }
 
     /// Whether `link` failed because the file system has no hard links (FAT, exFAT, some

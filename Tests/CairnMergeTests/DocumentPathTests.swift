@@ -93,6 +93,28 @@ import Testing
         #expect(!DocumentID.collide("doc", "doc2"))
     }
 
+    /// The byte-by-byte check of a collection's entries against a new ID gives what the
+    /// reference (``DocumentID/collide(_:_:)`` of the ID and the entry's ID) gives: for files
+    /// and folders, ASCII in every case, and the non-ASCII names that lower to ASCII or change
+    /// length (the Kelvin sign, a dotted capital I, NFC against NFD).
+    @Test func anEntryCollidesWithAnIDAsTheReferenceSays() {
+        let letters = ["a", "A", "k", "K", "\u{212A}", "i", "I", "\u{130}", "\u{E9}", "e\u{301}", "\u{C9}", "-", "1", "\u{DF}", "ss"]
+        var random = SplitMix(seed: 19)
+        for _ in 0..<20_000 {
+            func word() -> String { (0..<Int.random(in: 1...4, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined() }
+            let id = word()
+            let other = Int.random(in: 0..<3, using: &random) == 0 ? id.uppercased() : word()
+            for name in [other, other + ".json", ".json", other + ".JSON"] {
+                let expected = DocumentID.collide(id, DocumentID.stem(ofFileName: name) ?? name)
+                #expect(DocumentID.collides(id, withEntry: name) == expected, "\(id) against \(name)")
+            }
+        }
+        #expect(DocumentID.collides("Doc", withEntry: "doc.json"))
+        #expect(DocumentID.collides("Doc", withEntry: "doc"))
+        #expect(!DocumentID.collides("doc", withEntry: "doc.json"))
+        #expect(DocumentID.collides("kelvin", withEntry: "\u{212A}elvin.json"))
+    }
+
     /// Paths sort by the bytes of their text, which `<` compares without making the text:
     /// IDs with bytes below `/` (`-`, `.`, a space), prefixes of one another and non-ASCII
     /// IDs among them.

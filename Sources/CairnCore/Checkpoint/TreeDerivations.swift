@@ -26,11 +26,9 @@ struct TreeDerivations {
         var corrections: [Correction] = []
         for path in schemaSet.documentsToDerive(after: changed) {
             guard let kind = schemaSet.kind(of: path), let value = try document(at: path, in: tree) else { continue }
-            // The documents below, read once however many counts the document has.
-            let below = kind.counted.isEmpty ? [] : try documents(below: path, in: tree)
-            let documents = { (count: DocumentCount) -> [JSONValue] in
-                below.filter { count.contains($0.0, below: path) }.map(\.1)
-            }
+            // The documents each count counts, read once however many counts take them.
+            let counted = kind.counted.isEmpty ? [:] : try countedDocuments(of: kind, below: path, in: tree)
+            let documents = { (count: DocumentCount) -> [JSONValue] in counted[count] ?? [] }
             let mismatches = kind.derivedMismatches(of: value, at: path, documents: documents)
             guard !mismatches.isEmpty else { continue }
             corrections.append(Correction(path: path, mismatches: mismatches, corrected: kind.filled(value, documents: documents)))
@@ -47,13 +45,24 @@ struct TreeDerivations {
         return value
     }
 
-    /// Every document below `owner` in `tree` (its subcollections, at any depth), parsed.
-    private func documents(below owner: DocumentPath, in tree: ObjectID) throws -> [(DocumentPath, JSONValue)] {
-        try repository.files(under: owner.folderName, inTree: tree).compactMap { file in
-            guard let path = DocumentPath(fileName: file.path), let entry = file.entries[0] else { return nil }
-            let bytes = try repository.blobContent(entry.id)
-            guard let value = try? codec.document(bytes, at: file.path) else { return nil }
-            return (path, value)
+    /// The documents below `owner` in `tree` that each of its counts counts, parsed: only the
+    /// folders of the counted collections walked (each once, whatever counts share it), each
+    /// file read once. A document is a file, as on the device, where a symbolic link is not
+    /// one; a file that does not parse is not counted, as on the device.
+    private func countedDocuments(of kind: SchemaSet.Kind, below owner: DocumentPath, in tree: ObjectID) throws -> [DocumentCount: [JSONValue]] {
+        let counts = Set(kind.counted.values)
+        var found: [DocumentCount: [JSONValue]] = [:]
+        for first in Set(counts.map { $0.collection[0] }).sorted() {
+            let sharing = counts.filter { $0.collection[0] == first }
+            for file in try repository.files(under: owner.folderName + "/" + first, inTree: tree) {
+                guard let path = DocumentPath(fileName: file.path), let entry = file.entries[0], entry.mode & 0o170000 == 0o100000 else { continue }
+                let taking = sharing.filter { $0.contains(path, below: owner) }
+                guard !taking.isEmpty else { continue }
+                let bytes = try repository.blobContent(entry.id)
+                guard let document = try? codec.document(bytes, at: file.path) else { continue }
+                for count in taking { found[count, default: []].append(document) }
+            }
         }
+        return found
     }
 }

@@ -68,10 +68,35 @@ extension Store {
         return document
     }
 
-    /// The stored documents of a counted collection below `owner`.
+    /// The stored documents of a counted collection below `owner`: only the collection's
+    /// folders are listed, not the owner's whole tree. A file that does not parse is not a
+    /// document and is not counted, as no tree can hold it.
     func documents(of count: DocumentCount, below owner: DocumentPath) -> [JSONValue] {
-        documents(under: owner.folderName).filter { count.contains($0, below: owner) }.compactMap { path in
+        documentPaths(of: count, below: owner).compactMap { path in
             (try? FileSystem.read(absolute(path.fileName))).flatMap { $0 }.flatMap { try? parseStored($0, file: path.fileName) }
+        }
+    }
+
+    /// The documents of a counted collection below `owner`, found in its folders: a `*`
+    /// between two collections stands for each document of the first that has
+    /// subcollections (a folder).
+    func documentPaths(of count: DocumentCount, below owner: DocumentPath) -> [DocumentPath] {
+        var folders = [owner.folderName]
+        for segment in count.collection {
+            folders = segment == "*"
+                ? folders.flatMap { folder in
+                    FileSystem.entries(in: absolute(folder)).filter { $0.kind == .folder }.map { folder + "/" + $0.name }
+                }
+                : folders.map { $0 + "/" + segment }
+        }
+        return folders.flatMap { folder -> [DocumentPath] in
+            // The folder's path is checked once, each file's ID on its own.
+            guard let collection = try? CollectionPath(folder) else { return [] }
+            return FileSystem.entries(in: absolute(folder)).compactMap { entry -> DocumentPath? in
+                guard entry.kind == .file, let id = DocumentID.stem(ofFileName: entry.name),
+                      let path = try? collection.document(id), count.contains(path, below: owner) else { return nil }
+                return path
+            }
         }
     }
 

@@ -107,9 +107,11 @@ extension Store {
     /// (`sorted` false: in no order, as for a count).
     func documents(under relative: String, sorted: Bool = true) -> [DocumentPath] {
         var found: [DocumentPath] = []
-        for name in FileSystem.names(in: absolute(relative)) {
+        // As any listing of the folder: a link at `relative` itself is followed; below it,
+        // only what the listing calls a folder is entered.
+        for (name, kind) in FileSystem.entries(in: absolute(relative), followingLink: true) {
             let child = relative + "/" + name
-            switch FileSystem.kind(absolute(child)) {
+            switch kind {
             case .file:
                 if let document = DocumentPath(fileName: child) { found.append(document) }
             case .folder:
@@ -144,11 +146,9 @@ extension Store {
             let exists = isLast ? FileSystem.kind(exact + ".json") == .file
                                 : (FileSystem.kind(exact) == .folder || FileSystem.kind(exact + ".json") == .file)
             if !exists {
-                for name in FileSystem.names(in: parent) {
+                for (name, _) in FileSystem.entries(in: parent, followingLink: true) where DocumentID.collides(id, withEntry: name) {
                     let sibling = DocumentID.stem(ofFileName: name) ?? name
-                    if DocumentID.collide(id, sibling) {
-                        throw CairnError(.invalidInput, "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID")
-                    }
+                    throw CairnError(.invalidInput, "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID")
                 }
             }
             parent = exact

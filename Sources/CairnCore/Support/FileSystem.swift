@@ -282,6 +282,20 @@ package enum FileSystem {
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     }
 
+    /// The names in a folder with what each is (a symbolic link is `.other`, not followed),
+    /// [] when there is no folder or it cannot be read — nor, without `followingLink`, when
+    /// `path` itself is a symbolic link (the folders above it are the caller's to trust): a
+    /// walk that lists only what an earlier listing called a folder never leaves the tree it
+    /// started in. Names that are not UTF-8 are left out. One listing, with a `stat` only for
+    /// an entry whose kind the file system's listing leaves out.
+    package static func entries(in path: String, followingLink: Bool = false) -> [(name: String, kind: Kind)] {
+        guard case .success(let entries) = Syscalls.entries(of: path, followingLink: followingLink) else { return [] }
+        return entries.compactMap { entry in
+            guard let kind = entry.kind ?? kind(path + "/" + entry.name) else { return nil }
+            return (entry.name, kind)
+        }
+    }
+
     /// Every file and folder below `path`, as paths relative to it (`users/u1/books/b1.json`),
     /// folders before what they hold, each folder's names sorted, without following symbolic
     /// links; an entry named in `skipping`, at any depth, is left out with all it holds. []

@@ -228,6 +228,45 @@ package enum Syscalls {
         return retryingOnInterrupt { followingLinks ? stat(path, &info) : lstat(path, &info) }.map { _ in FileStatus(info) }
     }
 
+    /// The entries of a folder, `.` and `..` and names that are not UTF-8 left out, each with
+    /// its kind as the listing gives it (`d_type`), without a `stat` each; nil where the file
+    /// system does not say. Without `followingLink`, a symbolic link at `path` (its last
+    /// component) is not listed through (`ELOOP`).
+    package static func entries(of path: String, followingLink: Bool) -> Result<[(name: String, kind: FileStatus.Kind?)], Errno> {
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW)
+        let fd: Int32
+        switch retryingOnInterrupt({ Glibc.open(path, flags) }) {
+        case .success(let opened): fd = opened
+        case .failure(let error): return .failure(error)
+        }
+        guard let folder = fdopendir(fd) else {
+            let error = Errno.current
+            _ = Glibc.close(fd)
+            return .failure(error)
+        }
+        defer { closedir(folder) }
+        var entries: [(name: String, kind: FileStatus.Kind?)] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(folder) else {
+                let error = Errno.current
+                return error.code == 0 ? .success(entries) : .failure(error)
+            }
+            // A name that is not UTF-8 is left out: no path Cairn reads or writes has one.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(validating: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let name, name != ".", name != ".." else { continue }
+            let kind: FileStatus.Kind? = switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): .file
+            case Int32(DT_DIR): .folder
+            case Int32(DT_UNKNOWN): nil
+            default: .other
+            }
+            entries.append((name, kind))
+        }
+    }
+
     package static func rename(_ path: String, to target: String) -> Result<Void, Errno> {
         retryingOnInterrupt { Glibc.rename(path, target) }.map { _ in }
     }

@@ -72,6 +72,37 @@ public enum DocumentID {
         return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
+    /// Whether the entry `name` of a collection's folder (a document's file `<ID>.json`, or
+    /// the folder of its subcollections `<ID>`) and the ID `id` would name one thing on a
+    /// case-insensitive or normalizing file system without being the same bytes: as
+    /// ``collide(_:_:)`` of `id` and the entry's ID. An ASCII ID against an ASCII entry is
+    /// compared byte by byte, ignoring case, without making strings: a create lists its whole
+    /// collection, and most IDs are ASCII. Anything else takes the reference path, since a
+    /// non-ASCII character can lower to an ASCII one (the Kelvin sign to `k`).
+    public static func collides(_ id: String, withEntry name: String) -> Bool {
+        let fast: Bool?? = id.utf8.withContiguousStorageIfAvailable { idBytes -> Bool? in
+            name.utf8.withContiguousStorageIfAvailable { nameBytes -> Bool? in
+                let suffix = ".json".utf8
+                var length = nameBytes.count
+                if length > suffix.count, nameBytes.suffix(suffix.count).elementsEqual(suffix) { length -= suffix.count }
+                guard idBytes.allSatisfy({ $0 < 0x80 }), nameBytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard length == idBytes.count else { return false }
+                var differ = false
+                for index in 0..<length where idBytes[index] != nameBytes[index] {
+                    guard asciiLower(idBytes[index]) == asciiLower(nameBytes[index]) else { return false }
+                    differ = true
+                }
+                return differ
+            } ?? nil
+        }
+        if let answer = fast ?? nil { return answer }
+        return collide(id, stem(ofFileName: name) ?? name)
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+
     /// Whether two IDs would name one file on a case-insensitive or normalizing file system
     /// (APFS, NTFS) without being the same bytes.
     public static func collide(_ first: String, _ second: String) -> Bool {

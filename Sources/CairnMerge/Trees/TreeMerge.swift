@@ -243,8 +243,15 @@ package struct TreeMerge<Source: MergeSource> {
         guard schemaSet.hasAssets else { return }
         var updates: [MergeUpdate<Source.BlobID>] = []
         for document in Set(progress.touched).sorted() {
-            let entry = try source.entry(at: document.fileName, in: progress.tree)
-            let merged = try entry.flatMap { entry throws(Source.Failure) in entry.isFolder ? nil : try source.document(in: entry.blob, at: document) }
+            // A kind without asset fields expects no pointer: its document is not read again
+            // (a pointer left below it is still removed).
+            let merged: JSONValue?
+            if let kind = schemaSet.kind(of: document), !kind.assets.isEmpty {
+                let entry = try source.entry(at: document.fileName, in: progress.tree)
+                merged = try entry.flatMap { entry throws(Source.Failure) in entry.isFolder ? nil : try source.document(in: entry.blob, at: document) }
+            } else {
+                merged = nil
+            }
             let expected = schemaSet.assetPointers(of: merged, at: document)
             let folder = StoreLayout.assetFolder(of: document)
             var present: [String: Source.BlobID] = [:]
@@ -264,18 +271,22 @@ package struct TreeMerge<Source: MergeSource> {
         }
     }
 
-    /// The documents below `owner` in `tree` that each of its counts counts: the files under
-    /// its folder listed once, each read only when a count takes it.
+    /// The documents below `owner` in `tree` that each of its counts counts: only the folders
+    /// of the counted collections listed (each once, whatever counts share it), each file read
+    /// once. A document is a file, as on the device, where a symbolic link is not one.
     func countedDocuments(below owner: DocumentPath, in tree: Source.Tree) throws(Source.Failure) -> [DocumentCount: [JSONValue]] {
         guard let kind = schemaSet.kind(of: owner), !kind.counted.isEmpty else { return [:] }
         let counts = Set(kind.counted.values)
         var found: [DocumentCount: [JSONValue]] = [:]
-        for file in try source.files(under: owner.folderName, in: tree) {
-            guard let path = DocumentPath(fileName: file.path) else { continue }
-            let taking = counts.filter { $0.contains(path, below: owner) }
-            guard !taking.isEmpty else { continue }
-            let document = try source.document(in: file.entry.blob, at: path)
-            for count in taking { found[count, default: []].append(document) }
+        for first in Set(counts.map { $0.collection[0] }).sorted() {
+            let sharing = counts.filter { $0.collection[0] == first }
+            for file in try source.files(under: owner.folderName + "/" + first, in: tree) where file.entry.mode & 0o170000 == 0o100000 {
+                guard let path = DocumentPath(fileName: file.path) else { continue }
+                let taking = sharing.filter { $0.contains(path, below: owner) }
+                guard !taking.isEmpty else { continue }
+                let document = try source.document(in: file.entry.blob, at: path)
+                for count in taking { found[count, default: []].append(document) }
+            }
         }
         return found
     }

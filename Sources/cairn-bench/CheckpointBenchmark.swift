@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import Foundation
 
 /// A checkpoint of 10 changed documents: `cairn checkpoint` (the tool, a whole process) and
 /// `Store.checkpoint()` (the library, as an app calls it) against `git add <the 10 paths> &&
@@ -14,6 +15,8 @@ struct CheckpointBenchmark {
     enum Place: String, CaseIterable {
         case large = "large collections"
         case small = "a small collection"
+        /// Documents drawn from another schema set (`--schema`), changed as devices change them.
+        case drawn = "the set's collections"
     }
 
     static let changed = 10
@@ -24,8 +27,10 @@ struct CheckpointBenchmark {
         let store = try Home(root: home).openStore(Fixture.uid)
         let fixture = Fixture(documents: documents)
 
+        let places: [Place] = bench.generated == nil ? [.large, .small] : [.drawn]
+        var current = Dictionary(try bench.documents(documents).map { ($0.path, $0.value) }, uniquingKeysWith: { $1 })
         var rows: [Comparison] = []
-        for place in Place.allCases {
+        for place in places {
             for side in ["cairn checkpoint", "Store.checkpoint()"] {
                 rows.append(Comparison(
                     workload: "checkpoint of 10 documents in \(place.rawValue)", documents: documents,
@@ -40,7 +45,7 @@ struct CheckpointBenchmark {
         for round in 0..<bench.rounds {
             for (index, row) in rows.enumerated() {
                 stamp += 1
-                let place = Place.allCases[index / 2]
+                let place = places[index / 2]
                 var changes: [(path: String, value: JSONValue)] = []
                 switch place {
                 case .large:
@@ -55,12 +60,31 @@ struct CheckpointBenchmark {
                     for number in numbers.prefix(Self.changed) {
                         changes.append(Fixture.inProgress(number, stamp: stamp, &rng))
                     }
+                case .drawn:
+                    changes = try bench.generated!.changes(Self.changed, of: &current, time: Int64(stamp) * 100, using: &rng)
                 }
+                // git's side gets the files as the store wrote them: with their derived fields,
+                // and the documents above them whose counts the writes changed.
+                var touched: [String] = []
                 for (path, value) in changes {
-                    try store.put(value, at: DocumentPath(path))
-                    try Workbench.write(value.canonicalBytes(), to: peer + "/" + path + ".json")
+                    let document = try DocumentPath(path)
+                    try store.put(value, at: document)
+                    for written in [document] + (try store.schemaSet().owners(affectedBy: document)) where !touched.contains(written.description) {
+                        touched.append(written.description)
+                    }
                 }
-                let files = changes.map { $0.path + ".json" }
+                // A document whose counts would change may not be there (a task of a board
+                // never written): then neither side has it.
+                touched = touched.filter { FileManager.default.fileExists(atPath: storeFolder + "/" + $0 + ".json") }
+                for path in touched {
+                    guard let bytes = FileManager.default.contents(atPath: storeFolder + "/" + path + ".json") else {
+                        throw Command.Failure(description: "cannot read \(path) in the store after writing it")
+                    }
+                    let file = peer + "/" + path + ".json"
+                    try FileManager.default.createDirectory(atPath: String(file[..<file.lastIndex(of: "/")!]), withIntermediateDirectories: true)
+                    try Workbench.write(Array(bytes), to: file)
+                }
+                let files = touched.map { $0 + ".json" }
                 let inProcess = row.cairnSide.hasPrefix("Store")
                 let cairnSide = {
                     if inProcess {

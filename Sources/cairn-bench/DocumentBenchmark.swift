@@ -20,8 +20,18 @@ struct DocumentBenchmark {
         let home = work + "/home"
         try bench.copy(try bench.home(documents: documents), to: home)
         let progress = try ProgressStore(home: Home(root: home), user: Fixture.uid, clock: ManualClock())
+        // An app's store holds documents written long before it reads them; the copy above
+        // was just made, and a file changed in the last second is read again every time (see
+        // `Store.document(at:)`).
+        Thread.sleep(forTimeInterval: 1.2)
         let fixture = Fixture(documents: documents)
-        let all = fixture.all()
+        // The rows hold what the store holds (a checkpoint may have filled a generated
+        // document's counts).
+        var current: [String: JSONValue] = [:]
+        for (path, _) in try bench.documents(documents) {
+            current[path] = try progress.get(path)
+        }
+        let all = current.sorted { $0.key < $1.key }.map { (path: $0.key, value: $0.value) }
         let database = try SQLiteDocuments(path: work + "/documents.sqlite")
         try database.execute("BEGIN")
         for (path, value) in all {
@@ -29,10 +39,6 @@ struct DocumentBenchmark {
         }
         try database.execute("COMMIT")
 
-        // An app's store holds documents written long before it reads them; the copies above
-        // were just made, and a file changed in the last second is read again every time
-        // (see `Store.document(at:)`).
-        Thread.sleep(forTimeInterval: 1.2)
         var rng = SplitMix(seed: 13)
         let sample = (0..<Self.batch).map { _ in all[Int(rng.next() % UInt64(all.count))].path }
         for path in sample {
@@ -58,9 +64,11 @@ struct DocumentBenchmark {
                     for path in sample { _ = try database.get(path).map { try JSONParser().parse($0) } }
                 } * perCall
             }
-            let writes = (0..<Self.batch).map { index in
-                Fixture.book(Int(rng.next() % UInt64(fixture.books)), low: round + 1, high: index % 7)
-            }
+            let writes = try bench.generated?.changes(Self.batch, of: &current, time: Int64(round * Self.batch * 2),
+                                                          checkpointing: false, using: &rng)
+                ?? (0..<Self.batch).map { index in
+                    Fixture.book(Int(rng.next() % UInt64(fixture.books)), low: round + 1, high: index % 7)
+                }
             let ourPuts = {
                 try Stopwatch.milliseconds { for (path, value) in writes { try progress.put(value, at: path) } } * perCall
             }

@@ -13,6 +13,16 @@ enum Explanations {
         "**exam session**: seed 000's 45-minute exam played through the library on a stopped clock (`cairn simulate exam-session` shows the same).",
     ]
 
+    /// How each workload is measured on documents drawn from another schema set (`--schema`).
+    static func drawnNotes(set: String) -> [String] {
+        [
+            "**documents**: drawn from the schema set \(set): valid random documents of its kinds in turn, each at a path of its own, from a fixed seed (as `cairn simulate` draws them); a change is an edit its kind's merge policy expects, or a new document of an append-only kind. The reasons beside the project's own figures (BENCHMARKS.md) were measured on its Life in the UK documents, not on these.",
+            "**checkpoint**: 10 changes are written through `Store.put` (not timed), and the files as the store wrote them (derived fields and counts computed, the documents whose counts changed) to git's copy; then the commit is timed, as for the project's documents.",
+            "**merge**: each of two branches changes up to 1,000 documents (half the store at most) as a device would, from the same seed for both sides; both sides merge the same two commits and write the merged tree. Git merges lines and knows no policy.",
+            "**get and put**: as for the project's documents; a put of a kind the set checkpoints at each write (`\"checkpoint\": \"immediate\"`) is left out, since that write is a checkpoint.",
+        ]
+    }
+
     /// Why a target was missed, by workload; nil where the report has nothing to add.
     static func reason(for row: Comparison) -> String? {
         switch row.workload {

@@ -14,13 +14,16 @@ final class Workbench {
     let rounds: Int
     let keep: Bool
     let schemaSet: SchemaSetFiles
+    /// The documents drawn from the schema set, when it is not the one ``Fixture`` is shaped
+    /// after (`--schema`).
+    let generated: GeneratedFixture?
     private var built: [Int: String] = [:]
 
     /// The environment of every git and cairn process: no user or system git configuration
     /// (both sides read the same, empty one), a fixed identity, no automatic gc.
     let environment: [String: String]
 
-    init(cairn: String, folder: String, rounds: Int, keep: Bool, schemaFolder: String) throws {
+    init(cairn: String, folder: String, rounds: Int, keep: Bool, schemaFolder: String, generating: Bool = false) throws {
         self.cairn = cairn
         self.folder = folder
         self.rounds = rounds
@@ -29,6 +32,7 @@ final class Workbench {
             throw Command.Failure(description: "no schema set at \(schemaFolder); run the benchmark from the project's folder")
         }
         schemaSet = set
+        generated = generating ? try GeneratedFixture(set: SchemaSet(readingProgress: set), name: set.name) : nil
         try FileManager.default.createDirectory(atPath: folder + "/gitconfig-home", withIntermediateDirectories: true)
         environment = [
             "HOME": folder + "/gitconfig-home",
@@ -92,7 +96,7 @@ final class Workbench {
         let home = Home(root: base + "/home")
         let store = try home.createStore(Fixture.uid, schemaSet: schemaSet, mergeDriver: cairn)
         var folders = Set<String>()
-        for (path, value) in Fixture(documents: documents).all() {
+        for (path, value) in try self.documents(documents) {
             let file = store.folder + "/" + path + ".json"
             let parent = String(file[..<file.lastIndex(of: "/")!])
             if folders.insert(parent).inserted {
@@ -105,6 +109,12 @@ final class Workbench {
         say("  generated a store of \(documents.formatted()) documents in \(Samples.format(seconds)) s")
         built[documents] = base
         return base + "/home"
+    }
+
+    /// The documents of the store of `documents` documents: ``Fixture``'s, or drawn from the
+    /// schema set.
+    func documents(_ documents: Int) throws -> [(path: String, value: JSONValue)] {
+        try generated?.all(documents: documents) ?? Fixture(documents: documents).all()
     }
 
     /// A bare remote the store of `home(documents:)` was pushed to (made on first use; the

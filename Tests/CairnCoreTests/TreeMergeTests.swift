@@ -145,6 +145,31 @@ import Testing
         }
     }
 
+    /// A Git LFS pointer left below a document whose kind declares no asset field (by hand,
+    /// or by a set that dropped the field) goes when a merge touches the document, though
+    /// the merge reads only documents of kinds that declare asset fields.
+    @Test func aPointerLeftBelowADocumentWithoutAssetFieldsGoesInAMerge() throws {
+        let set = try SchemaSet(files: [
+            "entry.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/entries/{id}","assets":{"photo":{}}},"x-merge":"append-only","type":"object","properties":{"at":{"type":"string"},"photo":{"type":["object","null"]}}}"#.utf8),
+            "note.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","properties":{"text":{"type":"string"}}}"#.utf8),
+        ])
+        let note = try DocumentPath("users/u1/notes/n1")
+        let base: [DocumentPath: JSONValue] = [note: .object(["text": .string("a")])]
+        var ours = base
+        ours[note] = .object(["text": .string("b")])
+        var theirs = base
+        theirs[try DocumentPath("users/u1/notes/n2")] = .object(["text": .string("c")])
+        let pointer = StoreLayout.assetPointerFile(of: note, field: "photo")
+        let stale = try repository.writeBlob(Array("version https://git-lfs.github.com/spec/v1\n".utf8))
+        func withPointer(_ documents: [DocumentPath: JSONValue]) throws -> ObjectID {
+            try repository.updateTree(tree(documents), with: [.upsert(path: pointer, id: stale, mode: 0o100644)]).id
+        }
+        let outcome = try StoreMerge(repository: repository, schemaSet: set, codec: .plain)
+            .merge(base: withPointer(base), ours: withPointer(ours), theirs: withPointer(theirs))
+        #expect(try repository.entry(at: pointer, inTree: outcome.tree) == nil)
+        #expect(try documents(outcome.tree)[note] == .object(["text": .string("b")]))
+    }
+
     /// Two devices that each merged the other's work (a criss-cross) then merge again: the
     /// counter of attempts counts each device's increments once, not twice.
     @Test func crissCrossMergesCountEachIncrementOnce() throws {

@@ -62,7 +62,7 @@ final class FaultHarness: @unchecked Sendable {
         if let wrong = try scenario.confirm(site) { throw FaultSiteError(message: "\(scenario) without faults: \(wrong)") }
         after = site.files("a").documents
         allowedTrees.insert(try site.resolve("a", "HEAD^{tree}") ?? oldTree)
-        if let followUp = scenario.followUp {
+        for followUp in scenario.followUp {
             let result = try site.cairn("a", followUp)
             guard result.status == 0 else { throw FaultSiteError(message: "\(followUp) without faults: \(result.stderr)") }
         }
@@ -179,7 +179,7 @@ final class FaultHarness: @unchecked Sendable {
         if again.status != 0, !(scenario.retryMayFindItDone && again.stderr.contains("there is no document")) {
             problems.append("the command failed when run again: \(again.stderr)")
         }
-        if let followUp = scenario.followUp {
+        for followUp in scenario.followUp {
             let result = try site.cairn("a", followUp)
             if result.status != 0 { problems.append("\(followUp.joined(separator: " ")) failed afterwards: \(result.stderr)") }
         }

@@ -19,22 +19,34 @@ extension FaultScenario {
         let updatedAt = 100 + Int(random.next() % 100)
         return [
             FaultScenario("put (new document)", command: ["put", "users/u1/examAttempts/new"],
-                          input: attempt("new", score: score), followUp: ["checkpoint"]) { site, random in
+                          input: attempt("new", score: score), followUp: [["checkpoint"]]) { site, random in
                 try makeStore(site, &random)
                 try site.must("a", "put", "users/u1/examAttempts/pending", input: attempt("pending", score: 1))
             },
             FaultScenario("put (new collection)", command: ["put", "users/u1/examInProgress/practice-2"],
                           input: #"{"examId":"practice-2","clientUpdatedAt":\#(updatedAt),"currentQuestionIndex":\#(score)}"#,
-                          followUp: ["checkpoint"]) { site, random in
+                          followUp: [["checkpoint"]]) { site, random in
                 try makeStore(site, &random)
             },
             FaultScenario("put (over a document)", command: ["put", "users/u1/books/b1"],
-                          input: book("b1", sections: ["s1": updatedAt, "s2": updatedAt + 1]), followUp: ["checkpoint"]) { site, random in
+                          input: book("b1", sections: ["s1": updatedAt, "s2": updatedAt + 1]), followUp: [["checkpoint"]]) { site, random in
                 try makeStore(site, &random)
             },
-            FaultScenario("rm", command: ["rm", "users/u1/books/b2"], followUp: ["checkpoint"],
+            FaultScenario("rm", command: ["rm", "users/u1/books/b2"], followUp: [["checkpoint"]],
                           retryMayFindItDone: true) { site, random in
                 try makeStore(site, &random)
+            },
+            // A write below a document that counts it: the document, then its board's counts.
+            // `validate` counts every task: a count the run again left behind fails it. (The
+            // checkpoint alone would hide one: the harness's copy of the store changes the
+            // index's stamp, so the checkpoint compares every file and counts in full.)
+            FaultScenario("put (below a count)", command: ["put", "users/u1/boards/b1/boardTasks/t3"],
+                          input: boardTask("t3", completed: score % 2 == 0), followUp: [["validate"], ["checkpoint"]]) { site, random in
+                try makeBoardStore(site, &random)
+            },
+            FaultScenario("rm (below a count)", command: ["rm", "users/u1/boards/b1/boardTasks/t1"], followUp: [["validate"], ["checkpoint"]],
+                          retryMayFindItDone: true) { site, random in
+                try makeBoardStore(site, &random)
             },
             FaultScenario("checkpoint", command: ["checkpoint"]) { site, random in
                 try makeStore(site, &random)
@@ -109,6 +121,21 @@ extension FaultScenario {
             let clone = try FaultSite.run(CLI.executable, ["--home", site.home("b"), "clone", site.remote], environment: FaultSite.environment)
             guard clone.status == 0 else { throw FaultSiteError(message: "clone: \(clone.stderr)") }
         }
+    }
+
+    /// Device `a` with the board app's set: a board counting its two tasks (one completed,
+    /// one chosen by the seed), checkpointed.
+    static func makeBoardStore(_ site: FaultSite, _ random: inout SplitMix) throws {
+        let made = try FaultSite.run(CLI.executable, ["--home", site.home("a"), "init", "u1", "--schema", "oybc"])
+        guard made.status == 0 else { throw FaultSiteError(message: "init: \(made.stderr)") }
+        try site.must("a", "put", "users/u1/boards/b1", input: #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01T00:00:00Z","endDate":"2026-11-30T00:00:00Z","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#)
+        try site.must("a", "put", "users/u1/boards/b1/boardTasks/t1", input: boardTask("t1", completed: true))
+        try site.must("a", "put", "users/u1/boards/b1/boardTasks/t2", input: boardTask("t2", completed: random.next() % 2 == 0))
+        try site.must("a", "checkpoint")
+    }
+
+    static func boardTask(_ id: String, completed: Bool) -> String {
+        #"{"id":"\#(id)","boardId":"b1","taskId":"\#(id)","position":0,"isCompleted":\#(completed),"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
     }
 
     /// The packs of device `a`'s store.

@@ -9,8 +9,9 @@ struct FaultScenario: Sendable, CustomStringConvertible {
     let command: [String]
     /// What the command reads on stdin.
     let input: String?
-    /// The command that commits the command's work afterwards (`checkpoint` after a put), if any.
-    let followUp: [String]?
+    /// The commands run afterwards, in order: what commits the command's work (`checkpoint`
+    /// after a put), and what checks it. Each must succeed.
+    let followUp: [[String]]
     /// The command talks to the remote: the remote and the other device are checked too.
     let syncs: Bool
     /// Running the command again after it did its work may say so and fail (`rm` of a
@@ -23,7 +24,7 @@ struct FaultScenario: Sendable, CustomStringConvertible {
     /// combined, say): nil when it does, else what is wrong.
     let confirm: @Sendable (FaultSite) throws -> String?
 
-    init(_ name: String, command: [String], input: String? = nil, followUp: [String]? = nil,
+    init(_ name: String, command: [String], input: String? = nil, followUp: [[String]] = [],
          syncs: Bool = false, retryMayFindItDone: Bool = false,
          confirm: @escaping @Sendable (FaultSite) throws -> String? = { _ in nil },
          prepare: @escaping @Sendable (FaultSite, inout SplitMix) throws -> Void) {

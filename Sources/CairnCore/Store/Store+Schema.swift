@@ -58,7 +58,14 @@ extension Store {
     /// that refuses it: its schema's first complaint, and how many more there are.
     func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
         guard let kind = try schemaSet().kind(of: path) else { return value }
-        let document = kind.filled(value) { count in self.documents(of: count, below: path) }
+        // A put of a counting document changes none of what it counts: the counts it holds
+        // are kept (see adjustCounts), and computed only where it has none yet.
+        let stored = kind.counted.isEmpty ? nil
+            : (try? FileSystem.read(absolute(path.fileName))).flatMap { $0 }.flatMap { try? parseStored($0, file: path.fileName) }
+        let document = kind.filled(value) { field, count in
+            if case .integer(let kept)? = stored?.field(field), kept >= 0 { return .integer(kept) }
+            return count.count(self.documents(of: count, below: path))
+        }
         let errors = kind.validate(document, at: path)
         if let first = errors.first {
             let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
@@ -101,7 +108,9 @@ extension Store {
     }
 
     /// Computes again the counts of the documents above `changed` that count documents like
-    /// them, and writes those that changed (recorded as pending like any write). The caller
+    /// them, from every document they count, and writes those that changed (recorded as
+    /// pending like any write). For writes whose other side is not known: a restore, a
+    /// retention sweep, a content decision, and the repair after a killed write. The caller
     /// holds the lock.
     func refreshCounts(after changed: [DocumentPath]) throws {
         let set = try schemaSet()
@@ -112,12 +121,99 @@ extension Store {
         for owner in owners {
             guard let bytes = try FileSystem.read(absolute(owner.fileName)),
                   let value = try? parseStored(bytes, file: owner.fileName) else { continue }
-            let updated = try codec.stored(set.filled(value, at: owner) { count in self.documents(of: count, below: owner) }.canonicalBytes(),
-                                           at: owner.fileName)
-            guard updated != bytes else { continue }
-            try journal.append([owner.fileName])
-            try FileSystem.writeAtomically(updated, to: absolute(owner.fileName))
+            try rewrite(owner, stored: bytes, as: set.filled(value, at: owner) { count in self.documents(of: count, below: owner) })
         }
+    }
+
+    /// Brings the counts above the documents a put or a delete changed up to date by
+    /// difference, as a database keeps a counter: each count that took the old document and
+    /// does not take the new one goes down by one, and the other way round. Only the owners'
+    /// files are read, however many documents they count. A count whose field holds no whole
+    /// number (written by another tool) is computed again from every document instead. The
+    /// stored counts are trusted otherwise: where another writer may have changed counted
+    /// documents, Cairn counts in full — the checkpoint's scan, a sync, a restore — and a
+    /// write killed between a document and its owner is repaired at the next lock
+    /// (``repairCountsAfterKilledWrite()``). The caller holds the lock.
+    func adjustCounts(after changes: [CountedChange]) throws {
+        let set = try schemaSet()
+        var differences: [DocumentPath: [String: Int64]] = [:]
+        var owners: [DocumentPath] = []
+        for change in changes {
+            for owner in set.owners(affectedBy: change.path) {
+                guard let kind = set.kind(of: owner) else { continue }
+                for (field, count) in kind.counted where count.contains(change.path, below: owner) {
+                    let before: Int64 = change.old.map(count.takes) == true ? 1 : 0
+                    let after: Int64 = change.new.map(count.takes) == true ? 1 : 0
+                    if differences[owner] == nil { owners.append(owner) }
+                    differences[owner, default: [:]][field, default: 0] += after - before
+                }
+            }
+        }
+        for owner in owners {
+            guard let changed = differences[owner], changed.values.contains(where: { $0 != 0 }), let kind = set.kind(of: owner),
+                  let bytes = try FileSystem.read(absolute(owner.fileName)),
+                  let value = try? parseStored(bytes, file: owner.fileName), case .object(var fields) = value else { continue }
+            var exact = true
+            for (field, difference) in changed {
+                guard case .integer(let stored)? = fields[field], stored >= 0,
+                      case (let sum, false) = stored.addingReportingOverflow(difference), sum >= 0 else {
+                    exact = false
+                    break
+                }
+                fields[field] = .integer(sum)
+            }
+            // Without documents, `filled` leaves the counts as set and computes the rest (ratios).
+            try rewrite(owner, stored: bytes, as: exact ? kind.filled(.object(fields))
+                                                        : kind.filled(value) { count in self.documents(of: count, below: owner) })
+        }
+    }
+
+    /// Runs `write`, which writes or removes the documents of `changes`, then brings the
+    /// counts above them up to date (``adjustCounts(after:)``). The lock is noted `busy`
+    /// first and left so when either fails, so that the next holder, in this process or
+    /// another, counts in full what this one could not finish: the document is written before
+    /// its owner, and a killed or failed write must not leave the owner's count behind.
+    func changingCounts(_ changes: [CountedChange], _ write: () throws -> Void) throws {
+        guard !changes.isEmpty else { return try write() }
+        try lock.noteBusy()
+        do {
+            try write()
+            try adjustCounts(after: changes)
+        } catch {
+            lock.leaveBusy()
+            throw error
+        }
+    }
+
+    /// What a write did to one document, as a count sees it: the document before and after
+    /// (nil: none, or a file that does not parse, which no count takes).
+    struct CountedChange {
+        var path: DocumentPath
+        var old: JSONValue?
+        var new: JSONValue?
+    }
+
+    /// Whether a write at `path` may change some count above it (see ``changingCounts(_:_:)``).
+    func changesCounts(_ path: DocumentPath) throws(CairnError) -> Bool {
+        try !schemaSet().owners(affectedBy: path).isEmpty
+    }
+
+    /// Counts in full the owners above every pending document, after the lock's last holder
+    /// was killed: it may have written a document and not yet its owner's count. The
+    /// caller holds the lock.
+    func repairCountsAfterKilledWrite() throws {
+        let set = try schemaSet()
+        guard set.kinds.contains(where: { !$0.counted.isEmpty }) else { return }
+        try refreshCounts(after: journal.paths().compactMap { DocumentPath(fileName: $0) })
+    }
+
+    /// Writes `owner` as `value` when that differs from its `stored` bytes (recorded as
+    /// pending like any write).
+    private func rewrite(_ owner: DocumentPath, stored bytes: [UInt8], as value: JSONValue) throws {
+        let updated = try codec.stored(value.canonicalBytes(), at: owner.fileName)
+        guard updated != bytes else { return }
+        try journal.append([owner.fileName])
+        try FileSystem.writeAtomically(updated, to: absolute(owner.fileName))
     }
 
     /// Refuses to change or delete an existing document of an append-only kind, with an

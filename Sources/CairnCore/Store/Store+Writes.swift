@@ -52,15 +52,19 @@ extension Store {
         } else {
             try checkCaseCollisions(path)
         }
+        // What the counts above it see change, if any count takes documents like it.
+        let counted = try changesCounts(path)
+            ? [CountedChange(path: path, old: old.flatMap { try? parseStored($0, file: path.fileName) }, new: filled)] : []
         try journal.append([path.fileName])
-        if old != nil {
-            try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile,
-                                           readable: true)
-        } else {
-            try FileSystem.makeFolders(absolute(path.collection.description))
-            try FileSystem.writeAtomically(bytes, to: file)
+        try changingCounts(counted) {
+            if old != nil {
+                try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile,
+                                               readable: true)
+            } else {
+                try FileSystem.makeFolders(absolute(path.collection.description))
+                try FileSystem.writeAtomically(bytes, to: file)
+            }
         }
-        try refreshCounts(after: [path])
         return old == nil ? .created : .updated
     }
 
@@ -92,13 +96,20 @@ extension Store {
                 throw CairnError(.notFound, "there is no document at \(path)")
             }
             for document in removed { try checkAppendOnly(document, change: .deleted) }
-            try journal.append(removed.map(\.fileName))
-            for document in removed {
-                try FileSystem.removeFile(absolute(document.fileName))
+            // What the counts above lose: each counted document as it was.
+            var counted: [CountedChange] = []
+            for document in removed where try changesCounts(document) {
+                let old = try FileSystem.read(absolute(document.fileName)).flatMap { try? parseStored($0, file: document.fileName) }
+                counted.append(CountedChange(path: document, old: old, new: nil))
             }
-            removeEmptyFolders(below: path.folderName)
-            FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
-            try refreshCounts(after: removed)
+            try journal.append(removed.map(\.fileName))
+            try changingCounts(counted) {
+                for document in removed {
+                    try FileSystem.removeFile(absolute(document.fileName))
+                }
+                removeEmptyFolders(below: path.folderName)
+                FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
+            }
             return removed
         }
     }

@@ -195,7 +195,8 @@ public final class Store {
 
     /// Runs `body` under the store's lock, turning libgit2 failures into store errors. A move
     /// of the working tree that a killed process left half done is finished first. Refuses,
-    /// with nothing changed, while `HEAD` is off the store's branch. `documentsOnly`: `body`
+    /// with nothing changed, while `HEAD` is off the store's branch. After a holder was
+    /// killed, the counts above the pending documents are computed again first. `documentsOnly`: `body`
     /// writes documents and nothing through libgit2 (see ``StoreLock/withLock(notingBusy:_:)``).
     func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
         try translatingErrors(what) {
@@ -203,6 +204,10 @@ public final class Store {
                 try checkHeadOnBranch(what, trustingStamp: documentsOnly)
                 forgetSchemaSetIfItsFolderChanged()
                 try finishInterruptedMove(what)
+                if lock.tookOverFromKilledHolder {
+                    try repairCountsAfterKilledWrite()
+                    lock.tookOverFromKilledHolder = false
+                }
                 return try body()
             }
         }

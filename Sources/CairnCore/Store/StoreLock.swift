@@ -17,7 +17,9 @@ import Foundation
 /// which would block writes forever, are removed — only those created since that holder
 /// started. A holder notes itself before it writes through libgit2 or the index writer
 /// (`noteBusy()`); one that only writes documents (a put, a delete) leaves no lock file
-/// when killed, and spares the file its two writes.
+/// when killed, and spares the file its two writes — unless the write changes a count
+/// above the document: then a kill between the two files' writes is seen
+/// (``tookOverFromKilledHolder``) and the store counts again.
 final class StoreLock {
     let path: String
     let gitdir: String
@@ -26,6 +28,11 @@ final class StoreLock {
     private var depth = 0
     /// Whether the file says `busy` for this holder.
     private var noted = false
+    /// Whether this holding began by finding the previous holder killed mid-operation, until
+    /// the holder has repaired what that one may have left (the store clears it).
+    var tookOverFromKilledHolder = false
+    /// See ``leaveBusy()``.
+    private var leavingBusy = false
 
     /// The lock of the repository at `gitdir`: `cairn/lock` in it, or `file` when given (the
     /// lock Cairn takes on a bare remote while it pushes there).
@@ -107,6 +114,7 @@ final class StoreLock {
             recoverAfterCrash(of: previous)
             recovered = true
         }
+        if recovered { tookOverFromKilledHolder = true }
         if notingBusy || recovered {
             do throws(CairnError) {
                 try noteBusy()
@@ -119,9 +127,17 @@ final class StoreLock {
         }
     }
 
+    /// Leaves the file `busy` when this holding ends, as if the holder had been killed: a
+    /// write that failed half way (a document written, the count above it not) is then
+    /// repaired by the next holder, in this process or another.
+    func leaveBusy() {
+        leavingBusy = noted
+    }
+
     private func release() {
         // A failure leaves `busy`: the next writer then clears lock files, which is harmless.
-        if noted { _ = writeState("idle\n") }
+        if noted, !leavingBusy { _ = writeState("idle\n") }
+        leavingBusy = false
         noted = false
         Syscalls.unlock(descriptor)
         _ = Syscalls.close(descriptor)

@@ -31,8 +31,11 @@ public struct DocumentCount: Hashable, Sendable {
 
     /// How many of `documents` (those of the collection) have the filter's values.
     public func count(_ documents: [JSONValue]) -> JSONValue {
-        .integer(Int64(documents.filter { document in
-            filter.allSatisfy { key, value in document.field(key).map { JSONValue.same($0, value) } ?? false }
-        }.count))
+        .integer(Int64(documents.filter(takes).count))
+    }
+
+    /// Whether `document`, one of the collection, counts: it has the filter's values.
+    public func takes(_ document: JSONValue) -> Bool {
+        filter.allSatisfy { key, value in document.field(key).map { JSONValue.same($0, value) } ?? false }
     }
 }

@@ -53,9 +53,15 @@ public struct SchemaSet: Sendable {
         /// `document` with its derived fields computed; with `documents` (the documents of a
         /// counted collection), its counts too — without, they are left as they are.
         public func filled(_ document: JSONValue, documents: ((DocumentCount) -> [JSONValue])? = nil) -> JSONValue {
+            filled(document, counting: documents.map { documents in { _, count in count.count(documents(count)) } })
+        }
+
+        /// `document` with its derived fields computed; with `counting`, each count's field
+        /// set to what it gives for the field's name and count — without, left as it is.
+        public func filled(_ document: JSONValue, counting: ((String, DocumentCount) -> JSONValue)?) -> JSONValue {
             guard case .object(var fields) = document, !derived.isEmpty || !counted.isEmpty else { return document }
-            if let documents {
-                for (name, count) in counted { fields[name] = count.count(documents(count)) }
+            if let counting {
+                for (name, count) in counted { fields[name] = counting(name, count) }
             }
             // Ratios read counts and other fields: everything else first.
             for (name, derivation) in derived {

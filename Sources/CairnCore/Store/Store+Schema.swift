@@ -1,4 +1,5 @@
 import CairnMerge
+import Git
 
 extension Store {
     /// The store's schema set (`.cairn/schema/*.schema.json`), or ``SchemaSet/empty`` when it
@@ -207,13 +208,14 @@ extension Store {
         try refreshCounts(after: journal.paths().compactMap { DocumentPath(fileName: $0) })
     }
 
-    /// Writes `owner` as `value` when that differs from its `stored` bytes (recorded as
-    /// pending like any write).
+    /// Writes `owner` as `value` when that differs from its `stored` bytes, just read from
+    /// its file (recorded as pending like any write; swapped in as a put swaps a document).
     private func rewrite(_ owner: DocumentPath, stored bytes: [UInt8], as value: JSONValue) throws {
         let updated = try codec.stored(value.canonicalBytes(), at: owner.fileName)
         guard updated != bytes else { return }
         try journal.append([owner.fileName])
-        try FileSystem.writeAtomically(updated, to: absolute(owner.fileName))
+        try FileSystem.replaceContents(of: absolute(owner.fileName), with: updated, spare: repository.gitdir + StoreLayout.spareFile,
+                                       readable: true)
     }
 
     /// Refuses to change or delete an existing document of an append-only kind, with an

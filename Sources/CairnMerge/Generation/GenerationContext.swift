@@ -136,7 +136,7 @@ struct GenerationContext {
     func entrySchema(for key: String, in keywords: JSONObject) -> JSONValue? {
         guard keywords["properties"]?.field(key) == nil else { return nil }
         let patterns = keywords["patternProperties"]?.objectValue ?? [:]
-        var validator = SchemaValidator(root: root)
+        let validator = SchemaValidator(root: root)
         let matched = JSONValue.sortedKeys(patterns).filter { validator.matches(key, $0) == true }.map { patterns[$0]! }
         switch matched.count {
         case 0:

@@ -15,6 +15,8 @@
 public struct Schema: Sendable {
     /// The schema as parsed.
     public let root: JSONValue
+    /// Its regular expressions, compiled as checks need them.
+    private let patterns = SchemaPatterns()
 
     /// Nesting of `$ref` beyond which a schema is taken to loop.
     static let maxDepth = 64
@@ -25,7 +27,7 @@ public struct Schema: Sendable {
 
     /// Every way `instance` breaks the schema; [] when it is valid.
     public func validate(_ instance: JSONValue) -> [ValidationError] {
-        var validator = SchemaValidator(root: root)
+        var validator = SchemaValidator(root: root, patterns: patterns)
         validator.tracksPaths = false
         guard !validator.errors(instance, against: root, schemaPath: "", instancePath: "", depth: 0).isEmpty else { return [] }
         validator.tracksPaths = true

@@ -2,13 +2,15 @@
 /// keyword, with the schema's regular expressions compiled once.
 struct SchemaValidator {
     let root: JSONValue
-    private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+    private let patterns: SchemaPatterns
     /// Whether errors say where they are. A first pass without (nearly every document is
     /// valid) builds no path strings; a second one with them runs only for an invalid document.
     var tracksPaths = true
 
-    init(root: JSONValue) {
+    /// `patterns`: the schema's compiled expressions, kept between checks (a new cache by default).
+    init(root: JSONValue, patterns: SchemaPatterns = SchemaPatterns()) {
         self.root = root
+        self.patterns = patterns
     }
 
     mutating func errors(_ instance: JSONValue, against schema: JSONValue, schemaPath: String,
@@ -267,12 +269,8 @@ struct SchemaValidator {
 
     /// Whether `text` contains a match of `pattern` (ECMA-262 patterns are not anchored);
     /// nil when the pattern cannot be compiled.
-    mutating func matches(_ text: String, _ pattern: String) -> Bool? {
-        if patterns[pattern] == nil {
-            patterns[pattern] = .some(try? Regex(pattern))
-        }
-        guard case .some(.some(let regex)) = patterns[pattern] else { return nil }
-        return (try? regex.firstMatch(in: text)) != nil
+    func matches(_ text: String, _ pattern: String) -> Bool? {
+        patterns.matches(text, pattern)
     }
 
     /// A count limit (`minItems`, `maxLength`, …): an integer, written `2` or `2.0`.

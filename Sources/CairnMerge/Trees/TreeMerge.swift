@@ -10,8 +10,9 @@
 ///    (``MergeSource/merging(_:_:)``), which it may share out between threads;
 /// 2. ``restoreAncestors(_:base:ours:theirs:)``: a document deleted on one side while the
 ///    other changed a document below it comes back, so nothing is left without its parent;
-/// 3. ``recountDerivedCounts(_:)``: the documents that count documents below them, counted
-///    again in the merged tree;
+/// 3. ``recountDerivedCounts(_:base:)``: the documents that count documents below them,
+///    their counts moved by what the documents that differ did (or counted again in the
+///    merged tree, where the ancestor has none to start from);
 /// 4. ``deriveAssetPointers(_:)``: the Git LFS pointers of the assets of every document that
 ///    differed, made again from the merged document.
 ///
@@ -56,7 +57,7 @@ package struct TreeMerge<Source: MergeSource> {
         if progress.removals {
             try restoreAncestors(&progress, base: base, ours: ours, theirs: theirs)
         }
-        try recountDerivedCounts(&progress)
+        try recountDerivedCounts(&progress, base: base)
         try deriveAssetPointers(&progress)
         return Outcome(tree: progress.tree, conflicts: progress.conflicts.sorted(),
                        mergedDocuments: progress.mergedDocuments)
@@ -204,11 +205,16 @@ package struct TreeMerge<Source: MergeSource> {
         }
     }
 
-    /// Phase 3: the counts of documents (`countDocuments`), computed again from the merged
-    /// tree for every document that counts something that differed — and its other derived
-    /// fields with them. A counted document that cannot be read is the source's error,
-    /// never left out of a count.
-    func recountDerivedCounts(_ progress: inout Progress) throws(Source.Failure) {
+    /// Phase 3: the counts of documents (`countDocuments`) of every document that counts
+    /// something that differed — and its other derived fields with them. A count moves from
+    /// the common ancestor's by difference, as counters merge: each counted document that
+    /// differs adds what it counts in the merged tree and takes away what it counted in
+    /// `base`, so that only the documents that differ are read. Where the ancestor has no
+    /// whole number to start from (a new owner, or another tool's value), the count is
+    /// taken again from every counted document of the merged tree. Both read only `base`
+    /// and the merged tree: the same result whichever side is `ours`. A counted document of
+    /// the merged tree that cannot be read is the source's error, never left out of a count.
+    func recountDerivedCounts(_ progress: inout Progress, base: Source.Tree) throws(Source.Failure) {
         // A set that counts no documents has nothing to count again.
         guard schemaSet.kinds.contains(where: { !$0.counted.isEmpty }) else { return }
         var owners = Set<DocumentPath>()
@@ -216,16 +222,22 @@ package struct TreeMerge<Source: MergeSource> {
             if let kind = schemaSet.kind(of: path), !kind.counted.isEmpty { owners.insert(path) }
             owners.formUnion(schemaSet.owners(affectedBy: path))
         }
+        let touched = Array(Set(progress.touched))
         var updates: [MergeUpdate<Source.BlobID>] = []
         for owner in owners.sorted() {
-            guard let entry = try source.entry(at: owner.fileName, in: progress.tree), !entry.isFolder else { continue }
+            guard let entry = try source.entry(at: owner.fileName, in: progress.tree), !entry.isFolder,
+                  let kind = schemaSet.kind(of: owner) else { continue }
             let current = try source.document(in: entry.blob, at: owner)
             // Counts are computed in objects only: another value is written as it is.
-            var counted: [DocumentCount: [JSONValue]] = [:]
+            var filled = current
             if case .object = current {
-                counted = try countedDocuments(below: owner, in: progress.tree)
+                if let counts = try countsByDifference(of: owner, kind: kind, from: base, to: progress.tree, touched: touched) {
+                    filled = kind.filled(current) { field, _ in counts[field] ?? .integer(0) }
+                } else {
+                    let counted = try countedDocuments(below: owner, in: progress.tree)
+                    filled = kind.filled(current) { count in counted[count] ?? [] }
+                }
             }
-            let filled = schemaSet.filled(current, at: owner) { count in counted[count] ?? [] }
             let blob = try source.write(filled, at: owner)
             if blob != entry.blob {
                 updates.append(.upsert(path: owner.fileName, entry: .file(blob)))
@@ -234,6 +246,36 @@ package struct TreeMerge<Source: MergeSource> {
         if !updates.isEmpty {
             progress.tree = try source.applying(updates, to: progress.tree)
         }
+    }
+
+    /// The counts of `owner` in `merged`, by field: its counts in `base` moved by what each
+    /// document of `touched` it counts did between the two trees. Nil when `base` gives no
+    /// whole number to start from for some count (no owner there, one that does not parse, a
+    /// field that is no whole number), or one of its counted documents there does not parse.
+    private func countsByDifference(of owner: DocumentPath, kind: SchemaSet.Kind, from base: Source.Tree, to merged: Source.Tree,
+                                    touched: [DocumentPath]) throws(Source.Failure) -> [String: JSONValue]? {
+        guard let entry = try source.entry(at: owner.fileName, in: base), !entry.isFolder,
+              case .object(let before)? = try? source.document(in: entry.blob, at: owner) else { return nil }
+        var counts: [String: JSONValue] = [:]
+        for (field, count) in kind.counted {
+            guard case .integer(var total)? = before[field], total >= 0 else { return nil }
+            for path in touched where count.contains(path, below: owner) {
+                guard let was = try? takes(count, path, in: base) else { return nil }
+                let now = try takes(count, path, in: merged)
+                guard case (let moved, false) = total.addingReportingOverflow(now - was) else { return nil }
+                total = moved
+            }
+            guard total >= 0 else { return nil }
+            counts[field] = .integer(total)
+        }
+        return counts
+    }
+
+    /// 1 when `count` takes the document at `path` in `tree` (a plain file, as in a count of
+    /// every document), else 0.
+    private func takes(_ count: DocumentCount, _ path: DocumentPath, in tree: Source.Tree) throws(Source.Failure) -> Int64 {
+        guard let entry = try source.entry(at: path.fileName, in: tree), entry.mode & 0o170000 == 0o100000 else { return 0 }
+        return count.takes(try source.document(in: entry.blob, at: path)) ? 1 : 0
     }
 
     /// Phase 4: the pointers of the assets of each document that differed, as its merged

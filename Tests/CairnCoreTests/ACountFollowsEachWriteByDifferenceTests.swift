@@ -153,5 +153,31 @@ import Testing
         try next.put(json("{\"note\": 1}"), at: try DocumentPath("users/u1/gardens/g2"))
         #expect(try counts(next) == ["beds": .integer(0), "plants": .integer(2), "ripe": .integer(2)])
         #expect(try next.validate().isEmpty)
+        // Repaired once: the lock no longer asks the next holder to count again.
+        let state = try FileSystem.read(store.repository.gitdir + "/" + StoreLayout.lockFile).map { String(decoding: $0, as: UTF8.self) }
+        #expect(state?.hasPrefix("idle") == true, "\(state ?? "-")")
+    }
+
+    /// A holder that finds the lock `recount` (a write that failed half way) but fails before
+    /// it repairs passes the sign on: a later holder still counts again.
+    @Test func theSignThatCountsNeedRepairOutlivesAHolderThatFails() throws {
+        let store = try makeStore()
+        try store.put(json("{\"ripe\": true}"), at: plant(0, 0))
+        let orphan = plant(1, 1)
+        try FileSystem.makeFolders(store.folder + "/" + orphan.collection.description)
+        try FileSystem.writeAtomically(Array("{\"ripe\":false}".utf8), to: store.folder + "/" + orphan.fileName)
+        try store.journal.append([orphan.fileName])
+        try FileSystem.writeAtomically(Array("recount\n".utf8), to: store.repository.gitdir + "/" + StoreLayout.lockFile)
+        // A broken schema set makes the next holder (a checkpoint, which notes itself busy)
+        // fail before it counts.
+        let schema = store.folder + "/.cairn/schema/garden.schema.json"
+        let saved = try #require(try FileSystem.read(schema))
+        try FileSystem.writeAtomically(Array("{ broken".utf8), to: schema)
+        let failing = try home.openStore("u1")
+        #expect(throws: CairnError.self) { try failing.checkpoint() }
+        try FileSystem.writeAtomically(saved, to: schema)
+        let next = try home.openStore("u1")
+        try next.put(json("{\"note\": 1}"), at: try DocumentPath("users/u1/gardens/g3"))
+        #expect(try counts(next)["plants"] == .integer(2))
     }
 }

@@ -170,6 +170,33 @@ import Testing
         #expect(try documents(outcome.tree)[note] == .object(["text": .string("b")]))
     }
 
+    /// One side brought a schema set whose count takes other documents (only the ripe
+    /// plants, where the ancestor's took every plant): the ancestor's count means something
+    /// else, so the merge counts in full rather than move it by difference.
+    @Test func aCountWhoseDefinitionChangedIsCountedInFull() throws {
+        func set(_ filter: String) -> [UInt8] {
+            Array(#"{"x-cairn":{"path":"users/{uid}/gardens/{id}"},"type":"object","properties":{"plants":{"type":"integer","x-merge":{"derive":{"countDocuments":"plants"\#(filter)}}}}}"#.utf8)
+        }
+        let plant = #"{"x-cairn":{"path":"users/{uid}/gardens/{g}/plants/{id}"},"type":"object"}"#
+        let (every, ripe) = (set(""), set(#","where":{"ripe":true}"#))
+        let merging = try SchemaSet(files: ["garden.schema.json": ripe, "plant.schema.json": Array(plant.utf8)])
+        let garden = try DocumentPath("users/u1/gardens/g1")
+        var base: [DocumentPath: JSONValue] = [garden: .object(["plants": .integer(2)])]
+        base[try DocumentPath("users/u1/gardens/g1/plants/p1")] = .object(["ripe": .bool(true)])
+        base[try DocumentPath("users/u1/gardens/g1/plants/p2")] = .object(["ripe": .bool(false)])
+        var theirs = base
+        theirs[try DocumentPath("users/u1/gardens/g1/plants/p3")] = .object(["ripe": .bool(true)])
+        func withSet(_ documents: [DocumentPath: JSONValue], _ schema: [UInt8]) throws -> ObjectID {
+            try repository.updateTree(tree(documents), with: [
+                .upsert(path: StoreLayout.schemaFolder + "/garden.schema.json", id: repository.writeBlob(schema), mode: 0o100644),
+            ]).id
+        }
+        let outcome = try StoreMerge(repository: repository, schemaSet: merging, codec: .plain)
+            .merge(base: withSet(base, every), ours: withSet(base, ripe), theirs: withSet(theirs, every))
+        let merged = try #require(try repository.entry(at: garden.fileName, inTree: outcome.tree))
+        #expect(try JSONParser().parse(repository.blobContent(merged.id)).field("plants") == .integer(2))
+    }
+
     /// Two devices that each merged the other's work (a criss-cross) then merge again: the
     /// counter of attempts counts each device's increments once, not twice.
     @Test func crissCrossMergesCountEachIncrementOnce() throws {

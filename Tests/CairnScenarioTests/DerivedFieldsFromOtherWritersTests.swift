@@ -167,6 +167,36 @@ import Testing
         #expect(validated.status == 0, "\(validated.stdout)")
     }
 
+    /// A schema set that counts otherwise (completed tasks become open ones), pushed with
+    /// plain git: no task changed, yet the board's counts mean something else now. The sync
+    /// that brings the set checks every document, not only those that changed.
+    @Test func aCountDefinedOtherwiseIsCountedAgainWhereTheSetArrives() throws {
+        #expect(try runProcess("/usr/bin/git", ["init", "-q", "--bare", "--initial-branch=main", remote]).status == 0)
+        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "oybc",
+                                                "--remote", remote]).status == 0)
+        let board = #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01","endDate":"2026-11-30","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
+        #expect(try on("phone", "put", "users/u1/boards/b1", input: board).status == 0)
+        for (id, done) in [("t1", true), ("t2", true), ("t3", false)] {
+            let task = #"{"id":"\#(id)","boardId":"b1","taskId":"\#(id)","position":0,"isCompleted":\#(done),"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
+            #expect(try on("phone", "put", "users/u1/boards/b1/boardTasks/\(id)", input: task).status == 0)
+        }
+        #expect(try on("phone", "sync").status == 0)
+        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote]).status == 0)
+        let schema = store("phone") + "/.cairn/schema/board.schema.json"
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "\"isCompleted\": true,", with: "\"isCompleted\": false,")
+        #expect(edited != text)
+        try edited.write(toFile: schema, atomically: true, encoding: .utf8)
+        #expect(try git("phone", "commit", "-qam", "Count open tasks").status == 0)
+        #expect(try git("phone", "push", "-q", "origin", "main").status == 0)
+
+        let synced = try on("tablet", "sync")
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"), "\(synced.stdout)")
+        let validated = try on("tablet", "validate")
+        #expect(validated.status == 0, "\(validated.stdout)")
+    }
+
     /// The server's hook refuses a push whose derived fields are wrong, one line for each
     /// field, naming the document, the field, the value expected and the value found.
     @Test func theHookRefusesWrongDerivedFieldsNamingDocumentFieldExpectedAndFound() throws {

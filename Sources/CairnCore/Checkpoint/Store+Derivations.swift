@@ -16,7 +16,12 @@ extension Store {
         let tree = try repository.commit(head).treeID
         var trees: [ObjectID?] = []
         for side in sides { trees.append(try side.map { try repository.commit($0).treeID }) }
-        let changed = try repository.differences(among: trees + [tree]).compactMap { DocumentPath(fileName: $0.path) }
+        let differing = try repository.differences(among: trees + [tree])
+        var changed = differing.compactMap { DocumentPath(fileName: $0.path) }
+        // A schema set that changed may derive and count otherwise: every document is checked.
+        if differing.contains(where: { $0.path.hasPrefix(StoreLayout.schemaFolder + "/") }) {
+            changed = try repository.differences(among: [tree, nil]).compactMap { DocumentPath(fileName: $0.path) }
+        }
         guard !changed.isEmpty else { return }
         let corrections = try TreeDerivations(repository: repository, schemaSet: set, codec: codec).corrections(in: tree, after: changed)
         guard !corrections.isEmpty else { return }

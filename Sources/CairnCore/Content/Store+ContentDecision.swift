@@ -79,15 +79,16 @@ extension Store {
         }.map(\.path)
         guard !documents.isEmpty else { return [] }
         try journal.append(documents.map(\.fileName))
-        for path in documents {
-            if let remoteTree, let entry = try repository.entry(at: path.fileName, inTree: remoteTree) {
-                try FileSystem.writeAtomically(try repository.blobContent(entry.id), to: absolute(path.fileName))
-            } else {
-                _ = try FileSystem.removeFile(absolute(path.fileName))
-                FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
+        try recountingAfter(documents) {
+            for path in documents {
+                if let remoteTree, let entry = try repository.entry(at: path.fileName, inTree: remoteTree) {
+                    try FileSystem.writeAtomically(try repository.blobContent(entry.id), to: absolute(path.fileName))
+                } else {
+                    _ = try FileSystem.removeFile(absolute(path.fileName))
+                    FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
+                }
             }
         }
-        try refreshCounts(after: documents)
         return documents
     }
 

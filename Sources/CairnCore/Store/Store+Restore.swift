@@ -62,22 +62,23 @@ extension Store {
             }
             let pending = try commitPending(message: nil)
             try journal.append(targets.map(\.path.fileName))
-            for (path, blob) in targets {
-                let file = absolute(path.fileName)
-                if let blob {
-                    let bytes = try repository.blobContent(blob)
-                    if FileSystem.kind(file) == .file {
-                        try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
-                    } else {
-                        try FileSystem.makeFolders(absolute(path.collection.description))
-                        try FileSystem.writeAtomically(bytes, to: file)
+            try recountingAfter(targets.map(\.path)) {
+                for (path, blob) in targets {
+                    let file = absolute(path.fileName)
+                    if let blob {
+                        let bytes = try repository.blobContent(blob)
+                        if FileSystem.kind(file) == .file {
+                            try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile)
+                        } else {
+                            try FileSystem.makeFolders(absolute(path.collection.description))
+                            try FileSystem.writeAtomically(bytes, to: file)
+                        }
+                    } else if FileSystem.kind(file) != nil {
+                        try FileSystem.removeFile(file)
+                        FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
                     }
-                } else if FileSystem.kind(file) != nil {
-                    try FileSystem.removeFile(file)
-                    FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
                 }
             }
-            try refreshCounts(after: targets.map(\.path))
             var result = RestoreResult(checkpoint: pending, restore: CheckpointResult(id: nil, changes: []),
                                        restored: targets.count, sourceName: sourceName, source: source.map(CheckpointID.init), fromRemote: fromRemote)
             let changes = try status().pending

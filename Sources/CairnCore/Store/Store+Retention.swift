@@ -27,11 +27,12 @@ extension Store {
             guard !removed.isEmpty else { return CheckpointResult(id: nil, changes: []) }
             removed.sort { $0.0 < $1.0 }
             try journal.append(removed.map(\.0.fileName))
-            for (path, _) in removed {
-                try FileSystem.removeFile(absolute(path.fileName))
-                FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
+            try recountingAfter(removed.map(\.0)) {
+                for (path, _) in removed {
+                    try FileSystem.removeFile(absolute(path.fileName))
+                    FileSystem.removeEmptyFolders(from: absolute(path.collection.description), upTo: folder)
+                }
             }
-            try refreshCounts(after: removed.map(\.0))
             let kinds = Set(removed.map { "\($0.1.file): \($0.1.retention!)" }).sorted()
             var message = "Retention: \(removed.count) document\(removed.count == 1 ? "" : "s") removed (\(kinds.joined(separator: "; ")))\n\n"
             for (path, _) in removed.prefix(200) { message += "removed \(path)\n" }

@@ -59,14 +59,7 @@ extension Store {
     /// that refuses it: its schema's first complaint, and how many more there are.
     func checked(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
         guard let kind = try schemaSet().kind(of: path) else { return value }
-        // A put of a counting document changes none of what it counts: the counts it holds
-        // are kept (see adjustCounts), and computed only where it has none yet.
-        let stored = kind.counted.isEmpty ? nil
-            : (try? FileSystem.read(absolute(path.fileName))).flatMap { $0 }.flatMap { try? parseStored($0, file: path.fileName) }
-        let document = kind.filled(value) { field, count in
-            if case .integer(let kept)? = stored?.field(field), kept >= 0 { return .integer(kept) }
-            return count.count(self.documents(of: count, below: path))
-        }
+        let document = kind.filled(value, documents: { count in self.documents(of: count, below: path) })
         let errors = kind.validate(document, at: path)
         if let first = errors.first {
             let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
@@ -165,33 +158,42 @@ extension Store {
             }
             // Without documents, `filled` leaves the counts as set and computes the rest (ratios).
             try rewrite(owner, stored: bytes, as: exact ? kind.filled(.object(fields))
-                                                        : kind.filled(value) { count in self.documents(of: count, below: owner) })
+                                                        : kind.filled(value, documents: { count in self.documents(of: count, below: owner) }))
         }
     }
 
     /// Runs `write`, which writes or removes the documents of `changes`, then brings the
     /// counts above them up to date (``adjustCounts(after:)``). The lock is noted `busy`
-    /// first and left so when either fails, so that the next holder, in this process or
-    /// another, counts in full what this one could not finish: the document is written before
-    /// its owner, and a killed or failed write must not leave the owner's count behind.
+    /// first, and left `recount` when either fails, so that the next holder, in this process
+    /// or another, counts in full what this one could not finish: the document is written
+    /// before its owner, and a killed or failed write must not leave the owner's count behind.
     func changingCounts(_ changes: [CountedChange], _ write: () throws -> Void) throws {
         guard !changes.isEmpty else { return try write() }
-        try lock.noteBusy()
-        do {
+        try guardingCounts {
             try write()
             try adjustCounts(after: changes)
-        } catch {
-            lock.leaveBusy()
-            throw error
         }
     }
 
-    /// What a write did to one document, as a count sees it: the document before and after
-    /// (nil: none, or a file that does not parse, which no count takes).
-    struct CountedChange {
-        var path: DocumentPath
-        var old: JSONValue?
-        var new: JSONValue?
+    /// Runs `write`, which writes or removes the documents at `changed` whatever they held
+    /// (a restore, a retention sweep, a content decision), then counts their owners in full
+    /// (``refreshCounts(after:)``), with the lock guarded as in ``changingCounts(_:_:)``.
+    func recountingAfter(_ changed: [DocumentPath], _ write: () throws -> Void) throws {
+        try guardingCounts {
+            try write()
+            try refreshCounts(after: changed)
+        }
+    }
+
+    /// Runs `body` with the lock noted `busy`, and left `recount` if it fails.
+    private func guardingCounts(_ body: () throws -> Void) throws {
+        try lock.noteBusy()
+        do {
+            try body()
+        } catch {
+            lock.leaveForRecount()
+            throw error
+        }
     }
 
     /// Whether a write at `path` may change some count above it (see ``changingCounts(_:_:)``).

@@ -52,9 +52,13 @@ extension Store {
         } else {
             try checkCaseCollisions(path)
         }
-        // What the counts above it see change, if any count takes documents like it.
-        let counted = try changesCounts(path)
-            ? [CountedChange(path: path, old: old.flatMap { try? parseStored($0, file: path.fileName) }, new: filled)] : []
+        // What the counts above it see change, if any count takes documents like it: a file
+        // that was there counts as a count counts it (a symbolic link is no document).
+        var counted: [CountedChange] = []
+        if try changesCounts(path) {
+            let before = FileSystem.kind(file) == .file ? old.flatMap { try? parseStored($0, file: path.fileName) } : nil
+            counted = [CountedChange(path: path, old: before, new: filled)]
+        }
         try journal.append([path.fileName])
         try changingCounts(counted) {
             if old != nil {
@@ -99,7 +103,8 @@ extension Store {
             // What the counts above lose: each counted document as it was.
             var counted: [CountedChange] = []
             for document in removed where try changesCounts(document) {
-                let old = try FileSystem.read(absolute(document.fileName)).flatMap { try? parseStored($0, file: document.fileName) }
+                let file = absolute(document.fileName)
+                let old = FileSystem.kind(file) == .file ? try FileSystem.read(file).flatMap { try? parseStored($0, file: document.fileName) } : nil
                 counted.append(CountedChange(path: document, old: old, new: nil))
             }
             try journal.append(removed.map(\.fileName))

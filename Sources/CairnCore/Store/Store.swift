@@ -83,7 +83,7 @@ public final class Store {
         } catch {
             throw CairnError.git(error, doing: "cannot open the store at \(folder)")
         }
-        lock = StoreLock(gitdir: repository.gitdir, timeout: configuration.lockTimeout)
+        lock = StoreLock(gitdir: repository.gitdir, timeout: configuration.lockTimeout, repairsCounts: true)
         journal = PendingJournal(path: repository.gitdir + StoreLayout.pendingFile)
         codec = try Self.codec(uid: uid, folder: folder, repository: repository, configuration: configuration)
     }
@@ -196,7 +196,8 @@ public final class Store {
     /// Runs `body` under the store's lock, turning libgit2 failures into store errors. A move
     /// of the working tree that a killed process left half done is finished first. Refuses,
     /// with nothing changed, while `HEAD` is off the store's branch. After a holder was
-    /// killed, the counts above the pending documents are computed again first. `documentsOnly`: `body`
+    /// killed, or failed half way through a write below a count, the counts above the
+    /// pending documents are computed again first (``StoreLock/countsNeedRepair``). `documentsOnly`: `body`
     /// writes documents and nothing through libgit2 (see ``StoreLock/withLock(notingBusy:_:)``).
     func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
         try translatingErrors(what) {
@@ -204,9 +205,9 @@ public final class Store {
                 try checkHeadOnBranch(what, trustingStamp: documentsOnly)
                 forgetSchemaSetIfItsFolderChanged()
                 try finishInterruptedMove(what)
-                if lock.tookOverFromKilledHolder {
+                if lock.countsNeedRepair {
                     try repairCountsAfterKilledWrite()
-                    lock.tookOverFromKilledHolder = false
+                    lock.countsRepaired()
                 }
                 return try body()
             }

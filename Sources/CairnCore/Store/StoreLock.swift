@@ -18,8 +18,13 @@ import Foundation
 /// started. A holder notes itself before it writes through libgit2 or the index writer
 /// (`noteBusy()`); one that only writes documents (a put, a delete) leaves no lock file
 /// when killed, and spares the file its two writes — unless the write changes a count
-/// above the document: then a kill between the two files' writes is seen
-/// (``tookOverFromKilledHolder``) and the store counts again.
+/// above the document: then a kill between the two files' writes is seen.
+///
+/// A store's lock (`repairsCounts`) also keeps the sign that counts may be behind their
+/// documents: a holder found killed, or one that failed half way through a write below a
+/// count and said so (``leaveForRecount()``), leaves the file `recount` at its release, and
+/// the next holder is told (``countsNeedRepair``) until it says the counts are repaired
+/// (``countsRepaired()``) — a holder that fails first passes the sign on.
 final class StoreLock {
     let path: String
     let gitdir: String
@@ -28,18 +33,21 @@ final class StoreLock {
     private var depth = 0
     /// Whether the file says `busy` for this holder.
     private var noted = false
-    /// Whether this holding began by finding the previous holder killed mid-operation, until
-    /// the holder has repaired what that one may have left (the store clears it).
-    var tookOverFromKilledHolder = false
-    /// See ``leaveBusy()``.
-    private var leavingBusy = false
+    /// Whether this lock keeps the sign that counts need repair (a store's lock).
+    let repairsCounts: Bool
+    /// Whether counts may be behind their documents: the previous holder was killed, or left
+    /// the file `recount`. Cleared by ``countsRepaired()``.
+    private(set) var countsNeedRepair = false
+    /// Whether the file says `recount` when this holding ends.
+    private var leavingForRecount = false
 
     /// The lock of the repository at `gitdir`: `cairn/lock` in it, or `file` when given (the
     /// lock Cairn takes on a bare remote while it pushes there).
-    init(gitdir: String, timeout: Double, file: String = StoreLayout.lockFile) {
+    init(gitdir: String, timeout: Double, file: String = StoreLayout.lockFile, repairsCounts: Bool = false) {
         self.gitdir = gitdir.hasSuffix("/") ? gitdir : gitdir + "/"
         self.path = self.gitdir + file
         self.timeout = timeout
+        self.repairsCounts = repairsCounts
     }
 
     deinit {
@@ -110,11 +118,15 @@ final class StoreLock {
         // A previous holder's `busy` is replaced by this one's, so that its lock files are
         // cleared once: a later writer must not take newer ones, some other program's, for its.
         var recovered = false
-        if let previous = readState(fd), previous.hasPrefix("busy ") {
+        let previous = readState(fd)
+        if let previous, previous.hasPrefix("busy ") {
             recoverAfterCrash(of: previous)
             recovered = true
         }
-        if recovered { tookOverFromKilledHolder = true }
+        if repairsCounts, recovered || previous?.hasPrefix("recount") == true {
+            countsNeedRepair = true
+        }
+        leavingForRecount = countsNeedRepair
         if notingBusy || recovered {
             do throws(CairnError) {
                 try noteBusy()
@@ -127,17 +139,27 @@ final class StoreLock {
         }
     }
 
-    /// Leaves the file `busy` when this holding ends, as if the holder had been killed: a
-    /// write that failed half way (a document written, the count above it not) is then
-    /// repaired by the next holder, in this process or another.
-    func leaveBusy() {
-        leavingBusy = noted
+    /// Leaves the file `recount` when this holding ends: a write that failed half way (a
+    /// document written, the count above it not) is then repaired by the next holder, in
+    /// this process or another. The holder has noted itself busy.
+    func leaveForRecount() {
+        leavingForRecount = repairsCounts
+    }
+
+    /// The holder has brought every count up to date: the sign is cleared.
+    func countsRepaired() {
+        countsNeedRepair = false
+        leavingForRecount = false
+        // A holder that noted itself writes `idle` at its release; one that did not clears
+        // the `recount` it found now.
+        if !noted { _ = writeState("idle\n") }
     }
 
     private func release() {
         // A failure leaves `busy`: the next writer then clears lock files, which is harmless.
-        if noted, !leavingBusy { _ = writeState("idle\n") }
-        leavingBusy = false
+        // A holder that did not note itself leaves the file as it found it (`recount` too).
+        if noted { _ = writeState(leavingForRecount ? "recount\n" : "idle\n") }
+        leavingForRecount = false
         noted = false
         Syscalls.unlock(descriptor)
         _ = Syscalls.close(descriptor)

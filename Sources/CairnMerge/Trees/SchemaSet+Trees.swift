@@ -2,7 +2,10 @@ extension SchemaSet {
     /// Merges whole sets of documents (path → document) under the policies of this set:
     /// documents added, changed or deleted on either side, a modification kept against a
     /// deletion (with the documents above it), an addition on both sides merged against an
-    /// empty base, counts of documents computed again. The store's merge (``TreeMerge``) over
+    /// empty base, counts of documents moved by what the documents that differ did (counted
+    /// in full where `base` has no whole number to start from: see
+    /// ``TreeMerge/recountDerivedCounts(_:base:)``; stores whose counts are right, as every
+    /// put leaves them, give counts that are right). The store's merge (``TreeMerge``) over
     /// documents in memory: the same documents and the same records as a sync, and symmetric
     /// like every policy, whichever side is `ours`.
     public func mergeDocuments(

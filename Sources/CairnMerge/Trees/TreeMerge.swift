@@ -49,6 +49,9 @@ package struct TreeMerge<Source: MergeSource> {
         /// Whether a side deleted a file, or the merge did: only then can a document lose the
         /// documents above it.
         var removals = false
+        /// Whether the schema set differs among the trees: a count may then be defined
+        /// otherwise than the ancestor's, and is taken in full.
+        var schemaChanged = false
     }
 
     /// Merges `ours` and `theirs` over `base`.
@@ -76,6 +79,7 @@ package struct TreeMerge<Source: MergeSource> {
             let (baseEntry, oursEntry, theirsEntry) = (difference.base, difference.ours, difference.theirs)
             let document = DocumentPath(fileName: difference.path)
             if let document { progress.touched.append(document) }
+            if difference.path.hasPrefix(StoreLayout.schemaFolder + "/") { progress.schemaChanged = true }
             // An asset's pointer is made again from its merged document (phase 4).
             if let pointer = StoreLayout.assetField(ofPointerFile: difference.path) {
                 progress.touched.append(pointer.document)
@@ -210,19 +214,24 @@ package struct TreeMerge<Source: MergeSource> {
     /// the common ancestor's by difference, as counters merge: each counted document that
     /// differs adds what it counts in the merged tree and takes away what it counted in
     /// `base`, so that only the documents that differ are read. Where the ancestor has no
-    /// whole number to start from (a new owner, or another tool's value), the count is
-    /// taken again from every counted document of the merged tree. Both read only `base`
+    /// whole number to start from (a new owner, or another tool's value), or the schema set
+    /// differs among the trees (a count may be defined otherwise), the count is taken again
+    /// from every counted document of the merged tree. Both read only `base`
     /// and the merged tree: the same result whichever side is `ours`. A counted document of
     /// the merged tree that cannot be read is the source's error, never left out of a count.
     func recountDerivedCounts(_ progress: inout Progress, base: Source.Tree) throws(Source.Failure) {
         // A set that counts no documents has nothing to count again.
         guard schemaSet.kinds.contains(where: { !$0.counted.isEmpty }) else { return }
+        // The owners to count again, each with the touched documents below it that it counts.
         var owners = Set<DocumentPath>()
-        for path in progress.touched {
+        var touchedBelow: [DocumentPath: [DocumentPath]] = [:]
+        for path in Set(progress.touched) {
             if let kind = schemaSet.kind(of: path), !kind.counted.isEmpty { owners.insert(path) }
-            owners.formUnion(schemaSet.owners(affectedBy: path))
+            for owner in schemaSet.owners(affectedBy: path) {
+                owners.insert(owner)
+                touchedBelow[owner, default: []].append(path)
+            }
         }
-        let touched = Array(Set(progress.touched))
         var updates: [MergeUpdate<Source.BlobID>] = []
         for owner in owners.sorted() {
             guard let entry = try source.entry(at: owner.fileName, in: progress.tree), !entry.isFolder,
@@ -231,11 +240,13 @@ package struct TreeMerge<Source: MergeSource> {
             // Counts are computed in objects only: another value is written as it is.
             var filled = current
             if case .object = current {
-                if let counts = try countsByDifference(of: owner, kind: kind, from: base, to: progress.tree, touched: touched) {
-                    filled = kind.filled(current) { field, _ in counts[field] ?? .integer(0) }
+                if !progress.schemaChanged,
+                   let counts = try countsByDifference(of: owner, kind: kind, from: base, to: progress.tree,
+                                                       touched: touchedBelow[owner] ?? []) {
+                    filled = kind.filled(current, counting: { field, _ in counts[field]! })
                 } else {
                     let counted = try countedDocuments(below: owner, in: progress.tree)
-                    filled = kind.filled(current) { count in counted[count] ?? [] }
+                    filled = kind.filled(current, documents: { count in counted[count] ?? [] })
                 }
             }
             let blob = try source.write(filled, at: owner)
@@ -249,7 +260,8 @@ package struct TreeMerge<Source: MergeSource> {
     }
 
     /// The counts of `owner` in `merged`, by field: its counts in `base` moved by what each
-    /// document of `touched` it counts did between the two trees. Nil when `base` gives no
+    /// document of `touched` (the documents below it that differ) it counts did between the
+    /// two trees. Nil when `base` gives no
     /// whole number to start from for some count (no owner there, one that does not parse, a
     /// field that is no whole number), or one of its counted documents there does not parse.
     private func countsByDifference(of owner: DocumentPath, kind: SchemaSet.Kind, from base: Source.Tree, to merged: Source.Tree,

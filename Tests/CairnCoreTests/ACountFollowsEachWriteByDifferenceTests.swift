@@ -133,19 +133,26 @@ import Testing
         #expect(try counts(store)["plants"] == .integer(2))
     }
 
+    /// A store with one ripe plant counted, and a second plant written and recorded as
+    /// pending but not counted — what a writer killed or failed between the two files left —
+    /// with the lock's file saying `lock`.
+    func storeWithAPlantItsGardenDoesNotCount(ripe: Bool, lock: String) throws -> Store {
+        let store = try makeStore()
+        try store.put(json("{\"ripe\": true}"), at: plant(0, 0))
+        let orphan = plant(2, 5)
+        try FileSystem.makeFolders(store.folder + "/" + orphan.collection.description)
+        try FileSystem.writeAtomically(Array("{\"ripe\":\(ripe)}".utf8), to: store.folder + "/" + orphan.fileName)
+        try store.journal.append([orphan.fileName])
+        try FileSystem.writeAtomically(Array((lock + "\n").utf8), to: store.repository.gitdir + "/" + StoreLayout.lockFile)
+        return store
+    }
+
     /// A writer killed after a plant's file and before the garden's leaves the lock `busy`
     /// (it notes itself before such a write): the next holder counts the pending documents'
     /// owners in full, whatever it came to do.
     @Test func aWriteKilledBeforeItsOwnersCountIsRepairedByTheNextHolder() throws {
-        let store = try makeStore()
-        try store.put(json("{\"ripe\": true}"), at: plant(0, 0))
         // What the killed writer did: the plant's file, its journal entry, the lock noted busy.
-        let orphan = plant(2, 5)
-        try FileSystem.makeFolders(store.folder + "/" + orphan.collection.description)
-        try FileSystem.writeAtomically(Array("{\"ripe\":true}".utf8), to: store.folder + "/" + orphan.fileName)
-        try store.journal.append([orphan.fileName])
-        let busy = "busy 999999 \(Int(Date().timeIntervalSince1970))\n"
-        try FileSystem.writeAtomically(Array(busy.utf8), to: store.repository.gitdir + "/" + StoreLayout.lockFile)
+        let store = try storeWithAPlantItsGardenDoesNotCount(ripe: true, lock: "busy 999999 \(Int(Date().timeIntervalSince1970))")
         #expect(try counts(store)["plants"] == .integer(1))
 
         // Another store value, as another process would open it, and a write elsewhere.
@@ -161,13 +168,7 @@ import Testing
     /// A holder that finds the lock `recount` (a write that failed half way) but fails before
     /// it repairs passes the sign on: a later holder still counts again.
     @Test func theSignThatCountsNeedRepairOutlivesAHolderThatFails() throws {
-        let store = try makeStore()
-        try store.put(json("{\"ripe\": true}"), at: plant(0, 0))
-        let orphan = plant(1, 1)
-        try FileSystem.makeFolders(store.folder + "/" + orphan.collection.description)
-        try FileSystem.writeAtomically(Array("{\"ripe\":false}".utf8), to: store.folder + "/" + orphan.fileName)
-        try store.journal.append([orphan.fileName])
-        try FileSystem.writeAtomically(Array("recount\n".utf8), to: store.repository.gitdir + "/" + StoreLayout.lockFile)
+        let store = try storeWithAPlantItsGardenDoesNotCount(ripe: false, lock: "recount")
         // A broken schema set makes the next holder (a checkpoint, which notes itself busy)
         // fail before it counts.
         let schema = store.folder + "/.cairn/schema/garden.schema.json"

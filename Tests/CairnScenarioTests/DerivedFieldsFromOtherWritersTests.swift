@@ -141,16 +141,26 @@ import Testing
         #expect(try on("phone", "validate").status == 0)
     }
 
-    /// Counts of other documents too: a task added to a board by hand leaves the board's
-    /// stats behind, and the device that receives it counts again.
-    @Test func aBoardsCountsAreCorrectedWhenATaskArrivesFromAnotherWriter() throws {
+    /// A phone with the board app's set, board b1 and `tasks` (ID, completed) put and synced
+    /// to a plain bare repository, and a tablet restored from it.
+    func boardOnPhoneAndTablet(tasks: [(String, Bool)]) throws {
         #expect(try runProcess("/usr/bin/git", ["init", "-q", "--bare", "--initial-branch=main", remote]).status == 0)
         #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "oybc",
                                                 "--remote", remote]).status == 0)
         let board = #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01","endDate":"2026-11-30","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
         #expect(try on("phone", "put", "users/u1/boards/b1", input: board).status == 0)
+        for (id, done) in tasks {
+            let task = #"{"id":"\#(id)","boardId":"b1","taskId":"\#(id)","position":0,"isCompleted":\#(done),"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
+            #expect(try on("phone", "put", "users/u1/boards/b1/boardTasks/\(id)", input: task).status == 0)
+        }
         #expect(try on("phone", "sync").status == 0)
         #expect(try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote]).status == 0)
+    }
+
+    /// Counts of other documents too: a task added to a board by hand leaves the board's
+    /// stats behind, and the device that receives it counts again.
+    @Test func aBoardsCountsAreCorrectedWhenATaskArrivesFromAnotherWriter() throws {
+        try boardOnPhoneAndTablet(tasks: [])
         let task = #"{"id":"t1","boardId":"b1","taskId":"t1","position":0,"isCompleted":true,"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
         let file = store("phone") + "/users/u1/boards/b1/boardTasks/t1.json"
         try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -171,17 +181,7 @@ import Testing
     /// plain git: no task changed, yet the board's counts mean something else now. The sync
     /// that brings the set checks every document, not only those that changed.
     @Test func aCountDefinedOtherwiseIsCountedAgainWhereTheSetArrives() throws {
-        #expect(try runProcess("/usr/bin/git", ["init", "-q", "--bare", "--initial-branch=main", remote]).status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "oybc",
-                                                "--remote", remote]).status == 0)
-        let board = #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01","endDate":"2026-11-30","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
-        #expect(try on("phone", "put", "users/u1/boards/b1", input: board).status == 0)
-        for (id, done) in [("t1", true), ("t2", true), ("t3", false)] {
-            let task = #"{"id":"\#(id)","boardId":"b1","taskId":"\#(id)","position":0,"isCompleted":\#(done),"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
-            #expect(try on("phone", "put", "users/u1/boards/b1/boardTasks/\(id)", input: task).status == 0)
-        }
-        #expect(try on("phone", "sync").status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote]).status == 0)
+        try boardOnPhoneAndTablet(tasks: [("t1", true), ("t2", true), ("t3", false)])
         let schema = store("phone") + "/.cairn/schema/board.schema.json"
         let text = try String(contentsOfFile: schema, encoding: .utf8)
         let edited = text.replacingOccurrences(of: "\"isCompleted\": true,", with: "\"isCompleted\": false,")

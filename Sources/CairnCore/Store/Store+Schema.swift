@@ -126,7 +126,7 @@ extension Store {
     /// number (written by another tool) is computed again from every document instead. The
     /// stored counts are trusted otherwise: where another writer may have changed counted
     /// documents, Cairn counts in full — the checkpoint's scan, a sync, a restore — and a
-    /// write killed between a document and its owner is repaired at the next lock
+    /// write killed or failed between a document and its owner is repaired at the next lock
     /// (``repairCountsAfterKilledWrite()``). The caller holds the lock.
     func adjustCounts(after changes: [CountedChange]) throws {
         let set = try schemaSet()
@@ -202,8 +202,8 @@ extension Store {
     }
 
     /// Counts in full the owners above every pending document, after the lock's last holder
-    /// was killed: it may have written a document and not yet its owner's count. The
-    /// caller holds the lock.
+    /// was killed or failed half way through a write below a count: it may have written a
+    /// document and not yet its owner's count. The caller holds the lock.
     func repairCountsAfterKilledWrite() throws {
         let set = try schemaSet()
         guard set.kinds.contains(where: { !$0.counted.isEmpty }) else { return }

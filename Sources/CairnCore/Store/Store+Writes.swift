@@ -52,8 +52,8 @@ extension Store {
         } else {
             try checkCaseCollisions(path)
         }
-        // What the counts above it see change, if any count takes documents like it: a file
-        // that was there counts as a count counts it (a symbolic link is no document).
+        // What the counts above it see change, if any count takes documents like it: the
+        // document that was there, as a full count reads it (a symbolic link is no document).
         var counted: [CountedChange] = []
         if try changesCounts(path) {
             let before = FileSystem.kind(file) == .file ? old.flatMap { try? parseStored($0, file: path.fileName) } : nil

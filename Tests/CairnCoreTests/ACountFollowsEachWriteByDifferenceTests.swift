@@ -180,5 +180,21 @@ import Testing
         let next = try home.openStore("u1")
         try next.put(json("{\"note\": 1}"), at: try DocumentPath("users/u1/gardens/g3"))
         #expect(try counts(next)["plants"] == .integer(2))
+        let state = try FileSystem.read(store.repository.gitdir + "/" + StoreLayout.lockFile).map { String(decoding: $0, as: UTF8.self) }
+        #expect(state?.hasPrefix("idle") == true, "\(state ?? "-")")
+    }
+
+    /// A put of the garden itself counts under the lock: a plant written after the garden was
+    /// prepared (by another process, between the two) is in its counts.
+    @Test func aPutOfTheCountingDocumentCountsUnderTheLock() throws {
+        let store = try makeStore()
+        try store.put(json("{\"ripe\": true}"), at: plant(0, 0))
+        let (filled, bytes) = try store.prepared(json("{\"name\": \"Front\"}"), at: garden)
+        let other = try home.openStore("u1")
+        try other.put(json("{\"ripe\": true}"), at: plant(1, 0))
+        try store.locked("test", documentsOnly: true) { () throws -> Void in
+            try store.write(filled, stored: bytes, at: garden)
+        }
+        #expect(try counts(store) == ["beds": .integer(0), "plants": .integer(2), "ripe": .integer(2)])
     }
 }

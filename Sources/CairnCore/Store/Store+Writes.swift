@@ -44,6 +44,15 @@ extension Store {
     /// Writes a prepared document; the caller holds the lock.
     @discardableResult
     func write(_ filled: JSONValue, stored bytes: [UInt8], at path: DocumentPath) throws -> PutOutcome {
+        var (filled, bytes) = (filled, bytes)
+        // A document that counts others was counted before the lock was taken: counted again
+        // under it, so that a write below it made in between is not lost from its counts.
+        if let kind = try schemaSet().kind(of: path), !kind.counted.isEmpty {
+            let counted = kind.filled(filled, documents: { count in self.documents(of: count, below: path) })
+            if !JSONValue.same(counted, filled) {
+                (filled, bytes) = (counted, try codec.stored(counted.canonicalBytes(), at: path.fileName))
+            }
+        }
         let file = absolute(path.fileName)
         let old = try FileSystem.read(file)
         if old == bytes { return .unchanged }

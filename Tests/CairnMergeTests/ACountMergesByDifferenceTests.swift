@@ -78,6 +78,31 @@ import Testing
         #expect(merged > 150)
     }
 
+    /// An ancestor whose count was wrong (5 plants counted, 3 there), which one side
+    /// corrected (a sync's correction) while the other added a plant: that side's count
+    /// is not the ancestor's moved by its own changes, so the merge counts in full rather
+    /// than undo the correction.
+    @Test func aSideThatCorrectedTheAncestorsCountIsNotUndone() throws {
+        var base = Self.set.filledAll([Self.garden: .object(["name": .string("Back")]),
+                                       Self.plant(0, 0): .object(["ripe": .bool(true)]),
+                                       Self.plant(0, 1): .object(["ripe": .bool(true)]),
+                                       Self.plant(0, 2): .object(["ripe": .bool(false)])])
+        let corrected = base[Self.garden]!
+        var wrong = corrected.objectValue!
+        wrong["plants"] = .integer(5)
+        base[Self.garden] = .object(wrong)
+        var ours = base
+        ours[Self.garden] = corrected
+        var theirs = base
+        theirs[Self.plant(1, 0)] = .object(["ripe": .bool(false)])
+        wrong["plants"] = .integer(6)
+        theirs[Self.garden] = .object(wrong)
+        for (one, other) in [(ours, theirs), (theirs, ours)] {
+            let merged = Self.set.mergeDocuments(base: base, ours: one, theirs: other).documents
+            #expect(merged[Self.garden]?.field("plants") == .integer(4))
+        }
+    }
+
     /// An ancestor whose count is no whole number (another tool's value) gives nothing to
     /// move from: the merge counts every document of the merged store.
     @Test func anAncestorWithoutAWholeNumberIsCountedInFull() throws {

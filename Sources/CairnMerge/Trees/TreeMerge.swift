@@ -10,7 +10,7 @@
 ///    (``MergeSource/merging(_:_:)``), which it may share out between threads;
 /// 2. ``restoreAncestors(_:base:ours:theirs:)``: a document deleted on one side while the
 ///    other changed a document below it comes back, so nothing is left without its parent;
-/// 3. ``recountDerivedCounts(_:base:)``: the documents that count documents below them,
+/// 3. ``recountDerivedCounts(_:base:ours:theirs:)``: the documents that count documents below them,
 ///    their counts moved by what the documents that differ did (or counted again in the
 ///    merged tree, where the ancestor has none to start from);
 /// 4. ``deriveAssetPointers(_:)``: the Git LFS pointers of the assets of every document that
@@ -60,7 +60,7 @@ package struct TreeMerge<Source: MergeSource> {
         if progress.removals {
             try restoreAncestors(&progress, base: base, ours: ours, theirs: theirs)
         }
-        try recountDerivedCounts(&progress, base: base)
+        try recountDerivedCounts(&progress, base: base, ours: ours, theirs: theirs)
         try deriveAssetPointers(&progress)
         return Outcome(tree: progress.tree, conflicts: progress.conflicts.sorted(),
                        mergedDocuments: progress.mergedDocuments)
@@ -213,13 +213,15 @@ package struct TreeMerge<Source: MergeSource> {
     /// something that differed — and its other derived fields with them. A count moves from
     /// the common ancestor's by difference, as counters merge: each counted document that
     /// differs adds what it counts in the merged tree and takes away what it counted in
-    /// `base`, so that only the documents that differ are read. Where the ancestor has no
-    /// whole number to start from (a new owner, or another tool's value), or the schema set
-    /// differs among the trees (a count may be defined otherwise), the count is taken again
-    /// from every counted document of the merged tree. Both read only `base`
-    /// and the merged tree: the same result whichever side is `ours`. A counted document of
+    /// `base`, so that only the documents that differ are read. The ancestor's count is
+    /// trusted only where each side's count is the ancestor's moved by that side's own
+    /// changes; otherwise (a side that corrected a wrong count, a count by hand, a new owner,
+    /// another tool's value), or where the schema set differs among the trees (a count may
+    /// be defined otherwise), the count is taken again from every counted document of the
+    /// merged tree. The result does not depend on which side is `ours`. A counted document of
     /// the merged tree that cannot be read is the source's error, never left out of a count.
-    func recountDerivedCounts(_ progress: inout Progress, base: Source.Tree) throws(Source.Failure) {
+    func recountDerivedCounts(_ progress: inout Progress, base: Source.Tree, ours: Source.Tree,
+                              theirs: Source.Tree) throws(Source.Failure) {
         // A set that counts no documents has nothing to count again.
         guard schemaSet.kinds.contains(where: { !$0.counted.isEmpty }) else { return }
         // The owners to count again, each with the touched documents below it that it counts.
@@ -241,7 +243,7 @@ package struct TreeMerge<Source: MergeSource> {
             var filled = current
             if case .object = current {
                 if !progress.schemaChanged,
-                   let counts = try countsByDifference(of: owner, kind: kind, from: base, to: progress.tree,
+                   let counts = try countsByDifference(of: owner, kind: kind, trees: [base, ours, theirs, progress.tree],
                                                        touched: touchedBelow[owner] ?? []) {
                     filled = kind.filled(current, counting: { field, _ in counts[field]! })
                 } else {
@@ -259,35 +261,63 @@ package struct TreeMerge<Source: MergeSource> {
         }
     }
 
-    /// The counts of `owner` in `merged`, by field: its counts in `base` moved by what each
-    /// document of `touched` (the documents below it that differ) it counts did between the
-    /// two trees. Nil when `base` gives no
-    /// whole number to start from for some count (no owner there, one that does not parse, a
-    /// field that is no whole number), or one of its counted documents there does not parse.
-    private func countsByDifference(of owner: DocumentPath, kind: SchemaSet.Kind, from base: Source.Tree, to merged: Source.Tree,
+    /// The counts of `owner` in the merged tree, by field: its counts in the base moved by
+    /// what each document of `touched` (the documents below it that differ) it counts did
+    /// between the base and the merged tree. `trees`: base, ours, theirs, merged. Nil when
+    /// the base gives nothing to start from that both sides agree with: an owner missing or
+    /// unparsable in the base or a side, a count that is no whole number, a side whose count
+    /// is not the base's moved by that side's changes, or a counted document of the base or
+    /// a side that does not parse.
+    private func countsByDifference(of owner: DocumentPath, kind: SchemaSet.Kind, trees: [Source.Tree],
                                     touched: [DocumentPath]) throws(Source.Failure) -> [String: JSONValue]? {
-        guard let entry = try source.entry(at: owner.fileName, in: base), !entry.isFolder,
-              case .object(let before)? = try? source.document(in: entry.blob, at: owner) else { return nil }
+        // The owner as base, ours and theirs hold it.
+        var stored: [JSONObject] = []
+        for tree in trees.prefix(3) {
+            guard let entry = try source.entry(at: owner.fileName, in: tree), !entry.isFolder,
+                  case .object(let fields)? = try? source.document(in: entry.blob, at: owner) else { return nil }
+            stored.append(fields)
+        }
         var counts: [String: JSONValue] = [:]
         for (field, count) in kind.counted {
-            guard case .integer(var total)? = before[field], total >= 0 else { return nil }
-            for path in touched where count.contains(path, below: owner) {
-                guard let was = try? takes(count, path, in: base) else { return nil }
-                let now = try takes(count, path, in: merged)
-                guard case (let moved, false) = total.addingReportingOverflow(now - was) else { return nil }
-                total = moved
+            // The count in base, ours and theirs, and what each of the four trees' documents adds.
+            var totals: [Int64] = []
+            for fields in stored {
+                guard case .integer(let total)? = fields[field], total >= 0 else { return nil }
+                totals.append(total)
             }
-            guard total >= 0 else { return nil }
+            var moved: [Int64] = [0, 0, 0]
+            // What the count makes of each blob, read once however many trees hold it.
+            var known: [Source.BlobID: Int64] = [:]
+            for path in touched where count.contains(path, below: owner) {
+                var taken: [Int64] = []
+                for (position, tree) in trees.enumerated() {
+                    guard let entry = try source.entry(at: path.fileName, in: tree), entry.mode & 0o170000 == 0o100000 else {
+                        taken.append(0)
+                        continue
+                    }
+                    if let value = known[entry.blob] {
+                        taken.append(value)
+                        continue
+                    }
+                    // A document of the merged tree that cannot be read is the source's error.
+                    let document = position == 3 ? try source.document(in: entry.blob, at: path)
+                                                 : try? source.document(in: entry.blob, at: path)
+                    guard let document else { return nil }
+                    let value: Int64 = count.takes(document) ? 1 : 0
+                    known[entry.blob] = value
+                    taken.append(value)
+                }
+                for side in 0..<3 {
+                    guard case (let sum, false) = moved[side].addingReportingOverflow(taken[side + 1] - taken[0]) else { return nil }
+                    moved[side] = sum
+                }
+            }
+            // moved: ours, theirs, merged against base.
+            guard totals[1] &- totals[0] == moved[0], totals[2] &- totals[0] == moved[1],
+                  case (let total, false) = totals[0].addingReportingOverflow(moved[2]), total >= 0 else { return nil }
             counts[field] = .integer(total)
         }
         return counts
-    }
-
-    /// 1 when `count` takes the document at `path` in `tree` (a plain file, as in a count of
-    /// every document), else 0.
-    private func takes(_ count: DocumentCount, _ path: DocumentPath, in tree: Source.Tree) throws(Source.Failure) -> Int64 {
-        guard let entry = try source.entry(at: path.fileName, in: tree), entry.mode & 0o170000 == 0o100000 else { return 0 }
-        return count.takes(try source.document(in: entry.blob, at: path)) ? 1 : 0
     }
 
     /// Phase 4: the pointers of the assets of each document that differed, as its merged

@@ -39,7 +39,13 @@ final class CannedHTTPServer: Sendable {
         Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)
-                guard client >= 0 else { return }
+                guard client >= 0 else {
+                    // The thread closes the listener, once it no longer uses it: closed by
+                    // the server's release, its number could go to another test's listener
+                    // while this thread still accepts on it, and answer for that one.
+                    close(listener)
+                    return
+                }
                 Self.readRequest(client)
                 _ = response.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(client)
@@ -48,9 +54,8 @@ final class CannedHTTPServer: Sendable {
     }
 
     deinit {
-        // Wakes the thread's accept, which then ends.
+        // Wakes the thread's accept, which then fails, closes the listener and ends.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     /// Reads a request up to the blank line after its headers (libgit2's requests for the

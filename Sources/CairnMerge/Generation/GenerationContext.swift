@@ -34,7 +34,7 @@ struct GenerationContext {
         case .object(var keywords):
             var conditions: [JSONObject] = []
             if case .string(let reference)? = keywords.removeValue(forKey: "$ref") {
-                guard let target = SchemaValidator(root: root).resolve(reference) else {
+                guard let target = CompiledSchema.resolve(reference, in: root)?.target else {
                     throw fail(pointer, "$ref \(reference) does not resolve within the schema")
                 }
                 let (inner, more) = try resolved(target, pointer: pointer + "/$ref", using: &random, depth: depth + 1)
@@ -107,9 +107,9 @@ struct GenerationContext {
 
     /// Whether `value` meets `schema` (read with the kind's schema as root).
     func accepts(_ value: JSONValue, _ schema: JSONValue) -> Bool {
-        var validator = SchemaValidator(root: root)
+        var validator = SchemaValidator(schema: CompiledSchema(schema, within: root))
         validator.tracksPaths = false
-        return validator.errors(value, against: schema, schemaPath: "", instancePath: "", depth: 0).isEmpty
+        return validator.errors(value).isEmpty
     }
 
     // MARK: Maps
@@ -136,8 +136,8 @@ struct GenerationContext {
     func entrySchema(for key: String, in keywords: JSONObject) -> JSONValue? {
         guard keywords["properties"]?.field(key) == nil else { return nil }
         let patterns = keywords["patternProperties"]?.objectValue ?? [:]
-        let validator = SchemaValidator(root: root)
-        let matched = JSONValue.sortedKeys(patterns).filter { validator.matches(key, $0) == true }.map { patterns[$0]! }
+        let expressions = SchemaPatterns()
+        let matched = JSONValue.sortedKeys(patterns).filter { expressions.matches(key, $0) == true }.map { patterns[$0]! }
         switch matched.count {
         case 0:
             let additional = keywords["additionalProperties"] ?? .bool(true)

@@ -13,9 +13,9 @@ public struct JSONObject: Sendable {
     /// The fields, sorted by the UTF-8 bytes of their keys; no two keys equal as Swift
     /// compares strings.
     private var fields: [Field]
-    /// Whether a key has a byte above 0x7F. Only then can a key be found under another
-    /// spelling, so only then does a lookup that missed look again by Swift's equality.
-    private var hasNonASCIIKey: Bool
+    /// Whether a key has (or had) a byte above 0x7F. Only then can a key be found under
+    /// another spelling, so only then does a lookup that missed look again by Swift's equality.
+    private(set) var hasNonASCIIKey: Bool
 
     struct Field: Sendable {
         var key: String

@@ -53,7 +53,8 @@ extension JSONValue {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(into: &output, indent: indent + 1)
                 Self.writeString(field.key, into: &output)
-                output.append(contentsOf: ": ".utf8)
+                output.append(UInt8(ascii: ":"))
+                output.append(UInt8(ascii: " "))
                 field.value.writeCanonical(into: &output, indent: indent + 1)
             }
             Self.newline(into: &output, indent: indent)
@@ -85,19 +86,30 @@ extension JSONValue {
     /// An integer's decimal digits, as `String(integer)` writes them, without the string.
     static func writeInteger(_ integer: Int64, into output: inout [UInt8]) {
         if integer < 0 { output.append(UInt8(ascii: "-")) }
-        // The magnitude as unsigned, so Int64.min has one too.
+        // The magnitude as unsigned, so Int64.min has one too; its digits counted first,
+        // then written from the last, in place.
         var magnitude = integer.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
         let start = output.count
-        repeat {
-            output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        output[start...].reverse()
+        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        output.withUnsafeMutableBufferPointer { buffer in
+            var position = start + digits - 1
+            repeat {
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                position -= 1
+            } while magnitude > 0
+        }
     }
 
     private static func newline(into output: inout [UInt8], indent: Int) {
         output.append(0x0A)
-        for _ in 0..<indent * 2 { output.append(UInt8(ascii: " ")) }
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
     private static func writeString(_ text: String, into output: inout [UInt8]) {

@@ -15,6 +15,8 @@
 public struct Schema: Sendable {
     /// The schema as parsed.
     public let root: JSONValue
+    /// The schema as checks walk it, read once.
+    private let compiled: CompiledSchema
     /// Its regular expressions, compiled as checks need them.
     private let patterns = SchemaPatterns()
 
@@ -23,15 +25,16 @@ public struct Schema: Sendable {
 
     public init(_ root: JSONValue) {
         self.root = root
+        compiled = CompiledSchema(root)
     }
 
     /// Every way `instance` breaks the schema; [] when it is valid.
     public func validate(_ instance: JSONValue) -> [ValidationError] {
-        var validator = SchemaValidator(root: root, patterns: patterns)
+        var validator = SchemaValidator(schema: compiled, patterns: patterns)
         validator.tracksPaths = false
-        guard !validator.errors(instance, against: root, schemaPath: "", instancePath: "", depth: 0).isEmpty else { return [] }
+        guard !validator.errors(instance).isEmpty else { return [] }
         validator.tracksPaths = true
-        return validator.errors(instance, against: root, schemaPath: "", instancePath: "", depth: 0)
+        return validator.errors(instance)
     }
 
     /// Whether `instance` is valid.

@@ -1,72 +1,64 @@
-/// The checking behind ``Schema/validate(_:)``: one pass over the instance, keyword by
-/// keyword, with the schema's regular expressions compiled once.
+/// The checking behind ``Schema/validate(_:)``: one pass over the instance, along the nodes
+/// of the schema as compiled once (``CompiledSchema``), with its regular expressions
+/// compiled once too.
 struct SchemaValidator {
-    let root: JSONValue
+    private let schema: CompiledSchema
     private let patterns: SchemaPatterns
     /// Whether errors say where they are. A first pass without (nearly every document is
     /// valid) builds no path strings; a second one with them runs only for an invalid document.
     var tracksPaths = true
 
     /// `patterns`: the schema's compiled expressions, kept between checks (a new cache by default).
-    init(root: JSONValue, patterns: SchemaPatterns = SchemaPatterns()) {
-        self.root = root
+    init(schema: CompiledSchema, patterns: SchemaPatterns = SchemaPatterns()) {
+        self.schema = schema
         self.patterns = patterns
     }
 
-    mutating func errors(_ instance: JSONValue, against schema: JSONValue, schemaPath: String,
+    /// Every way `instance` breaks the schema's root.
+    mutating func errors(_ instance: JSONValue) -> [ValidationError] {
+        errors(instance, against: 0, schemaPath: "", instancePath: "", depth: 0)
+    }
+
+    mutating func errors(_ instance: JSONValue, against index: Int, schemaPath: String,
                          instancePath: String, depth: Int) -> [ValidationError] {
         var found: [ValidationError] = []
         func fail(_ keyword: String, _ message: String) {
             found.append(ValidationError(pointer: instancePath, keyword: keyword,
                                          schemaPath: schemaPath + "/" + keyword, message: message))
         }
-        switch schema {
-        case .bool(true): return []
-        case .bool(false):
+        let node = schema.nodes[index]
+        switch node.form {
+        case .accepting: return []
+        case .rejecting:
             return [ValidationError(pointer: instancePath, keyword: "false", schemaPath: schemaPath,
                                     message: "no value is allowed here")]
-        case .object: break
-        default:
+        case .malformed:
             return [ValidationError(pointer: instancePath, keyword: "schema", schemaPath: schemaPath,
                                     message: "the schema here is neither an object nor a boolean")]
+        case .keywords: break
         }
         guard depth < Schema.maxDepth else {
             return [ValidationError(pointer: instancePath, keyword: "$ref", schemaPath: schemaPath,
                                     message: "references nest deeper than \(Schema.maxDepth) levels; the schema loops")]
         }
-        let keywords = schema.objectValue!
-        // Where each keyword the schema has is among its fields, found in one walk of them: a
-        // keyword is then read without a lookup, and an absent one costs nothing (a schema
-        // node has a few of the forty). A slot holds the position plus one, 0 for absent.
-        var slots = SIMD64<UInt8>()
-        for position in keywords.indices {
-            if let known = Keyword(name: keywords[position].key) {
-                slots[known.rawValue] = position < Int(UInt8.max) - 1 ? UInt8(position + 1) : UInt8.max
-            }
-        }
-        func keyword(_ known: Keyword) -> JSONValue? {
-            switch slots[known.rawValue] {
-            case 0: nil
-            case UInt8.max: keywords[known.name]
-            case let slot: keywords[Int(slot) - 1].value
-            }
-        }
+        func keyword(_ known: Keyword) -> JSONValue? { node[known] }
 
-        func sub(_ value: JSONValue, _ subschema: JSONValue, _ path: @autoclosure () -> String,
+        func sub(_ value: JSONValue, _ subschema: Int, _ path: @autoclosure () -> String,
                  _ pointer: @autoclosure () -> String, depth extra: Int = 0) -> [ValidationError] {
             errors(value, against: subschema, schemaPath: tracksPaths ? path() : "",
                    instancePath: tracksPaths ? pointer() : "", depth: depth + extra)
         }
-        func valid(_ value: JSONValue, _ subschema: JSONValue, _ path: @autoclosure () -> String) -> Bool {
+        func valid(_ value: JSONValue, _ subschema: Int, _ path: @autoclosure () -> String) -> Bool {
             sub(value, subschema, path(), instancePath).isEmpty
         }
 
-        if case .string(let reference)? = keyword(.ref) {
-            if let target = resolve(reference) {
-                found += sub(instance, target, schemaPath + "/$ref", instancePath, depth: 1)
-            } else {
-                fail("$ref", "reference \(reference) does not resolve within the schema")
-            }
+        switch node.reference {
+        case .node(let target)?:
+            found += sub(instance, target, schemaPath + "/$ref", instancePath, depth: 1)
+        case .unresolved(let reference)?:
+            fail("$ref", "reference \(reference) does not resolve within the schema")
+        case nil:
+            break
         }
 
         // Any type.
@@ -89,7 +81,7 @@ struct SchemaValidator {
         }
 
         // Numbers.
-        if let number = instance.number {
+        if instance.number != nil {
             if let divisor = keyword(.multipleOf)?.number, divisor > 0, !Self.isMultiple(instance, of: keyword(.multipleOf)!) {
                 fail("multipleOf", "must be a multiple of \(Self.short(.double(divisor)))")
             }
@@ -98,7 +90,6 @@ struct SchemaValidator {
                     fail(bound.name, "is \(Self.short(instance)); \(bound.name) is \(Self.short(limit))")
                 }
             }
-            _ = number
         }
 
         // Strings.
@@ -122,18 +113,18 @@ struct SchemaValidator {
         // Arrays.
         if case .array(let elements) = instance {
             var prefix = 0
-            if case .array(let schemas)? = keyword(.prefixItems) {
+            if let schemas = node.prefixItems {
                 for (index, (element, itemSchema)) in zip(elements, schemas).enumerated() {
                     found += sub(element, itemSchema, schemaPath + "/prefixItems/\(index)", instancePath + "/\(index)")
                 }
                 prefix = schemas.count
             }
-            if let itemSchema = keyword(.items) {
+            if let itemSchema = node.items {
                 for index in elements.indices where index >= prefix {
                     found += sub(elements[index], itemSchema, schemaPath + "/items", instancePath + "/\(index)")
                 }
             }
-            if let containsSchema = keyword(.contains) {
+            if let containsSchema = node.contains {
                 let count = elements.filter { valid($0, containsSchema, schemaPath + "/contains") }.count
                 let minimum = Self.count(keyword(.minContains)) ?? 1
                 if count < minimum {
@@ -162,7 +153,10 @@ struct SchemaValidator {
 
         // Objects.
         if case .object(let fields) = instance {
-            if case .array(let names)? = keyword(.required) {
+            // Keys and names in ASCII have one spelling each: then both sorted lists are
+            // walked once, where other spellings need a lookup each.
+            let walking = !fields.hasNonASCIIKey
+            if case .array(let names)? = keyword(.required), !(walking && node.holdsRequired(fields) == true) {
                 for case .string(let name) in names where fields[name] == nil {
                     fail("required", "lacks the required field \"\(name)\"")
                 }
@@ -182,90 +176,75 @@ struct SchemaValidator {
             if let maximum = Self.count(keyword(.maxProperties)), fields.count > maximum {
                 fail("maxProperties", "has \(fields.count) fields; at most \(maximum) allowed")
             }
-            let properties = keyword(.properties)?.objectValue ?? [:]
-            let patternProperties = keyword(.patternProperties)?.objectValue ?? [:]
-            let additional = keyword(.additionalProperties)
-            let propertyNames = keyword(.propertyNames)
             // Fields in canonical order, the order errors are reported in.
+            let properties = node.properties
+            let walkingProperties = walking && !properties.hasNonASCIIKey
+            var next = 0
             for (key, value) in fields {
                 let pointer = tracksPaths ? instancePath + "/" + MergePolicy.escape(key) : ""
                 var matched = false
-                if let propertySchema = properties[key] {
+                var declared: Int?
+                if walkingProperties {
+                    while next < properties.count {
+                        let order = JSONObject.compare(properties[next].key, key)
+                        if order == 0 { declared = node.property(at: next) }
+                        if order >= 0 { break }
+                        next += 1
+                    }
+                } else {
+                    declared = node.property(key)
+                }
+                if let propertySchema = declared {
                     matched = true
                     found += sub(value, propertySchema, schemaPath + "/properties/" + MergePolicy.escape(key), pointer)
                 }
-                for (pattern, patternSchema) in patternProperties where matches(key, pattern) == true {
+                for (pattern, patternSchema) in node.patternProperties where matches(key, pattern) == true {
                     matched = true
                     found += sub(value, patternSchema, schemaPath + "/patternProperties/" + MergePolicy.escape(pattern), pointer)
                 }
-                if !matched, let additional {
-                    if additional == .bool(false) {
+                if !matched, let additional = node.additionalProperties {
+                    if schema.nodes[additional].form == .rejecting {
                         fail("additionalProperties", "has the field \"\(key)\", which the schema does not allow")
                     } else {
                         found += sub(value, additional, schemaPath + "/additionalProperties", pointer)
                     }
                 }
-                if let names = propertyNames, !valid(.string(key), names, schemaPath + "/propertyNames") {
+                if let names = node.propertyNames, !valid(.string(key), names, schemaPath + "/propertyNames") {
                     fail("propertyNames", "has the field name \"\(key)\", which the schema does not allow")
                 }
             }
-            if case .object(let dependentSchemas)? = keyword(.dependentSchemas) {
-                for key in JSONValue.sortedKeys(dependentSchemas) where fields[key] != nil {
-                    found += sub(instance, dependentSchemas[key]!, schemaPath + "/dependentSchemas/" + MergePolicy.escape(key), instancePath)
-                }
+            for (key, dependent) in node.dependentSchemas where fields[key] != nil {
+                found += sub(instance, dependent, schemaPath + "/dependentSchemas/" + MergePolicy.escape(key), instancePath)
             }
         }
 
         // Combinations.
-        if case .array(let schemas)? = keyword(.allOf) {
+        if let schemas = node.allOf {
             for (index, subschema) in schemas.enumerated() {
                 found += sub(instance, subschema, schemaPath + "/allOf/\(index)", instancePath)
             }
         }
-        if case .array(let schemas)? = keyword(.anyOf),
+        if let schemas = node.anyOf,
            !schemas.indices.contains(where: { valid(instance, schemas[$0], schemaPath + "/anyOf/\($0)") }) {
             fail("anyOf", "matches none of the \(schemas.count) alternatives")
         }
-        if case .array(let schemas)? = keyword(.oneOf) {
+        if let schemas = node.oneOf {
             let count = schemas.indices.filter { valid(instance, schemas[$0], schemaPath + "/oneOf/\($0)") }.count
             if count != 1 { fail("oneOf", "matches \(count) of the alternatives; exactly one must match") }
         }
-        if let negated = keyword(.not), valid(instance, negated, schemaPath + "/not") {
+        if let negated = node.not, valid(instance, negated, schemaPath + "/not") {
             fail("not", "matches a schema it must not match")
         }
-        if let condition = keyword(.ifSchema) {
+        if let condition = node.ifSchema {
             if valid(instance, condition, schemaPath + "/if") {
-                if let then = keyword(.thenSchema) { found += sub(instance, then, schemaPath + "/then", instancePath) }
-            } else if let otherwise = keyword(.elseSchema) {
+                if let then = node.thenSchema { found += sub(instance, then, schemaPath + "/then", instancePath) }
+            } else if let otherwise = node.elseSchema {
                 found += sub(instance, otherwise, schemaPath + "/else", instancePath)
             }
         }
         return found
     }
 
-    /// The subschema a local reference names: `#` or `#` and a JSON pointer.
-    func resolve(_ reference: String) -> JSONValue? {
-        guard reference.hasPrefix("#") else { return nil }
-        var target = root
-        let pointer = String(reference.dropFirst())
-        guard !pointer.isEmpty else { return target }
-        guard pointer.hasPrefix("/") else { return nil }
-        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            guard let decoded = Self.percentDecoded(String(raw)) else { return nil }
-            let token = decoded.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            switch target {
-            case .object(let fields):
-                guard let next = fields[token] else { return nil }
-                target = next
-            case .array(let elements):
-                guard let index = Int(token), elements.indices.contains(index) else { return nil }
-                target = elements[index]
-            default:
-                return nil
-            }
-        }
-        return target
-    }
 
     /// Whether `text` contains a match of `pattern` (ECMA-262 patterns are not anchored);
     /// nil when the pattern cannot be compiled.
@@ -319,22 +298,6 @@ struct SchemaValidator {
         let quotient = value.number! / divisor.number!
         guard quotient.isFinite else { return false }
         return abs(quotient - quotient.rounded()) <= 1e-9 * Swift.max(1, abs(quotient))
-    }
-
-    static func percentDecoded(_ text: String) -> String? {
-        guard text.contains("%") else { return text }
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next(), let low = iterator.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 
     static func short(_ value: JSONValue) -> String {

@@ -160,7 +160,8 @@ extension Store {
     /// Refuses a new ID that differs only in case (or Unicode normalization) from one its
     /// collection already has: on a case-insensitive file system the two would be one file.
     /// Only names that do not exist yet are checked, so writes to existing documents list no
-    /// folder.
+    /// folder; a large collection's names are kept while the store is open
+    /// (``WatchedFolders``), so a create in it lists it once.
     func checkCaseCollisions(_ path: DocumentPath) throws(CairnError) {
         // A document that exists was checked when it was created.
         if FileSystem.kind(absolute(path.fileName)) == .file { return }
@@ -170,11 +171,9 @@ extension Store {
             let exact = parent + "/" + id
             let exists = isLast ? FileSystem.kind(exact + ".json") == .file
                                 : (FileSystem.kind(exact) == .folder || FileSystem.kind(exact + ".json") == .file)
-            if !exists {
-                for (name, _) in FileSystem.entries(in: parent, followingLink: true) where DocumentID.collides(id, withEntry: name) {
-                    let sibling = DocumentID.stem(ofFileName: name) ?? name
-                    throw CairnError(.invalidInput, "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID")
-                }
+            if !exists, let name = watchedFolders.collision(of: id, in: parent) {
+                let sibling = DocumentID.stem(ofFileName: name) ?? name
+                throw CairnError(.invalidInput, "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID")
             }
             parent = exact
         }

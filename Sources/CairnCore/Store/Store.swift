@@ -40,6 +40,9 @@ public final class Store {
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
+    /// The names of the large collections new documents were checked against, kept up to
+    /// date while the store is open (see ``checkCaseCollisions(_:)``).
+    let watchedFolders = WatchedFolders()
     /// The stamp of `HEAD` when it was last found on the store's branch (see
     /// ``checkHeadOnBranch(_:trustingStamp:)``).
     var headOnBranchStamp: FileStamp?

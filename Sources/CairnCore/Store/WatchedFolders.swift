@@ -88,11 +88,13 @@ final class WatchedFolders {
     }
 
     /// Lists the folder at `path`, and keeps its names if it is large, watched from before
-    /// the listing.
+    /// a second listing.
     private func startWatching(_ path: String, status: Syscalls.FileStatus) -> Entries {
-        guard let watcher = instance(), Syscalls.reportsEveryChange(path),
+        // Most folders are small and need no watch: the first listing says which.
+        let first = Self.listing(path) ?? []
+        guard first.count >= Self.smallest, first.count <= Self.mostNames, let watcher = instance(), Syscalls.reportsEveryChange(path),
               case .success(let watch) = Syscalls.watchEntries(of: path, with: watcher) else {
-            return .listed(Self.listing(path) ?? [])
+            return .listed(first)
         }
         // Another path to the same folder (a link) had this watch: its names go with it.
         if folders[watch] != nil { forget(watch, unwatching: false) }
@@ -100,8 +102,9 @@ final class WatchedFolders {
             Syscalls.unwatch(watch, with: watcher)
             return .listed([])
         }
-        // The folder listed must be the one looked up, and watched.
-        guard listed.count >= Self.smallest, folders.values.reduce(listed.count, { $0 + $1.count }) <= Self.mostNames,
+        // Listed again with the watch in place, so that nothing changed after this listing
+        // goes unreported. The folder listed must be the one looked up, and watched.
+        guard listed.count >= Self.smallest, listed.count <= Self.mostNames,
               case .success(let after) = Syscalls.status(of: path, followingLinks: true),
               after.device == status.device, after.inode == status.inode else {
             Syscalls.unwatch(watch, with: watcher)
@@ -109,7 +112,9 @@ final class WatchedFolders {
         }
         var names: [String: [String]] = [:]
         for name in listed { names[Self.fold(name), default: []].append(name) }
-        if folders.count >= Self.most, let oldest = folders.min(by: { $0.value.used < $1.value.used })?.key {
+        // The folders used longest ago make way.
+        while folders.count >= Self.most || folders.values.reduce(listed.count, { $0 + $1.count }) > Self.mostNames,
+              let oldest = folders.min(by: { $0.value.used < $1.value.used })?.key {
             forget(oldest)
         }
         uses += 1

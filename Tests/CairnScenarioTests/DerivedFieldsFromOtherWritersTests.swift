@@ -80,10 +80,11 @@ import Testing
         #expect(try on("tablet", "get", "users/u1/books/b1").stdout.contains("\"completedCount\": 2"))
         #expect(try git("tablet", "status", "--porcelain").stdout == "")
 
-        // The phone, which made the hand commit, takes the correction.
+        // The phone, which made the hand commit, corrects it in the checkpoint that starts
+        // its sync (the branch moved by another git tool), and meets the tablet's correction.
         let phone = try on("phone", "sync")
         #expect(phone.status == 0, "\(phone.stderr)")
-        #expect(!phone.stdout.contains("corrected"), "\(phone.stdout)")
+        #expect(phone.stdout.contains("corrected users/u1/books/b1: derived field completedCount was 1, expected 2"), "\(phone.stdout)")
         let validated = try on("phone", "validate")
         #expect(validated.status == 0, "\(validated.stdout)")
         #expect(try git("phone", "rev-parse", "HEAD^{tree}").stdout == git("tablet", "rev-parse", "HEAD^{tree}").stdout)
@@ -195,6 +196,43 @@ import Testing
         #expect(synced.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"), "\(synced.stdout)")
         let validated = try on("tablet", "validate")
         #expect(validated.status == 0, "\(validated.stdout)")
+    }
+
+    /// The same set brought by a plain `git pull` into the tablet's store: the next
+    /// checkpoint finds the branch moved by another git tool, and counts every owner again
+    /// under the set now in place, as a sync would have.
+    @Test func aCountDefinedOtherwiseAndPulledWithGitIsCountedAgainAtTheNextCheckpoint() throws {
+        try boardOnPhoneAndTablet(tasks: [("t1", true), ("t2", true), ("t3", false)])
+        let schema = store("phone") + "/.cairn/schema/board.schema.json"
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"isCompleted\": true,", with: "\"isCompleted\": false,")
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        #expect(try git("phone", "commit", "-qam", "Count open tasks").status == 0)
+        #expect(try git("phone", "push", "-q", "origin", "main").status == 0)
+
+        let pulled = try git("tablet", "pull", "-q", "--ff-only", "origin", "main")
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        let checkpoint = try on("tablet", "checkpoint")
+        #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
+        #expect(checkpoint.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"), "\(checkpoint.stdout)")
+        let validated = try on("tablet", "validate")
+        #expect(validated.status == 0, "\(validated.stdout)")
+        #expect(try git("tablet", "status", "--porcelain").stdout == "")
+    }
+
+    /// A task committed with plain git on the tablet itself (no Cairn involved): the
+    /// checkpoint that follows counts the board again.
+    @Test func aTaskCommittedWithGitIsCountedAtTheNextCheckpoint() throws {
+        try boardOnPhoneAndTablet(tasks: [("t1", true)])
+        let task = #"{"id":"t2","boardId":"b1","taskId":"t2","position":0,"isCompleted":true,"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
+        try task.write(toFile: store("tablet") + "/users/u1/boards/b1/boardTasks/t2.json", atomically: true, encoding: .utf8)
+        #expect(try git("tablet", "add", "-A").status == 0)
+        #expect(try git("tablet", "commit", "-qm", "A task by hand").status == 0)
+        #expect(try on("tablet", "validate").status != 0)
+        let checkpoint = try on("tablet", "checkpoint")
+        #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
+        #expect(checkpoint.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 1, expected 2 (board.schema.json)"), "\(checkpoint.stdout)")
+        #expect(try on("tablet", "validate").status == 0)
     }
 
     /// The server's hook refuses a push whose derived fields are wrong, one line for each

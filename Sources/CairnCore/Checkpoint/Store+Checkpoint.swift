@@ -41,10 +41,12 @@ extension Store {
             // The schema set too may be another than the one read (a schema file rewritten in
             // place leaves its folder's stamp as it was).
             loadedSchemaSet = nil
+            let committed = try committedByOtherGitTools()
             let scanned = try scannedPaths(strict: false)
             try journal.append(scanned)
-            // As after `checkpoint --scan`: derived fields the other tool left stale.
-            let corrections = try correctDerivedFields(ofScanned: scanned)
+            // As after `checkpoint --scan`: derived fields the other tool left stale, in what
+            // it left in the working tree and in what it committed or pulled.
+            let corrections = try correctDerivedFields(ofScanned: scanned + committed)
             if !corrections.isEmpty { return try commitPending(message: message, corrections: corrections) }
         }
         // The new blobs and trees and the commit go to disk as one pack.

@@ -33,6 +33,8 @@ extension Store {
             let checkpoint = try commitPending(message: nil)
             let start = try repository.reference(branchReference)
             var result = SyncResult(checkpoint: checkpoint)
+            // What another git tool committed here was corrected in that checkpoint already.
+            result.corrections = checkpoint.corrections
             do {
                 try syncRounds(remote: remote, credentials: credentials, options: options, result: &result)
                 // Assets no document points to any more leave this device (Store+AssetTransfers.swift);

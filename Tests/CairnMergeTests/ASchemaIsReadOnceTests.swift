@@ -27,15 +27,39 @@ import Testing
         }
         let root = try JSONParser().parse(Array(levels.utf8))
         let compiled = CompiledSchema(root)
-        // Places: 13 object schemas and the innermost integer one, each level's 36 allOf members.
-        #expect(compiled.nodes.count <= 12 * (1 + 36) + 1)
+        // Places: 12 levels, each with 36 allOf members, the innermost integer schema, and
+        // the four nodes every schema shares (true, false, {}, no schema).
+        #expect(compiled.nodes.count <= 12 * (1 + 36) + 1 + 4)
     }
 
     /// A loop of references is one node a place, and a check along it stops at the depth limit.
     @Test func aLoopOfReferencesCompilesOnce() throws {
         let root = try JSONParser().parse(##"{"properties": {"next": {"$ref": "#"}}, "$ref": "#/properties/next"}"##)
-        #expect(CompiledSchema(root).nodes.count == 2)
+        #expect(CompiledSchema(root).nodes.count == 2 + 4)
         #expect(Schema(root).validate(.object(JSONObject())).first?.message.contains("loops") == true)
+    }
+
+    /// A chain of references as long as a schema file can hold compiles without recursing
+    /// along it, and a check along it stops at the depth limit, as before.
+    @Test func aLongChainOfReferencesCompilesWithoutRecursingAlongIt() throws {
+        let links = 30_000
+        var definitions: [String: JSONValue] = [:]
+        for index in 0..<links {
+            definitions["a\(index)"] = .object(["$ref": .string("#/$defs/a\(index + 1)")])
+        }
+        definitions["a\(links)"] = .object(["type": .string("integer")])
+        let root = JSONValue.object(["$defs": .object(JSONObject(definitions)), "$ref": .string("#/$defs/a0")])
+        #expect(CompiledSchema(root).nodes.count == links + 2 + 4)
+        #expect(Schema(root).validate(.integer(1)).first?.message.contains("loops") == true)
+    }
+
+    /// Schemas that hold nothing of their own (`{}`, `true`, `false`) share one node each:
+    /// a schema of many of them costs no node apiece.
+    @Test func emptySchemasShareANode() throws {
+        let members = [JSONValue](repeating: .object(JSONObject()), count: 50_000) + [.bool(true), .bool(false)]
+        let root = JSONValue.object(["anyOf": .array(members)])
+        #expect(CompiledSchema(root).nodes.count == 1 + 4)
+        #expect(Schema(root).accepts(.integer(1)))
     }
 
     /// A property and a required name are found in the spelling the instance uses, ASCII or

@@ -24,9 +24,11 @@ final class SchemaNode: Sendable {
     }
 
     let form: Form
-    /// The value of each keyword the validator reads, by ``SchemaValidator/Keyword``'s raw
-    /// value; nil where the schema does not have it.
-    let values: [JSONValue?]
+    /// Which keywords the validator reads the schema has: bit *n* for the
+    /// ``SchemaValidator/Keyword`` of raw value *n*.
+    let present: UInt64
+    /// Their values, in the order of their keywords' raw values.
+    let values: [JSONValue]
     let reference: Reference?
     /// `properties`: each name's node, as `.integer` (looked up as the schema's object is).
     let properties: JSONObject
@@ -51,17 +53,19 @@ final class SchemaNode: Sendable {
 
     /// A node that holds no keywords (`true`, `false`, or no schema).
     convenience init(form: Form) {
-        self.init(form: form, values: [], reference: nil, properties: JSONObject(), requiredInOrder: nil, patternProperties: [], dependentSchemas: [],
+        self.init(form: form, keywords: [], reference: nil, properties: JSONObject(), requiredInOrder: nil, patternProperties: [], dependentSchemas: [],
                   additionalProperties: nil, propertyNames: nil, items: nil, prefixItems: nil, contains: nil,
                   allOf: nil, anyOf: nil, oneOf: nil, not: nil, ifSchema: nil, thenSchema: nil, elseSchema: nil)
     }
 
-    init(form: Form, values: [JSONValue?], reference: Reference?, properties: JSONObject, requiredInOrder: [String]?,
+    /// `keywords`: each keyword the schema has with its value, in the order of their raw values.
+    init(form: Form, keywords: [(SchemaValidator.Keyword, JSONValue)], reference: Reference?, properties: JSONObject, requiredInOrder: [String]?,
          patternProperties: [(pattern: String, node: Int)], dependentSchemas: [(key: String, node: Int)],
          additionalProperties: Int?, propertyNames: Int?, items: Int?, prefixItems: [Int]?, contains: Int?,
          allOf: [Int]?, anyOf: [Int]?, oneOf: [Int]?, not: Int?, ifSchema: Int?, thenSchema: Int?, elseSchema: Int?) {
         self.form = form
-        self.values = values
+        present = keywords.reduce(0) { $0 | UInt64(1) << UInt64($1.0.rawValue) }
+        values = keywords.map(\.1)
         self.reference = reference
         self.properties = properties
         self.requiredInOrder = requiredInOrder
@@ -83,7 +87,9 @@ final class SchemaNode: Sendable {
 
     /// The value of `keyword` in this schema, if it has it.
     subscript(keyword: SchemaValidator.Keyword) -> JSONValue? {
-        values.isEmpty ? nil : values[keyword.rawValue]
+        let bit = UInt64(1) << UInt64(keyword.rawValue)
+        guard present & bit != 0 else { return nil }
+        return values[(present & (bit - 1)).nonzeroBitCount]
     }
 
     /// The node ``properties`` gives `name`, if the schema names it.

@@ -16,7 +16,7 @@ struct SchemaValidator {
 
     /// Every way `instance` breaks the schema's root.
     mutating func errors(_ instance: JSONValue) -> [ValidationError] {
-        errors(instance, against: 0, schemaPath: "", instancePath: "", depth: 0)
+        errors(instance, against: schema.root, schemaPath: "", instancePath: "", depth: 0)
     }
 
     mutating func errors(_ instance: JSONValue, against index: Int, schemaPath: String,

@@ -7,8 +7,9 @@ import CairnMerge
 /// Exact whoever changes a folder — this process, another, git — because the kernel reports
 /// every change to a watched folder (inotify), where a folder's stamp could stay the same
 /// across two changes made in one tick of its clock. An event only names what changed: each
-/// named entry is looked up again (`lstat`) before the names are used, since a swap of two
-/// files reports a name leaving after it arrived. The watch is in place before the folder is
+/// named entry is looked up again in the folder itself (`fstatat` on the folder held open,
+/// wherever its path leads meanwhile) before the names are used, since a swap of two files
+/// reports a name leaving after it arrived. The watch is in place before the folder is
 /// listed, so nothing changed after the listing goes unreported. A folder's names are used
 /// only while its path still leads to the folder watched (the same device and inode); a
 /// queue that ran over, a folder deleted or moved, or a file system whose files may change
@@ -19,7 +20,7 @@ final class WatchedFolders {
     static let smallest = 128
     /// The folders watched at once; the one used longest ago makes way.
     static let most = 16
-    /// The names kept at most, over every folder.
+    /// The names kept at most, over every folder (a folder that grows past them is let go).
     static let mostNames = 250_000
 
     /// What a check has of a folder's entries.
@@ -32,6 +33,8 @@ final class WatchedFolders {
 
     private struct Folder {
         var path: String
+        /// The folder, held open: its entries are looked up in it.
+        var descriptor: Int32
         var device: UInt64
         var inode: UInt64
         var names: [String: [String]]
@@ -46,6 +49,7 @@ final class WatchedFolders {
     private var uses = 0
 
     deinit {
+        for folder in folders.values { _ = Syscalls.close(folder.descriptor) }
         if let watcher, watcher >= 0 { _ = Syscalls.close(watcher) }
     }
 
@@ -58,6 +62,11 @@ final class WatchedFolders {
         case .listed(let names):
             return names.first { DocumentID.collides(id, withEntry: $0) }
         }
+    }
+
+    /// Whether the names of the folder at `path` are kept, watched.
+    func isWatching(_ path: String) -> Bool {
+        watchOfPath[path].map { folders[$0] != nil } ?? false
     }
 
     /// The key an entry is kept under: its ID (its name without `.json`) in lower case. Two
@@ -92,8 +101,8 @@ final class WatchedFolders {
     private func startWatching(_ path: String, status: Syscalls.FileStatus) -> Entries {
         // Most folders are small and need no watch: the first listing says which.
         let first = Self.listing(path) ?? []
-        guard first.count >= Self.smallest, first.count <= Self.mostNames, let watcher = instance(), Syscalls.reportsEveryChange(path),
-              case .success(let watch) = Syscalls.watchEntries(of: path, with: watcher) else {
+        guard first.count >= Self.smallest, first.count <= Self.mostNames, Syscalls.reportsEveryChange(path),
+              let watcher = instance(), case .success(let watch) = Syscalls.watchEntries(of: path, with: watcher) else {
             return .listed(first)
         }
         // Another path to the same folder (a link) had this watch: its names go with it.
@@ -105,8 +114,15 @@ final class WatchedFolders {
         // Listed again with the watch in place, so that nothing changed after this listing
         // goes unreported. The folder listed must be the one looked up, and watched.
         guard listed.count >= Self.smallest, listed.count <= Self.mostNames,
+              case .success(let descriptor) = Syscalls.open(path, .reading) else {
+            Syscalls.unwatch(watch, with: watcher)
+            return .listed(listed)
+        }
+        guard case .success(let opened) = Syscalls.status(of: descriptor), opened.kind == .folder,
+              opened.device == status.device, opened.inode == status.inode,
               case .success(let after) = Syscalls.status(of: path, followingLinks: true),
               after.device == status.device, after.inode == status.inode else {
+            _ = Syscalls.close(descriptor)
             Syscalls.unwatch(watch, with: watcher)
             return .listed(listed)
         }
@@ -118,7 +134,8 @@ final class WatchedFolders {
             forget(oldest)
         }
         uses += 1
-        folders[watch] = Folder(path: path, device: status.device, inode: status.inode, names: names, count: listed.count, used: uses)
+        folders[watch] = Folder(path: path, descriptor: descriptor, device: status.device, inode: status.inode,
+                                names: names, count: listed.count, used: uses)
         watchOfPath[path] = watch
         return .names(names)
     }
@@ -129,7 +146,9 @@ final class WatchedFolders {
     private func applyEvents() {
         guard let watcher, watcher >= 0 else { return }
         guard case .success(let events) = Syscalls.folderEvents(of: watcher) else { return forgetAll() }
-        var changed: [Int32: Set<String>] = [:]
+        // The names each folder's events gave, each once as bytes: two spellings of one
+        // name (composed and decomposed) are two entries of a folder.
+        var changed: [Int32: [[UInt8]: String]] = [:]
         for event in events {
             switch event {
             case .overflowed:
@@ -138,14 +157,15 @@ final class WatchedFolders {
                 forget(watch)
                 changed[watch] = nil
             case .entry(let watch, let name):
-                if folders[watch] != nil { changed[watch, default: []].insert(name) }
+                if folders[watch] != nil { changed[watch, default: [:]][Array(name.utf8)] = name }
             }
         }
         for (watch, names) in changed {
-            guard var folder = folders[watch] else { continue }
-            for name in names {
+            // Taken out while it changes, so that its names are not copied.
+            guard var folder = folders.removeValue(forKey: watch) else { continue }
+            for name in names.values {
                 var exists = false
-                if case .success = Syscalls.status(of: folder.path + "/" + name, followingLinks: false) { exists = true }
+                if case .success = Syscalls.status(of: name, in: folder.descriptor) { exists = true }
                 let key = Self.fold(name)
                 let known = folder.names[key]?.contains { $0.utf8.elementsEqual(name.utf8) } ?? false
                 if exists, !known {
@@ -158,6 +178,7 @@ final class WatchedFolders {
                 }
             }
             folders[watch] = folder
+            if folder.count > Self.mostNames { forget(watch) }
         }
     }
 
@@ -172,6 +193,7 @@ final class WatchedFolders {
 
     private func forget(_ watch: Int32, unwatching: Bool = true) {
         guard let folder = folders.removeValue(forKey: watch) else { return }
+        _ = Syscalls.close(folder.descriptor)
         if watchOfPath[folder.path] == watch { watchOfPath[folder.path] = nil }
         if unwatching, let watcher, watcher >= 0 { Syscalls.unwatch(watch, with: watcher) }
     }

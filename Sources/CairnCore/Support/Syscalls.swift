@@ -228,6 +228,13 @@ package enum Syscalls {
         return retryingOnInterrupt { followingLinks ? stat(path, &info) : lstat(path, &info) }.map { _ in FileStatus(info) }
     }
 
+    /// What `lstat` says of the entry `name` of the open folder `folder` (`fstatat`): the
+    /// entry of that folder, wherever its path leads now.
+    package static func status(of name: String, in folder: Int32) -> Result<FileStatus, Errno> {
+        var info = stat()
+        return retryingOnInterrupt { fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) }.map { _ in FileStatus(info) }
+    }
+
     /// The entries of a folder, `.` and `..` and names that are not UTF-8 left out, each with
     /// its kind as the listing gives it (`d_type`), without a `stat` each; nil where the file
     /// system does not say. Without `followingLink`, a symbolic link at `path` (its last
@@ -353,13 +360,14 @@ package enum Syscalls {
     }
 
     /// The events queued for `watcher` since the last call, without waiting. Names that are
-    /// not UTF-8 are left out, as listings leave them out.
+    /// not UTF-8 are left out, as listings leave them out. At most 64 reads of 16 KiB: a
+    /// queue that other writers keep filling faster ends in `overflowed`, as a full one does.
     package static func folderEvents(of watcher: Int32) -> Result<[FolderEvent], Errno> {
         let header = MemoryLayout<inotify_event>.size
         let gone = UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_UNMOUNT)
         return withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: MemoryLayout<inotify_event>.alignment) { buffer in
             var events: [FolderEvent] = []
-            while true {
+            for _ in 0..<64 {
                 let count: Int
                 switch retryingOnInterrupt({ Glibc.read(watcher, buffer.baseAddress, buffer.count) }) {
                 case .success(let read): count = read
@@ -383,6 +391,8 @@ package enum Syscalls {
                     }
                 }
             }
+            events.append(.overflowed)
+            return .success(events)
         }
     }
 

@@ -47,8 +47,13 @@ extension Store {
             // As after `checkpoint --scan`: derived fields the other tool left stale, in what
             // it left in the working tree and in what it committed or pulled.
             let corrections = try correctDerivedFields(ofScanned: scanned + committed)
-            if !corrections.isEmpty { return try commitPending(message: message, corrections: corrections) }
+            if !corrections.isEmpty { return try commitPending(message: message, corrections: corrections, lookingForOtherGitTools: false) }
         }
+        return try commitRecorded(message: message)
+    }
+
+    /// Commits the pending paths as recorded, and notes what Cairn left. The caller holds the lock.
+    func commitRecorded(message: String?) throws -> CheckpointResult {
         // The new blobs and trees and the commit go to disk as one pack.
         let result = try repository.packingWrites { try commitPendingObjects(message: message) }
         noteWhatCairnLeft()

@@ -57,13 +57,21 @@ extension Store {
         correctedOnRestore = arrived.corrections
     }
 
-    /// Computes again the derived fields of the documents a scan found edited by hand, and of
-    /// the documents that count them, writing those that were wrong (recorded as pending).
-    /// Returns what was wrong. The caller holds the lock.
+    /// Computes again the derived fields of the documents a scan found edited by hand (or
+    /// another git tool committed), and of the documents that count them, writing those that
+    /// were wrong (recorded as pending); of every document when the schema set is among
+    /// `paths`, since it may derive and count otherwise. Returns what was wrong. The caller
+    /// holds the lock.
     func correctDerivedFields(ofScanned paths: [String]) throws -> [DerivedFieldMismatch] {
+        var documents = paths.compactMap { DocumentPath(fileName: $0) }
+        if paths.contains(where: { $0.hasPrefix(StoreLayout.schemaFolder + "/") }) {
+            // A schema file rewritten in place keeps its folder's stamp: the set is read again.
+            loadedSchemaSet = nil
+            documents = everyDocument()
+        }
         let set = try schemaSet()
         var found: [DerivedFieldMismatch] = []
-        for path in set.documentsToDerive(after: paths.compactMap { DocumentPath(fileName: $0) }) {
+        for path in set.documentsToDerive(after: documents) {
             guard let kind = set.kind(of: path), let bytes = try FileSystem.read(absolute(path.fileName)),
                   let value = try? parseStored(bytes, file: path.fileName) else { continue }
             let documents = { (count: DocumentCount) in self.documents(of: count, below: path) }
@@ -77,10 +85,13 @@ extension Store {
     }
 
     /// Commits the pending paths (see ``commitPending(message:)``) with a message that also
-    /// lists the derived fields computed again. The caller holds the lock.
-    func commitPending(message: String?, corrections: [DerivedFieldMismatch]) throws -> CheckpointResult {
+    /// lists the derived fields computed again; without `lookingForOtherGitTools`, as
+    /// recorded (the caller looked already). The caller holds the lock.
+    func commitPending(message: String?, corrections: [DerivedFieldMismatch],
+                       lookingForOtherGitTools: Bool = true) throws -> CheckpointResult {
         let text = try message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(status().pending)
-        var result = try commitPending(message: text + describeCorrections(corrections))
+        let full = text + describeCorrections(corrections)
+        var result = try lookingForOtherGitTools ? commitPending(message: full) : commitRecorded(message: full)
         result.corrections = corrections
         return result
     }

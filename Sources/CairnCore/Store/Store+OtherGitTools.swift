@@ -37,19 +37,17 @@ extension Store {
 
     /// The files that differ between the commit Cairn last left (its note) and the branch
     /// now: what another git tool committed, pulled or reset the branch to, whose derived
-    /// fields and counts nobody computed. Every file of the branch when that includes the
-    /// schema set, which may derive and count otherwise now, or when the commit noted is
-    /// gone; none when the branch did not move or there is no note.
+    /// fields and counts nobody computed. Every file of the branch when the commit noted is
+    /// gone or cannot be compared; none when the branch did not move or there is no note.
     func committedByOtherGitTools() throws -> [String] {
         guard let bytes = try FileSystem.read(seenPath),
               let noted = String(decoding: bytes, as: UTF8.self).split(separator: " ").first,
               let head = try repository.reference(branchReference), noted != head.hex else { return [] }
         let tree = try repository.commit(head).treeID
-        let everyFile = { try self.repository.differences(among: [tree, nil]).map(\.path) }
-        guard let before = ObjectID(hex: String(noted)), let old = try? repository.commit(before).treeID else {
-            return try everyFile()
+        if let before = ObjectID(hex: String(noted)), let old = try? repository.commit(before).treeID,
+           let moved = try? repository.differences(among: [old, tree]) {
+            return moved.map(\.path)
         }
-        let moved = try repository.differences(among: [old, tree]).map(\.path)
-        return moved.contains { $0.hasPrefix(StoreLayout.schemaFolder + "/") } ? try everyFile() : moved
+        return try repository.differences(among: [tree, nil]).map(\.path)
     }
 }

@@ -262,10 +262,7 @@ extension Store {
             }
             paths = [path]
         } else {
-            if let user = DocumentPath(fileName: StoreLayout.userFile(of: uid)), FileSystem.kind(absolute(user.fileName)) == .file {
-                paths.append(user)
-            }
-            paths += documents(under: StoreLayout.documentsFolder(of: uid))
+            paths = everyDocument()
         }
         let set = try schemaSet()
         var found: [DocumentFinding] = []

@@ -128,6 +128,15 @@ extension Store {
         }
     }
 
+    /// Every document in the working tree: the user's own, then the rest in path order.
+    func everyDocument() -> [DocumentPath] {
+        var paths: [DocumentPath] = []
+        if let user = DocumentPath(fileName: StoreLayout.userFile(of: uid)), FileSystem.kind(absolute(user.fileName)) == .file {
+            paths.append(user)
+        }
+        return paths + documents(under: StoreLayout.documentsFolder(of: uid))
+    }
+
     /// The documents stored in the folder `relative` and its subfolders, in path order
     /// (`sorted` false: in no order, as for a count).
     func documents(under relative: String, sorted: Bool = true) -> [DocumentPath] {

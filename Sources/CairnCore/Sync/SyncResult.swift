@@ -20,7 +20,7 @@ public struct SyncResult: Sendable {
     public var conflicts: [ConflictRecord] = []
     /// Derived fields that other writers left wrong in what the sync brought in, merged or
     /// pushed, and that it computed again (in a checkpoint of their own, or in the
-    /// checkpoint of pending writes, for what another git tool committed in the store).
+    /// checkpoint of pending writes: what another git tool committed or left in the store).
     public var corrections: [DerivedFieldMismatch] = []
     /// The files of the working tree the sync changed (the remote's changes), sorted.
     public var changedFiles: [String] = []

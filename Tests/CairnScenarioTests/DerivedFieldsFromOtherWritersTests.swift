@@ -178,10 +178,9 @@ import Testing
         #expect(validated.status == 0, "\(validated.stdout)")
     }
 
-    /// A schema set that counts otherwise (completed tasks become open ones), pushed with
-    /// plain git: no task changed, yet the board's counts mean something else now. The sync
-    /// that brings the set checks every document, not only those that changed.
-    @Test func aCountDefinedOtherwiseIsCountedAgainWhereTheSetArrives() throws {
+    /// A board of two completed tasks and an open one on both devices; then the phone
+    /// pushes, with plain git, a schema set whose `completedTasks` counts open tasks.
+    func boardWhoseSetCountsOpenTasksPushedWithGit() throws {
         try boardOnPhoneAndTablet(tasks: [("t1", true), ("t2", true), ("t3", false)])
         let schema = store("phone") + "/.cairn/schema/board.schema.json"
         let text = try String(contentsOfFile: schema, encoding: .utf8)
@@ -190,7 +189,13 @@ import Testing
         try edited.write(toFile: schema, atomically: true, encoding: .utf8)
         #expect(try git("phone", "commit", "-qam", "Count open tasks").status == 0)
         #expect(try git("phone", "push", "-q", "origin", "main").status == 0)
+    }
 
+    /// A schema set that counts otherwise (completed tasks become open ones), pushed with
+    /// plain git: no task changed, yet the board's counts mean something else now. The sync
+    /// that brings the set checks every document, not only those that changed.
+    @Test func aCountDefinedOtherwiseIsCountedAgainWhereTheSetArrives() throws {
+        try boardWhoseSetCountsOpenTasksPushedWithGit()
         let synced = try on("tablet", "sync")
         #expect(synced.status == 0, "\(synced.stderr)")
         #expect(synced.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"), "\(synced.stdout)")
@@ -202,13 +207,7 @@ import Testing
     /// checkpoint finds the branch moved by another git tool, and counts every owner again
     /// under the set now in place, as a sync would have.
     @Test func aCountDefinedOtherwiseAndPulledWithGitIsCountedAgainAtTheNextCheckpoint() throws {
-        try boardOnPhoneAndTablet(tasks: [("t1", true), ("t2", true), ("t3", false)])
-        let schema = store("phone") + "/.cairn/schema/board.schema.json"
-        let text = try String(contentsOfFile: schema, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"isCompleted\": true,", with: "\"isCompleted\": false,")
-            .write(toFile: schema, atomically: true, encoding: .utf8)
-        #expect(try git("phone", "commit", "-qam", "Count open tasks").status == 0)
-        #expect(try git("phone", "push", "-q", "origin", "main").status == 0)
+        try boardWhoseSetCountsOpenTasksPushedWithGit()
 
         let pulled = try git("tablet", "pull", "-q", "--ff-only", "origin", "main")
         #expect(pulled.status == 0, "\(pulled.stderr)")

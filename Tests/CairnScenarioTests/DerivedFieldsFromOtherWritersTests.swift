@@ -219,6 +219,23 @@ import Testing
         #expect(try git("tablet", "status", "--porcelain").stdout == "")
     }
 
+    /// The same set written by hand over the schema file, in place (its folder's stamp
+    /// unchanged), and not committed: `checkpoint --scan` reads the set again, counts every
+    /// owner under it and commits both, once.
+    @Test func aSchemaRewrittenInPlaceIsCountedByEveryOwnerAtAScan() throws {
+        try boardOnPhoneAndTablet(tasks: [("t1", true), ("t2", true), ("t3", false)])
+        let schema = store("tablet") + "/.cairn/schema/board.schema.json"
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"isCompleted\": true,", with: "\"isCompleted\": false,")
+            .write(toFile: schema, atomically: false, encoding: .utf8)
+        let scanned = try on("tablet", "checkpoint", "--scan")
+        #expect(scanned.status == 0, "\(scanned.stderr)")
+        let line = "corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"
+        #expect(scanned.stdout.components(separatedBy: line).count == 2, "\(scanned.stdout)")
+        #expect(try on("tablet", "validate").status == 0)
+        #expect(try git("tablet", "status", "--porcelain").stdout == "")
+    }
+
     /// A task committed with plain git on the tablet itself (no Cairn involved): the
     /// checkpoint that follows counts the board again.
     @Test func aTaskCommittedWithGitIsCountedAtTheNextCheckpoint() throws {

@@ -16,11 +16,15 @@ extension Store {
     public func checkpoint(message: String? = nil, scan: Bool = false) throws(CairnError) -> CheckpointResult {
         try locked("cannot checkpoint") { () throws -> CheckpointResult in
             if scan {
+                // What another git tool committed is checked in the same pass as the hand
+                // edits (as commitPending would check it), and only once.
+                let committed = try changedByOtherGitTools() ? committedByOtherGitTools() : []
                 let scanned = try scannedPaths()
                 try journal.append(scanned)
                 // Hand edits that left derived fields stale (Store+Derivations.swift).
-                let corrections = try correctDerivedFields(ofScanned: scanned)
-                if !corrections.isEmpty { return try commitPending(message: message, corrections: corrections) }
+                let corrections = try correctDerivedFields(ofScanned: scanned + committed)
+                return try corrections.isEmpty ? commitRecorded(message: message)
+                    : commitPending(message: message, corrections: corrections, lookingForOtherGitTools: false)
             }
             return try commitPending(message: message)
         }

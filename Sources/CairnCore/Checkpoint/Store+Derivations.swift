@@ -92,7 +92,7 @@ extension Store {
         let text = try message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(status().pending)
         let full = text + describeCorrections(corrections)
         var result = try lookingForOtherGitTools ? commitPending(message: full) : commitRecorded(message: full)
-        result.corrections = corrections
+        result.corrections = corrections + result.corrections
         return result
     }
 

@@ -20,7 +20,7 @@ final class WatchedFolders {
     static let smallest = 128
     /// The folders watched at once; the one used longest ago makes way.
     static let most = 16
-    /// The names kept at most, over every folder (a folder that grows past them is let go).
+    /// The names kept at most, over every folder (past them, the folders used longest ago are let go).
     static let mostNames = 250_000
 
     /// What a check has of a folder's entries.
@@ -69,6 +69,9 @@ final class WatchedFolders {
         watchOfPath[path].map { folders[$0] != nil } ?? false
     }
 
+    /// Whether no watcher could be had (the user's limit of inotify instances reached).
+    var isWithoutWatcher: Bool { watcher == -1 }
+
     /// The key an entry is kept under: its ID (its name without `.json`) in lower case. Two
     /// names that collide have the same key (a dictionary of strings takes Unicode spellings
     /// as equal, as ``DocumentID/collide(_:_:)`` does), so a check compares only the names
@@ -114,7 +117,7 @@ final class WatchedFolders {
         // Listed again with the watch in place, so that nothing changed after this listing
         // goes unreported. The folder listed must be the one looked up, and watched.
         guard listed.count >= Self.smallest, listed.count <= Self.mostNames,
-              case .success(let descriptor) = Syscalls.open(path, .reading) else {
+              case .success(let descriptor) = Syscalls.open(path, .folder) else {
             Syscalls.unwatch(watch, with: watcher)
             return .listed(listed)
         }
@@ -178,7 +181,11 @@ final class WatchedFolders {
                 }
             }
             folders[watch] = folder
-            if folder.count > Self.mostNames { forget(watch) }
+        }
+        // Folders grown past the names a store keeps: the ones used longest ago are let go.
+        while folders.values.reduce(0, { $0 + $1.count }) > Self.mostNames,
+              let oldest = folders.min(by: { $0.value.used < $1.value.used })?.key {
+            forget(oldest)
         }
     }
 

@@ -66,6 +66,9 @@ package enum Syscalls {
         case appending
         /// Reading and writing in place, created if missing.
         case updating
+        /// Holding a folder open to look up its entries; anything else is refused (`ENOTDIR`)
+        /// without being opened.
+        case folder
 
         var flags: Int32 {
             switch self {
@@ -75,6 +78,7 @@ package enum Syscalls {
             case .creatingNew: O_WRONLY | O_CREAT | O_EXCL
             case .appending: O_RDWR | O_APPEND | O_CREAT
             case .updating: O_RDWR | O_CREAT
+            case .folder: O_RDONLY | O_DIRECTORY
             }
         }
     }

@@ -41,7 +41,7 @@ enum Explanations {
         case let name where name.hasPrefix("restore"):
             return "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched document before writing and starts a process of about 9 ms"
         case let name where name.hasPrefix("put"):
-            return "a put validates the document against its schema (about a tenth of its time, with the schema compiled once), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 20 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
+            return "a put validates the document against its schema (about an eighth of its time, with the schema compiled once), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 20 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
         case let name where name.hasPrefix("get"):
             return "both parse the same JSON; the difference is a file read against a B-tree lookup"
         default:

@@ -16,15 +16,7 @@ extension Store {
     public func checkpoint(message: String? = nil, scan: Bool = false) throws(CairnError) -> CheckpointResult {
         try locked("cannot checkpoint") { () throws -> CheckpointResult in
             if scan {
-                // What another git tool committed is checked in the same pass as the hand
-                // edits (as commitPending would check it), and only once.
-                let committed = try changedByOtherGitTools() ? committedByOtherGitTools() : []
-                let scanned = try scannedPaths()
-                try journal.append(scanned)
-                // Hand edits that left derived fields stale (Store+Derivations.swift).
-                let corrections = try correctDerivedFields(ofScanned: scanned + committed)
-                return try corrections.isEmpty ? commitRecorded(message: message)
-                    : commitPending(message: message, corrections: corrections, lookingForOtherGitTools: false)
+                return try commitScanned(message: message, strict: true, afterOtherGitTools: changedByOtherGitTools())
             }
             return try commitPending(message: message)
         }
@@ -42,18 +34,29 @@ extension Store {
         // After a git command in the store, the working tree may differ from the last
         // checkpoint in files the journal never heard of: every file is compared once.
         if try changedByOtherGitTools() {
+            return try commitScanned(message: message, strict: false, afterOtherGitTools: true)
+        }
+        return try commitRecorded(message: message)
+    }
+
+    /// Compares every file with the index, records what differs, computes again the derived
+    /// fields of what it found — and, `afterOtherGitTools`, of what another git tool committed
+    /// or pulled since Cairn's last checkpoint — then commits, in one pass. `strict`: a file
+    /// that is no document of the user stops it (`checkpoint --scan`); else it is passed
+    /// over. The caller holds the lock.
+    private func commitScanned(message: String?, strict: Bool, afterOtherGitTools: Bool) throws -> CheckpointResult {
+        var committed: [String] = []
+        if afterOtherGitTools {
             // The schema set too may be another than the one read (a schema file rewritten in
             // place leaves its folder's stamp as it was).
             loadedSchemaSet = nil
-            let committed = try committedByOtherGitTools()
-            let scanned = try scannedPaths(strict: false)
-            try journal.append(scanned)
-            // As after `checkpoint --scan`: derived fields the other tool left stale, in what
-            // it left in the working tree and in what it committed or pulled.
-            let corrections = try correctDerivedFields(ofScanned: scanned + committed)
-            if !corrections.isEmpty { return try commitPending(message: message, corrections: corrections, lookingForOtherGitTools: false) }
+            committed = try committedByOtherGitTools()
         }
-        return try commitRecorded(message: message)
+        let scanned = try scannedPaths(strict: strict)
+        try journal.append(scanned)
+        // Derived fields left stale by hand edits and other tools (Store+Derivations.swift).
+        let corrections = try correctDerivedFields(ofScanned: scanned + committed)
+        return try corrections.isEmpty ? commitRecorded(message: message) : commitRecorded(message: message, corrections: corrections)
     }
 
     /// Commits the pending paths as recorded, and notes what Cairn left. The caller holds the lock.

@@ -84,15 +84,12 @@ extension Store {
         return found
     }
 
-    /// Commits the pending paths (see ``commitPending(message:)``) with a message that also
-    /// lists the derived fields computed again; without `lookingForOtherGitTools`, as
-    /// recorded (the caller looked already). The caller holds the lock.
-    func commitPending(message: String?, corrections: [DerivedFieldMismatch],
-                       lookingForOtherGitTools: Bool = true) throws -> CheckpointResult {
+    /// Commits the pending paths as recorded (see ``commitRecorded(message:)``) with a
+    /// message that also lists the derived fields computed again. The caller holds the lock.
+    func commitRecorded(message: String?, corrections: [DerivedFieldMismatch]) throws -> CheckpointResult {
         let text = try message.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? Self.describe(status().pending)
-        let full = text + describeCorrections(corrections)
-        var result = try lookingForOtherGitTools ? commitPending(message: full) : commitRecorded(message: full)
-        result.corrections = corrections + result.corrections
+        var result = try commitRecorded(message: text + describeCorrections(corrections))
+        result.corrections = corrections
         return result
     }
 

@@ -245,7 +245,6 @@ struct SchemaValidator {
         return found
     }
 
-
     /// Whether `text` contains a match of `pattern` (ECMA-262 patterns are not anchored);
     /// nil when the pattern cannot be compiled.
     func matches(_ text: String, _ pattern: String) -> Bool? {

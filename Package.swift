@@ -1,6 +1,35 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// libgit2 and the libraries it uses linked into the programs from Debian's static archives
+/// (`CAIRN_STATIC_LIBGIT2=1`), as `scripts/install.sh` builds the tool and `scripts/bench.sh`
+/// times it: a process then starts without loading and relocating libgit2's shared library and
+/// the thirteen it brings (README, *Decisions beyond the design*). Off by default, so that an
+/// app building Cairn's libraries gets the shared libgit2 and a manifest without linker flags.
+let linksLibgit2Statically = Context.environment["CAIRN_STATIC_LIBGIT2"] == "1"
+
+/// The static archives in the order the linker must meet them (each before what it uses), as
+/// `pkg-config --static --libs libgit2` lists them, OpenSSL's libcrypto (libssh2's) added.
+let libgit2Archives = ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto",
+                       "pcre2-8"].map { "lib\($0).a" }
+
+/// How the programs link libgit2: the shared library (found through pkg-config, below), or
+/// the archives above with
+/// - GSSAPI (Negotiate authentication), which Debian ships as a shared library only;
+/// - `--exclude-libs`: the archives' symbols stay out of the program's dynamic symbol table, so
+///   libcurl, loaded later for LFS with the shared OpenSSL it links, binds to its own;
+/// - `--wrap` for mbedTLS's two certificate readers, which Sources/CGit2Setup/setup.c
+///   intercepts (a program cannot interpose a function of its own archives by name).
+let libgit2LinkerSettings: [LinkerSetting] = linksLibgit2Statically
+    ? libgit2Archives.map { .linkedLibrary(":" + $0) } + [
+        .linkedLibrary(":libgssapi_krb5.so.2"),
+        .unsafeFlags([
+            "-Xlinker", "--exclude-libs=" + libgit2Archives.joined(separator: ":"),
+            "-Xlinker", "--wrap=mbedtls_x509_crt_parse_file",
+            "-Xlinker", "--wrap=mbedtls_x509_crt_parse_path",
+        ]),
+    ]
+    : []
 
 let package = Package(
     name: "Cairn",
@@ -22,11 +51,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
-        // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config. Cairn builds
-        // on Linux with glibc only (CairnCore/Support/Syscalls.swift), so no other provider.
+        // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config, which also
+        // links its shared library, unless it is linked in (`linksLibgit2Statically`). Cairn
+        // builds on Linux with glibc only (CairnCore/Support/Syscalls.swift): no other provider.
         .systemLibrary(
             name: "CGit2",
-            pkgConfig: "libgit2",
+            pkgConfig: linksLibgit2Statically ? nil : "libgit2",
             providers: [.apt(["libgit2-dev"])]
         ),
         // git's file formats that Cairn writes itself, in pure Swift (no libgit2): the index,
@@ -36,9 +66,11 @@ let package = Package(
         .target(name: "GitFormat", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         // libgit2's start with the system's CA certificates read at the first connection, not
         // in every process (Sources/CGit2Setup/setup.c).
-        .target(name: "CGit2Setup", dependencies: ["CGit2"]),
+        .target(name: "CGit2Setup", dependencies: ["CGit2"],
+                cSettings: linksLibgit2Statically ? [.define("CGIT2_LINKED_STATICALLY")] : []),
         // The few libgit2 calls Cairn needs, in safe Swift.
-        .target(name: "Git", dependencies: ["CGit2", "CGit2Setup", "GitFormat"]),
+        .target(name: "Git", dependencies: ["CGit2", "CGit2Setup", "GitFormat"],
+                linkerSettings: libgit2LinkerSettings),
         // libcurl for the HTTP that libgit2 does not do (the LFS client), loaded at the first
         // request rather than linked: the tool starts without it and the libraries it brings.
         // Built against libcurl4-openssl-dev's header.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, on Debian or Ubuntu, what building and testing Cairn needs and the machine lacks:
-# libgit2-dev (the library Cairn is built on), zlib1g-dev (the checksums of the packs Cairn
-# writes), pkg-config (how the build finds them), git
+# libgit2-dev (the library Cairn is built on; it brings the static archives of libgit2 and
+# of the libraries it uses, which the installed tool links in: Package.swift), zlib1g-dev (the
+# checksums of the packs Cairn writes), pkg-config (how the build finds them), git
 # (the tests read stores with plain git, as users do), lighttpd (the tests' loopback git
 # server: smart HTTP through git http-backend, with a password per user), nginx, fcgiwrap and
 # openssl (the other loopback git server: nginx passes requests to git http-backend through

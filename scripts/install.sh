@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs cairn into PREFIX (default /usr/local): the tool in PREFIX/bin, built in release
-# mode with the Swift runtime linked in, and the apps' schema sets in PREFIX/share/cairn/schema,
-# where the installed tool looks for them (`cairn init UID --schema life-in-uk`).
+# mode with the Swift runtime, libgit2 and the libraries libgit2 uses linked in (a process
+# starts without loading them; a security update of Debian's libgit2, mbedTLS, libssh2,
+# OpenSSL or PCRE2 then needs the tool installed again), and the apps' schema sets in
+# PREFIX/share/cairn/schema, where the installed tool looks for them
+# (`cairn init UID --schema life-in-uk`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export CAIRN_STATIC_LIBGIT2=1
 prefix="${1:-/usr/local}"
 bash scripts/install-deps.sh
 swift build -c release --static-swift-stdlib --product cairn

@@ -5,14 +5,16 @@
 // of CPU, in every process, whether or not it will ever open an https:// connection. Most
 // of Cairn's commands (put, checkpoint, merge, status, a sync with a path remote) never do.
 //
-// libgit2 reads the file through mbedtls_x509_crt_parse_file (or _parse_path for a folder),
-// called from libgit2's shared library. This program defines those two functions too, and
-// the dynamic linker binds libgit2's calls to a program's own definition first. Each passes
-// the call on to mbedTLS's, except during cgit2_init_deferring_certificates: then it notes
-// the location and returns an empty list. cgit2_load_deferred_certificates, called before
-// the first connection (Sources/Git/Remote/SocketStream.swift), asks libgit2 to read that
-// location through its own option, GIT_OPT_SET_SSL_CERT_LOCATIONS, which parses it the same
-// way and installs it as the list its TLS connections verify against.
+// libgit2 reads the file through mbedtls_x509_crt_parse_file (or _parse_path for a folder).
+// With libgit2's shared library, this program defines those two functions too, and the
+// dynamic linker binds libgit2's calls to a program's own definition first. With libgit2
+// linked in from its archives (CGIT2_LINKED_STATICALLY, Package.swift), the linker sends
+// them to __wrap_<name> instead (--wrap=<name>), and mbedTLS's own is __real_<name>. Either
+// way, each passes the call on to mbedTLS's, except during cgit2_init_deferring_certificates:
+// then it notes the location and returns an empty list. cgit2_load_deferred_certificates,
+// called before the first connection (Sources/Git/Remote/SocketStream.swift), asks libgit2 to
+// read that location through its own option, GIT_OPT_SET_SSL_CERT_LOCATIONS, which parses it
+// the same way and installs it as the list its TLS connections verify against.
 //
 // Until then the list is empty, so a TLS connection made without the load fails its
 // certificate check: never trusted by mistake. Locations that an app sets itself
@@ -42,25 +44,40 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_result;
 
 // One of mbedTLS's two readers, as libgit2 calls it: during libgit2's start, the location is
-// noted in `slot` and an empty list returned; otherwise the call goes on to mbedTLS.
-static int intercept(const char *name, char **slot, struct mbedtls_x509_crt *chain, const char *location) {
+// noted in `slot` and an empty list returned; otherwise the call goes on to mbedTLS's `next`.
+static int intercept(parse_function next, char **slot, struct mbedtls_x509_crt *chain,
+                     const char *location) {
     if (deferring && location && !*slot) {
         *slot = strdup(location);
         if (*slot) return 0;
     }
     if (!deferring && !loading) located_elsewhere = 1;
-    parse_function next = (parse_function)dlsym(RTLD_NEXT, name);
     // -0x2400: MBEDTLS_ERR_X509_FEATURE_UNAVAILABLE; only reached if mbedTLS is not loaded.
     return next ? next(chain, location) : -0x2400;
 }
 
+#ifdef CGIT2_LINKED_STATICALLY
+int __real_mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path);
+int __real_mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const char *path);
+
+int __wrap_mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path) {
+    return intercept(__real_mbedtls_x509_crt_parse_file, &deferred_file, chain, path);
+}
+
+int __wrap_mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const char *path) {
+    return intercept(__real_mbedtls_x509_crt_parse_path, &deferred_folder, chain, path);
+}
+#else
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path) {
-    return intercept("mbedtls_x509_crt_parse_file", &deferred_file, chain, path);
+    parse_function next = (parse_function)dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
+    return intercept(next, &deferred_file, chain, path);
 }
 
 int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain, const char *path) {
-    return intercept("mbedtls_x509_crt_parse_path", &deferred_folder, chain, path);
+    parse_function next = (parse_function)dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_path");
+    return intercept(next, &deferred_folder, chain, path);
 }
+#endif
 
 int cgit2_init_deferring_certificates(void) {
     deferring = 1;

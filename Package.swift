@@ -4,12 +4,14 @@ import PackageDescription
 /// libgit2 and the libraries it uses linked into the programs from Debian's static archives
 /// (`CAIRN_STATIC_LIBGIT2=1`), as `scripts/install.sh` builds the tool and `scripts/bench.sh`
 /// times it: a process then starts without loading and relocating libgit2's shared library and
-/// the thirteen it brings (README, *Decisions beyond the design*). Off by default, so that an
-/// app building Cairn's libraries gets the shared libgit2 and a manifest without linker flags.
+/// seven it brings (README, *Decisions beyond the design*). Off by default, so that an app
+/// building Cairn's libraries gets the shared libgit2 and a manifest without linker flags
+/// (SwiftPM refuses a dependency's unsafe flags: the variable is for this package's builds).
 let linksLibgit2Statically = Context.environment["CAIRN_STATIC_LIBGIT2"] == "1"
 
 /// The static archives in the order the linker must meet them (each before what it uses), as
-/// `pkg-config --static --libs libgit2` lists them, OpenSSL's libcrypto (libssh2's) added.
+/// `pkg-config --static --libs libgit2` lists them on Debian 12, OpenSSL's libcrypto
+/// (libssh2's) added.
 let libgit2Archives = ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto",
                        "pcre2-8"].map { "lib\($0).a" }
 

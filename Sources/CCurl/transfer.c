@@ -150,7 +150,10 @@ ccurl_outcome ccurl_perform(const ccurl_request *request, ccurl_sink sink, void 
         curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, status);
     } else {
         snprintf(error, error_size, "%s", failure[0] != 0 ? failure : curl.easy_strerror(done));
-        result = CCURL_TRANSFER_FAILED;
+        // A certificate that fails the check, or a CA list that cannot be read, meets the
+        // next try the same way.
+        result = done == CURLE_PEER_FAILED_VERIFICATION || done == CURLE_SSL_CACERT_BADFILE
+            ? CCURL_PEER_NOT_TRUSTED : CCURL_TRANSFER_FAILED;
     }
     curl.easy_cleanup(handle);
     curl.slist_free_all(headers);

@@ -51,7 +51,7 @@ enum Explanations {
 
     /// What a Cairn process pays before any work (perf and `perf stat` of `cairn --version`, of
     /// an empty C program with and without libgit2, and of a Swift program printing a line).
-    static let processStart = "before any work Cairn's start takes about 5 ms (`cairn --version`), git's about 1.3: the Swift runtime about 1.5, the command line parser about 2 (the runtime's first look-ups of types and conformances, each a scan of the program's 5,100 conformance records), the shared libraries still loaded (GSSAPI's seven, the C++ runtime) about 0.5, and relocating a 69 MB position-independent program the rest (1.2–3.5 ms less linked at a fixed address, which would give up address randomisation); libgit2 and the libraries it uses are linked in (with Debian's shared libgit2 and its twenty libraries a start took about 1 ms and 2.5 MiB more); starting libgit2 adds about 1 ms for a command that opens a store (its SSH and TLS libraries' set-up), and no longer parses the system's CA certificates (5 ms), which are read at the first connection"
+    static let processStart = "before any work Cairn's start takes about 5 ms (`cairn --version`), git's about 1.3: the Swift runtime about 1.5, the command line parser about 2 (the runtime's first look-ups of types and conformances, each a scan of the program's 5,100 conformance records), the shared libraries still loaded (GSSAPI's seven, the C++ runtime) about 0.5, and relocating a 69 MB position-independent program the rest (1.2–3.5 ms less linked at a fixed address, which would give up address randomisation); libgit2 and the libraries it uses are linked in (with Debian's shared libgit2, which brings seven libraries more, a start took about 1 ms and 2.2–2.8 MiB more); starting libgit2 adds about 1 ms for a command that opens a store (its SSH and TLS libraries' set-up), and no longer parses the system's CA certificates (5 ms), which are read at the first connection"
 
     /// What a durable checkpoint costs that git's commit does not (strace of a checkpoint of
     /// 10 documents at 1,000), against what the target leaves for the whole checkpoint.
@@ -61,7 +61,7 @@ enum Explanations {
     }
 
     /// Why Cairn's peak memory passed its limit, where it did.
-    static let memoryReason = "a Cairn process holds about 13.5 MiB before any work (`cairn --version`), git about 3.5: the pages of the tool it runs (a 69 MB program with the Swift runtime, FoundationEssentials and libgit2 with its TLS and SSH libraries linked in) and the shared libraries it still loads (GSSAPI's Kerberos libraries, the C++ runtime); with the shared libgit2 it held about 15.5"
+    static let memoryReason = "a Cairn process holds about 13.5 MiB before any work (`cairn --version`), git about 3.5: the pages of the tool it runs (a 69 MB program with the Swift runtime, FoundationEssentials and libgit2 with its TLS and SSH libraries linked in) and the shared libraries it still loads (GSSAPI's Kerberos libraries, the C++ runtime); with the shared libgit2 it held about 15.8"
 
     /// Why a growth limit was passed.
     static func reason(for growth: Growth) -> String? {

@@ -97,6 +97,7 @@ import Testing
     static let http = Int32(GIT_ERROR_HTTP.rawValue)
     static let ssh = Int32(GIT_ERROR_SSH.rawValue)
     static let net = Int32(GIT_ERROR_NET.rawValue)
+    static let ssl = Int32(GIT_ERROR_SSL.rawValue)
     static let repository = Int32(GIT_ERROR_REPOSITORY.rawValue)
     static let reference = Int32(GIT_ERROR_REFERENCE.rawValue)
     static let odb = Int32(GIT_ERROR_ODB.rawValue)
@@ -126,6 +127,14 @@ import Testing
         ("invalid or unknown remote ssh hostkey", ssh, .certificate, "git_remote_fetch", .hostKeyNotTrusted),
         ("failed to retrieve hostkey: Unable to get the host key", ssh, .generic, "git_remote_fetch", .hostKeyNotTrusted),
         ("user canceled hostkey check", net, .generic, "git_remote_fetch", .hostKeyNotTrusted),
+        // mbedTLS's report: a line per failed check.
+        ("the SSL certificate is invalid: 0x0c - The certificate Common Name (CN) does not match with the expected CN\nThe certificate is not correctly signed by the trusted CA\n",
+         ssl, .certificate, "git_remote_fetch",
+         .certificateNotTrusted(said: "0x0c - The certificate Common Name (CN) does not match with the expected CN; The certificate is not correctly signed by the trusted CA")),
+        ("the SSL certificate is invalid: 0x08 - The certificate is not correctly signed by the trusted CA", ssl, .certificate,
+         "git_remote_fetch", .certificateNotTrusted(said: "0x08 - The certificate is not correctly signed by the trusted CA")),
+        // A TLS failure that is not the certificate's (the connection cut mid-handshake) may pass.
+        ("SSL error: 0x7280 - SSL - The connection indicated an EOF", ssl, .generic, "git_remote_fetch", nil),
         ("SSH could not read data: Timed out waiting on socket", ssh, .generic, "git_remote_fetch", nil),
         ("the remote refused the credentials", Int32(GIT_ERROR_CALLBACK.rawValue), .auth, "git_remote_fetch", .authentication(.refused)),
         ("cannot push because a reference that you are trying to update on the remote contains commits that are not present locally.",

@@ -31,12 +31,16 @@ typedef size_t (*ccurl_sink)(const char *bytes, size_t size, void *context);
 typedef enum ccurl_outcome {
     /// An answer came: `*status` holds its HTTP status.
     CCURL_ANSWERED = 0,
-    /// No answer: libcurl said why (a refused connection, a timeout, a certificate).
+    /// No answer: libcurl said why (a refused connection, a timeout).
     CCURL_TRANSFER_FAILED = 1,
     /// libcurl could not be loaded on this machine.
     CCURL_UNAVAILABLE = 2,
     /// The file to upload could not be read.
     CCURL_UNREADABLE_FILE = 3,
+    /// No answer: the server's TLS certificate (or the name it is for) did not pass the check
+    /// against the system's CA certificates (CURLE_PEER_FAILED_VERIFICATION), or those could
+    /// not be read (CURLE_SSL_CACERT_BADFILE); libcurl said why.
+    CCURL_PEER_NOT_TRUSTED = 4,
 } ccurl_outcome;
 
 /// Sends `request`, passing the answer's body to `sink`. Returns CCURL_ANSWERED with

@@ -26,9 +26,12 @@ struct HTTPRequest {
     /// Why no answer came, in one line.
     struct Failure: Error {
         enum Kind {
-            /// The transfer failed: libcurl says why (a refused connection, a timeout, a
-            /// certificate). Trying again later may work.
+            /// The transfer failed: libcurl says why (a refused connection, a timeout).
+            /// Trying again later may work.
             case transfer
+            /// The server's certificate is not trusted on this machine: trying again meets
+            /// the same certificate.
+            case certificateNotTrusted
             /// libcurl cannot be loaded on this machine, or a header cannot be sent as given:
             /// trying again changes nothing.
             case unavailable
@@ -107,6 +110,7 @@ struct HTTPRequest {
         case CCURL_ANSWERED: break
         case CCURL_UNAVAILABLE: return .failure(Failure(kind: .unavailable, reason: said))
         case CCURL_UNREADABLE_FILE: return .failure(Failure(kind: .unreadableFile, reason: said))
+        case CCURL_PEER_NOT_TRUSTED: return .failure(Failure(kind: .certificateNotTrusted, reason: said))
         default: return .failure(Failure(kind: .transfer, reason: said))
         }
         return .success((status, received.bytes))

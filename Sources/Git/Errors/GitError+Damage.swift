@@ -15,7 +15,7 @@ extension GitError {
     /// or a passing condition. Such a failure never comes with content: libgit2 inflates
     /// every object, and zlib's checksum covers its bytes.
     public var isDamage: Bool {
-        if code == .locked || code == .auth || isNetworkFailure { return false }
+        if code == .locked || code == .auth || code == .certificate || isNetworkFailure { return false }
         switch category {
         case Int32(GIT_ERROR_ZLIB.rawValue):
             return true

@@ -27,6 +27,9 @@ extension GitError.Reason {
     ///   verify the host key (`failed to retrieve hostkey: …`, `unable to get the host key`,
     ///   libssh2's `… hostkey …`) → ``hostKeyNotTrusted``.
     /// - `GIT_ERROR_NET`: `user canceled hostkey check` → ``hostKeyNotTrusted``.
+    /// - `GIT_ERROR_SSL` with `GIT_ECERTIFICATE`: `the SSL certificate is invalid: …`, then
+    ///   mbedTLS's verification report, a line per failed check (`verify_server_cert`,
+    ///   src/libgit2/streams/mbedtls.c) → ``certificateNotTrusted(said:)``.
     ///
     /// Then the code alone: `GIT_EAUTH` is a refused authentication, `GIT_ENONFASTFORWARD` a
     /// push behind the remote (`cannot push because a reference … contains commits that are
@@ -72,6 +75,12 @@ extension GitError.Reason {
                 self = .hostKeyNotTrusted
                 return
             }
+        case Int32(GIT_ERROR_SSL.rawValue) where code == .certificate:
+            let prefix = "the SSL certificate is invalid: "
+            let report = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+            self = .certificateNotTrusted(said: report.split(whereSeparator: \.isNewline)
+                .map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }.joined(separator: "; "))
+            return
         case Int32(GIT_ERROR_NET.rawValue) where text == "user canceled hostkey check":
             self = .hostKeyNotTrusted
             return

@@ -11,6 +11,10 @@ extension GitError {
         /// The SSH server's host key is not one `~/.ssh/known_hosts` lists for it — missing,
         /// or another key listed (libgit2 1.5 does not say which) — or could not be read.
         case hostKeyNotTrusted
+        /// The HTTPS server's certificate did not pass the TLS library's check against the
+        /// system's CA certificates (not signed by one of them, another host's, expired…), in
+        /// the library's words, its lines joined.
+        case certificateNotTrusted(said: String)
         /// Authentication failed; how, as far as the client saw.
         case authentication(AuthenticationFailure)
         /// The remote's branch is not an ancestor of what was pushed: another push came first

@@ -40,10 +40,12 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     public var isSSHFailure: Bool { category == GIT_ERROR_SSH.rawValue }
 
     /// Whether the failure came from the network on the way to a remote (a connection refused,
-    /// cut or timed out, an HTTP or TLS failure): the kind worth trying again later.
+    /// cut or timed out, an HTTP or TLS failure): the kind worth trying again later. Not a
+    /// refused authentication, nor a server's certificate or host key that failed its check:
+    /// the next try meets the same.
     public var isNetworkFailure: Bool {
         [GIT_ERROR_NET, GIT_ERROR_HTTP, GIT_ERROR_SSL, GIT_ERROR_SSH].contains { $0.rawValue == category }
-            && code != .auth
+            && code != .auth && code != .certificate
     }
 
     /// A libgit2 result code as a Swift value that can be matched in `catch` clauses:

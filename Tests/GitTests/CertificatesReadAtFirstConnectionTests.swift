@@ -42,46 +42,38 @@ struct CertificatesReadAtFirstConnectionTests {
         }
     }
 
+    /// How listing the references of a server with a self-signed certificate fails, in this
+    /// process (an exit test's), with that certificate added to the list first or not; exits
+    /// with 3 when the list cannot take it, 4 when the listing passes.
+    static func failureListingASelfSignedServer(trustingIt: Bool) throws -> any Error {
+        let folder = FileManager.default.temporaryDirectory.path + "/cairn-certificates-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try SelfSignedTLSServer(in: folder + "/tls")
+        let repository = try Repository.create(at: folder + "/r", initialBranch: "main")
+        if trustingIt, cgit2_set_ssl_cert_locations(server.certificate, nil) != 0 { exit(3) }
+        let remote = try Remote(repository: repository, url: "https://localhost:\(server.port)/u1.git")
+        remote.timeout = 10
+        do {
+            _ = try withExtendedLifetime(server) { try remote.references() }
+            exit(4)
+        } catch {
+            return error
+        }
+    }
+
     /// The certificates read are the ones checked against: a server whose certificate the
     /// list holds passes the handshake (and then fails as what it is, a web server that does
     /// not speak git), and the same server fails its certificate check against the system's
-    /// list, in a process of its own.
+    /// list, each in a process of its own.
     @Test func aServerIsCheckedAgainstTheCertificatesRead() async {
         await #expect(processExitsWith: .success) {
-            let folder = FileManager.default.temporaryDirectory.path + "/cairn-certificates-\(getpid())"
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            let server = try SelfSignedTLSServer(in: folder + "/tls")
-            let repository = try Repository.create(at: folder + "/r", initialBranch: "main")
-            if cgit2_set_ssl_cert_locations(server.certificate, nil) != 0 { exit(3) }
-            let remote = try Remote(repository: repository, url: "https://localhost:\(server.port)/u1.git")
-            remote.timeout = 10
-            do {
-                _ = try remote.references()
-                exit(4)
-            } catch let error as GitError {
-                if case .certificateNotTrusted? = error.reason { exit(5) }
-                if error.code == .certificate { exit(6) }
-            } catch {
-                exit(7)
-            }
-            withExtendedLifetime(server) {}
+            guard let error = try Self.failureListingASelfSignedServer(trustingIt: true) as? GitError else { exit(7) }
+            if case .certificateNotTrusted? = error.reason { exit(5) }
+            if error.code == .certificate { exit(6) }
         }
         await #expect(processExitsWith: .success) {
-            let folder = FileManager.default.temporaryDirectory.path + "/cairn-certificates-\(getpid())"
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            let server = try SelfSignedTLSServer(in: folder + "/tls")
-            let repository = try Repository.create(at: folder + "/r", initialBranch: "main")
-            let remote = try Remote(repository: repository, url: "https://localhost:\(server.port)/u1.git")
-            remote.timeout = 10
-            do {
-                _ = try remote.references()
-                exit(4)
-            } catch let error as GitError {
-                guard case .certificateNotTrusted? = error.reason else { exit(5) }
-            } catch {
-                exit(7)
-            }
-            withExtendedLifetime(server) {}
+            guard let error = try Self.failureListingASelfSignedServer(trustingIt: false) as? GitError else { exit(7) }
+            guard case .certificateNotTrusted? = error.reason else { exit(5) }
         }
     }
 

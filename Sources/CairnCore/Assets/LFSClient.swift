@@ -188,8 +188,7 @@ struct LFSClient {
         case .failure(let failure):
             switch failure.kind {
             case .transfer: throw CairnError(.network, "\(what) failed: \(failure.reason); try again when the server is reachable")
-            case .certificateNotTrusted:
-                throw CairnError(.authentication, "\(what) failed: the server's certificate is not trusted on this machine (\(failure.reason)); check the URL, or add the CA that signed it to the system's certificates (update-ca-certificates), then try again")
+            case .certificateNotTrusted: throw .certificateNotTrusted("\(what) failed", reason: failure.reason)
             case .unavailable: throw CairnError(.notFound, "\(what) cannot be made: \(failure.reason)")
             case .unreadableFile: throw CairnError(.io, "\(what) cannot be made: \(failure.reason)")
             }

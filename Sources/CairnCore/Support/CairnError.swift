@@ -57,6 +57,13 @@ extension CairnError {
         CairnError(.invalidInput, error.description, cause: error)
     }
 
+    /// A server whose TLS certificate this machine does not trust, over git's HTTPS or the LFS
+    /// client's: `failed` says what failed, `reason` is the TLS library's. Not a network
+    /// failure: the next try meets the same certificate.
+    static func certificateNotTrusted(_ failed: String, reason: String, cause: (any Error)? = nil) -> CairnError {
+        CairnError(.authentication, "\(failed): the server's certificate is not trusted on this machine (\(reason)); check the URL, or add the CA that signed it to the system's certificates (update-ca-certificates), then try again", cause: cause)
+    }
+
     /// Wraps a libgit2 failure in the store's terms.
     package static func git(_ error: GitError, doing what: String,
                             function: String = #function, file: String = #fileID, line: Int = #line) -> CairnError {

@@ -99,8 +99,7 @@ extension Store {
         case .hostKeyNotTrusted?:
             return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
         case .certificateNotTrusted(let said)?:
-            // The same certificate meets the next try: not a failure to wait out.
-            return CairnError(.authentication, "cannot \(what) \(remote): its certificate is not trusted on this machine (\(said)); check the URL, or add the CA that signed it to the system's certificates (update-ca-certificates), then try again", cause: error)
+            return .certificateNotTrusted("cannot \(what) \(remote)", reason: said, cause: error)
         case .httpStatus(403)?:
             return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
         case .httpStatus(404)?, .repositoryNotFound?:

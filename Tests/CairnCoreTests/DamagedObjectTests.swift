@@ -72,7 +72,10 @@ import Git
                 for path in paths {
                     do {
                         let value = try fresh.document(at: path, revision: "HEAD")
-                        if value != expected[path] { wrong += 1 }
+                        if value != expected[path] {
+                            wrong += 1
+                            Issue.record("byte \(position) of \(file) flipped: \(path) read as \(value)")
+                        }
                     } catch {
                         refused += 1
                         #expect(error.code == .corrupt && error.message.contains("corrupt store"),

@@ -4,8 +4,9 @@ import CairnTestSupport
 import Foundation
 import Testing
 
-/// Objects are read without hashing them again; a damaged object must still be an error,
-/// never content. zlib's Adler-32 checksum is what catches it.
+/// A damaged object must be an error, never content: zlib's Adler-32 checksum catches a
+/// flipped byte inside an object's stream, and hashing what was read catches damage to what
+/// frames it in a pack (a delta's base).
 @Suite struct CorruptObjectTests {
     let temporary = TemporaryFolder("cairn-corrupt")
     var folder: String { temporary.path }
@@ -40,5 +41,49 @@ import Testing
         try flipByte(at: fraction, of: blob, in: repository)
         let fresh = try Repository(openingAt: folder + "/b\(fraction)")
         #expect(throws: GitError.self) { try fresh.blobContent(blob) }
+    }
+
+    /// A pack of two blobs of one size and a delta against the first; the delta's base offset
+    /// is then changed to name the second blob. Every zlib stream is intact and the delta
+    /// applies (its base has the size it declares), so only the object's id tells the
+    /// content is not the one asked for.
+    @Test func aDeltaRedirectedToAnotherBaseIsAnError() throws {
+        let gitdir = folder + "/delta"
+        _ = try Repository.create(at: gitdir, initialBranch: "main")
+        let first = Array(String(repeating: "a", count: 40).utf8)
+        let second = Array(String(repeating: "b", count: 40).utf8)
+        let derived = Array(first.prefix(20)) + Array("changed".utf8)
+        func header(_ type: UInt8, _ size: Int) -> [UInt8] {
+            var bytes: [UInt8] = [(type << 4) | UInt8(size & 15)]
+            var rest = size >> 4
+            while rest > 0 {
+                bytes[bytes.count - 1] |= 0x80
+                bytes.append(UInt8(rest & 0x7f))
+                rest >>= 7
+            }
+            return bytes
+        }
+        // Base size, result size, copy 20 bytes from offset 0, insert "changed".
+        let delta: [UInt8] = [UInt8(first.count), UInt8(derived.count), 0x90, 20, 7] + Array("changed".utf8)
+        var pack = Array("PACK".utf8) + [0, 0, 0, 2, 0, 0, 0, 3]
+        let firstOffset = pack.count
+        pack += header(3, first.count) + Zlib.stored(first)
+        let secondOffset = pack.count
+        pack += header(3, second.count) + Zlib.stored(second)
+        let deltaOffset = pack.count
+        pack += header(6, delta.count) + [UInt8(deltaOffset - firstOffset)] + Zlib.stored(delta)
+        let packPath = gitdir + "/.git/objects/pack/pack-delta.pack"
+        try Data(pack + SHA1.hash(pack)).write(to: URL(fileURLWithPath: packPath))
+        let indexed = try git("index-pack", packPath, in: gitdir)
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        let id = ObjectID(hashing: derived, type: .blob)
+        #expect(try Repository(openingAt: gitdir).blobContent(id) == derived)
+
+        // The trailer stays the one the index was made from, as after a flipped byte.
+        let trailer = SHA1.hash(pack)
+        pack[deltaOffset + 1] = UInt8(deltaOffset - secondOffset)
+        try Data(pack + trailer).write(to: URL(fileURLWithPath: packPath))
+        let fresh = try Repository(openingAt: gitdir)
+        #expect { try fresh.blobContent(id) } throws: { ($0 as? GitError)?.isDamage == true }
     }
 }

@@ -16,9 +16,9 @@ extension Store {
     /// Returns false, having set no reference, when the remote is not a plain repository
     /// with the branch (objects borrowed through `alternates` included) or a file could not
     /// be copied: the fetch then runs, and says what is wrong. What was copied are whole
-    /// object files (each copied under a temporary name, then renamed), checked like any
-    /// fetched objects by what follows (older objects are not hashed again, as with `git clone`
-    /// of a local path).
+    /// object files (each copied under a temporary name, then renamed), not hashed at the copy,
+    /// as with `git clone` of a local path: each object is hashed against its id when it is
+    /// read, as any object of the store is.
     func copyObjects(fromLocal remote: RemoteURL) -> Bool {
         guard remote.transport == .path else { return false }
         let started = Date()

@@ -13,7 +13,8 @@ extension GitError {
     /// Whether the failure means the repository's files are damaged (a flipped byte, a
     /// truncated pack or object, a missing object), rather than a mistake in what was asked
     /// or a passing condition. Such a failure never comes with content: libgit2 inflates
-    /// every object, and zlib's checksum covers its bytes.
+    /// every object (zlib's checksum covers its bytes) and hashes it against its id
+    /// (`GIT_EMISMATCH`, of the object database).
     public var isDamage: Bool {
         if code == .locked || code == .auth || code == .certificate || isNetworkFailure { return false }
         switch category {

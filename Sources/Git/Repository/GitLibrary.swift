@@ -12,11 +12,11 @@ import CGit2Setup
 ///   identity are its own, whatever the machine's git is set up to do.
 /// - `GIT_OPT_ENABLE_FSYNC_GITDIR`: objects, refs and the index are fsynced as they are
 ///   written, so a checkpoint that returned survives a crash of the machine.
-/// - `GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION` off: an object read is not hashed again to
-///   compare with its id. Every object is a zlib stream whose Adler-32 checksum covers its
-///   bytes (loose or packed), so a flipped or missing byte is still an error, not content;
-///   hashing again a multi-megabyte tree of a large collection on every read was most of a
-///   checkpoint's cost.
+/// - `GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION` on (libgit2's default, set here so no
+///   speed-up turns it off unnoticed): every object read is hashed and compared with its id.
+///   zlib's Adler-32 checksum covers the bytes of an object's stream, but not what frames it
+///   in a pack: a damaged delta base offset, or an index pointing at another object, can give
+///   an intact stream of other content. The hash turns that into an error, never content.
 /// - `GIT_OPT_ENABLE_STRICT_OBJECT_CREATION` off: building a tree does not read back every
 ///   object it names (the store wrote them itself). With it on, rewriting a folder of 10,000
 ///   documents opens 10,000 objects, and a checkpoint's cost follows the folder's size.
@@ -37,7 +37,7 @@ enum GitLibrary {
                       "git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION)")
             try check(cgit2_set_cache_object_limit(GIT_OBJECT_TREE, 4 << 20),
                       "git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT)")
-            try check(cgit2_enable_strict_hash_verification(0),
+            try check(cgit2_enable_strict_hash_verification(1),
                       "git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION)")
             try SocketStream.register()
             return .success(())

@@ -3,8 +3,9 @@ import GitFormat
 
 extension Repository {
     /// The content of an object, which must be of `type` (`git_odb_read`; libgit2 checks the
-    /// content against the id).
+    /// content against the id), or of a large tree this handle wrote (``WrittenTrees``).
     func rawObject(_ id: ObjectID, type: ObjectType) throws(GitError) -> [UInt8] {
+        if type == .tree, let written = writtenTrees[id] { return written }
         var database: OpaquePointer?
         try check(git_repository_odb(&database, handle), "git_repository_odb")
         defer { git_odb_free(database) }
@@ -23,8 +24,14 @@ extension Repository {
     /// Writes an object as a loose object file (see ``LooseObject``) and returns its id.
     /// Writing is skipped when the object exists. Inside ``packingWrites(_:)`` the object
     /// goes to the pending pack instead.
+    /// A tree is also kept in ``writtenTrees``.
     func writeLooseObject(_ content: [UInt8], type: ObjectType) throws(GitError) -> ObjectID {
-        if pendingPack != nil { return pendingPack!.add(content, type: type) }
-        return try converting { () throws(GitFormatError) in try LooseObject.write(content, type: type, into: gitdir) }
+        let id = if pendingPack != nil {
+            pendingPack!.add(content, type: type)
+        } else {
+            try converting { () throws(GitFormatError) in try LooseObject.write(content, type: type, into: gitdir) }
+        }
+        if type == .tree { writtenTrees.keep(content, as: id) }
+        return id
     }
 }

@@ -9,7 +9,8 @@ extension Repository {
     /// Runs `body` with the blobs and trees it writes gathered in memory and written at its
     /// end as one pack (see ``PackWriter``). A commit created inside writes them first, as
     /// libgit2 reads the commit's tree. When `body` throws, the gathered objects are dropped:
-    /// nothing refers to them. Nested calls join the outer one.
+    /// nothing refers to them; so are the trees kept in ``writtenTrees``, which then need not
+    /// be on disk. Nested calls join the outer one.
     public func packingWrites<T>(_ body: () throws -> T) throws -> T {
         if pendingPack != nil || !packsWrites { return try body() }
         pendingPack = PackWriter()
@@ -20,6 +21,7 @@ extension Repository {
             return result
         } catch {
             pendingPack = nil
+            writtenTrees = WrittenTrees()
             throw error
         }
     }

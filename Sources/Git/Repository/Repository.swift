@@ -18,6 +18,8 @@ public final class Repository {
     /// quarantine, `GIT_OBJECT_DIRECTORY`), which a handle opened on the folder would not
     /// see (``openFromEnvironment()``).
     var readsObjectsFromEnvironment = false
+    /// The large trees this handle wrote, read back from memory (``WrittenTrees``).
+    var writtenTrees = WrittenTrees()
 
     private init(handle: OpaquePointer) {
         self.handle = handle

@@ -48,8 +48,8 @@ import Testing
     /// applies (its base has the size it declares), so only the object's id tells the
     /// content is not the one asked for.
     @Test func aDeltaRedirectedToAnotherBaseIsAnError() throws {
-        let gitdir = folder + "/delta"
-        _ = try Repository.create(at: gitdir, initialBranch: "main")
+        let path = folder + "/delta"
+        _ = try Repository.create(at: path, initialBranch: "main")
         let first = Array(String(repeating: "a", count: 40).utf8)
         let second = Array(String(repeating: "b", count: 40).utf8)
         let derived = Array(first.prefix(20)) + Array("changed".utf8)
@@ -72,18 +72,19 @@ import Testing
         pack += header(3, second.count) + Zlib.stored(second)
         let deltaOffset = pack.count
         pack += header(6, delta.count) + [UInt8(deltaOffset - firstOffset)] + Zlib.stored(delta)
-        let packPath = gitdir + "/.git/objects/pack/pack-delta.pack"
+        let packPath = path + "/.git/objects/pack/pack-delta.pack"
         try Data(pack + SHA1.hash(pack)).write(to: URL(fileURLWithPath: packPath))
-        let indexed = try git("index-pack", packPath, in: gitdir)
+        let indexed = try git("index-pack", packPath, in: path)
         #expect(indexed.status == 0, "\(indexed.stderr)")
         let id = ObjectID(hashing: derived, type: .blob)
-        #expect(try Repository(openingAt: gitdir).blobContent(id) == derived)
+        #expect(try Repository(openingAt: path).blobContent(id) == derived)
 
         // The trailer stays the one the index was made from, as after a flipped byte.
         let trailer = SHA1.hash(pack)
-        pack[deltaOffset + 1] = UInt8(deltaOffset - secondOffset)
+        pack[deltaOffset + header(6, delta.count).count] = UInt8(deltaOffset - secondOffset)
         try Data(pack + trailer).write(to: URL(fileURLWithPath: packPath))
-        let fresh = try Repository(openingAt: gitdir)
-        #expect { try fresh.blobContent(id) } throws: { ($0 as? GitError)?.isDamage == true }
+        let fresh = try Repository(openingAt: path)
+        let error = #expect(throws: GitError.self) { try fresh.blobContent(id) }
+        #expect(error?.isDamage == true)
     }
 }

@@ -26,16 +26,22 @@ import Testing
             return try repository.updateTree(ObjectID.emptyTree, with: documents(1_000, blob: blob)).id
         }
         let kept = try #require(repository.writtenTrees[root])
-        #expect(kept.count >= WrittenTrees.smallest)
         #expect(ObjectID(hashing: kept, type: .tree) == root)
 
-        let pack = path + "/.git/objects/pack/" + repository.packs()[0].name + ".pack"
+        let pack = path + "/.git/objects/pack/" + (try #require(repository.packs().first)).name + ".pack"
         let original = try Data(contentsOf: URL(fileURLWithPath: pack))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: pack)
         try Data(repeating: 0, count: original.count).write(to: URL(fileURLWithPath: pack))
+        // The disk cannot give the tree any more: a handle of its own fails to read it.
+        #expect(throws: GitError.self) {
+            try Repository(openingAt: path, checkingPacks: false).rawObject(root, type: .tree)
+        }
         #expect(try repository.rawObject(root, type: .tree) == kept)
         let blob = try repository.writeBlob(Array("{\"new\":1}\n".utf8))
         let next = try repository.updateTree(root, with: [.upsert(path: "new.json", id: blob, mode: 0o100644)]).id
+        // The version it replaced is dropped; the new one is kept.
+        #expect(repository.writtenTrees[root] == nil)
+        #expect(repository.writtenTrees[next] != nil)
         try Data(original).write(to: URL(fileURLWithPath: pack))
 
         let fresh = try Repository(openingAt: path)
@@ -63,7 +69,28 @@ import Testing
         #expect(throws: GitError.self) { try repository.rawObject(id, type: .tree) }
     }
 
-    /// Small trees are not kept; large ones up to the capacity, the oldest dropped first.
+    /// A batch whose pack cannot be written, its error caught inside the batch, leaves none
+    /// of its trees behind either.
+    @Test func aPackThatCannotBeWrittenTakesItsTreesAlong() throws {
+        let path = folder + "/r"
+        let repository = try Repository.create(at: path, initialBranch: "main")
+        let packFolder = path + "/.git/objects/pack"
+        try repository.packingWrites {
+            let blob = try repository.writeBlob(Array("{}\n".utf8))
+            let root = try repository.updateTree(ObjectID.emptyTree, with: documents(1_000, blob: blob)).id
+            #expect(repository.writtenTrees[root] != nil)
+            // A file where the pack folder was: the pack cannot be written.
+            try FileManager.default.removeItem(atPath: packFolder)
+            try Data().write(to: URL(fileURLWithPath: packFolder))
+            #expect(throws: GitError.self) { try repository.writePendingObjects() }
+            #expect(repository.writtenTrees[root] == nil)
+            try FileManager.default.removeItem(atPath: packFolder)
+            try FileManager.default.createDirectory(atPath: packFolder, withIntermediateDirectories: false)
+        }
+    }
+
+    /// Small trees are not kept; large ones up to the capacity, the oldest dropped first; a
+    /// forgotten one gives its room back.
     @Test func keepsLargeTreesUpToItsCapacity() {
         var trees = WrittenTrees()
         let small = [UInt8](repeating: 1, count: WrittenTrees.smallest - 1)
@@ -81,5 +108,13 @@ import Testing
         trees.keep(tooLarge, as: ObjectID(hashing: tooLarge, type: .tree))
         #expect(trees[ObjectID(hashing: tooLarge, type: .tree)] == nil)
         #expect(trees[ids[5]] != nil)
+
+        // A forgotten tree frees its room: one more fits without dropping the oldest.
+        trees.forget(ids[5])
+        #expect(trees[ids[5]] == nil)
+        let another = [UInt8](repeating: 7, count: size)
+        trees.keep(another, as: ObjectID(hashing: another, type: .tree))
+        #expect([ids[2], ids[3], ids[4]].allSatisfy { trees[$0] != nil })
+        #expect(trees[ObjectID(hashing: another, type: .tree)] == another)
     }
 }

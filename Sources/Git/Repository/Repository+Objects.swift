@@ -3,7 +3,8 @@ import GitFormat
 
 extension Repository {
     /// The content of an object, which must be of `type` (`git_odb_read`; libgit2 checks the
-    /// content against the id), or of a large tree this handle wrote (``WrittenTrees``).
+    /// content against the id), or of a large tree this handle wrote (``WrittenTrees``): such
+    /// a tree is read even while it waits in the pending pack, which libgit2 cannot see yet.
     func rawObject(_ id: ObjectID, type: ObjectType) throws(GitError) -> [UInt8] {
         if type == .tree, let written = writtenTrees[id] { return written }
         var database: OpaquePointer?
@@ -24,7 +25,7 @@ extension Repository {
     /// Writes an object as a loose object file (see ``LooseObject``) and returns its id.
     /// Writing is skipped when the object exists. Inside ``packingWrites(_:)`` the object
     /// goes to the pending pack instead.
-    /// A tree is also kept in ``writtenTrees``.
+    /// A tree of ``WrittenTrees/smallest`` bytes or more is also kept in ``writtenTrees``.
     func writeLooseObject(_ content: [UInt8], type: ObjectType) throws(GitError) -> ObjectID {
         let id = if pendingPack != nil {
             pendingPack!.add(content, type: type)

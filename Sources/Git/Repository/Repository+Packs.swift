@@ -9,8 +9,8 @@ extension Repository {
     /// Runs `body` with the blobs and trees it writes gathered in memory and written at its
     /// end as one pack (see ``PackWriter``). A commit created inside writes them first, as
     /// libgit2 reads the commit's tree. When `body` throws, the gathered objects are dropped:
-    /// nothing refers to them; so are the trees kept in ``writtenTrees``, which then need not
-    /// be on disk. Nested calls join the outer one.
+    /// nothing refers to them; ``writtenTrees`` is emptied with them, as some of its trees
+    /// may not be on disk. Nested calls join the outer one.
     public func packingWrites<T>(_ body: () throws -> T) throws -> T {
         if pendingPack != nil || !packsWrites { return try body() }
         pendingPack = PackWriter()
@@ -28,7 +28,8 @@ extension Repository {
 
     /// Writes the objects gathered so far as a pack now, and lets libgit2 see it
     /// (`git_odb_refresh`), for code that reads what it wrote; then merges the small packs
-    /// when there are many. Outside ``packingWrites(_:)`` it does nothing.
+    /// when there are many. Outside ``packingWrites(_:)`` it does nothing. When the pack
+    /// cannot be written, ``writtenTrees`` is emptied: some of its trees were to be in it.
     public func writePendingObjects() throws(GitError) {
         guard var pack = pendingPack, !pack.isEmpty else { return }
         // Objects the store has already (a document set back to an earlier version, a merge
@@ -42,7 +43,12 @@ extension Repository {
         }
         pendingPack = PackWriter()
         guard !pack.isEmpty else { return }
-        try converting { () throws(GitFormatError) in try pack.write(into: gitdir) }
+        do {
+            try converting { () throws(GitFormatError) in try pack.write(into: gitdir) }
+        } catch {
+            writtenTrees = WrittenTrees()
+            throw error
+        }
         try refreshObjects()
         try combineSmallPacks()
         if estimatedLooseObjects() > Self.looseLimit { try packLooseObjects() }

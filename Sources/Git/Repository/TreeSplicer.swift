@@ -48,6 +48,7 @@ struct TreeSplicer {
         }
         if spliced.bytes.isEmpty { return nil }
         if spliced.bytes == raw, let treeID { return treeID }
+        if let treeID { repository.writtenTrees.forget(treeID) }
         return try repository.writeLooseObject(spliced.bytes, type: .tree)
     }
 }

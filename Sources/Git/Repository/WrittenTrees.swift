@@ -10,7 +10,9 @@ import GitFormat
 /// written, so they are the object's content by construction.
 ///
 /// Only trees of at least ``smallest`` bytes are kept (smaller ones cost little to read, and
-/// libgit2 caches them), up to ``capacity`` bytes in all, the oldest dropped first.
+/// libgit2 caches them), up to ``capacity`` bytes in all, the oldest dropped first; a tree a
+/// splice replaced is dropped at once. Damage done on disk to a kept tree after it was
+/// written goes unseen by this handle; the next handle opened reads the disk.
 struct WrittenTrees {
     static let smallest = 16 << 10
     static let capacity = 16 << 20
@@ -34,5 +36,12 @@ struct WrittenTrees {
         bytes[id] = content
         order.append(id)
         total += content.count
+    }
+
+    /// Drops the tree `id`: a splice replaced it with a newer version of its folder.
+    mutating func forget(_ id: ObjectID) {
+        guard let content = bytes.removeValue(forKey: id) else { return }
+        order.removeAll { $0 == id }
+        total -= content.count
     }
 }

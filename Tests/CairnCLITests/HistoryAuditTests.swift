@@ -67,6 +67,30 @@ import Testing
         #expect(try devices.on("tablet", "verify").status == 0)
     }
 
+    /// The files under `objects/` of a repository, by path.
+    static func objectFiles(_ gitdir: String) -> [String] {
+        (FileManager.default.enumerator(atPath: gitdir + "/objects")?.allObjects as? [String] ?? [])
+            .filter { !$0.hasPrefix("info") }.sorted()
+    }
+
+    /// An audit writes nothing: what merging a merge again makes stays in memory, so the
+    /// store's and the server's object folders are as they were, and git finds them sound.
+    @Test func verifyLeavesTheRepositoriesAsTheyWere() throws {
+        let devices = try Self.twoDevicesApart()
+        try devices.sync("tablet")
+        #expect(try devices.git("tablet", "log", "-1", "--format=%P").split(separator: " ").count == 2, "a merge to audit")
+        let store = devices.store("tablet") + "/.git"
+        let (storeBefore, serverBefore) = (Self.objectFiles(store), Self.objectFiles(devices.remote()))
+        #expect(try devices.on("tablet", "verify").status == 0)
+        #expect(try devices.on("tablet", "verify", "--git-dir", devices.remote(), user: nil).status == 0)
+        #expect(Self.objectFiles(store) == storeBefore)
+        #expect(Self.objectFiles(devices.remote()) == serverBefore)
+        for gitdir in [store, devices.remote()] {
+            let fsck = try runProcess("/usr/bin/git", ["--git-dir", gitdir, "fsck", "--full", "--strict"])
+            #expect(fsck.status == 0 && !fsck.stdout.contains("broken"), "\(fsck.stdout)\(fsck.stderr)")
+        }
+    }
+
     @Test func verifyFindsAnAttemptChangedDeepInAHistoryOfAStoreAndOfAServer() throws {
         let devices = try Devices(schema: "life-in-uk")
         try devices.start("phone")

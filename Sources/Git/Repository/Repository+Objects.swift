@@ -24,15 +24,30 @@ extension Repository {
 
     /// Writes an object as a loose object file (see ``LooseObject``) and returns its id.
     /// Writing is skipped when the object exists. Inside ``packingWrites(_:)`` the object
-    /// goes to the pending pack instead.
+    /// goes to the pending pack instead; once new objects are kept in memory
+    /// (``keepNewObjectsInMemory()``), to libgit2's object database, which keeps it there.
     /// A tree of ``WrittenTrees/smallest`` bytes or more is also kept in ``writtenTrees``.
     func writeLooseObject(_ content: [UInt8], type: ObjectType) throws(GitError) -> ObjectID {
         let id = if pendingPack != nil {
             pendingPack!.add(content, type: type)
+        } else if !packsWrites {
+            try writeToDatabase(content, type: type)
         } else {
             try converting { () throws(GitFormatError) in try LooseObject.write(content, type: type, into: gitdir) }
         }
         if type == .tree { writtenTrees.keep(content, as: id) }
         return id
+    }
+
+    /// Writes an object through libgit2's object database (`git_odb_write`): to its first
+    /// backend that writes.
+    private func writeToDatabase(_ content: [UInt8], type: ObjectType) throws(GitError) -> ObjectID {
+        var database: OpaquePointer?
+        try check(git_repository_odb(&database, handle), "git_repository_odb")
+        defer { git_odb_free(database) }
+        var id = git_oid()
+        try check(content.withUnsafeBytes { git_odb_write(&id, database, $0.baseAddress, $0.count, type.raw) },
+                  "git_odb_write")
+        return ObjectID(id)
     }
 }

@@ -7,12 +7,11 @@ extension Repository {
     /// a tree is read even while it waits in the pending pack, which libgit2 cannot see yet.
     func rawObject(_ id: ObjectID, type: ObjectType) throws(GitError) -> [UInt8] {
         if type == .tree, let written = writtenTrees[id] { return written }
-        var database: OpaquePointer?
-        try check(git_repository_odb(&database, handle), "git_repository_odb")
-        defer { git_odb_free(database) }
         var object: OpaquePointer?
         var raw = id.raw
-        try check(git_odb_read(&object, database, &raw), "git_odb_read")
+        try withObjectDatabase { (database) throws(GitError) in
+            try check(git_odb_read(&object, database, &raw), "git_odb_read")
+        }
         defer { git_odb_object_free(object) }
         guard git_odb_object_type(object) == type.raw else {
             throw failure(.generic, "object \(id.hex) is not a \(type.name)", "git_odb_read")
@@ -42,12 +41,20 @@ extension Repository {
     /// Writes an object through libgit2's object database (`git_odb_write`): to its first
     /// backend that writes.
     private func writeToDatabase(_ content: [UInt8], type: ObjectType) throws(GitError) -> ObjectID {
+        var id = git_oid()
+        try withObjectDatabase { (database) throws(GitError) in
+            try check(content.withUnsafeBytes { git_odb_write(&id, database, $0.baseAddress, $0.count, type.raw) },
+                      "git_odb_write")
+        }
+        return ObjectID(id)
+    }
+
+    /// Runs `body` with the repository's object database (`git_repository_odb`), freed after.
+    @discardableResult
+    func withObjectDatabase<T>(_ body: (OpaquePointer?) throws(GitError) -> T) throws(GitError) -> T {
         var database: OpaquePointer?
         try check(git_repository_odb(&database, handle), "git_repository_odb")
         defer { git_odb_free(database) }
-        var id = git_oid()
-        try check(content.withUnsafeBytes { git_odb_write(&id, database, $0.baseAddress, $0.count, type.raw) },
-                  "git_odb_write")
-        return ObjectID(id)
+        return try body(database)
     }
 }

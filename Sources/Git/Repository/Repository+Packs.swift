@@ -34,12 +34,11 @@ extension Repository {
         guard var pack = pendingPack, !pack.isEmpty else { return }
         // Objects the store has already (a document set back to an earlier version, a merge
         // both sides made alike) are not written again.
-        var database: OpaquePointer?
-        try check(git_repository_odb(&database, handle), "git_repository_odb")
-        defer { git_odb_free(database) }
-        pack.removeAll { id in
-            var raw = id.raw
-            return git_odb_exists_ext(database, &raw, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) == 1
+        try withObjectDatabase { database in
+            pack.removeAll { id in
+                var raw = id.raw
+                return git_odb_exists_ext(database, &raw, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) == 1
+            }
         }
         pendingPack = PackWriter()
         guard !pack.isEmpty else { return }
@@ -56,10 +55,7 @@ extension Repository {
 
     /// `git_odb_refresh`: rescans the object folders, for packs written outside libgit2.
     func refreshObjects() throws(GitError) {
-        var database: OpaquePointer?
-        try check(git_repository_odb(&database, handle), "git_repository_odb")
-        defer { git_odb_free(database) }
-        try check(git_odb_refresh(database), "git_odb_refresh")
+        try withObjectDatabase { (database) throws(GitError) in try check(git_odb_refresh(database), "git_odb_refresh") }
     }
 
     /// The pack files, by name (`pack-<checksum>`), with their sizes in bytes and in objects.

@@ -146,13 +146,10 @@ extension Repository {
     /// nothing behind whoever runs it. Objects already there are read as before.
     public func keepNewObjectsInMemory() throws(GitError) {
         guard packsWrites else { return }
-        var database: OpaquePointer?
-        try check(git_repository_odb(&database, handle), "git_repository_odb")
-        defer { git_odb_free(database) }
         var backend: UnsafeMutablePointer<git_odb_backend>?
         try check(git_mempack_new(&backend), "git_mempack_new")
         // The highest priority: libgit2 writes to the first backend that writes.
-        let added = git_odb_add_backend(database, backend, 1_000)
+        let added = try withObjectDatabase { database in git_odb_add_backend(database, backend, 1_000) }
         if added != 0 {
             backend?.pointee.free(backend)
             try check(added, "git_odb_add_backend")

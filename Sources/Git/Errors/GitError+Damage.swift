@@ -12,9 +12,10 @@ extension GitError {
 
     /// Whether the failure means the repository's files are damaged (a flipped byte, a
     /// truncated pack or object, a missing object), rather than a mistake in what was asked
-    /// or a passing condition. Such a failure never comes with content: libgit2 inflates
-    /// every object (zlib's checksum covers its bytes) and hashes it against its id
-    /// (`GIT_EMISMATCH`, of the object database).
+    /// or a passing condition. Such a failure never comes with content: every object is
+    /// inflated (zlib's checksum covers its bytes) and hashed against its id (by libgit2, or
+    /// by ``Repository/readFromBackends(_:type:)`` for documents and trees: `GIT_EMISMATCH`,
+    /// of the object database, either way).
     public var isDamage: Bool {
         if code == .locked || code == .auth || code == .certificate || isNetworkFailure { return false }
         switch category {

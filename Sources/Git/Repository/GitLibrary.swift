@@ -13,7 +13,9 @@ import CGit2Setup
 /// - `GIT_OPT_ENABLE_FSYNC_GITDIR`: objects, refs and the index are fsynced as they are
 ///   written, so a checkpoint that returned survives a crash of the machine.
 /// - `GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION` on (libgit2's default, set here so no
-///   speed-up turns it off unnoticed): every object read is hashed and compared with its id.
+///   speed-up turns it off unnoticed): every object libgit2 reads is hashed and compared with
+///   its id (the documents and trees Cairn reads itself are hashed the same way, faster:
+///   ``Repository/readFromBackends(_:type:)``).
 ///   zlib's Adler-32 checksum covers the bytes of an object's stream, but not what frames it
 ///   in a pack: a damaged delta base offset, or an index pointing at another object, can give
 ///   an intact stream of other content. The hash turns that into an error, never content.

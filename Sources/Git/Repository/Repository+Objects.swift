@@ -2,11 +2,14 @@ import CGit2
 import GitFormat
 
 extension Repository {
-    /// The content of an object, which must be of `type` (`git_odb_read`; libgit2 checks the
-    /// content against the id), or of a large tree this handle wrote (``WrittenTrees``): such
-    /// a tree is read even while it waits in the pending pack, which libgit2 cannot see yet.
+    /// The content of an object, which must be of `type`, checked against its id: a blob or
+    /// a tree as the object database's backends give it (``readFromBackends(_:type:)``),
+    /// else, and for other types, through `git_odb_read` (libgit2 checks the content against
+    /// the id); or a large tree this handle wrote (``WrittenTrees``): such a tree is read
+    /// even while it waits in the pending pack, which libgit2 cannot see yet.
     func rawObject(_ id: ObjectID, type: ObjectType) throws(GitError) -> [UInt8] {
         if type == .tree, let written = writtenTrees[id] { return written }
+        if type == .blob || type == .tree, let content = try readFromBackends(id, type: type) { return content }
         var object: OpaquePointer?
         var raw = id.raw
         try withObjectDatabase { (database) throws(GitError) in

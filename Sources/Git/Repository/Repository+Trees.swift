@@ -13,8 +13,10 @@ extension Repository {
         return entry.id
     }
 
-    /// The content of a blob (`git_blob_lookup`, `git_blob_rawcontent`).
+    /// The content of a blob, checked against its id: as the object database's backends give
+    /// it (``readFromBackends(_:type:)``), else through `git_blob_lookup`.
     public func blobContent(_ id: ObjectID) throws(GitError) -> [UInt8] {
+        if let content = try readFromBackends(id, type: .blob) { return content }
         var blob: OpaquePointer?
         var raw = id.raw
         try check(git_blob_lookup(&blob, handle, &raw), "git_blob_lookup")

@@ -3,7 +3,7 @@ import GitFormat
 /// The large trees a repository handle wrote itself, kept by id so the next checkpoint that
 /// changes the same folders splices them without reading them back.
 ///
-/// Every object libgit2 reads is hashed against its id (``GitLibrary``); a collection of
+/// Every object read is hashed against its id (``GitLibrary``); a collection of
 /// 100,000 documents is a tree of several megabytes, and a store that checkpoints through
 /// one handle would otherwise read back, inflate and hash the tree it wrote a moment before.
 /// The bytes here never left memory and their id was computed from them when they were

@@ -4,8 +4,8 @@ import GitFormat
 
 extension RepositoryMergeSource {
     /// The documents both sides changed, read, parsed and merged on two threads when there
-    /// are enough of them: one with the store's handle, the other with a handle opened for
-    /// it, each taking the next few documents until none are left (the two cores of a
+    /// are enough of them: one with the store's handle, the other with a handle it opens
+    /// itself (``SecondHandle``), each taking the next few documents until none are left (the two cores of a
     /// machine are not always as fast as each other). Reading, parsing and merging are most
     /// of a merge's time, and each document is merged apart from the others; what a thread
     /// parsed is freed by it.
@@ -20,15 +20,17 @@ extension RepositoryMergeSource {
         _ merge: @escaping @Sendable (DocumentPath, [JSONValue?]) -> Merged
     ) throws -> [Merged] {
         let versions = documents.reduce(0) { $0 + $1.versions.count { $0 != nil } }
-        guard versions >= Self.versionsWorthASecondThread, documents.count >= 2,
-              let second = secondHandle.handle else {
+        guard versions >= Self.versionsWorthASecondThread, documents.count >= 2, !secondHandle.isUnavailable else {
             return try documents.map { try Self.merge($0, in: self, merge) }
         }
-        let handles = LaneRepositories([repository, second])
-        let codec = codec
+        let handles = LaneRepositories([repository])
+        let (codec, secondHandle) = (codec, secondHandle)
         let shared = SharedMerges<Merged>(count: documents.count)
         Syscalls.inTwoThreads { lane in
-            let source = RepositoryMergeSource(repository: handles.handle(lane), codec: codec)
+            // The second thread opens its handle itself (at the first batch) while the first
+            // merges; without one, the first thread does every document.
+            guard let handle = lane == 0 ? handles.handle(0) : secondHandle.handle else { return }
+            let source = RepositoryMergeSource(repository: handle, codec: codec)
             while let positions = shared.next(Self.documentsPerTurn) {
                 for position in positions {
                     do {

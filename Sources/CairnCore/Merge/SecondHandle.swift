@@ -1,10 +1,13 @@
 import Git
 
 /// The handle a merge's second thread reads with (``RepositoryMergeSource/merging(_:_:)``):
-/// opened when the first batch worth a second thread comes, then kept for the merge's other
-/// batches. A merge of many documents hands them over in batches, and opening a handle reads
-/// the repository's configuration and lists its packs again.
-final class SecondHandle {
+/// opened by that thread when the first batch worth it comes, while the first thread
+/// already merges, then kept for the merge's other batches. A merge of many documents hands
+/// them over in batches, and opening a handle reads the repository's configuration and
+/// lists its packs again.
+final class SecondHandle: @unchecked Sendable {
+    // Unchecked: the second thread alone asks for the handle while a batch is merged, and
+    // the caller, who waits for that thread to end, only between batches.
     private let repository: Repository
     /// Nil until asked; then the handle, or nil when none could be opened (libgit2 without
     /// threads, a hook's repository, a failure), which is not tried again.
@@ -14,6 +17,12 @@ final class SecondHandle {
 
     init(beside repository: Repository) {
         self.repository = repository
+    }
+
+    /// Whether a handle was asked for and none could be opened: the merge stays on one thread.
+    var isUnavailable: Bool {
+        if case .some(nil) = kept { return true }
+        return false
     }
 
     /// The second handle, opened at the first call.

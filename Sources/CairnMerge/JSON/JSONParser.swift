@@ -14,20 +14,22 @@ public struct JSONParser {
     /// Parses one JSON value that fills the whole input (white space around it allowed).
     public func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         let input = Array(bytes)
-        var reader = Reader(input: input, limits: limits)
-        if input.count > limits.maxBytes {
-            throw reader.error("document is \(input.count) bytes; the limit is \(limits.maxBytes) bytes", at: 0)
+        return try input.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            var reader = Reader(input: buffer, limits: limits)
+            if buffer.count > limits.maxBytes {
+                throw reader.error("document is \(buffer.count) bytes; the limit is \(limits.maxBytes) bytes", at: 0)
+            }
+            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw reader.error("starts with a byte-order mark; save the file as UTF-8 without BOM", at: 0)
+            }
+            reader.skipWhitespace()
+            let value = try reader.readValue(depth: 0)
+            reader.skipWhitespace()
+            if reader.position < buffer.count {
+                throw reader.error("unexpected text after the end of the value")
+            }
+            return value
         }
-        if input.starts(with: [0xEF, 0xBB, 0xBF]) {
-            throw reader.error("starts with a byte-order mark; save the file as UTF-8 without BOM", at: 0)
-        }
-        reader.skipWhitespace()
-        let value = try reader.readValue(depth: 0)
-        reader.skipWhitespace()
-        if reader.position < input.count {
-            throw reader.error("unexpected text after the end of the value")
-        }
-        return value
     }
 
     /// Parses a Swift string as JSON.
@@ -36,9 +38,10 @@ public struct JSONParser {
     }
 }
 
-/// The cursor of one parse.
+/// The cursor of one parse, over the input's bytes in place: every read of a byte is at a
+/// position checked against the input's length first (the `current` byte is nil at the end).
 private struct Reader {
-    let input: [UInt8]
+    let input: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits
     var position = 0
     /// The fields of the objects being read, innermost last: an object's fields gather here
@@ -50,7 +53,7 @@ private struct Reader {
     /// Where the bytes of the string just read are, when they are ASCII with no escape.
     var plainString: Range<Int>?
 
-    init(input: [UInt8], limits: JSONLimits) {
+    init(input: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.input = input
         self.limits = limits
     }
@@ -75,8 +78,8 @@ private struct Reader {
         }
     }
 
-    mutating func expect(_ literal: String, value: JSONValue) throws(JSONParseError) -> JSONValue {
-        let bytes = Array(literal.utf8)
+    mutating func expect(_ literal: StaticString, value: JSONValue) throws(JSONParseError) -> JSONValue {
+        let bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard input.count - position >= bytes.count,
               input[position..<position + bytes.count].elementsEqual(bytes) else {
             throw error("unexpected character; expected a value")
@@ -212,10 +215,8 @@ private struct Reader {
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
                 let end = position
-                let text = input.withUnsafeBufferPointer { buffer -> String? in
-                    let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
-                    return bits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
-                }
+                let run = UnsafeBufferPointer(rebasing: input[start..<end])
+                let text = bits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
                 guard let text else {
                     throw error("string is not valid UTF-8", at: start - 1)
                 }

@@ -30,6 +30,15 @@ import Testing
         #expect(error.line == 1 && error.column == 14)
     }
 
+    @Test func aNestedDuplicateKeyIsFoundWhereItIs() throws {
+        let text = "{\"a\": {\"x\": 1,\n  \"y\": [1, {\"k\": \"v\"}], \"z\": {},\n   \"x\": 3}, \"b\": 2}"
+        let error = try #require(refusal(text))
+        #expect(error.reason.contains("duplicate key \"x\""))
+        #expect(error.line == 3 && error.column == 4, "\(error.line):\(error.column)")
+        let spelled = try #require(refusal("{\"n\": 1, \"\u{E9}\": 1,\n \"e\u{301}\": 2}"))
+        #expect(spelled.line == 2 && spelled.column == 2, "\(spelled.line):\(spelled.column)")
+    }
+
     @Test func refusesNaNInfinityAndOverflow() {
         #expect(refusal("[NaN]") != nil)
         #expect(refusal("[Infinity]") != nil)

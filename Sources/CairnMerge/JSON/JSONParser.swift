@@ -44,12 +44,6 @@ private struct Reader {
     let input: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits
     var position = 0
-    /// The fields of the objects being read, innermost last: an object's fields gather here
-    /// and leave as one array, made at its size, when the object ends.
-    var openFields: [JSONObject.Field] = []
-    /// For each of those fields, where its key starts (its opening quote) and, for a key of
-    /// ASCII bytes with no escape, where its bytes are: such keys are compared in the input.
-    var openKeys: [(offset: Int, bytes: Range<Int>?)] = []
     /// Where the bytes of the string just read are, when they are ASCII with no escape.
     var plainString: Range<Int>?
 
@@ -114,40 +108,36 @@ private struct Reader {
     }
 
     mutating func readObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        let opening = position
         try enter(depth: depth)
         if current == UInt8(ascii: "}") {
             position += 1
             return .object([:])
         }
-        let base = openFields.count
-        defer {
-            openFields.removeSubrange(base...)
-            openKeys.removeSubrange(base...)
-        }
+        // Most objects are small: their fields gather in an array made for four, which grows
+        // for larger ones and becomes the object as it is.
+        var fields: [JSONObject.Field] = []
+        fields.reserveCapacity(4)
         // Whether every key so far is plain ASCII, each after the one before in canonical
-        // order: what a canonical document holds, an object with nothing left to check.
+        // order (`previousKey`, where its bytes are): what a canonical document holds, an
+        // object with nothing left to check.
         var canonical = true
+        var previousKey: Range<Int>?
         while true {
             guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
-            let keyOffset = position
             let key = try readString()
-            if let bytes = plainString {
-                if canonical, openKeys.count > base, let previous = openKeys[openKeys.count - 1].bytes {
-                    canonical = precedes(previous, bytes)
-                } else if openKeys.count > base {
-                    canonical = false
-                }
-            } else {
+            if let bytes = plainString, canonical, let previous = previousKey {
+                canonical = precedes(previous, bytes)
+            } else if plainString == nil || !fields.isEmpty {
                 canonical = false
             }
-            let keyBytes = plainString
+            previousKey = plainString
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
             position += 1
             skipWhitespace()
             let value = try readValue(depth: depth)
-            openFields.append(JSONObject.Field(key: key, value: value))
-            openKeys.append((keyOffset, keyBytes))
+            fields.append(JSONObject.Field(key: key, value: value))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -155,18 +145,42 @@ private struct Reader {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
-                let fields = Array(openFields[base...])
                 if canonical { return .object(JSONObject(checkedFields: fields, hasNonASCIIKey: false)) }
                 let (object, duplicate) = JSONObject.parsed(fields)
                 guard let object else {
                     let index = duplicate!
-                    throw error("duplicate key \(quoted(fields[index].key)) in one object", at: openKeys[base + index].offset)
+                    throw error("duplicate key \(quoted(fields[index].key)) in one object",
+                                at: offsetOfKey(index, inObjectAt: opening, depth: depth))
                 }
                 return .object(object)
             default:
                 throw error("expected ',' or '}'")
             }
         }
+    }
+
+    /// Where the key at `index` of the object opening at `opening` starts (its quote): the
+    /// object is read again up to it, for the message of a duplicate key. The object was
+    /// read whole before, so reading it again cannot fail.
+    func offsetOfKey(_ index: Int, inObjectAt opening: Int, depth: Int) -> Int {
+        var again = Reader(input: input, limits: limits)
+        again.position = opening
+        var offset = opening
+        do {
+            try again.enter(depth: depth)
+            for _ in 0...index {
+                offset = again.position
+                _ = try again.readString()
+                again.skipWhitespace()
+                again.position += 1
+                again.skipWhitespace()
+                _ = try again.readValue(depth: depth)
+                again.skipWhitespace()
+                again.position += 1
+                again.skipWhitespace()
+            }
+        } catch {}
+        return offset
     }
 
     /// Whether the input's bytes in `left` come before those in `right`.

@@ -4,7 +4,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import Git
 import GitFormat
 import Synchronization
@@ -180,7 +179,7 @@ extension Store {
         if lanes.count == 1 {
             write(0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: lanes.count, execute: write)
+            Syscalls.inTwoThreads(write)
         }
         return try outcomes.entries(count: files.count)
     }

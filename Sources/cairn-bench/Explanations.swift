@@ -54,7 +54,7 @@ enum Explanations {
     static let processStart = "before any work Cairn's start takes about 5 ms (`cairn --version`), git's about 1.3: the Swift runtime about 1.5, the command line parser about 2 (the runtime's first look-ups of types and conformances, each a scan of the program's 5,100 conformance records), the shared libraries still loaded (GSSAPI's seven, the C++ runtime) about 0.5, and relocating a 69 MB position-independent program the rest (1.2–3.5 ms less linked at a fixed address, which would give up address randomisation); libgit2 and the libraries it uses are linked in (with Debian's shared libgit2, which brings seven libraries more, a start took about 1 ms and 2.2–2.8 MiB more); starting libgit2 adds about 1 ms for a command that opens a store (its SSH and TLS libraries' set-up), and no longer parses the system's CA certificates (5 ms), which are read at the first connection"
 
     /// What reading objects safely costs (perf of `cairn merge-tree` at 1,000 documents).
-    static let hashedReads = "every object Cairn reads is hashed against its id (libgit2's SHA-1 with collision detection), about a sixth of the merge's CPU at 1,000 documents, so that a damaged pack is an error and never another document; git's merge reads objects without hashing them"
+    static let hashedReads = "every object Cairn reads is hashed against its id (documents and trees with swift-crypto's SHA-1, commits with libgit2's SHA-1 with collision detection), so that a damaged pack is an error and never another document; git's merge reads objects without hashing them"
 
     /// What a durable checkpoint costs that git's commit does not (strace of a checkpoint of
     /// 10 documents at 1,000), against what the target leaves for the whole checkpoint.

@@ -142,6 +142,24 @@ import Testing
         #expect(throws: GitError.self) { try repository.rawObject(blob, type: .tree) }
     }
 
+    /// The backends that missed set libgit2's last error; a read that found the object
+    /// leaves none behind, as `git_odb_read` leaves none, for a later failure that sets
+    /// none to be reported with.
+    @Test func aReadLeavesNoErrorBehind() throws {
+        let repository = try Repository.create(at: folder + "/clear", initialBranch: "main")
+        _ = try repository.packingWrites { try repository.writeBlob(Array("{\"packed\":1}\n".utf8)) }
+        let loose = try repository.writeBlob(Array("{\"loose\":1}\n".utf8))
+        #expect(try repository.readFromBackends(loose, type: .blob) != nil)
+        #expect(git_error_last() == nil)
+    }
+
+    /// The empty tree is libgit2's to give, as it gives it without reading it.
+    @Test func theEmptyTreeIsLeftToLibgit2() throws {
+        let repository = try Repository.create(at: folder + "/empty", initialBranch: "main")
+        #expect(try repository.readFromBackends(ObjectID.emptyTree, type: .tree) == nil)
+        #expect(try repository.rawObject(ObjectID.emptyTree, type: .tree) == [])
+    }
+
     /// An object no backend has is nil from the backends and an error as before.
     @Test func aMissingObjectIsNotFound() throws {
         let repository = try Repository.create(at: folder + "/missing", initialBranch: "main")

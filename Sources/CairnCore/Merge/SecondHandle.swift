@@ -7,8 +7,10 @@ import Git
 /// lists its packs again.
 final class SecondHandle: @unchecked Sendable {
     // Unchecked: the second thread alone asks for the handle while a batch is merged, and
-    // the caller, who waits for that thread to end, only between batches.
-    private let repository: Repository
+    // the caller, who waits for that thread to end, only between batches. The store's own
+    // handle, which the first thread merges with meanwhile, is not touched: its folder is
+    // taken here.
+    private let folder: String?
     /// Nil until asked; then the handle, or nil when none could be opened (libgit2 without
     /// threads, a hook's repository, a failure), which is not tried again.
     private var kept: Repository??
@@ -16,7 +18,7 @@ final class SecondHandle: @unchecked Sendable {
     private(set) var opened = 0
 
     init(beside repository: Repository) {
-        self.repository = repository
+        folder = repository.folderForAnotherThread
     }
 
     /// Whether a handle was asked for and none could be opened: the merge stays on one thread.
@@ -29,7 +31,7 @@ final class SecondHandle: @unchecked Sendable {
     var handle: Repository? {
         if let kept { return kept }
         opened += 1
-        let handle = try? repository.openedForAnotherThread()
+        let handle = folder.flatMap { try? Repository(openingAt: $0, checkingPacks: false) }
         kept = .some(handle)
         return handle
     }

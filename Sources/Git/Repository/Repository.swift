@@ -49,8 +49,13 @@ public final class Repository {
     /// was built without threads, and for a hook's repository, whose new objects wait where
     /// only its own handle looks.
     public func openedForAnotherThread() throws(GitError) -> Repository? {
-        guard GitLibrary.isBuiltForThreads, !readsObjectsFromEnvironment else { return nil }
-        return try Repository(openingAt: gitdir, checkingPacks: false)
+        try folderForAnotherThread.map { (folder) throws(GitError) in try Repository(openingAt: folder, checkingPacks: false) }
+    }
+
+    /// The folder ``openedForAnotherThread()`` opens, nil when it opens none: for a thread
+    /// that opens its handle itself, without touching this one.
+    public var folderForAnotherThread: String? {
+        GitLibrary.isBuiltForThreads && !readsObjectsFromEnvironment ? gitdir : nil
     }
 
     /// Opens the repository a git hook runs in, as git describes it in the environment

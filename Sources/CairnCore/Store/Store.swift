@@ -7,10 +7,6 @@ import Foundation
 import Git
 import Logging
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One user's store: a git repository whose working tree holds that user's documents,
 /// `users/<uid>.json` and everything under `users/<uid>/`.
 ///

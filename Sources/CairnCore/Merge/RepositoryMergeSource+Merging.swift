@@ -5,10 +5,10 @@ import GitFormat
 extension RepositoryMergeSource {
     /// The documents both sides changed, read, parsed and merged on two threads when there
     /// are enough of them: one with the store's handle, the other with a handle it opens
-    /// itself (``SecondHandle``), each taking the next few documents until none are left (the two cores of a
-    /// machine are not always as fast as each other). Reading, parsing and merging are most
-    /// of a merge's time, and each document is merged apart from the others; what a thread
-    /// parsed is freed by it.
+    /// itself (``SecondHandle``), each taking the next few documents until none are left
+    /// (the two cores of a machine are not always as fast as each other). Reading, parsing
+    /// and merging are most of a merge's time, and each document is merged apart from the
+    /// others; what a thread parsed is freed by it.
     ///
     /// The second handle sees the repository's folders only: a document with a blob it does
     /// not find (one an audit keeps in the store's handle's memory) is done again by the

@@ -58,6 +58,51 @@ import Glibc
         try store.put(note(#"{"text": "second"}"#), at: path)
     }
 
+    /// A put checks its document before it takes the lock. When it has to wait for another
+    /// writer, which changes the set meanwhile (a sync that merged a migration), the document
+    /// is checked again against the set it is written under.
+    @Test func aPutThatWaitedForTheLockIsCheckedAgainstTheSetChangedMeanwhile() throws {
+        let store = try heldStore()
+        let writers = TwoWriters(putting: store, holding: try home.openStore("u1"))
+        let document = try note(#"{"title": "second"}"#)
+        let (path, schema, strict) = (path, store.folder + "/" + schemaFile, Self.strict)
+        Syscalls.inTwoThreads { thread in
+            if thread == 1 {
+                writers.put(document, at: path)
+                return
+            }
+            try? writers.holding.lock.withLock {
+                // The put has checked its document by now and waits for the lock.
+                Syscalls.sleep(seconds: 0.3)
+                // Replaced, as a checkout replaces it: the folder's stamp changes.
+                try FileSystem.writeAtomically(Array(strict.utf8), to: schema)
+            }
+        }
+        let refused = try #require(writers.refusal)
+        #expect(refused.message.contains("breaks its schema"), "\(refused.message)")
+        #expect(try store.document(at: path) == (try note(#"{"title": "first"}"#)))
+    }
+
+    /// A store that puts on a thread of its own, and the error it ended with; another store of
+    /// the same user that holds the lock meanwhile.
+    final class TwoWriters: @unchecked Sendable {
+        let putting: Store
+        let holding: Store
+        var refusal: CairnError?
+
+        init(putting: Store, holding: Store) {
+            (self.putting, self.holding) = (putting, holding)
+        }
+
+        func put(_ document: JSONValue, at path: DocumentPath) {
+            do throws(CairnError) {
+                try putting.put(document, at: path)
+            } catch {
+                refusal = error
+            }
+        }
+    }
+
     @Test func aSchemaFileRewrittenInPlaceIsReadAgainByTheNextCheckpoint() throws {
         let store = try heldStore()
         // The same file, written over: the folder's stamp stays as it was.

@@ -35,6 +35,33 @@ import Testing
         try second.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
     }
 
+    /// The store keeps its lock file open between writes. Removed by hand and made again by
+    /// another writer, which holds it: the store's next write waits for that writer, and does
+    /// not take the lock of the file that is gone.
+    @Test func aLockFileReplacedWhileTheStoreIsOpenIsTheOneTaken() throws {
+        _ = try home.createStore("u1")
+        let store = try home.openStore("u1", lockTimeout: 0.2)
+        let path = try DocumentPath("users/u1/books/b1")
+        try store.put(JSONParser().parse(#"{"n": 1}"#), at: path)
+        let lockFile = store.folder + "/.git/cairn/lock"
+        #expect(unlink(lockFile) == 0)
+        let other = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(other >= 0)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX) == 0)
+
+        let refused = #expect(throws: CairnError.self) { try store.put(JSONParser().parse(#"{"n": 2}"#), at: path) }
+        #expect(refused?.code == .busy, "\(refused?.message ?? "")")
+        #expect(try store.document(at: path) == (try JSONParser().parse(#"{"n": 1}"#)))
+
+        #expect(flock(other, LOCK_UN) == 0)
+        try store.put(JSONParser().parse(#"{"n": 2}"#), at: path)
+        // A write through git notes itself in the file at the path.
+        #expect(try store.checkpoint().id != nil)
+        let state = try String(contentsOfFile: lockFile, encoding: .utf8)
+        #expect(state.hasPrefix("idle"), "\(state)")
+    }
+
     @Test func aWriterKeptWaitingByAPutIsToldItsPid() throws {
         let first = try home.createStore("u1")
         let second = try home.openStore("u1", lockTimeout: 0.1)

@@ -16,8 +16,13 @@ extension Store {
     @discardableResult
     public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
         let (filled, bytes) = try prepared(value, at: path)
-        return try locked("cannot write \(path)", documentsOnly: true) { () throws -> PutOutcome in
-            try write(filled, stored: bytes, at: path)
+        return try locked("cannot write \(path)", documentsOnly: true, schemaFolderSeen: true) { () throws -> PutOutcome in
+            // A set changed while the lock was waited for checks the document again.
+            guard loadedSchemaSet != nil else {
+                let (filled, bytes) = try prepared(value, at: path)
+                return try write(filled, stored: bytes, at: path)
+            }
+            return try write(filled, stored: bytes, at: path)
         }
     }
 

@@ -198,11 +198,15 @@ public final class Store {
     /// killed, or failed half way through a write below a count, the counts above the
     /// pending documents are computed again first (``StoreLock/countsNeedRepair``). `documentsOnly`: `body`
     /// writes documents and nothing through libgit2 (see ``StoreLock/withLock(notingBusy:_:)``).
-    func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
+    /// `schemaFolderSeen`: the caller looked at `.cairn/schema` just before (a put, which
+    /// checked its document against the set); it is looked at again only when the lock had to
+    /// be waited for, as another holder may have changed the set meanwhile.
+    func locked<T>(_ what: String, documentsOnly: Bool = false, schemaFolderSeen: Bool = false,
+                   _ body: () throws -> T) throws(CairnError) -> T {
         try translatingErrors(what) {
             try lock.withLock(notingBusy: !documentsOnly) {
                 try checkHeadOnBranch(what, trustingStamp: documentsOnly)
-                forgetSchemaSetIfItsFolderChanged()
+                if !schemaFolderSeen || !lock.tookAtOnce { forgetSchemaSetIfItsFolderChanged() }
                 try finishInterruptedMove(what)
                 if lock.countsNeedRepair {
                     try repairCountsAfterKilledWrite()

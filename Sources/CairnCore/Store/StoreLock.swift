@@ -20,6 +20,11 @@ import Foundation
 /// when killed, and spares the file its two writes — unless the write changes a count
 /// above the document: then a kill between the two files' writes is seen.
 ///
+/// The file stays open between holdings (a put takes the lock once per write): each holding
+/// takes the `flock` of the open file, then checks that the path still names that file. A
+/// file removed or replaced meanwhile (a `.git/cairn` deleted by hand) is let go and the one
+/// at the path taken instead, so two holders never lock two different files.
+///
 /// A store's lock (`repairsCounts`) also keeps the sign that counts may be behind their
 /// documents: a holder found killed, or one that failed half way through a write below a
 /// count and said so (``leaveForRecount()``), leaves the file `recount` at its release, and
@@ -29,7 +34,11 @@ final class StoreLock {
     let path: String
     let gitdir: String
     let timeout: Double
+    /// The descriptor while the lock is held; -1 otherwise.
     private var descriptor: Int32 = -1
+    /// The lock file as opened, kept between holdings: its descriptor and what it is (the
+    /// device and inode the path named when it was opened).
+    private var file: (descriptor: Int32, device: UInt64, inode: UInt64)?
     private var depth = 0
     /// Whether the file says `busy` for this holder.
     private var noted = false
@@ -38,6 +47,9 @@ final class StoreLock {
     /// Whether counts may be behind their documents: the previous holder was killed, or left
     /// the file `recount`. Cleared by ``countsRepaired()``.
     private(set) var countsNeedRepair = false
+    /// Whether the last holding took the lock at its first try: no other holder ran between
+    /// what its caller saw just before and the holding.
+    private(set) var tookAtOnce = false
     /// Whether the file says `recount` when this holding ends.
     private var leavingForRecount = false
 
@@ -51,7 +63,7 @@ final class StoreLock {
     }
 
     deinit {
-        if descriptor != -1 { _ = Syscalls.close(descriptor) }
+        if let file { _ = Syscalls.close(file.descriptor) }
     }
 
     /// Runs `body` holding the lock; nested calls on the same lock just run `body`.
@@ -86,30 +98,39 @@ final class StoreLock {
     }
 
     private func acquire(notingBusy: Bool) throws(CairnError) {
-        var opened = Syscalls.open(path, .updating)
-        if case .failure(.noSuchFile) = opened {
-            try FileSystem.makeFolders(FileSystem.parent(of: path))
-            opened = Syscalls.open(path, .updating)
-        }
-        let fd = try FileSystem.check(opened, "open", path)
         let deadline = Date().addingTimeInterval(timeout)
         var pause = 0.002
+        var fd: Int32
+        var replacements = 0
+        tookAtOnce = true
         while true {
+            fd = try openFile()
             let taken: Bool
             switch Syscalls.tryLock(fd) {
             case .success(let result): taken = result
             case .failure(let error):
-                _ = Syscalls.close(fd)
+                closeFile()
                 throw FileSystem.failure("lock", path, errno: error.code)
             }
-            if taken { break }
+            if taken {
+                if isStillAtPath() { break }
+                // The file was removed or replaced since it was opened: its lock keeps out no
+                // one. The file now at the path is taken instead.
+                Syscalls.unlock(fd)
+                closeFile()
+                replacements += 1
+                if replacements > 8 {
+                    throw CairnError(.io, "cannot lock the store: its lock file \(path) keeps being removed or replaced; stop whatever removes it and try again")
+                }
+                continue
+            }
             if Date() >= deadline {
                 let holder = Self.describeHolder(readState(fd), lockedBy: Self.lockHolder(of: fd))
-                _ = Syscalls.close(fd)
                 throw CairnError(
                     .busy,
                     "the store is busy: \(holder) has held its lock for more than \(Self.seconds(timeout)); try again when it is done")
             }
+            tookAtOnce = false
             Syscalls.sleep(seconds: pause)
             pause = min(pause * 2, 0.05)
         }
@@ -133,7 +154,6 @@ final class StoreLock {
             } catch {
                 descriptor = -1
                 Syscalls.unlock(fd)
-                _ = Syscalls.close(fd)
                 throw error
             }
         }
@@ -162,8 +182,38 @@ final class StoreLock {
         leavingForRecount = false
         noted = false
         Syscalls.unlock(descriptor)
-        _ = Syscalls.close(descriptor)
         descriptor = -1
+    }
+
+    /// The lock file's descriptor: the one kept from an earlier holding, or the file opened
+    /// (and its folder made) now.
+    private func openFile() throws(CairnError) -> Int32 {
+        if let file { return file.descriptor }
+        var opened = Syscalls.open(path, .updating)
+        if case .failure(.noSuchFile) = opened {
+            try FileSystem.makeFolders(FileSystem.parent(of: path))
+            opened = Syscalls.open(path, .updating)
+        }
+        let fd = try FileSystem.check(opened, "open", path)
+        switch Syscalls.status(of: fd) {
+        case .success(let status):
+            file = (fd, status.device, status.inode)
+            return fd
+        case .failure(let error):
+            _ = Syscalls.close(fd)
+            throw FileSystem.failure("stat", path, errno: error.code)
+        }
+    }
+
+    /// Whether the path still names the open lock file (one `stat`).
+    private func isStillAtPath() -> Bool {
+        guard let file, case .success(let status) = Syscalls.status(of: path, followingLinks: true) else { return false }
+        return status.device == file.device && status.inode == file.inode
+    }
+
+    private func closeFile() {
+        if let file { _ = Syscalls.close(file.descriptor) }
+        file = nil
     }
 
     private func readState(_ fd: Int32) -> String? {

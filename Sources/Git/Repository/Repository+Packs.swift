@@ -32,14 +32,7 @@ extension Repository {
     /// cannot be written, ``writtenTrees`` is emptied: some of its trees were to be in it.
     public func writePendingObjects() throws(GitError) {
         guard var pack = pendingPack, !pack.isEmpty else { return }
-        // Objects the store has already (a document set back to an earlier version, a merge
-        // both sides made alike) are not written again.
-        try withObjectDatabase { database in
-            pack.removeAll { id in
-                var raw = id.raw
-                return git_odb_exists_ext(database, &raw, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) == 1
-            }
-        }
+        try leaveOutObjectsOnDisk(from: &pack)
         pendingPack = PackWriter()
         guard !pack.isEmpty else { return }
         do {
@@ -51,6 +44,38 @@ extension Repository {
         try refreshObjects()
         try combineSmallPacks()
         if estimatedLooseObjects() > Self.looseLimit { try packLooseObjects() }
+    }
+
+    /// Leaves out of `pack` the objects the store has already (a document set back to an
+    /// earlier version, a merge both sides made alike), so they are not written again.
+    ///
+    /// The handle's object database answers first, from the packs it listed. A pack another
+    /// git tool removed since (`git gc --prune=now` after a reset, `git repack -ad`) may still
+    /// be open in it and answer for objects no longer on disk, which a commit would then name
+    /// while missing. So what the handle finds is asked again of a database opened on the
+    /// objects folder now (`git_odb_open`), which lists the packs there: paid only when some
+    /// object was found, and an object it cannot confirm is written.
+    private func leaveOutObjectsOnDisk(from pack: inout PackWriter) throws(GitError) {
+        var found: Set<ObjectID> = []
+        try withObjectDatabase { database in
+            for id in pack.objectIDs {
+                var raw = id.raw
+                if git_odb_exists_ext(database, &raw, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) == 1 { found.insert(id) }
+            }
+        }
+        guard !found.isEmpty else { return }
+        var current: OpaquePointer?
+        guard git_odb_open(&current, gitdir + "objects") == 0 else {
+            // Nothing is left out: writing an object the store has costs a few bytes.
+            git_error_clear()
+            return
+        }
+        defer { git_odb_free(current) }
+        pack.removeAll { id in
+            guard found.contains(id) else { return false }
+            var raw = id.raw
+            return git_odb_exists(current, &raw) == 1
+        }
     }
 
     /// `git_odb_refresh`: rescans the object folders, for packs written outside libgit2.

@@ -19,6 +19,8 @@ package struct PackWriter {
 
     package var isEmpty: Bool { entries.isEmpty }
     package var count: Int { entries.count }
+    /// The objects gathered, in the order they were added.
+    package var objectIDs: [ObjectID] { entries.map(\.id) }
 
     /// Adds an object (once, however often it is given) and returns its id
     /// (``ObjectID/init(hashing:type:)``).

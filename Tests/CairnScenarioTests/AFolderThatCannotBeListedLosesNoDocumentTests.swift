@@ -1,0 +1,35 @@
+import CairnTestSupport
+import CairnToolTestSupport
+import Foundation
+import Testing
+
+/// A checkpoint that scans the working tree (`--scan`, or after another git tool changed the
+/// store) lists every folder. A folder it cannot list (its permissions, an I/O error, a
+/// process out of descriptors) does not make its documents deleted: each one the scan would
+/// call deleted is looked at again before it is staged, and is still there. Otherwise a sync
+/// would carry the deletions to the other devices.
+@Suite struct AFolderThatCannotBeListedLosesNoDocumentTests {
+    @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
+    func aScanThatCannotListACollectionKeepsItsDocuments() throws {
+        let cli = CLI()
+        #expect(try cli("init", "u1").status == 0)
+        for number in 1...3 {
+            #expect(try cli("put", "users/u1/books/b\(number)", input: #"{"n": \#(number)}"#).status == 0)
+        }
+        #expect(try cli("checkpoint").status == 0)
+        #expect(try cli("put", "users/u1/notes/n1", input: #"{"text": "later"}"#).status == 0)
+
+        // Every opening of the books' folder fails, as for a folder the process may not read.
+        let books = cli.home + "/u1/users/u1/books"
+        let scanned = try runProcess(SyscallTracer.executable, [
+            "-f", "-qq", "-o", "/dev/null", "-P", books, "-e", "trace=openat,open",
+            "-e", "inject=openat,open:error=EACCES", CLI.executable, "--home", cli.home, "checkpoint", "--scan",
+        ])
+        #expect(scanned.status == 0 && scanned.stdout.contains("Checkpoint"), "\(scanned.stdout) \(scanned.stderr)")
+        let after = try cli.git("u1", "ls-tree", "-r", "--name-only", "HEAD").stdout
+        for number in 1...3 { #expect(after.contains("users/u1/books/b\(number).json"), "\(after)") }
+        #expect(after.contains("users/u1/notes/n1.json"), "\(after)")
+        #expect(try cli.git("u1", "status", "--porcelain").stdout.isEmpty)
+
+    }
+}

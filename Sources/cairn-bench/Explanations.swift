@@ -33,7 +33,7 @@ enum Explanations {
         case let name where name.hasPrefix("checkpoint"):
             return "each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond; \(durability(row)); git's cost grows with its index"
         case let name where name.hasPrefix("sync"):
-            return "three processes, each paying the start of the checkpoint rows; in three syncs over a path (perf, 1,000 documents), libgit2's fetch and push (a pack built, sent and indexed each way) are a quarter of the CPU, the three starts a sixth, writing the merged and fetched files a tenth (a new file for each new attempt), checking every document it pushes as the server will a fifteenth, and recomputing derived fields, checking what was fetched and the merge itself a twenty-fifth each; git's side pays for starting `cairn merge-driver` once per document both sides changed"
+            return "three processes, each paying the start of the checkpoint rows; in three syncs over a path (perf, 1,000 documents), libgit2's fetch and push (a pack built, sent and indexed each way) are a quarter of the CPU, the three starts a sixth, writing the merged and fetched files a tenth (a new file for each new attempt), checking every document it pushes as the server will a fifteenth, and recomputing derived fields, checking what was fetched and the merge itself a twenty-fifth each; libgit2's search for deltas among the objects a push sends (on both cores) is a seventh of the three syncs' CPU, and makes each pack about a third smaller (a merging sync's 268 objects: 85 KB with deltas, 136 KB without, by `git pack-objects`); git's side pays for starting `cairn merge-driver` once per document both sides changed"
         case let name where name.hasPrefix("three-way merge") && row.cairnSide.hasPrefix("cairn"):
             return "a whole process: \(processStart); \(hashedReads); the library's merge (next row) is the same work without the start"
         case let name where name.hasPrefix("three-way merge"):
@@ -41,7 +41,7 @@ enum Explanations {
         case let name where name.hasPrefix("restore"):
             return "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched document before writing and starts a process of about 9 ms"
         case let name where name.hasPrefix("put"):
-            return "a put validates the document against its schema (about an eighth of its time, with the schema compiled once), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 20 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
+            return "a put validates the document against its schema (about an eighth of its time, with the schema compiled once), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 18 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
         case let name where name.hasPrefix("get"):
             return "both parse the same JSON; the difference is a file read against a B-tree lookup"
         default:
@@ -60,7 +60,7 @@ enum Explanations {
     /// 10 documents at 1,000), against what the target leaves for the whole checkpoint.
     static func durability(_ row: Comparison) -> String {
         let budget = row.target.budget(peer: row.peer.median).map { "; the target leaves \(Samples.format($0)) \(row.unit) for the whole checkpoint" } ?? ""
-        return "durable where git's commit is not: 7 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and its folder; the reflogs are appended unsynced, as git appends them), 1.6–2.7 ms of this disk's time at 1,000 documents (`perf trace`)\(budget)"
+        return "durable where git's commit is not: 7 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and its folder; the reflogs are appended unsynced, as git appends them), 1.6–2.7 ms of this disk's time at 1,000 documents (`perf trace`; 1.55 ms in a trace of one library checkpoint, whose other calls took under a millisecond)\(budget)"
     }
 
     /// Why Cairn's peak memory passed its limit, where it did.

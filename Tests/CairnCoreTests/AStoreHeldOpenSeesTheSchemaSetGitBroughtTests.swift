@@ -1,6 +1,7 @@
 @testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import Dispatch
 import Testing
 
 #if canImport(Glibc)
@@ -66,18 +67,27 @@ import Glibc
         let writers = TwoWriters(putting: store, holding: try home.openStore("u1"))
         let document = try note(#"{"title": "second"}"#)
         let (path, schema, strict) = (path, store.folder + "/" + schemaFile, Self.strict)
+        let held = DispatchSemaphore(value: 0)
         Syscalls.inTwoThreads { thread in
             if thread == 1 {
+                held.wait()
                 writers.put(document, at: path)
                 return
             }
-            try? writers.holding.lock.withLock {
-                // The put has checked its document by now and waits for the lock.
-                Syscalls.sleep(seconds: 0.3)
-                // Replaced, as a checkout replaces it: the folder's stamp changes.
-                try FileSystem.writeAtomically(Array(strict.utf8), to: schema)
+            do {
+                try writers.holding.lock.withLock {
+                    held.signal()
+                    // The put has checked its document by now and waits for the lock.
+                    Syscalls.sleep(seconds: 0.3)
+                    // Replaced, as a checkout replaces it: the folder's stamp changes.
+                    try FileSystem.writeAtomically(Array(strict.utf8), to: schema)
+                }
+            } catch {
+                writers.holdingFailed = error
+                held.signal()
             }
         }
+        #expect(writers.holdingFailed == nil, "\(writers.holdingFailed.map { "\($0)" } ?? "")")
         let refused = try #require(writers.refusal)
         #expect(refused.message.contains("breaks its schema"), "\(refused.message)")
         #expect(try store.document(at: path) == (try note(#"{"title": "first"}"#)))
@@ -89,6 +99,7 @@ import Glibc
         let putting: Store
         let holding: Store
         var refusal: CairnError?
+        var holdingFailed: (any Error)?
 
         init(putting: Store, holding: Store) {
             (self.putting, self.holding) = (putting, holding)

@@ -21,15 +21,16 @@ import Testing
 
         // Every opening of the books' folder fails, as for a folder the process may not read.
         let books = cli.home + "/u1/users/u1/books"
+        let trace = cli.scratch("trace")
         let scanned = try runProcess(SyscallTracer.executable, [
-            "-f", "-qq", "-o", "/dev/null", "-P", books, "-e", "trace=openat,open",
+            "-f", "-qq", "-o", trace, "-P", books, "-e", "trace=openat,open",
             "-e", "inject=openat,open:error=EACCES", CLI.executable, "--home", cli.home, "checkpoint", "--scan",
         ])
+        try #require(try String(contentsOfFile: trace, encoding: .utf8).contains("(INJECTED)"), "the folder was listed: the test proves nothing")
         #expect(scanned.status == 0 && scanned.stdout.contains("Checkpoint"), "\(scanned.stdout) \(scanned.stderr)")
         let after = try cli.git("u1", "ls-tree", "-r", "--name-only", "HEAD").stdout
         for number in 1...3 { #expect(after.contains("users/u1/books/b\(number).json"), "\(after)") }
         #expect(after.contains("users/u1/notes/n1.json"), "\(after)")
         #expect(try cli.git("u1", "status", "--porcelain").stdout.isEmpty)
-
     }
 }

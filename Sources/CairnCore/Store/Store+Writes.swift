@@ -16,9 +16,11 @@ extension Store {
     @discardableResult
     public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
         let (filled, bytes) = try prepared(value, at: path)
-        return try locked("cannot write \(path)", documentsOnly: true, schemaFolderSeen: true) { () throws -> PutOutcome in
-            // A set changed while the lock was waited for checks the document again.
-            guard loadedSchemaSet != nil else {
+        let generation = schemaSetGeneration
+        return try locked("cannot write \(path)", documentsOnly: true) { () throws -> PutOutcome in
+            // A set changed before the lock was taken (by the writer waited for, say) checks
+            // the document again.
+            guard schemaSetGeneration == generation else {
                 let (filled, bytes) = try prepared(value, at: path)
                 return try write(filled, stored: bytes, at: path)
             }

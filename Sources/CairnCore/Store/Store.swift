@@ -27,12 +27,17 @@ public final class Store {
     /// What the document files hold: plain JSON, or JSON sealed with the store's key.
     package internal(set) var codec: DocumentCodec
     /// The schema set, read on first use (``SchemaSet/empty``: the store has none).
-    var loadedSchemaSet: SchemaSet?
+    var loadedSchemaSet: SchemaSet? {
+        didSet { schemaSetGeneration += 1 }
+    }
     /// The stamp of `.cairn/schema` when ``loadedSchemaSet`` was read (nil inside: the folder
     /// was missing), and whether the folder had settled then (see
     /// ``forgetSchemaSetIfItsFolderChanged()``).
     var schemaFolderStamp: FileStamp??
     var schemaFolderSettled = false
+    /// How many times ``loadedSchemaSet`` was read or let go: a put that checked its document
+    /// before it took the lock checks it again when this moved meanwhile.
+    var schemaSetGeneration = 0
     /// Documents read before, with the stamp of the file they were read from (see
     /// ``document(at:)``).
     var documentCache: [DocumentPath: (stamp: FileStamp, value: JSONValue)] = [:]
@@ -198,15 +203,11 @@ public final class Store {
     /// killed, or failed half way through a write below a count, the counts above the
     /// pending documents are computed again first (``StoreLock/countsNeedRepair``). `documentsOnly`: `body`
     /// writes documents and nothing through libgit2 (see ``StoreLock/withLock(notingBusy:_:)``).
-    /// `schemaFolderSeen`: the caller looked at `.cairn/schema` just before (a put, which
-    /// checked its document against the set); it is looked at again only when the lock had to
-    /// be waited for, as another holder may have changed the set meanwhile.
-    func locked<T>(_ what: String, documentsOnly: Bool = false, schemaFolderSeen: Bool = false,
-                   _ body: () throws -> T) throws(CairnError) -> T {
+    func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
         try translatingErrors(what) {
             try lock.withLock(notingBusy: !documentsOnly) {
                 try checkHeadOnBranch(what, trustingStamp: documentsOnly)
-                if !schemaFolderSeen || !lock.tookAtOnce { forgetSchemaSetIfItsFolderChanged() }
+                forgetSchemaSetIfItsFolderChanged()
                 try finishInterruptedMove(what)
                 if lock.countsNeedRepair {
                     try repairCountsAfterKilledWrite()

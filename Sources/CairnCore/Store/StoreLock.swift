@@ -47,9 +47,6 @@ final class StoreLock {
     /// Whether counts may be behind their documents: the previous holder was killed, or left
     /// the file `recount`. Cleared by ``countsRepaired()``.
     private(set) var countsNeedRepair = false
-    /// Whether the last holding took the lock at its first try: no other holder ran between
-    /// what its caller saw just before and the holding.
-    private(set) var tookAtOnce = false
     /// Whether the file says `recount` when this holding ends.
     private var leavingForRecount = false
 
@@ -102,7 +99,6 @@ final class StoreLock {
         var pause = 0.002
         var fd: Int32
         var replacements = 0
-        tookAtOnce = true
         while true {
             fd = try openFile()
             let taken: Bool
@@ -113,7 +109,14 @@ final class StoreLock {
                 throw FileSystem.failure("lock", path, errno: error.code)
             }
             if taken {
-                if isStillAtPath() { break }
+                let stillAtPath: Bool
+                do throws(CairnError) {
+                    stillAtPath = try isStillAtPath()
+                } catch {
+                    Syscalls.unlock(fd)
+                    throw error
+                }
+                if stillAtPath { break }
                 // The file was removed or replaced since it was opened: its lock keeps out no
                 // one. The file now at the path is taken instead.
                 Syscalls.unlock(fd)
@@ -130,7 +133,6 @@ final class StoreLock {
                     .busy,
                     "the store is busy: \(holder) has held its lock for more than \(Self.seconds(timeout)); try again when it is done")
             }
-            tookAtOnce = false
             Syscalls.sleep(seconds: pause)
             pause = min(pause * 2, 0.05)
         }
@@ -205,10 +207,15 @@ final class StoreLock {
         }
     }
 
-    /// Whether the path still names the open lock file (one `stat`).
-    private func isStillAtPath() -> Bool {
-        guard let file, case .success(let status) = Syscalls.status(of: path, followingLinks: true) else { return false }
-        return status.device == file.device && status.inode == file.inode
+    /// Whether the path still names the open lock file (one `stat`): false when another file
+    /// is there now, or none.
+    private func isStillAtPath() throws(CairnError) -> Bool {
+        guard let file else { return false }
+        switch Syscalls.status(of: path, followingLinks: true) {
+        case .success(let status): return status.device == file.device && status.inode == file.inode
+        case .failure(.noSuchFile): return false
+        case .failure(let error): throw FileSystem.failure("stat", path, errno: error.code)
+        }
     }
 
     private func closeFile() {

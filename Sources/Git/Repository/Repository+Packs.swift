@@ -74,7 +74,8 @@ extension Repository {
         pack.removeAll { id in
             guard found.contains(id) else { return false }
             var raw = id.raw
-            return git_odb_exists(current, &raw) == 1
+            // Opened just now: a miss need not list the folder again.
+            return git_odb_exists_ext(current, &raw, UInt32(GIT_ODB_LOOKUP_NO_REFRESH.rawValue)) == 1
         }
     }
 

@@ -11,12 +11,10 @@ import Testing
 /// of trusting the removed pack, and git finds every object its commits name.
 @Suite struct AStoreHeldOpenSeesGitPruneItsObjectsTests {
     let folder = TemporaryFolder()
-    var home: Home { Home(root: folder.path + "/home") }
     let path = try! DocumentPath("users/u1/books/b1")
-
-    func book(_ version: Int) throws -> JSONValue {
-        try JSONParser().parse(#"{"v": \#(version)}"#)
-    }
+    /// The book before the dropped checkpoint, and as that checkpoint had it.
+    let before = try! JSONParser().parse(#"{"read": 1}"#)
+    let dropped = try! JSONParser().parse(#"{"read": 2}"#)
 
     @discardableResult
     func git(_ store: Store, _ arguments: [String]) throws -> String {
@@ -26,24 +24,24 @@ import Testing
     }
 
     @Test func aDocumentWrittenBackToAPrunedVersionIsCheckpointedWithItsObjects() throws {
-        let store = try home.createStore("u1")
-        try store.put(book(1), at: path)
+        let store = try Home(root: folder.path + "/home").createStore("u1")
+        try store.put(before, at: path)
         let first = try #require(try store.checkpoint().id)
-        try store.put(book(2), at: path)
-        let dropped = try #require(try store.checkpoint().id)
+        try store.put(dropped, at: path)
+        let droppedCommit = try #require(try store.checkpoint().id)
         // The store has read the dropped checkpoint's objects through its open packs.
-        #expect(try store.document(at: path, revision: dropped.hex) == (try book(2)))
+        #expect(try store.document(at: path, revision: droppedCommit.hex) == dropped)
 
         try git(store, ["reset", "-q", "--hard", first.hex])
         try git(store, ["reflog", "expire", "--expire=now", "--all"])
         try git(store, ["gc", "-q", "--prune=now"])
-        let gone = try runProcess("/usr/bin/git", ["-C", store.folder, "cat-file", "-e", dropped.hex])
+        let gone = try runProcess("/usr/bin/git", ["-C", store.folder, "cat-file", "-e", droppedCommit.hex])
         try #require(gone.status != 0, "git kept the dropped checkpoint; the test proves nothing")
 
-        try store.put(book(2), at: path)
+        try store.put(dropped, at: path)
         let again = try #require(try store.checkpoint().id)
         try git(store, ["fsck", "--full", "--strict", "--no-dangling"])
-        #expect(try git(store, ["show", "\(again.hex):\(path.fileName)"]) == String(decoding: try book(2).canonicalBytes(), as: UTF8.self))
-        #expect(try store.document(at: path, revision: again.hex) == (try book(2)))
+        #expect(try git(store, ["show", "\(again.hex):\(path.fileName)"]) == String(decoding: dropped.canonicalBytes(), as: UTF8.self))
+        #expect(try store.document(at: path, revision: again.hex) == dropped)
     }
 }

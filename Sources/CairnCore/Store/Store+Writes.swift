@@ -15,15 +15,12 @@ extension Store {
     /// version gets the version of the item downloaded on this device, if it is.
     @discardableResult
     public func put(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> PutOutcome {
-        let (filled, bytes) = try prepared(value, at: path)
+        let checked = try prepared(value, at: path)
         let generation = schemaSetGeneration
         return try locked("cannot write \(path)", documentsOnly: true) { () throws -> PutOutcome in
             // A set changed before the lock was taken (by the writer waited for, say) checks
             // the document again.
-            guard schemaSetGeneration == generation else {
-                let (filled, bytes) = try prepared(value, at: path)
-                return try write(filled, stored: bytes, at: path)
-            }
+            let (filled, bytes) = schemaSetGeneration == generation ? checked : try prepared(value, at: path)
             return try write(filled, stored: bytes, at: path)
         }
     }

@@ -54,9 +54,10 @@ extension Store {
 
     /// Calls `body` for every file below the folder `relative` (the store's `.git` left out),
     /// with what kind of file it is, and temporary files of writes left out — with `cleaning`,
-    /// removed: they are what a write killed before its rename leaves.
+    /// removed: they are what a write killed before its rename leaves. A folder that cannot
+    /// be listed stops the walk: taken for empty, its documents would be reported deleted.
     private func walk(_ relative: String, cleaning: Bool, _ body: (String, FileSystem.Kind) throws -> Void) throws {
-        for name in FileSystem.names(in: absolute(relative)).sorted() {
+        for name in try names(in: relative) {
             if relative.isEmpty, name == ".git" { continue }
             if name.hasPrefix(StoreLayout.temporaryFilePrefix) {
                 if cleaning { try FileSystem.removeFile(absolute(relative.isEmpty ? name : relative + "/" + name)) }
@@ -69,6 +70,24 @@ extension Store {
             case .other: try body(path, .other)
             case nil: break
             }
+        }
+    }
+
+    /// The names in the folder `relative`, sorted; none when it went (or became a file) since
+    /// its parent was listed. Any other failure (its permissions, an I/O error, a process out
+    /// of descriptors) is thrown.
+    private func names(in relative: String) throws(CairnError) -> [String] {
+        let folder = absolute(relative)
+        // Only folders a listing found are entered (no link below the store is followed); the
+        // store's own folder is listed wherever its path leads.
+        switch Syscalls.entries(of: folder, followingLink: relative.isEmpty) {
+        case .success(let entries):
+            return entries.map(\.name).sorted()
+        case .failure(let error) where error == .noSuchFile || error == .notAFolder:
+            return []
+        case .failure(let error):
+            throw CairnError(.io, "cannot list \(folder): \(error.description)\(FileSystem.hint(errno: error.code)); the working tree cannot be compared with the last checkpoint — make the folder readable to this user and try again",
+                             cause: error.posixError)
         }
     }
 }

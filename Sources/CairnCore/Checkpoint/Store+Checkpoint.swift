@@ -83,7 +83,9 @@ extension Store {
             // An asset's pointer is staged as its document makes it, never read from the file:
             // git-lfs may have put the asset's own bytes there (its smudge filter).
             let derived = try StoreLayout.assetField(ofPointerFile: path).map { try assetPointer(of: $0.document, field: $0.field) }
-            if FileSystem.kind(absolute(path)) == .file, derived != .some(nil),
+            // A path that cannot be looked at stops the checkpoint: taken for nothing, its
+            // document would be committed as deleted.
+            if try FileSystem.existingKind(absolute(path)) == .file, derived != .some(nil),
                let bytes = try derived ?? FileSystem.read(absolute(path)) {
                 let id = try repository.writeBlob(bytes)
                 let entry = try IndexEntry.forFile(atPath: absolute(path), path: path, id: id)

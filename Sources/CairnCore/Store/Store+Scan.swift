@@ -22,8 +22,18 @@ extension Store {
         for entry in try repository.openIndex().allEntries() where entry.stage == 0 {
             staged[entry.path] = entry
         }
+        // The folders the last checkpoint has documents in: one of them that cannot be listed
+        // stops the scan; another is passed over, as it hides nothing committed.
+        var trackedFolders: Set<String> = [""]
+        for path in committed.keys {
+            var folder = Substring(path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                if !trackedFolders.insert(String(folder)).inserted { break }
+            }
+        }
         var changes: [FileChange] = []
-        try walk("", cleaning: cleaning) { path, kind in
+        try walk("", cleaning: cleaning, tracked: trackedFolders) { path, kind in
             guard let id = committed.removeValue(forKey: path) else {
                 changes.append(FileChange(path: path, kind: .added))
                 return
@@ -54,18 +64,20 @@ extension Store {
 
     /// Calls `body` for every file below the folder `relative` (the store's `.git` left out),
     /// with what kind of file it is, and temporary files of writes left out — with `cleaning`,
-    /// removed: they are what a write killed before its rename leaves. A folder that cannot
-    /// be listed stops the walk: taken for empty, its documents would be reported deleted.
-    private func walk(_ relative: String, cleaning: Bool, _ body: (String, FileSystem.Kind) throws -> Void) throws {
-        for name in try names(in: relative) {
+    /// removed: they are what a write killed before its rename leaves. A folder of `tracked`
+    /// that cannot be listed, or an entry that cannot be looked at, stops the walk: taken for
+    /// nothing, their documents would be reported deleted.
+    private func walk(_ relative: String, cleaning: Bool, tracked: Set<String>,
+                      _ body: (String, FileSystem.Kind) throws -> Void) throws {
+        for (name, listed) in try entries(in: relative, tracked: tracked.contains(relative)) {
             if relative.isEmpty, name == ".git" { continue }
             if name.hasPrefix(StoreLayout.temporaryFilePrefix) {
                 if cleaning { try FileSystem.removeFile(absolute(relative.isEmpty ? name : relative + "/" + name)) }
                 continue
             }
             let path = relative.isEmpty ? name : relative + "/" + name
-            switch FileSystem.kind(absolute(path)) {
-            case .folder: try walk(path, cleaning: cleaning, body)
+            switch try listed ?? FileSystem.existingKind(absolute(path)) {
+            case .folder: try walk(path, cleaning: cleaning, tracked: tracked, body)
             case .file: try body(path, .file)
             case .other: try body(path, .other)
             case nil: break
@@ -73,20 +85,25 @@ extension Store {
         }
     }
 
-    /// The names in the folder `relative`, sorted; none when it went (or became a file) since
-    /// its parent was listed. Any other failure (its permissions, an I/O error, a process out
-    /// of descriptors) is thrown.
-    private func names(in relative: String) throws(CairnError) -> [String] {
+    /// The entries of the folder `relative`, sorted by name, each with its kind where the
+    /// listing gives it; none when the folder went (or became a file) since its parent was
+    /// listed. Any other failure (its permissions, an I/O error, a process out of
+    /// descriptors) is thrown for a folder the last checkpoint has documents in, and passes
+    /// over any other.
+    private func entries(in relative: String, tracked: Bool) throws(CairnError) -> [(name: String, kind: FileSystem.Kind?)] {
         let folder = absolute(relative)
         // Only folders a listing found are entered (no link below the store is followed); the
         // store's own folder is listed wherever its path leads.
         switch Syscalls.entries(of: folder, followingLink: relative.isEmpty) {
         case .success(let entries):
-            return entries.map(\.name).sorted()
-        case .failure(let error) where error == .noSuchFile || error == .notAFolder:
+            return entries.sorted { $0.name < $1.name }
+        case .failure(let error) where error == .noSuchFile || error == .notAFolder || !tracked:
             return []
         case .failure(let error):
-            throw CairnError(.io, "cannot list \(folder): \(error.description)\(FileSystem.hint(errno: error.code)); the working tree cannot be compared with the last checkpoint — make the folder readable to this user and try again",
+            let advice = error == .accessDenied || error == .notPermitted
+                ? "make the folder readable and searchable by this user, then try again"
+                : FileSystem.isDiskFailure(error.code) ? "check the disk, then try again" : "try again"
+            throw CairnError(.io, "cannot list \(folder): \(error.description); the working tree cannot be compared with the last checkpoint, so nothing was committed — \(advice)",
                              cause: error.posixError)
         }
     }

@@ -321,6 +321,17 @@ package enum FileSystem {
         return status.kind
     }
 
+    /// What is at `path`, as ``kind(_:)``; nil only when nothing is there (or a file stands
+    /// where a folder of the path should be). A path that cannot be looked at (a folder on it
+    /// that may be read but not entered, an I/O error) is thrown, not taken for nothing.
+    package static func existingKind(_ path: String) throws(CairnError) -> Kind? {
+        switch Syscalls.status(of: path, followingLinks: false) {
+        case .success(let status): return status.kind
+        case .failure(let error) where error == .noSuchFile || error == .notAFolder: return nil
+        case .failure(let error): throw failure("stat", path, errno: error.code)
+        }
+    }
+
     /// Removes a file; true when there was one.
     @discardableResult
     package static func removeFile(_ path: String) throws(CairnError) -> Bool {

@@ -45,6 +45,7 @@ package enum Syscalls {
         package static let invalidArgument = Errno(EINVAL)
         package static let notImplemented = Errno(ENOSYS)
         package static let notPermitted = Errno(EPERM)
+        package static let accessDenied = Errno(EACCES)
         package static let notSupported = Errno(EOPNOTSUPP)
         package static let crossDevice = Errno(EXDEV)
         package static let noSpace = Errno(ENOSPC)

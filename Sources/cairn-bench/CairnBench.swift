@@ -76,7 +76,8 @@ struct CairnBench: ParsableCommand {
         })
         guard checkpoints >= 10 else { throw ValidationError("--checkpoints must be at least 10") }
         guard rounds >= 3 else { throw ValidationError("--rounds must be at least 3 for a median and a spread") }
-        let tool = cairn ?? (URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/cairn")
+        // Absolute: git runs the tool as the merge driver from the repository's folder.
+        let tool = URL(fileURLWithPath: cairn ?? (URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/cairn")).absoluteURL.standardizedFileURL.path
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             throw ValidationError("no cairn tool at \(tool); build it (swift build -c release) or give --cairn PATH")
         }

@@ -1,6 +1,7 @@
 import CairnMerge
 import Git
 import GitFormat
+import Logging
 
 extension Store {
     enum PushResult {
@@ -14,7 +15,7 @@ extension Store {
     ///
     /// A path remote is written by libgit2 without compare-and-swap, so the push holds a lock
     /// on the bare repository, checks that its branch is still `expected`, and checks after
-    /// that it is `local`.
+    /// that it is `local`; then, still under the lock, it merges the remote's small packs.
     func push(_ local: ObjectID, to remote: RemoteURL, expecting expected: ObjectID?, credentials: Credentials?,
               timeout: Double, progress: (@Sendable (TransferProgress) -> Void)?) throws -> PushResult {
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
@@ -42,8 +43,18 @@ extension Store {
                     return PushOutcome(rejections: ["refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)])
                 }
                 let outcome = try send()
-                if outcome.accepted, try Self.openRemoteRepository(remote).reference(branchReference) != local {
+                guard outcome.accepted else { return outcome }
+                let pushed = try Self.openRemoteRepository(remote)
+                guard try pushed.reference(branchReference) == local else {
                     throw CairnError(.io, "the push to \(remote) did not land (its branch is not \(local.short)); sync again")
+                }
+                // libgit2 writes each push as a pack of its own, and by path no git receive-pack
+                // runs `git gc --auto` there: merged as in a store, or each fetch and push would
+                // look through every pack the remote ever got. The push has landed either way.
+                do {
+                    try pushed.combineSmallPacks()
+                } catch {
+                    logger.notice("merging the small packs of \(remote) failed; they stay as they are", metadata: ["error": "\(error)"])
                 }
                 return outcome
             }

@@ -84,22 +84,37 @@ extension Repository {
         try withObjectDatabase { (database) throws(GitError) in try check(git_odb_refresh(database), "git_odb_refresh") }
     }
 
-    /// The pack files, by name (`pack-<checksum>`), with their sizes in bytes and in objects.
-    func packs() -> [(name: String, size: Int, objects: Int)] {
-        let folder = gitdir + "objects/pack"
-        guard let directory = opendir(folder) else { return [] }
+    /// The files of `objects/pack` (one `readdir`), and the packs among them that a merge of
+    /// small packs may take: each `pack-<checksum>` with an index, less those git's own
+    /// repack leaves alone. A `.keep` file marks a pack a user keeps, or one `git
+    /// receive-pack` is still taking in; `.promisor`, a partial clone's; `.mtimes`, a cruft
+    /// pack of unreachable objects waiting to expire.
+    func packFolder() -> (files: Set<String>, mergeable: [String]) {
+        guard let directory = opendir(gitdir + "objects/pack") else { return ([], []) }
         defer { closedir(directory) }
-        var found: [(name: String, size: Int, objects: Int)] = []
+        var files: Set<String> = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix("pack-"), name.hasSuffix(".idx") else { continue }
-            let base = String(name.dropLast(4))
-            var info = stat()
-            guard stat(folder + "/" + base + ".pack", &info) == 0,
-                  let objects = PackIndex.objectCount(atPath: folder + "/" + name) else { continue }
-            found.append((base, Int(info.st_size), objects))
+            files.insert(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
-        return found
+        let mergeable = files.compactMap { name -> String? in
+            guard name.hasPrefix("pack-"), name.hasSuffix(".idx") else { return nil }
+            let base = String(name.dropLast(4))
+            return [".keep", ".promisor", ".mtimes"].contains { files.contains(base + $0) } ? nil : base
+        }
+        return (files, mergeable)
+    }
+
+    /// The packs `names` (`pack-<checksum>`; by default every pack with an index), with their
+    /// sizes in bytes and in objects. A pack gone meanwhile is left out.
+    func packs(named names: [String]? = nil) -> [(name: String, size: Int, objects: Int)] {
+        let folder = gitdir + "objects/pack/"
+        let names = names ?? packFolder().files.filter { $0.hasPrefix("pack-") && $0.hasSuffix(".idx") }.map { String($0.dropLast(4)) }
+        return names.compactMap { base in
+            var info = stat()
+            guard stat(folder + base + ".pack", &info) == 0,
+                  let objects = PackIndex.objectCount(atPath: folder + base + ".idx") else { return nil }
+            return (base, Int(info.st_size), objects)
+        }
     }
 
     /// Past this many packs, the small ones are merged (see ``combineSmallPacks()``).
@@ -115,10 +130,14 @@ extension Repository {
     /// pack of a clone is left alone. The merged pack is built by libgit2's pack builder
     /// (`git_packbuilder_write`), which stores similar objects (the versions of one folder's
     /// tree) as deltas of each other, so the store shrinks too. The old packs are removed
-    /// once the new one is in place.
-    func combineSmallPacks() throws(GitError) {
-        let sorted = packs().sorted { $0.objects < $1.objects }
-        guard sorted.count > Self.packLimit else { return }
+    /// once the new one is in place. Packs git's repack leaves alone (``packFolder()``) are
+    /// neither merged nor counted. A sync runs it on a bare repository it pushed to by path,
+    /// as `git receive-pack` runs `git gc --auto` there.
+    public func combineSmallPacks() throws(GitError) {
+        // The names alone decide whether to go on: a checkpoint pays one `readdir` here.
+        let folder = packFolder()
+        guard folder.mergeable.count > Self.packLimit else { return }
+        let sorted = packs(named: folder.mergeable).sorted { $0.objects < $1.objects }
         var split = 0
         for index in 1..<sorted.count where sorted[index - 1].objects * 2 > sorted[index].objects {
             split = index
@@ -145,11 +164,37 @@ extension Repository {
         }
         try check(git_packbuilder_write(builder, gitdir + "objects/pack", 0o444, nil, nil), "git_packbuilder_write")
         let kept = "pack-" + ObjectID(git_packbuilder_hash(builder)!.pointee).hex
-        for pack in small where pack.name != kept {
-            unlink(gitdir + "objects/pack/" + pack.name + ".idx")
-            unlink(gitdir + "objects/pack/" + pack.name + ".pack")
-        }
+        remove(small.map(\.name).filter { $0 != kept }, from: folder.files)
         try reopenObjects()
+    }
+
+    /// Removes merged packs as git's repack does (`remove_redundant_pack`). First a
+    /// multi-pack index, which may name them: git finds objects without it, while a stale one
+    /// makes `git fsck` fail ("failed to load pack entry"); git writes it again at its next
+    /// `git multi-pack-index write` or `git maintenance`. Then each pack's index (readers find
+    /// a pack by its index), the pack, and what git keeps beside it: a reverse index (`.rev`)
+    /// and a bitmap (`.bitmap`), which git reports as garbage once their pack is gone.
+    private func remove(_ packs: [String], from files: Set<String>) {
+        guard !packs.isEmpty else { return }
+        let folder = gitdir + "objects/pack/"
+        for file in files where file.hasPrefix("multi-pack-index") && file != "multi-pack-index.d" {
+            unlink(folder + file)
+        }
+        if files.contains("multi-pack-index.d"), let layers = opendir(folder + "multi-pack-index.d") {
+            var names: [String] = []
+            while let entry = readdir(layers) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != ".", name != ".." { names.append(name) }
+            }
+            closedir(layers)
+            for name in names { unlink(folder + "multi-pack-index.d/" + name) }
+            rmdir(folder + "multi-pack-index.d")
+        }
+        for pack in packs {
+            for suffix in [".idx", ".pack", ".rev", ".bitmap"] where files.contains(pack + suffix) {
+                unlink(folder + pack + suffix)
+            }
+        }
     }
 
     /// Gives the repository a new object database (`git_odb_open`, `git_repository_set_odb`).

@@ -90,12 +90,7 @@ extension Repository {
     /// receive-pack` is still taking in; `.promisor`, a partial clone's; `.mtimes`, a cruft
     /// pack of unreachable objects waiting to expire.
     func packFolder() -> (files: Set<String>, mergeable: [String]) {
-        guard let directory = opendir(gitdir + "objects/pack") else { return ([], []) }
-        defer { closedir(directory) }
-        var files: Set<String> = []
-        while let entry = readdir(directory) {
-            files.insert(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
+        let files = Set(FolderListing.names(atPath: gitdir + "objects/pack"))
         let mergeable = files.compactMap { name -> String? in
             guard name.hasPrefix("pack-"), name.hasSuffix(".idx") else { return nil }
             let base = String(name.dropLast(4))
@@ -125,9 +120,10 @@ extension Repository {
     ///
     /// Which packs: the fewest smallest ones that leave the packs in a geometric progression
     /// of object counts (each holding at least twice as many objects as all smaller ones
-    /// together), as `git repack --geometric=2` chooses. An object is then packed again only each time the packs
-    /// around it double, so the work stays proportional to what was written, and the large
-    /// pack of a clone is left alone. The merged pack is built by libgit2's pack builder
+    /// together), as `git repack --geometric=2` chooses. An object is then packed again only
+    /// each time the packs around it double, so the work stays proportional to what was
+    /// written, and the large pack of a clone is taken only once the packs written since hold
+    /// half as many objects. The merged pack is built by libgit2's pack builder
     /// (`git_packbuilder_write`), which stores similar objects (the versions of one folder's
     /// tree) as deltas of each other, so the store shrinks too. The old packs are removed
     /// once the new one is in place. Packs git's repack leaves alone (``packFolder()``) are
@@ -180,14 +176,9 @@ extension Repository {
         for file in files where file.hasPrefix("multi-pack-index") && file != "multi-pack-index.d" {
             unlink(folder + file)
         }
-        if files.contains("multi-pack-index.d"), let layers = opendir(folder + "multi-pack-index.d") {
-            var names: [String] = []
-            while let entry = readdir(layers) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != ".", name != ".." { names.append(name) }
-            }
-            closedir(layers)
-            for name in names { unlink(folder + "multi-pack-index.d/" + name) }
+        if files.contains("multi-pack-index.d") {
+            // The layers of an incremental one (git 2.47 and later).
+            for name in FolderListing.names(atPath: folder + "multi-pack-index.d") { unlink(folder + "multi-pack-index.d/" + name) }
             rmdir(folder + "multi-pack-index.d")
         }
         for pack in packs {
@@ -223,14 +214,9 @@ extension Repository {
 
     /// The loose object files of `objects/<folder>`, as ids.
     private func looseObjectFiles(inFolder folder: String) -> [ObjectID] {
-        guard let directory = opendir(gitdir + "objects/" + folder) else { return [] }
-        defer { closedir(directory) }
-        var found: [ObjectID] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.utf8.count == 38, let id = ObjectID(hex: folder + name) { found.append(id) }
+        FolderListing.names(atPath: gitdir + "objects/" + folder).compactMap { name in
+            name.utf8.count == 38 ? ObjectID(hex: folder + name) : nil
         }
-        return found
     }
 
     /// Packs every loose object into one pack (libgit2's pack builder, `git_packbuilder_write`)

@@ -350,14 +350,8 @@ package final class Index {
     /// used once the index no longer names it).
     private func removeSharedParts(except keep: [ObjectID]) {
         let kept = Set(keep.map(\.hex))
-        guard let folder = opendir(gitdir) else { return }
-        defer { closedir(folder) }
-        var stale: [String] = []
-        while let item = readdir(folder) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix("sharedindex."), !kept.contains(String(name.dropFirst(12))) else { continue }
-            stale.append(name)
+        for name in FolderListing.names(atPath: gitdir) where name.hasPrefix("sharedindex.") && !kept.contains(String(name.dropFirst(12))) {
+            unlink(gitdir + name)
         }
-        for name in stale { unlink(gitdir + name) }
     }
 }

@@ -76,8 +76,11 @@ struct CairnBench: ParsableCommand {
         })
         guard checkpoints >= 10 else { throw ValidationError("--checkpoints must be at least 10") }
         guard rounds >= 3 else { throw ValidationError("--rounds must be at least 3 for a median and a spread") }
-        // Absolute: git runs the tool as the merge driver from the repository's folder.
-        let tool = URL(fileURLWithPath: cairn ?? (URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/cairn")).absoluteURL.standardizedFileURL.path
+        // Absolute: git runs the tool as the merge driver from the repository's folder. By
+        // default the one beside this program, wherever it was started from.
+        let beside = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+            .deletingLastPathComponent().path + "/cairn"
+        let tool = URL(fileURLWithPath: cairn ?? beside).absoluteURL.standardizedFileURL.path
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             throw ValidationError("no cairn tool at \(tool); build it (swift build -c release) or give --cairn PATH")
         }

@@ -49,18 +49,18 @@ import Testing
     /// A `.keep` file (a pack a user keeps, or one `git receive-pack` is still taking in) and
     /// a cruft pack (`.mtimes`: unreachable objects waiting to expire) are never repacked by
     /// git's geometric repack, nor by Cairn.
-    @Test(arguments: ["keep", "cruft"]) func aPackGitLeavesAloneIsLeftAlone(_ kind: String) throws {
+    @Test(arguments: ["keep", "promisor", "cruft"]) func aPackGitLeavesAloneIsLeftAlone(_ kind: String) throws {
         let (repository, path) = try repositoryWithGitsPack(["-d"])
-        if kind == "keep" {
+        if kind != "cruft" {
             let pack = try #require(try packFolder(path).first { $0.hasSuffix(".pack") })
-            #expect(FileManager.default.createFile(atPath: path + "/.git/objects/pack/" + pack.dropLast(5) + ".keep", contents: Data()))
+            #expect(FileManager.default.createFile(atPath: path + "/.git/objects/pack/" + pack.dropLast(5) + "." + kind, contents: Data()))
         } else {
             // One unreachable object, which git moves to a cruft pack of its own.
             try runProcess("/usr/bin/git", ["-C", path, "hash-object", "-w", "--stdin"], input: "loose and unreachable\n")
             let cruft = try git("repack", "-q", "-d", "--cruft", in: path)
             #expect(cruft.status == 0, "\(cruft.stderr)")
         }
-        let marker = kind == "keep" ? ".keep" : ".mtimes"
+        let marker = kind == "cruft" ? ".mtimes" : "." + kind
         let before = try packFolder(path)
         let marked = before.filter { $0.hasSuffix(marker) }.map { String($0.dropLast(marker.count)) }
         try #require(marked.count == 1, "\(before)")
@@ -101,5 +101,35 @@ import Testing
         try expectGitFindsNothingWrong(path)
         let log = try git("log", "--format=%s", in: path)
         #expect(log.stdout == "first\n", "\(log.stderr)")
+    }
+
+    /// While git writes a multi-pack index (its `.lock` is there), neither it nor any pack
+    /// is removed: the merged pack is written, and the packs it merged stay for a later merge.
+    @Test func nothingIsRemovedWhileGitWritesAMultiPackIndex() throws {
+        let (repository, path) = try repositoryWithGitsPack(["-d"])
+        try #require(try git("multi-pack-index", "write", in: path).status == 0)
+        let lock = path + "/.git/objects/pack/multi-pack-index.lock"
+        #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+        let gits = try #require(try packFolder(path).first { $0.hasSuffix(".idx") && $0.hasPrefix("pack-") })
+        try writeSmallPacks(repository)
+        let files = try packFolder(path)
+        #expect(files.contains("multi-pack-index") && files.contains("multi-pack-index.lock") && files.contains(gits), "\(files)")
+        #expect(repository.packs().count > Repository.packLimit, "the merged packs stay: \(files)")
+        try FileManager.default.removeItem(atPath: lock)
+        let fsck = try git("fsck", "--full", "--strict", in: path)
+        #expect(fsck.status == 0, "\(fsck.stdout)\(fsck.stderr)")
+    }
+
+    /// Packs listed but gone before they are measured (another process merged them, or
+    /// `git gc` ran) leave nothing to merge: the merge stops, it does not fail.
+    @Test func packsGoneWhileTheyAreListedStopTheMerge() throws {
+        let path = temporary.path + "/r"
+        let repository = try Repository.create(at: path, initialBranch: "main")
+        for number in 0..<(Repository.packLimit + 4) {
+            let name = path + "/.git/objects/pack/pack-" + String(repeating: String(number % 10), count: 40) + String(number) + ".idx"
+            #expect(FileManager.default.createFile(atPath: name, contents: Data()))
+        }
+        try repository.combineSmallPacks()
+        #expect(try packFolder(path).count == Repository.packLimit + 4, "nothing was written or removed")
     }
 }

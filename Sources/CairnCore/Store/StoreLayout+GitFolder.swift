@@ -25,6 +25,9 @@ extension StoreLayout {
     package static let firestoreTypesFile = "cairn/firestore-types.json"
     /// The lock a device holds on a bare repository at a path while it pushes there.
     package static let pushLockFile = "cairn-push.lock"
+    /// The lock a device holds on a bare repository at a path while it merges its small
+    /// packs after a push; never waited for.
+    package static let combineLockFile = "cairn-combine.lock"
     /// On a server, the schema set the hook checks pushes against, whatever they carry.
     package static let serverSchemaFolder = "cairn/schema"
     /// Cairn's folder in the git folder, where all of the above but the push lock live.

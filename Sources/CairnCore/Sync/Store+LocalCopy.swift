@@ -32,10 +32,19 @@ extension Store {
         var (files, bytes) = (0, 0)
         do {
             // Packs with their indexes (an index last, so a pack is never seen without its
-            // data), then loose objects.
-            for name in FileSystem.names(in: source + "/pack") where name.hasSuffix(".pack") {
-                let index = String(name.dropLast(5)) + ".idx"
-                guard FileSystem.kind(source + "/pack/" + index) == .file else { continue }
+            // data), then loose objects. Another device merging the remote's packs meanwhile
+            // (a sync that pushed by path does) may remove some after the listing, and its new
+            // pack may be missing from it: the folder must list the same at the end, and a
+            // pack without its index sends the restore to a fetch.
+            func packFiles() -> Set<String> {
+                Set(FileSystem.names(in: source + "/pack").filter { $0.hasPrefix("pack-") && ($0.hasSuffix(".pack") || $0.hasSuffix(".idx")) })
+            }
+            let packs = packFiles()
+            for base in Set(packs.map { $0.hasSuffix(".idx") ? String($0.dropLast(4)) : String($0.dropLast(5)) }) {
+                let (name, index) = (base + ".pack", base + ".idx")
+                guard FileSystem.kind(source + "/pack/" + name) == .file, FileSystem.kind(source + "/pack/" + index) == .file else {
+                    throw CairnError(.io, "\(base) of \(remote) is missing its pack or its index")
+                }
                 for file in [name, index] {
                     bytes += try copy(source + "/pack/" + file, to: target + "/pack/" + file)
                     files += 1
@@ -48,6 +57,7 @@ extension Store {
                     files += 1
                 }
             }
+            guard packFiles() == packs else { throw CairnError(.io, "the packs of \(remote) changed while they were copied") }
             // The branch's commit must have come with the files (a remote whose `.git` is a
             // file, or a repack between the listing and the copy, may leave it out).
             _ = try repository.commit(tip)

@@ -15,7 +15,7 @@ extension Store {
     ///
     /// A path remote is written by libgit2 without compare-and-swap, so the push holds a lock
     /// on the bare repository, checks that its branch is still `expected`, and checks after
-    /// that it is `local`; then, still under the lock, it merges the remote's small packs.
+    /// that it is `local`; then it merges the remote's small packs.
     func push(_ local: ObjectID, to remote: RemoteURL, expecting expected: ObjectID?, credentials: Credentials?,
               timeout: Double, progress: (@Sendable (TransferProgress) -> Void)?) throws -> PushResult {
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
@@ -43,21 +43,12 @@ extension Store {
                     return PushOutcome(rejections: ["refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)])
                 }
                 let outcome = try send()
-                guard outcome.accepted else { return outcome }
-                let pushed = try Self.openRemoteRepository(remote)
-                guard try pushed.reference(branchReference) == local else {
+                if outcome.accepted, try Self.openRemoteRepository(remote).reference(branchReference) != local {
                     throw CairnError(.io, "the push to \(remote) did not land (its branch is not \(local.short)); sync again")
-                }
-                // libgit2 writes each push as a pack of its own, and by path no git receive-pack
-                // runs `git gc --auto` there: merged as in a store, or each fetch and push would
-                // look through every pack the remote ever got. The push has landed either way.
-                do {
-                    try pushed.combineSmallPacks()
-                } catch {
-                    logger.notice("merging the small packs of \(remote) failed; they stay as they are", metadata: ["error": "\(error)"])
                 }
                 return outcome
             }
+            if outcome.accepted { combinePacks(ofPathRemote: remote) }
         } else {
             outcome = try send()
         }
@@ -72,6 +63,25 @@ extension Store {
         default:
             let said = outcome.remoteMessages.filter { $0.hasPrefix("cairn:") }.map { String($0.dropFirst(6).trimmedOfSpaces) }
             return .refused(said.isEmpty ? rejection.status : said.joined(separator: "; "))
+        }
+    }
+
+    /// libgit2 writes each push by path into the bare repository as a pack of its own, and no
+    /// git receive-pack runs `git gc --auto` there: the remote's small packs are merged as a
+    /// store's are, or each fetch and push would look through every pack the remote ever got.
+    ///
+    /// After the push lock is let go, so that a long merge never holds back another device's
+    /// push: a merge removes only packs whose objects its new pack holds, and a push only adds
+    /// packs. Under a lock of its own, not waited for: a device that finds it taken leaves the
+    /// merge to the one holding it. The push has landed either way, so a failure is logged.
+    private func combinePacks(ofPathRemote remote: RemoteURL) {
+        let combining = StoreLock(gitdir: remote.url, timeout: 0, file: StoreLayout.combineLockFile)
+        do {
+            try combining.withLock { try Self.openRemoteRepository(remote).combineSmallPacks() }
+        } catch let error as CairnError where error.code == .busy {
+            logger.debug("another device is merging the small packs of \(remote)")
+        } catch {
+            logger.warning("merging the small packs of \(remote) failed; they stay as they are", metadata: ["error": "\(error)"])
         }
     }
 

@@ -1,6 +1,10 @@
 import CGit2
 import GitFormat
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension Repository {
     /// Checks every pack index of the repository against its pack before libgit2 reads
     /// either (``PackIndex/check(_:pack:)``).
@@ -8,11 +12,19 @@ extension Repository {
     /// libgit2 1.5 follows the offsets of a damaged index out of the mapped pack and crashes
     /// the process (later versions bound that read); a damaged index must be an error of the
     /// store instead: one libgit2 would class with its object database's, so that it counts
-    /// as damage (``GitError/isDamage``).
+    /// as damage (``GitError/isDamage``). A pack removed while it is checked (another
+    /// process merged it into a new one, as Cairn and `git gc` do) is no damage: passed over.
     public func checkPackIndexes() throws(GitError) {
         let folder = gitdir + "objects/pack/"
         for pack in packs() {
-            try Self.checkPackIndex(folder + pack.name + ".idx", pack: folder + pack.name + ".pack")
+            let index = folder + pack.name + ".idx"
+            do {
+                try Self.checkPackIndex(index, pack: folder + pack.name + ".pack")
+            } catch {
+                var info = stat()
+                if stat(index, &info) != 0 && errno == ENOENT { continue }
+                throw error
+            }
         }
     }
 

@@ -84,27 +84,23 @@ extension Repository {
         try withObjectDatabase { (database) throws(GitError) in try check(git_odb_refresh(database), "git_odb_refresh") }
     }
 
-    /// The files of `objects/pack` (one `readdir`), and the packs among them that a merge of
-    /// small packs may take: each `pack-<checksum>` with an index, less those git's own
-    /// repack leaves alone. A `.keep` file marks a pack a user keeps, or one `git
-    /// receive-pack` is still taking in; `.promisor`, a partial clone's; `.mtimes`, a cruft
-    /// pack of unreachable objects waiting to expire.
-    func packFolder() -> (files: Set<String>, mergeable: [String]) {
-        let files = Set(FolderListing.names(atPath: gitdir + "objects/pack"))
-        let mergeable = files.compactMap { name -> String? in
-            guard name.hasPrefix("pack-"), name.hasSuffix(".idx") else { return nil }
-            let base = String(name.dropLast(4))
-            return [".keep", ".promisor", ".mtimes"].contains { files.contains(base + $0) } ? nil : base
-        }
-        return (files, mergeable)
+    /// The files of `objects/pack` (one `readdir`; none when it cannot be listed), its packs
+    /// (each `pack-<checksum>` with an index), and those of them a merge of small packs may
+    /// take: all but the ones git's own repack leaves alone. A `.keep` file marks a pack a
+    /// user keeps, or one `git receive-pack` is still taking in; `.promisor`, a partial
+    /// clone's; `.mtimes`, a cruft pack of unreachable objects waiting to expire.
+    func packFolder() -> (files: Set<String>, packs: [String], mergeable: [String]) {
+        let files = Set(FolderListing.names(atPath: gitdir + "objects/pack") ?? [])
+        let packs = files.filter { $0.hasPrefix("pack-") && $0.hasSuffix(".idx") }.map { String($0.dropLast(4)) }
+        let mergeable = packs.filter { pack in ![".keep", ".promisor", ".mtimes"].contains { files.contains(pack + $0) } }
+        return (files, packs, mergeable)
     }
 
     /// The packs `names` (`pack-<checksum>`; by default every pack with an index), with their
     /// sizes in bytes and in objects. A pack gone meanwhile is left out.
     func packs(named names: [String]? = nil) -> [(name: String, size: Int, objects: Int)] {
         let folder = gitdir + "objects/pack/"
-        let names = names ?? packFolder().files.filter { $0.hasPrefix("pack-") && $0.hasSuffix(".idx") }.map { String($0.dropLast(4)) }
-        return names.compactMap { base in
+        return (names ?? packFolder().packs).compactMap { base in
             var info = stat()
             guard stat(folder + base + ".pack", &info) == 0,
                   let objects = PackIndex.objectCount(atPath: folder + base + ".idx") else { return nil }
@@ -134,6 +130,8 @@ extension Repository {
         let folder = packFolder()
         guard folder.mergeable.count > Self.packLimit else { return }
         let sorted = packs(named: folder.mergeable).sorted { $0.objects < $1.objects }
+        // Packs another process merged meanwhile are gone from the list.
+        guard sorted.count > Self.packLimit else { return }
         var split = 0
         for index in 1..<sorted.count where sorted[index - 1].objects * 2 > sorted[index].objects {
             split = index
@@ -160,27 +158,32 @@ extension Repository {
         }
         try check(git_packbuilder_write(builder, gitdir + "objects/pack", 0o444, nil, nil), "git_packbuilder_write")
         let kept = "pack-" + ObjectID(git_packbuilder_hash(builder)!.pointee).hex
-        remove(small.map(\.name).filter { $0 != kept }, from: folder.files)
+        removeMergedPacks(small.map(\.name).filter { $0 != kept })
         try reopenObjects()
     }
 
-    /// Removes merged packs as git's repack does (`remove_redundant_pack`). First a
-    /// multi-pack index, which may name them: git finds objects without it, while a stale one
-    /// makes `git fsck` fail ("failed to load pack entry"); git writes it again at its next
-    /// `git multi-pack-index write` or `git maintenance`. Then each pack's index (readers find
-    /// a pack by its index), the pack, and what git keeps beside it: a reverse index (`.rev`)
-    /// and a bitmap (`.bitmap`), which git reports as garbage once their pack is gone.
-    private func remove(_ packs: [String], from files: Set<String>) {
-        guard !packs.isEmpty else { return }
+    /// Removes packs whose objects the new pack holds, as git's repack removes redundant
+    /// ones (`remove_redundant_pack`), from a listing taken now (the merge took a while).
+    ///
+    /// First a multi-pack index. git's repack removes one that names a removed pack; Cairn
+    /// removes it whenever it removes packs, without reading which packs it names: git finds
+    /// every object without one, while a stale one makes `git fsck` fail ("failed to load
+    /// pack entry"), and git writes it again at its next `git multi-pack-index write` (or
+    /// `git maintenance`'s incremental repack). While git is writing one (its `.lock` is
+    /// there), or when it cannot be removed, no pack is removed this time: the new pack
+    /// holding their objects too costs only room. Then each pack's index (readers find a pack
+    /// by its index), the pack, and what git keeps beside it: a reverse index (`.rev`) and a
+    /// bitmap (`.bitmap`), which git reports as garbage once their pack is gone.
+    private func removeMergedPacks(_ packs: [String]) {
         let folder = gitdir + "objects/pack/"
-        for file in files where file.hasPrefix("multi-pack-index") && file != "multi-pack-index.d" {
-            unlink(folder + file)
-        }
-        if files.contains("multi-pack-index.d") {
-            // The layers of an incremental one (git 2.47 and later).
-            for name in FolderListing.names(atPath: folder + "multi-pack-index.d") { unlink(folder + "multi-pack-index.d/" + name) }
-            rmdir(folder + "multi-pack-index.d")
-        }
+        let layers = folder + "multi-pack-index.d/"
+        guard !packs.isEmpty, let files = FolderListing.names(atPath: folder) else { return }
+        let layerFiles = files.contains("multi-pack-index.d") ? FolderListing.names(atPath: layers) : []
+        guard let layerFiles, !(files + layerFiles).contains(where: { $0.hasSuffix(".lock") && $0.hasPrefix("multi-pack-index") }) else { return }
+        let indexes = files.filter { $0.hasPrefix("multi-pack-index") && $0 != "multi-pack-index.d" }.map { folder + $0 }
+            + layerFiles.map { layers + $0 }
+        for path in indexes where unlink(path) != 0 && errno != ENOENT { return }
+        if files.contains("multi-pack-index.d") { rmdir(layers) }
         for pack in packs {
             for suffix in [".idx", ".pack", ".rev", ".bitmap"] where files.contains(pack + suffix) {
                 unlink(folder + pack + suffix)
@@ -214,7 +217,7 @@ extension Repository {
 
     /// The loose object files of `objects/<folder>`, as ids.
     private func looseObjectFiles(inFolder folder: String) -> [ObjectID] {
-        FolderListing.names(atPath: gitdir + "objects/" + folder).compactMap { name in
+        (FolderListing.names(atPath: gitdir + "objects/" + folder) ?? []).compactMap { name in
             name.utf8.count == 38 ? ObjectID(hex: folder + name) : nil
         }
     }

@@ -350,7 +350,7 @@ package final class Index {
     /// used once the index no longer names it).
     private func removeSharedParts(except keep: [ObjectID]) {
         let kept = Set(keep.map(\.hex))
-        for name in FolderListing.names(atPath: gitdir) where name.hasPrefix("sharedindex.") && !kept.contains(String(name.dropFirst(12))) {
+        for name in FolderListing.names(atPath: gitdir) ?? [] where name.hasPrefix("sharedindex.") && !kept.contains(String(name.dropFirst(12))) {
             unlink(gitdir + name)
         }
     }

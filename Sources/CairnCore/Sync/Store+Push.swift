@@ -75,6 +75,7 @@ extension Store {
     /// packs. Under a lock of its own, not waited for: a device that finds it taken leaves the
     /// merge to the one holding it. The push has landed either way, so a failure is logged.
     private func combinePacks(ofPathRemote remote: RemoteURL) {
+        guard Repository.hasSmallPacksToCombine(gitdir: remote.url) else { return }
         let combining = StoreLock(gitdir: remote.url, timeout: 0, file: StoreLayout.combineLockFile)
         do {
             try combining.withLock { try Self.openRemoteRepository(remote).combineSmallPacks() }

@@ -90,6 +90,17 @@ extension Repository {
     /// user keeps, or one `git receive-pack` is still taking in; `.promisor`, a partial
     /// clone's; `.mtimes`, a cruft pack of unreachable objects waiting to expire.
     func packFolder() -> (files: Set<String>, packs: [String], mergeable: [String]) {
+        Self.packFolder(gitdir: gitdir)
+    }
+
+    /// Whether the repository at `gitdir` has more packs to merge than ``packLimit``, from one
+    /// `readdir`: for a caller that would otherwise open it (and check every pack index) only
+    /// to find nothing to merge, as a sync does after each push by path.
+    public static func hasSmallPacksToCombine(gitdir: String) -> Bool {
+        packFolder(gitdir: gitdir.hasSuffix("/") ? gitdir : gitdir + "/").mergeable.count > packLimit
+    }
+
+    private static func packFolder(gitdir: String) -> (files: Set<String>, packs: [String], mergeable: [String]) {
         let files = Set(FolderListing.names(atPath: gitdir + "objects/pack") ?? [])
         let packs = files.filter { $0.hasPrefix("pack-") && $0.hasSuffix(".idx") }.map { String($0.dropLast(4)) }
         let mergeable = packs.filter { pack in ![".keep", ".promisor", ".mtimes"].contains { files.contains(pack + $0) } }

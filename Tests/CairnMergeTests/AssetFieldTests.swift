@@ -67,3 +67,37 @@ import Testing
         #expect(!kind.onlyClearsAssets(from: .object(["text": .string("a")]), to: with))
     }
 }
+
+/// Two devices attach different files to one asset field: whichever file is larger and
+/// whichever oid sorts first, the merge keeps one reference whole and says so in one record
+/// of policy `asset` at the field — never a record per part of the reference.
+@Suite struct TwoAttachmentsMakeOneAssetDecisionTests {
+    static let path = try! DocumentPath("users/u1/notes/n1")
+
+    static func reference(_ digit: Character, size: Int64, type: String? = nil) -> JSONValue {
+        AssetReference(oid: String(repeating: digit, count: 64), size: size, mediaType: type).json
+    }
+
+    @Test(arguments: [
+        // The larger file has the greater oid (both parts of the reference favour one side).
+        (reference("b", size: 9_000), reference("a", size: 100)),
+        // The larger file has the smaller oid (each part favours another side).
+        (reference("a", size: 9_000), reference("b", size: 100)),
+        // Same size, other oids and media types.
+        (reference("c", size: 500, type: "image/png"), reference("d", size: 500, type: "image/jpeg")),
+    ])
+    func oneRecordAtTheFieldKeepsOneReferenceWhole(_ phone: JSONValue, _ laptop: JSONValue) throws {
+        let set = try AssetFieldTests.set(#"{"photo":{}}"#)
+        let base: JSONValue = .object(["text": .string("heron"), "photo": .null])
+        func side(_ photo: JSONValue) -> JSONValue { .object(["text": .string("heron"), "photo": photo]) }
+        for (ours, theirs) in [(side(phone), side(laptop)), (side(laptop), side(phone))] {
+            let outcome = set.merge(Self.path, base: base, ours: ours, theirs: theirs)
+            let kept = try #require(outcome.value?.field("photo"))
+            #expect(kept == phone || kept == laptop, "the kept reference is one side's, whole: \(kept)")
+            #expect(outcome.conflicts.map(\.pointer) == ["/photo"], "\(outcome.conflicts)")
+            #expect(outcome.conflicts.first?.policy == .asset, "\(outcome.conflicts)")
+            #expect(outcome.conflicts.first?.kept == kept)
+            #expect(outcome.conflicts.first?.replaced == (kept == phone ? laptop : phone))
+        }
+    }
+}

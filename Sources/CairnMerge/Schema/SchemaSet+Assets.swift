@@ -28,20 +28,31 @@ extension SchemaSet.Kind {
         return errors
     }
 
-    /// An asset field that the document's policy merged key by key into a value neither side
-    /// had (the oid of one asset and the size of another) is set to one side's value whole —
-    /// the greater in canonical order, so the result is the same whichever side is `ours` —
-    /// and its records become one of policy ``PolicyName/asset``.
+    /// An asset reference is one value, never merged part by part. Where the document's
+    /// policy merged an asset field key by key:
+    /// - into a value neither side had (the oid of one asset and the size of another), the
+    ///   field is set to one side's value whole — the greater in canonical order, so the
+    ///   result is the same whichever side is `ours`;
+    /// - into one side's value, decided part by part (each part happened to favour the same
+    ///   side), the value stays;
+    /// and either way the records of its parts become one record of policy
+    /// ``PolicyName/asset`` at the field, naming the whole reference kept and replaced.
     func keepAssetsWhole(_ outcome: inout MergeOutcome, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) {
         guard case .object(var merged)? = outcome.value else { return }
         for name in assets.keys.sorted() {
-            let value = merged[name]
-            if [base, ours, theirs].contains(where: { $0?.field(name) == value }) { continue }
-            let (mine, other) = (ours?.field(name), theirs?.field(name))
-            let takesMine = (other?.canonicalBytes() ?? []).lexicographicallyPrecedes(mine?.canonicalBytes() ?? [])
-            let (kept, replaced) = takesMine ? (mine, other) : (other, mine)
-            merged[name] = kept
             let pointer = "/" + MergePolicy.escape(name)
+            let value = merged[name]
+            let (mine, other) = (ours?.field(name), theirs?.field(name))
+            let kept: JSONValue?, replaced: JSONValue?
+            if [base, ours, theirs].contains(where: { $0?.field(name) == value }) {
+                // One side's value: only records of its parts need to become one.
+                guard outcome.conflicts.contains(where: { $0.pointer.hasPrefix(pointer + "/") }) else { continue }
+                (kept, replaced) = value == mine ? (mine, other) : (other, mine)
+            } else {
+                let takesMine = (other?.canonicalBytes() ?? []).lexicographicallyPrecedes(mine?.canonicalBytes() ?? [])
+                (kept, replaced) = takesMine ? (mine, other) : (other, mine)
+                merged[name] = kept
+            }
             outcome.conflicts.removeAll { $0.pointer == pointer || $0.pointer.hasPrefix(pointer + "/") }
             outcome.conflicts.append(ConflictRecord(pointer: pointer, policy: .asset, kept: kept, replaced: replaced))
         }

@@ -350,6 +350,20 @@ import CairnTestSupport
         #expect(filled.url == "https://host/c/books/b1.git")
         #expect(throws: CairnError.self) { try RemoteURL.contentItem("https://host/c/books", collection: "books", item: "b1") }
     }
+
+    /// An ID may hold any character but `/` (Firestore's rules): in an HTTP URL each one that
+    /// is not unreserved is percent-encoded (UTF-8 bytes), so a space, an accent, `%`, `#` or
+    /// `?` reach the server as the ID; a path takes the ID as it is.
+    @Test func anIDIsPercentEncodedInAnHTTPURLAndLeftAsItIsInAPath() throws {
+        for (template, collection, item, url) in [
+            ("https://host/c/{collection}/{item}.git", "assessments", "Quiz Ünï 1", "https://host/c/assessments/Quiz%20%C3%9Cn%C3%AF%201.git"),
+            ("http://u1@host:8080/git/content/{collection}/{item}.git", "é t", "a%b#c?d+e", "http://u1@host:8080/git/content/%C3%A9%20t/a%25b%23c%3Fd%2Be.git"),
+            ("https://host/c/{collection}/{item}.git", "books", "b-1_x.y~z", "https://host/c/books/b-1_x.y~z.git"),
+            ("/srv/cairn/content/{collection}/{item}.git", "assessments", "Quiz Ünï 1", "/srv/cairn/content/assessments/Quiz Ünï 1.git"),
+        ] {
+            #expect(try RemoteURL.contentItem(template, collection: collection, item: item).url == url, "\(template) \(item)")
+        }
+    }
 }
 
 /// Which items a download evicts, decided alone.

@@ -91,4 +91,43 @@ import Testing
         #expect(try cache.item(collection: "assessments", item: "a1")?.commit.hex == first)
         #expect(try cache.document(at: DocumentPath("assessments/a1"))?.field("title") == .string("Algebra"))
     }
+
+    /// An item whose ID has a space and accented letters (valid under Cairn's ID rules) is
+    /// downloaded over HTTP: the URL template is filled with the ID percent-encoded, and each
+    /// server decodes it to the item's folder.
+    @Test(arguments: GitServerKind.allCases)
+    func anItemWhoseIDHasASpaceAndAccentsIsDownloadedOverHTTP(_ kind: GitServerKind) throws {
+        let folder = TemporaryFolder("cairn-content-ids")
+        let root = folder.path + "/repos"
+        let id = "Quiz Ünï 1"
+        for arguments in [["server", "init", root, "u1"],
+                          ["server", "content", "init", root, "assessments", id, "--schema", "edumind-content", "--author", "ada"]] {
+            let made = try runBounded(CLI.executable, arguments)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let item = root + "/content/assessments/\(id).git"
+        let work = folder.path + "/author"
+        try Self.git("clone", "-q", item, work)
+        try FileManager.default.createDirectory(atPath: work + "/assessments", withIntermediateDirectories: true)
+        try Data(#"{"title":"Ünïcode","timeLimitSeconds":600,"publishedAt":"2025-01-01T00:00:00Z"}"#.utf8)
+            .write(to: URL(fileURLWithPath: work + "/assessments/\(id).json"))
+        try Self.git("-C", work, "add", "-A")
+        try Self.git("-C", work, "commit", "-qm", "publish")
+        try Self.git("--git-dir", item, "fetch", "-q", work, "+HEAD:refs/heads/main")
+        let server = try kind.start(root: root, users: Self.passwords, contentAuthors: ["assessments": ["ada"]])
+        defer { server.stop() }
+
+        let home = folder.path + "/phone"
+        let url = "http://u1@127.0.0.1:\(server.port)/git/u1.git"
+        let environment = ["CAIRN_PASSWORD": "student-pw"]
+        #expect(try runBounded(CLI.executable, ["--home", home, "init", "u1", "--remote", url]).status == 0)
+        let downloaded = try runBounded(CLI.executable, ["--home", home, "content", "download", "assessments", id], environment: environment)
+        #expect(downloaded.status == 0, "\(downloaded.stderr) \(server.errorLog)")
+        #expect(downloaded.stdout.hasPrefix("Downloaded assessments/\(id) to version 1 ("), "\(downloaded.stdout)")
+        let read = try runBounded(CLI.executable, ["--home", home, "content", "get", "assessments/\(id)"])
+        #expect(read.stdout.contains("Ünïcode"), "\(read.stdout)\(read.stderr)")
+        // The pin check of a sync reaches the same item by the same URL.
+        let checked = try runBounded(CLI.executable, ["--home", home, "sync"], environment: environment)
+        #expect(checked.status == 0, "\(checked.stderr)")
+    }
 }

@@ -24,13 +24,38 @@ extension RemoteURL {
 
     /// The remote of one content item: `template` (see ``contentTemplate``) with its
     /// placeholders filled. The collection and item must be valid IDs (checked by the caller).
+    ///
+    /// An ID may hold any character but `/`. In an HTTP URL each byte of its UTF-8 that is
+    /// not unreserved (RFC 3986 §2.3: letters, digits, `-._~`) is percent-encoded, so that a
+    /// space, an accent, `%`, `#` or `?` reach the server as part of the ID, which decodes it
+    /// to the item's folder. A path, and the SSH forms whose path goes to the server as it is,
+    /// take the ID as it is.
     public static func contentItem(_ template: String, collection: String, item: String,
                                    relativeTo folder: String? = nil) throws(CairnError) -> RemoteURL {
         guard template.contains("{item}") else {
             throw CairnError(.invalidInput, "invalid content URL \(template): it needs {item} (and usually {collection}), like https://host/git/content/{collection}/{item}.git")
         }
-        let filled = template.replacingPlaceholder("{collection}", with: collection).replacingPlaceholder("{item}", with: item)
+        let scheme = template.prefix { $0 != ":" }.lowercased()
+        let encodes = scheme == "http" || scheme == "https"
+        let filled = template.replacingPlaceholder("{collection}", with: encodes ? percentEncoded(collection) : collection)
+            .replacingPlaceholder("{item}", with: encodes ? percentEncoded(item) : item)
         return try RemoteURL(filled, relativeTo: folder)
+    }
+
+    /// `text` with every byte of its UTF-8 that is not unreserved written `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -51,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config, which also
@@ -114,7 +116,14 @@ let package = Package(
             name: "CairnWeb",
             dependencies: [
                 "CairnCore", "CairnMerge", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                // The request guard reads requests as the HTTP/1.1 decoder gives them, before
+                // they become typed requests.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]),
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
@@ -163,7 +172,8 @@ let package = Package(
         // What the tests that run the built tool share: the tool in a temporary home, devices
         // syncing through bare repositories, refusals checked (with swift-testing's
         // expectations, so apart from what the benchmarks link).
-        .target(name: "CairnToolTestSupport", dependencies: ["CairnTestSupport", "CairnMerge"], path: "Tests/CairnToolTestSupport"),
+        // And `cairn verify` run as an invariant over every history a test made.
+        .target(name: "CairnToolTestSupport", dependencies: ["CairnTestSupport", "CairnMerge", "CairnCore"], path: "Tests/CairnToolTestSupport"),
         .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CZlib", "CairnTestSupport"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CairnTestSupport"]),
         .testTarget(

@@ -2,6 +2,7 @@ import CairnCore
 import Dispatch
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Synchronization
 
@@ -52,16 +53,22 @@ public struct HistoryServer: Sendable {
         // the system gave for 0).
         let listening = Mutex(port)
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+            // The request guard has refused any other name already; checked again here, where
+            // the page is drawn.
             guard Self.allows(host: request.head.authority, port: listening.withLock { $0 }) else {
-                return Self.response(421, "this server answers only to http://\(Self.host):PORT/ and http://localhost:PORT/")
+                return Self.response(421, Self.misdirected)
             }
             let page = site.page(at: request.uri.path)
             return Self.response(page.status, page.html, type: "text/html; charset=utf-8")
         }
         router.get("/", use: handler)
         router.get("**", use: handler)
+        // Headers of at most 16 KiB: a browser asking for a page sends a few hundred bytes.
+        let http1 = HTTP1Channel.Configuration(httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 16 * 1024,
+                                                                               maxHeaderFieldCount: 100))
         return Application(
             router: router,
+            server: HTTPServerBuilder { responder in GuardedHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: http1)) },
             configuration: .init(address: .hostname(Self.host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -77,12 +84,17 @@ public struct HistoryServer: Sendable {
         return host == "\(Self.host):\(port)" || host == "localhost:\(port)"
     }
 
+    /// What a request for another name is told (421).
+    static let misdirected = "this server answers only to http://\(host):PORT/ and http://localhost:PORT/"
+
+    /// The headers every answer carries, pages and refusals alike.
+    static func commonHeaders(type: String) -> [(String, String)] {
+        [("Content-Type", type), ("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store")]
+    }
+
     static func response(_ status: Int, _ text: String, type: String = "text/plain; charset=utf-8") -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = type
-        headers[HTTPField.Name("Content-Security-Policy")!] = policy
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        headers[.cacheControl] = "no-store"
+        for (name, value) in commonHeaders(type: type) { headers[HTTPField.Name(name)!] = value }
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -258,6 +258,43 @@ import Testing
         #expect(try served.curl("/stores/%2E%2E").stdout.hasPrefix("HTTP/1.1 400"), "not a user id")
     }
 
+    /// HTTP that a browser never sends, but a hostile page's tricks or a confused proxy might,
+    /// is refused before any page is drawn: each case gets 400 or 421, and the connection is
+    /// closed. A well-formed request on the same server still gets its page.
+    @Test func requestsTheRulesOfHTTPRefuseGet400Or421() throws {
+        let (devices, _) = try Self.aMergeThatDecided()
+        let served = try Served(devices, "tablet")
+        defer { _ = served.stop() }
+        let port = try #require(Int(served.base.split(separator: ":").last ?? ""))
+        let host = "127.0.0.1:\(port)"
+        func status(_ head: String) throws -> String {
+            let answer = try Loopback.exchange(port: port, Array(head.utf8))
+            return String(String(decoding: answer, as: UTF8.self).prefix(12))
+        }
+        let good = try status("GET /stores/u1 HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+        #expect(good == "HTTP/1.1 200", "\(good)")
+        let cases: [(String, String)] = [
+            ("two Host headers", "GET /stores/u1 HTTP/1.1\r\nHost: \(host)\r\nHost: evil.com\r\nConnection: close\r\n\r\n"),
+            ("two Host headers, the foreign one first", "GET /stores/u1 HTTP/1.1\r\nHost: evil.com\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
+            ("no Host", "GET /stores/u1 HTTP/1.1\r\nConnection: close\r\n\r\n"),
+            ("an absolute-form target elsewhere", "GET http://evil.com/stores/u1 HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
+            ("an absolute-form target here", "GET http://\(host)/stores/u1 HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
+            ("a Host with a path", "GET /stores/u1 HTTP/1.1\r\nHost: \(host)/x\r\nConnection: close\r\n\r\n"),
+            ("a Host with userinfo", "GET /stores/u1 HTTP/1.1\r\nHost: user@\(host)\r\nConnection: close\r\n\r\n"),
+            ("a foreign Host", "GET /stores/u1 HTTP/1.1\r\nHost: evil.com:\(port)\r\nConnection: close\r\n\r\n"),
+            ("HTTP/1.0", "GET /stores/u1 HTTP/1.0\r\nHost: \(host)\r\n\r\n"),
+            ("HTTP/1.0 without Host", "GET /stores/u1 HTTP/1.0\r\n\r\n"),
+            ("oversized headers", "GET /stores/u1 HTTP/1.1\r\nHost: \(host)\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\nConnection: close\r\n\r\n"),
+            ("an asterisk-form target", "OPTIONS * HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
+        ]
+        for (what, head) in cases {
+            let answer = try status(head)
+            #expect(answer == "HTTP/1.1 400" || answer == "HTTP/1.1 421", "\(what): \(answer)")
+        }
+        // The server is still there and well after all of it.
+        #expect(try served.curl("/stores/u1").stdout.hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test func aDocumentIdOfAnyCharactersHasItsPage() throws {
         let devices = try Devices(schema: nil)
         try devices.start("phone")

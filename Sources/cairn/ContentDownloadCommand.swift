@@ -9,11 +9,14 @@ struct ContentDownloadCommand: ParsableCommand {
         commandName: "download",
         abstract: "Download an item (or its new version) for offline use.",
         discussion: """
-            Only what the device lacks is fetched. Every version is checked: the item's files \
-            only, every document JSON and, with the collection's content set (--schema, else \
-            a shipped set of that collection), valid under it. An item over the per-item \
-            limit, or that cannot fit beside the items with responses not yet synced, is \
-            refused; nothing is evicted then.
+            Only what the device lacks is fetched. Every new version is checked: the item's \
+            files only, every document JSON and, with the collection's content set (--schema, \
+            else a shipped set of that collection), valid under it. The newest version that \
+            holds to these rules is taken, and the broken versions passed over are named \
+            (content ls keeps them); when none newer than the one held does, the download is \
+            refused and the item stays as it was. An item over the per-item limit, or that \
+            cannot fit beside the items with responses not yet synced, is refused; nothing is \
+            evicted then.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -48,6 +51,9 @@ struct ContentDownloadCommand: ParsableCommand {
         } else {
             let from = download.previous.map { " from version \($0.version)" } ?? ""
             print("Downloaded \(held.key)\(from) to \(version): \(ContentCache.shown(held.sizeBytes)) on disk, \(download.receivedObjects) object(s) received; kept until \(ContentList.time(held.expiresAt))")
+            for passed in held.passedOver {
+                print("Passed over " + ContentList.passedOver(passed))
+            }
         }
     }
 

@@ -23,6 +23,7 @@ struct ContentList: ParsableCommand {
             let accessed = item.lastAccessedAt.map { "read \(Self.time($0))" } ?? "never read"
             let pending = usage.pending[item.key] ?? 0
             print("\(item.key)  version \(item.version) (\(item.commit.short))  \(ContentCache.shown(item.sizeBytes))  downloaded \(Self.time(item.downloadedAt))  \(state)  \(accessed)  \(pending) pending")
+            for version in item.passedOver { print("  passed over " + Self.passedOver(version)) }
         }
         let percent = usage.limits.budgetBytes > 0 ? usage.usedBytes * 100 / usage.limits.budgetBytes : 100
         print("Used: \(ContentCache.shown(usage.usedBytes)) / \(ContentCache.shown(usage.limits.budgetBytes)) (\(percent)%); items: \(usage.items.count) / \(usage.limits.maxItems); pending sync: \(usage.pendingTotal) response(s)")
@@ -35,6 +36,11 @@ struct ContentList: ParsableCommand {
         }
     }
 
+    /// `version 2 (1a2b3c4): …`: a version a download passed over.
+    static func passedOver(_ version: PassedOverVersion) -> String {
+        "version \(version.version) (\(version.commit.short)): \(version.reason)"
+    }
+
     /// A time as people read it, in UTC.
     static func time(_ seconds: Int64) -> String { ISO8601Stamp.text(seconds: seconds, separator: " ") }
 
@@ -44,6 +50,7 @@ struct ContentList: ParsableCommand {
             "version": .integer(Int64(item.version)), "sizeBytes": .integer(item.sizeBytes),
             "downloadedAt": .integer(item.downloadedAt), "expiresAt": .integer(item.expiresAt),
             "lastAccessedAt": item.lastAccessedAt.map { .integer($0) } ?? .null,
+            "passedOver": .array(item.passedOver.map(\.jsonValue)),
         ]
         if let pending { fields["pending"] = .integer(Int64(pending)) }
         if let now { fields["expired"] = .bool(item.isExpired(at: now)) }

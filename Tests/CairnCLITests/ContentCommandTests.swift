@@ -79,6 +79,57 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.home + "/.content/assessments/a1.git"))
     }
 
+    /// Commits `files` in the author's clone and puts them on the server's `main` without its
+    /// hook (as a server without Cairn's hook would take them): a version nothing checked.
+    static func publishUnchecked(_ cli: CLI, _ item: String, files: [String: String]) throws -> String {
+        let clone = cli.scratch("author-\(item)")
+        for (path, text) in files {
+            try FileManager.default.createDirectory(atPath: clone + "/" + (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try text.write(toFile: clone + "/" + path, atomically: true, encoding: .utf8)
+        }
+        _ = try runBounded("/usr/bin/git", ["-C", clone, "add", "-A"])
+        _ = try runBounded("/usr/bin/git", ["-C", clone, "-c", "user.name=Ada", "-c", "user.email=ada@example.org", "commit", "-q", "-m", "publish"])
+        let bare = cli.scratch("server") + "/content/assessments/\(item).git"
+        let fetched = try runBounded("/usr/bin/git", ["--git-dir", bare, "fetch", "-q", clone, "+HEAD:refs/heads/main"])
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        _ = try runBounded("/usr/bin/git", ["-C", clone, "fetch", "-q", "origin"])
+        return try runBounded("/usr/bin/git", ["--git-dir", bare, "rev-parse", "main"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A version that breaks the content set reached the server; the device refuses it and
+    /// keeps version 1. The author publishes a fix on top: the device takes that newest valid
+    /// version, and says (and records) that it passed over the broken one.
+    @Test func aBrokenVersionIsPassedOverOnceAFixedOneFollows() throws {
+        let cli = try Self.served()
+        #expect(try cli("content", "download", "assessments", "a1").status == 0)
+        let broken = try Self.publishUnchecked(cli, "a1", files: ["assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": "lots""#)])
+        let refused = try cli("content", "download", "assessments", "a1")
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("commit \(broken.prefix(7))") && refused.stderr.contains("/points"), "\(refused.stderr)")
+        #expect(try cli("content", "ls").stdout.hasPrefix("assessments/a1  version 1 ("))
+
+        let fixed = try Self.publishUnchecked(cli, "a1", files: ["assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": 2"#)])
+        let taken = try cli("content", "download", "assessments", "a1")
+        #expect(taken.status == 0, "\(taken.stderr)")
+        let lines = taken.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("Downloaded assessments/a1 from version 1 to version 3 (\(fixed.prefix(7)))") }, "\(taken.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Passed over version 2 (\(broken.prefix(7))): ") && $0.contains("/points") }, "\(taken.stdout)")
+        #expect(try cli("content", "get", "assessments/a1/questions/q-001").stdout.contains(#""points": 2"#))
+        // The record keeps what was passed over, for the storage screen and scripts.
+        let json = try cli("content", "ls", "--json").stdout
+        #expect(json.contains(#""passedOver""#) && json.contains(broken), "\(json)")
+        #expect(try cli("content", "download", "assessments", "a1").stdout.hasPrefix("assessments/a1 is up to date at version 3 ("))
+
+        // A first download on another device takes the newest valid version too.
+        let other = CLI()
+        #expect(try other("init", "u1", "--schema", "edumind", "--remote", cli.scratch("server") + "/u1.git").status == 0)
+        _ = try Self.publishUnchecked(cli, "a1", files: ["assessments/a1.json": "not json"])
+        let first = try other("content", "download", "assessments", "a1")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("to version 3 (\(fixed.prefix(7)))") && first.stdout.contains("Passed over version 4 ("), "\(first.stdout)")
+    }
+
     @Test func limitsAreSetShownAndHeld() throws {
         let cli = try Self.served()
         let set = try cli("content", "limits", "--budget", "200MB", "--items", "2", "--item-size", "1kB", "--expiry", "3d")

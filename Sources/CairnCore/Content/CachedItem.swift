@@ -19,9 +19,12 @@ public struct CachedItem: Sendable, Hashable {
     /// When the item was last read (`cairn content get`, ``ContentCache/document(at:)``);
     /// nil until it is.
     public var lastAccessedAt: Int64?
+    /// The versions after the one held before this download that broke the rules of content
+    /// and were not taken, oldest first (see ``PassedOverVersion``); empty when none did.
+    public var passedOver: [PassedOverVersion]
 
     public init(collection: String, item: String, commit: CheckpointID, version: Int, sizeBytes: Int64,
-                downloadedAt: Int64, expiresAt: Int64, lastAccessedAt: Int64? = nil) {
+                downloadedAt: Int64, expiresAt: Int64, lastAccessedAt: Int64? = nil, passedOver: [PassedOverVersion] = []) {
         self.collection = collection
         self.item = item
         self.commit = commit
@@ -30,6 +33,7 @@ public struct CachedItem: Sendable, Hashable {
         self.downloadedAt = downloadedAt
         self.expiresAt = expiresAt
         self.lastAccessedAt = lastAccessedAt
+        self.passedOver = passedOver
     }
 
     /// `collection/item`: how the cache and its messages name the item.
@@ -47,6 +51,7 @@ public struct CachedItem: Sendable, Hashable {
             "version": .integer(Int64(version)), "sizeBytes": .integer(sizeBytes),
             "downloadedAt": .integer(downloadedAt), "expiresAt": .integer(expiresAt),
             "lastAccessedAt": lastAccessedAt.map { .integer($0) } ?? .null,
+            "passedOver": .array(passedOver.map(\.jsonValue)),
         ])
     }
 
@@ -59,7 +64,16 @@ public struct CachedItem: Sendable, Hashable {
         else { return nil }
         var accessed: Int64?
         if case .integer(let value)? = value.field("lastAccessedAt") { accessed = value }
+        // Records written before versions could be passed over have no such field.
+        var passedOver: [PassedOverVersion] = []
+        if let field = value.field("passedOver") {
+            guard case .array(let entries) = field else { return nil }
+            for entry in entries {
+                guard let version = PassedOverVersion(entry) else { return nil }
+                passedOver.append(version)
+            }
+        }
         self.init(collection: collection, item: item, commit: commit, version: Int(clamping: version), sizeBytes: size,
-                  downloadedAt: downloaded, expiresAt: expires, lastAccessedAt: accessed)
+                  downloadedAt: downloaded, expiresAt: expires, lastAccessedAt: accessed, passedOver: passedOver)
     }
 }

@@ -50,8 +50,8 @@ extension ContentCache {
                 }
             }
             let received = try fetch(into: incoming, from: remote, key: key, credentials: credentials, store: store, options: options)
-            let (commit, version) = try checkDownload(in: incoming, key: key, collection: collection, item: item,
-                                                      from: remote, previous: previous?.commit.objectID, schemaSet: schemaSet)
+            let (commit, version, passedOver) = try checkDownload(in: incoming, key: key, collection: collection, item: item,
+                                                                  from: remote, previous: previous?.commit.objectID, schemaSet: schemaSet)
             let size = Self.sizeOnDisk(incoming)
             let limits = record.limits
             if size > limits.maxItemBytes {
@@ -75,7 +75,8 @@ extension ContentCache {
             for evicted in plan.evicted { record.items[evicted.key] = nil }
             let held = CachedItem(collection: collection, item: item, commit: CheckpointID(commit), version: version, sizeBytes: size,
                                   downloadedAt: time, expiresAt: time + limits.expirySeconds,
-                                  lastAccessedAt: previous?.lastAccessedAt)
+                                  lastAccessedAt: previous?.lastAccessedAt,
+                                  passedOver: commit == previous?.commit.objectID ? previous?.passedOver ?? [] : passedOver)
             try install(incoming, as: final)
             record.items[key] = held
             try write(record)
@@ -136,13 +137,18 @@ extension ContentCache {
         CairnError(.notFound, "there is no item \(key) at \(remote): it was never published or has been deleted; check the name (cairn content ls shows what is downloaded); nothing was downloaded", cause: cause)
     }
 
-    /// Checks every version the download brought (those after `previous`): the item's own
-    /// files only, each document a JSON object valid under `schemaSet` when given, the item's
-    /// own document in each; never a rewrite of the version held. Returns the new `main` and
-    /// its number.
+    /// What a download takes of the versions it brought (those after `previous`): the newest
+    /// whose tree holds to the rules of content — the item's own files only, each document a
+    /// JSON object valid under `schemaSet` when given, the item's own document there — and,
+    /// oldest first, the newer versions than `previous` that do not, passed over. Each version
+    /// is judged whole, along `main`'s first parents: a version after a broken one is broken
+    /// too until a later one fixes what broke. Refused when none of them holds to the rules
+    /// (the first problem of the newest is named), and when `main` no longer holds `previous`
+    /// (a rewrite, which a content server refuses). The repository's `main` is set to the
+    /// version taken.
     private func checkDownload(in folder: String, key: String, collection: String, item: String, from remote: RemoteURL,
-                               previous: ObjectID?, schemaSet: SchemaSet?) throws(CairnError) -> (ObjectID, Int) {
-        try translating("cannot check the download of \(key)") { () throws -> (ObjectID, Int) in
+                               previous: ObjectID?, schemaSet: SchemaSet?) throws(CairnError) -> (ObjectID, Int, [PassedOverVersion]) {
+        try translating("cannot check the download of \(key)") { () throws -> (ObjectID, Int, [PassedOverVersion]) in
             let repository = try Repository(openingAt: folder)
             guard let tip = try repository.reference("refs/heads/" + Store.branch) else {
                 throw CairnError(.notFound, "\(key) at \(remote) has no published version yet (its \(Store.branch) is empty); ask its authors to publish it; nothing was downloaded")
@@ -150,36 +156,83 @@ extension ContentCache {
             if let previous, previous != tip, try !repository.isDescendant(tip, of: previous) {
                 throw CairnError(.corrupt, "\(key) at \(remote) no longer holds the version kept here (\(previous.short)): its history was rewritten, which a content server refuses; nothing was downloaded")
             }
-            let itemDocument = collection + "/" + item + ".json"
-            for id in try repository.commits(from: tip, hiding: previous.map { [$0] } ?? []) {
-                let commit = try repository.commit(id)
-                let parentTree = try commit.parentIDs.first.map { try repository.commit($0).treeID }
-                var refusals: [String] = []
-                for difference in try repository.differences(among: [parentTree, commit.treeID]) {
-                    guard let entry = difference.entries[1] else { continue }
-                    if let refusal = ContentTree.refusal(of: difference.components, mode: entry.mode, collection: collection, item: item) {
-                        refusals.append(refusal)
-                        continue
-                    }
-                    guard let document = DocumentPath(fileName: difference.path) else { continue }
-                    let kind = schemaSet?.kind(of: document)
-                    if let schemaSet, kind == nil {
-                        refusals.append("\(document) is no kind of document of the collection's schema set; its paths are \(schemaSet.kinds.map { $0.pattern.description }.sorted().joined(separator: ", "))")
-                    } else if let refusal = PushRules.refusal(of: try repository.blobContent(entry.id), at: document, kind: kind) {
-                        refusals.append(refusal)
-                    }
+            let versions = try newVersions(in: repository, tip: tip, after: previous, collection: collection, item: item, schemaSet: schemaSet)
+            guard let taken = versions.last(where: { $0.problems.isEmpty }) else {
+                guard let newest = versions.last, let (commit, reason) = newest.problems.first else {
+                    return (tip, try Self.versionNumber(of: tip, in: repository), [])
                 }
-                if try repository.blobID(at: itemDocument, inCommit: id) == nil {
-                    refusals.append("\(itemDocument) is missing")
-                }
-                if let first = refusals.first {
-                    throw CairnError(.corrupt, "refused \(key) from \(remote): commit \(id.short): \(first)\(refusals.count > 1 ? " (and \(refusals.count - 1) more)" : ""); nothing was downloaded")
+                let more = newest.problems.count > 1 ? " (and \(newest.problems.count - 1) more)" : ""
+                throw CairnError(.corrupt, "refused \(key) from \(remote): commit \(commit.short): \(reason)\(more); nothing was downloaded")
+            }
+            var passedOver: [PassedOverVersion] = []
+            for version in versions {
+                guard let (_, reason) = version.problems.first else { continue }
+                passedOver.append(PassedOverVersion(version: try Self.versionNumber(of: version.commit, in: repository),
+                                                    commit: CheckpointID(version.commit), reason: reason))
+            }
+            if taken.commit != tip {
+                try repository.setReference("refs/heads/" + Store.branch, to: taken.commit, expecting: tip,
+                                            message: "content: the newest version that holds to the rules")
+            }
+            return (taken.commit, try Self.versionNumber(of: taken.commit, in: repository), passedOver)
+        }
+    }
+
+    /// The versions after `previous` (all, without one) along the first parents of `tip`,
+    /// oldest first, each with what breaks the rules of content in its tree: the problem and
+    /// the version that brought it, by file.
+    private func newVersions(in repository: Repository, tip: ObjectID, after previous: ObjectID?, collection: String, item: String,
+                             schemaSet: SchemaSet?) throws -> [(commit: ObjectID, problems: [(ObjectID, String)])] {
+        var chain: [ObjectID] = []
+        var cursor: ObjectID? = tip
+        while let id = cursor, id != previous {
+            // A first parent that is older than the version held: the newer ones start above it.
+            if let previous, try repository.isDescendant(previous, of: id) { break }
+            chain.append(id)
+            cursor = try repository.commit(id).parentIDs.first
+        }
+        let itemDocument = collection + "/" + item + ".json"
+        var broken: [String: (ObjectID, String)] = [:]
+        var tree = try previous.map { try repository.commit($0).treeID }
+        var versions: [(commit: ObjectID, problems: [(ObjectID, String)])] = []
+        for id in chain.reversed() {
+            let next = try repository.commit(id).treeID
+            for difference in try repository.differences(among: [tree, next]) {
+                broken[difference.path] = nil
+                guard let entry = difference.entries[1] else { continue }
+                if let problem = try Self.problem(of: difference, entry: entry, in: repository, collection: collection, item: item,
+                                                  schemaSet: schemaSet) {
+                    broken[difference.path] = (id, problem)
                 }
             }
-            var version = 0
-            try repository.walkHistory(from: tip) { _ in version += 1; return true }
-            return (tip, version)
+            var problems = broken.keys.sorted().map { broken[$0]! }
+            if try repository.blobID(at: itemDocument, inCommit: id) == nil { problems.append((id, "\(itemDocument) is missing")) }
+            versions.append((id, problems))
+            tree = next
         }
+        return versions
+    }
+
+    /// What is wrong with a file of a content item's tree: out of the item, not a document of
+    /// the set, not JSON, refused by its schema; nil when nothing is.
+    private static func problem(of difference: TreeDifference, entry: TreeEntry, in repository: Repository, collection: String,
+                                item: String, schemaSet: SchemaSet?) throws -> String? {
+        if let refusal = ContentTree.refusal(of: difference.components, mode: entry.mode, collection: collection, item: item) {
+            return refusal.description
+        }
+        guard let document = DocumentPath(fileName: difference.path) else { return nil }
+        let kind = schemaSet?.kind(of: document)
+        if let schemaSet, kind == nil {
+            return "\(document) is no kind of document of the collection's schema set; its paths are \(schemaSet.kinds.map { $0.pattern.description }.sorted().joined(separator: ", "))"
+        }
+        return PushRules.refusal(of: try repository.blobContent(entry.id), at: document, kind: kind)
+    }
+
+    /// The number of a version: the commits it was made on, itself included.
+    private static func versionNumber(of commit: ObjectID, in repository: Repository) throws -> Int {
+        var version = 0
+        try repository.walkHistory(from: commit) { _ in version += 1; return true }
+        return version
     }
 
     /// Puts the checked download in place of the item's repository: the two folders' names

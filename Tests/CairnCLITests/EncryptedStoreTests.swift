@@ -145,6 +145,45 @@ import Testing
         #expect(synced.status == 0, "\(synced.stderr)")
     }
 
+    /// A history with a merge of the two devices, then a rotation: the merge, made under the
+    /// old key, is still what the policies give (the documents it holds are compared, not the
+    /// key that sealed them), on both devices and on the server's repository. A device given
+    /// the old key alone checks what that key opens and says, in one line, what it could not.
+    @Test func aRotationLeavesASoundHistorySound() throws {
+        try twoDevices()
+        #expect(try cli("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":5,"incorrectCount":1}"#).status == 0)
+        #expect(try tablet("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":4,"incorrectCount":2}"#).status == 0)
+        #expect(try tablet("sync").status == 0)
+        #expect(try cli("sync").status == 0)
+        #expect(try tablet("sync").status == 0)
+        #expect(try cli.git("u1", "log", "-1", "--format=%P").stdout.split(separator: " ").count == 2, "a merge to audit")
+        #expect(try cli("verify").status == 0)
+        let oldKeyLines = try String(contentsOfFile: keyFile, encoding: .utf8)
+
+        let rotated = try cli("key", "rotate", environment: ["CAIRN_KEY_FILE": keyFile])
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        #expect(try cli("sync").status == 0)
+        #expect(try tablet("sync", environment: ["CAIRN_KEY_FILE": keyFile]).status == 0)
+        for (name, result) in [("phone", try cli("verify")), ("tablet", try tablet("verify", environment: ["CAIRN_KEY_FILE": keyFile]))] {
+            #expect(result.status == 0, "\(name): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.hasPrefix("Verified "), "\(name): \(result.stdout)")
+        }
+        // The server's repository, without any key: its merges cannot be merged again, and
+        // verify says so in one line rather than passing them in silence or failing them.
+        let served = try cli("verify", "--git-dir", remote)
+        #expect(served.status == 0, "\(served.stdout)\(served.stderr)")
+        #expect(served.stdout.contains("not judged") && served.stdout.contains("encrypted"), "\(served.stdout)")
+
+        // The old key alone: what it opens is checked, and the rest is named in one line.
+        let oldKey = cli.scratch("old.key")
+        try oldKeyLines.write(toFile: oldKey, atomically: true, encoding: .utf8)
+        #expect(chmod(oldKey, 0o600) == 0)
+        let partial = try cli("verify", environment: ["CAIRN_KEY_FILE": oldKey])
+        #expect(partial.status == 0, "\(partial.stdout)\(partial.stderr)")
+        let notes = partial.stdout.split(separator: "\n").filter { $0.contains("not judged") }
+        #expect(notes.count == 1 && notes[0].contains("which is not among the keys given"), "\(partial.stdout)")
+    }
+
     @Test func aMissingWrongOrOpenKeyIsOneLineAndNothingWritten() throws {
         try twoDevices()
         let snapshot = try cli.snapshot("u1")

@@ -143,6 +143,49 @@ import Testing
         #expect(loose.stdout.isEmpty, "nor any loose object: \(loose.stdout)")
     }
 
+    /// One commit breaks two rules (an attempt whose score is over the maximum, and a stray
+    /// file); a later commit takes the stray file away. Verify names both findings of the
+    /// first commit, one line each, and the attempt still breaking its schema is not hidden
+    /// behind the file.
+    @Test func verifyNamesEveryFindingOfACommitNotOnlyTheFirst() throws {
+        let devices = try Devices(schema: "life-in-uk")
+        try devices.start("phone")
+        let store = devices.store("phone")
+        try FileManager.default.createDirectory(atPath: store + "/users/u1/examAttempts", withIntermediateDirectories: true)
+        try #"{"attemptId":"a1","examId":"practice-1","score":150,"status":"passed"}"#
+            .write(toFile: store + "/" + Self.attempt + ".json", atomically: true, encoding: .utf8)
+        try "scribbles\n".write(toFile: store + "/notes.txt", atomically: true, encoding: .utf8)
+        _ = try devices.git("phone", "add", "-A")
+        _ = try devices.git("phone", "commit", "-q", "-m", "two wrongs")
+        let both = try devices.git("phone", "rev-parse", "HEAD")
+        _ = try devices.git("phone", "rm", "-q", "notes.txt")
+        _ = try devices.git("phone", "commit", "-q", "-m", "one undone")
+        let verified = try devices.on("phone", "verify")
+        #expect(verified.status == 1)
+        let lines = verified.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(verified.stdout)")
+        #expect(lines.allSatisfy { $0.hasPrefix("commit \(both.prefix(7)): ") }, "\(verified.stdout)")
+        #expect(lines.contains { $0.contains("notes.txt") }, "\(verified.stdout)")
+        #expect(lines.contains { $0.contains("users/u1/examAttempts/a1 breaks its schema (exam-attempt.schema.json) at /score") },
+                "\(verified.stdout)")
+        #expect(verified.stderr.contains("2 findings in "), "\(verified.stderr)")
+
+        // Findings spread over commits: each commit's own, oldest first.
+        try #"{"attemptId":"a2","examId":"practice-1","score":101,"status":"passed"}"#
+            .write(toFile: store + "/users/u1/examAttempts/a2.json", atomically: true, encoding: .utf8)
+        _ = try devices.git("phone", "add", "-A")
+        _ = try devices.git("phone", "commit", "-q", "-m", "a third wrong")
+        let third = try devices.git("phone", "rev-parse", "HEAD")
+        let again = try devices.on("phone", "verify").stdout.split(separator: "\n").map(String.init)
+        #expect(again.count == 3, "\(again)")
+        #expect(again.last?.hasPrefix("commit \(third.prefix(7)): users/u1/examAttempts/a2 breaks its schema") == true, "\(again)")
+        // A server without its hook took it all: its audit says the same.
+        try FileManager.default.removeItem(atPath: devices.remote() + "/hooks/pre-receive")
+        _ = try devices.git("phone", "push", "-q", "origin", "main")
+        let served = try devices.on("phone", "verify", "--git-dir", devices.remote(), user: nil)
+        #expect(served.stdout.split(separator: "\n").map(String.init) == again, "\(served.stdout)")
+    }
+
     /// With `"future": "clamp"`, a stamp from the future counts as the merging device's clock
     /// and the kept value carries that clock: merged again with the clock the merge commit
     /// records (as verify and a server's hook do), it gives the same tree.

@@ -123,7 +123,8 @@ public struct DocumentCipher: Sendable {
             let known = keyring.keys.map(\.id.description).joined(separator: ", ")
             throw CairnError(
                 .notFound,
-                "cannot decrypt \(path): it was encrypted with key \(parts.keyID), which is not among the keys given (\(known)); give the key file or keyring that holds key \(parts.keyID)")
+                "cannot decrypt \(path): it was encrypted with key \(parts.keyID), which is not among the keys given (\(known)); give the key file or keyring that holds key \(parts.keyID)",
+                cause: MissingStoreKey(keyID: parts.keyID))
         }
         let plaintext: [UInt8]
         do {

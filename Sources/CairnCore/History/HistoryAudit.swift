@@ -51,25 +51,36 @@ package struct HistoryAudit {
         }
     }
 
-    /// The findings of each commit of `commits`, in their order; `checked` is told each commit
+    /// The audit of each commit of `commits`, in their order; `checked` is told each commit
     /// as it is done. What cannot be checked at a commit (a schema set that does not read, a
     /// document a merge cannot parse) is a finding of that commit, and the audit goes on; an
-    /// object that cannot be read at all stops it (a damaged repository, one line).
-    package func findings(of commits: [ObjectID], checked: (Int) -> Void = { _ in }) throws(CairnError) -> [AuditFinding] {
+    /// object that cannot be read at all stops it (a damaged repository, one line). What the
+    /// audit cannot judge — documents sealed with a key it lacks, an encrypted store's merges
+    /// without its key — is a gap, not a finding.
+    package func audit(of commits: [ObjectID], checked: (Int) -> Void = { _ in }) throws(CairnError) -> HistoryAuditResult {
         let rules = PushRules.audit(repository, uid: uid, codec: codec)
         var findings: [AuditFinding] = []
+        var gaps: [String: [CheckpointID]] = [:]
+        var reasons: [String] = []
+        func gap(_ reason: String, _ id: ObjectID) {
+            if gaps[reason] == nil { reasons.append(reason) }
+            gaps[reason, default: []].append(CheckpointID(id))
+        }
         for (index, id) in commits.enumerated() {
             do {
                 let commit = try repository.commit(id)
                 // A merge adds nothing of its own: it is right when it is what the policies
                 // give from its parents. Without the key, an encrypted store's cannot be merged
-                // again, and is checked as any commit.
+                // again: it is checked as any commit, and named as not judged.
                 let mergeCodec: DocumentCodec? = try codec ?? (rules.marksEncrypted(commit.treeID) ? nil : .plain)
                 if commit.parentIDs.count >= 2, let mergeCodec {
                     if let refusal = try MergeAttestation(repository: repository, codec: mergeCodec).refusal(of: commit) {
                         findings.append(AuditFinding(commit: CheckpointID(id), message: refusal))
                     }
                 } else {
+                    if commit.parentIDs.count >= 2 {
+                        gap("merges of an encrypted store, which only its key merges again (the rules a server holds it to were checked)", id)
+                    }
                     for refusal in try rules.refusals(updating: "refs/heads/" + Store.branch, from: commit.parentIDs.first, to: id) {
                         // The rules name the commit themselves when the tree is at fault.
                         let prefix = "commit \(id.short): "
@@ -77,6 +88,9 @@ package struct HistoryAudit {
                                                      message: refusal.hasPrefix(prefix) ? String(refusal.dropFirst(prefix.count)) : refusal))
                     }
                 }
+            } catch let error as CairnError where error.missingStoreKey != nil {
+                let known = codec?.cipher?.keyring.keys.map(\.id.description).joined(separator: ", ") ?? "none"
+                gap("their documents are sealed with key \(error.missingStoreKey!), which is not among the keys given (\(known))", id)
             } catch let error as CairnError where error.remedy != .repair {
                 findings.append(AuditFinding(commit: CheckpointID(id), message: "cannot be checked: \(error.message)"))
             } catch let error as CairnError {
@@ -89,6 +103,7 @@ package struct HistoryAudit {
             }
             checked(index + 1)
         }
-        return findings
+        return HistoryAuditResult(commits: commits.count, findings: findings,
+                                  gaps: reasons.map { AuditGap(reason: $0, commits: gaps[$0]!) })
     }
 }

@@ -54,6 +54,9 @@ package struct PushRules {
     var attestsMerges = false
     /// The device's own ID (`Cairn-Device`), whose merges a device does not merge again.
     var ownDevice: String? = nil
+    /// Whether every finding is reported (an audit), rather than a push refused at the first
+    /// file a store cannot hold.
+    var reportsEveryFinding = false
     /// The schema sets read from trees, by the id of their `.cairn/schema` folder: an audit
     /// checks thousands of commits that share a handful of sets.
     let schemaSets = SchemaSetCache()
@@ -79,7 +82,7 @@ package struct PushRules {
     /// is not looked at.
     package static func audit(_ repository: Repository, uid: String, codec: DocumentCodec?) -> PushRules {
         PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
-                  assetStorage: nil)
+                  assetStorage: nil, reportsEveryFinding: true)
     }
 
     /// A device's rules for what it is about to push from `repository`, the store of `uid`,
@@ -99,9 +102,12 @@ package struct PushRules {
         if let old, old != new, try !repository.isDescendant(new, of: old) {
             return ["the push is not a fast-forward of \(old.short): history is never rewritten; fetch and merge first"]
         }
-        if let (commit, reason) = try Store.firstRefusal(in: repository, from: new, hiding: old.map { [$0] } ?? [], uid: uid) {
-            return ["commit \(commit.short): \(reason)"]
-        }
+        // A push is refused at the first file out of place; an audit names every one, and
+        // goes on to the documents.
+        var refusals = try Store.treeRefusals(in: repository, from: new, hiding: old.map { [$0] } ?? [], uid: uid,
+                                              limit: reportsEveryFinding ? .max : 1)
+            .map { "commit \($0.0.short): \($0.1)" }
+        if !reportsEveryFinding, !refusals.isEmpty { return refusals }
         let oldTree = try old.map { try repository.commit($0).treeID }
         let newTree = try repository.commit(new).treeID
         let encrypted = try marksEncrypted(newTree)
@@ -123,7 +129,6 @@ package struct PushRules {
         // encrypted store's server reads none.
         let codec: DocumentCodec? = deviceCodec ?? (encrypted ? nil : .plain)
         let set = try schemaSet(oldTree: oldTree, newTree: newTree)
-        var refusals: [String] = []
         var changed: [DocumentPath] = []
         let (pushedFrom, pushedTo) = (old, new)
         var assetDocuments: Set<DocumentPath> = []
@@ -167,6 +172,8 @@ package struct PushRules {
                 do {
                     bytes = try codec.json(bytes, at: document.fileName)
                 } catch {
+                    // A key this reader lacks is not a document out of place: it cannot judge it.
+                    if error.missingStoreKey != nil { throw error }
                     refusals.append(error.message)
                     continue
                 }
@@ -271,8 +278,17 @@ package struct PushRules {
         }
         guard createdApart else { return false }
         guard let codec else { return true }
-        guard let before = try? codec.document(repository.blobContent(was), at: document.fileName),
-              let after = try? codec.document(repository.blobContent(now), at: document.fileName) else { return false }
+        func read(_ blob: ObjectID) throws -> JSONValue? {
+            do {
+                return try codec.document(repository.blobContent(blob), at: document.fileName)
+            } catch let error as CairnError where error.missingStoreKey != nil {
+                // Not a document that fails to open: one this reader cannot judge.
+                throw error
+            } catch {
+                return nil
+            }
+        }
+        guard let before = try read(was), let after = try read(now) else { return false }
         return JSONValue.same(set.merge(document, base: nil, ours: before, theirs: after).value, after)
     }
 

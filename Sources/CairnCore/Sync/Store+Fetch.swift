@@ -84,16 +84,26 @@ extension Store {
     /// `uid` cannot hold, with the reason; nil when there is none.
     static func firstRefusal(in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
                              uid: String) throws -> (ObjectID, StoreTreeRefusal)? {
+        try treeRefusals(in: repository, from: tip, hiding: hidden, uid: uid, limit: 1).first
+    }
+
+    /// Every file that a commit reachable from `tip` but not from `hidden` adds and a store of
+    /// `uid` cannot hold, with its commit and the reason, in the order of the walk (at most
+    /// `limit`).
+    static func treeRefusals(in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
+                             uid: String, limit: Int = .max) throws -> [(ObjectID, StoreTreeRefusal)] {
+        var refusals: [(ObjectID, StoreTreeRefusal)] = []
         for id in try repository.commits(from: tip, hiding: hidden) {
             let commit = try repository.commit(id)
             let parentTree = try commit.parentIDs.first.map { try repository.commit($0).treeID }
             for difference in try repository.differences(among: [parentTree, commit.treeID]) {
                 guard let entry = difference.entries[1] else { continue }
                 if let refusal = StoreTree.refusal(of: difference.components, mode: entry.mode, uid: uid) {
-                    return (id, refusal)
+                    refusals.append((id, refusal))
+                    if refusals.count >= limit { return refusals }
                 }
             }
         }
-        return nil
+        return refusals
     }
 }

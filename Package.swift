@@ -189,9 +189,9 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
-        .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport"]),
+        .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport", "CairnToolTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
-        .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
+        .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport", "CairnToolTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
         .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCommandLine", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
         // Several devices, one remote, real servers and injected faults.

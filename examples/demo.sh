@@ -50,3 +50,4 @@ echo
 check "the same tree on both devices and the server, clean and sound" converged u1 phone tablet
 check "every attempt kept" equal "$(quietly tablet ls users/u1/examAttempts | tr '\n' ' ')" "attempt-1 attempt-2 attempt-3 "
 check "the attempt counter counts both devices" equal "$(field phone users/u1/progress/exam examSummaries practice-1 attemptCount)" "3"
+check "every history verifies: cairn verify on each device and on the server" verified

@@ -88,3 +88,22 @@ converged() {
         git -C "$work/$device/$uid" fsck --strict >/dev/null 2>&1 || return 1
     done
 }
+
+# verified: `cairn verify` on every store of every device (the homes under $work) and on every
+# user's repository on the server: every commit meets the rules a push must meet, every merge
+# is what the policies give. The first history with a finding stops the script, its findings
+# shown.
+verified() {
+    local git store output
+    for git in "$work"/*/*/.git "$work"/server/*.git; do
+        [ -d "$git" ] || continue
+        if [ "$(basename "$git")" = .git ]; then
+            store="${git%/.git}"
+            [ -f "$store/.cairn/store.json" ] || continue
+            output="$("$CAIRN_BIN" --home "$(dirname "$store")" --user "$(basename "$store")" verify 2>&1)" \
+                || { echo "$output" | sed "s|^|  $store: |" >&2; return 1; }
+        else
+            output="$("$CAIRN_BIN" verify --git-dir "$git" 2>&1)" || { echo "$output" | sed "s|^|  $git: |" >&2; return 1; }
+        fi
+    done
+}

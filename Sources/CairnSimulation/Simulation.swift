@@ -17,7 +17,9 @@ import GitFormat
 ///   documents byte for byte, counters the sum of the increments, each entry and each
 ///   `lww`/`highest` object as written with the greatest stamp, `max`/`min` the greatest and
 ///   smallest written, unions every element added;
-/// - derived fields and counts as computed from the final documents, every document valid.
+/// - derived fields and counts as computed from the final documents, every document valid;
+/// - every device's history and the server's pass `cairn verify`: each commit meets the
+///   rules a push must meet, each merge is what the policies give.
 ///
 /// A kind whose documents need a parent document (its path extends another kind's) is
 /// written below a parent the device has, or its parent is created first. The schedule is
@@ -234,7 +236,16 @@ public struct Simulation: Sendable {
         for (path, problems) in try stores[0].validate() {
             report.violations.append("\(path) is not valid: \(problems.joined(separator: "; "))")
         }
+        try checkHistories(stores: stores, folder: folder, uid: uid, report: &report)
         return report
+    }
+
+    /// `cairn verify` of every device's history and the server's: each finding a violation.
+    private func checkHistories(stores: [Store], folder: String, uid: String, report: inout SimulationReport) throws(CairnError) {
+        for (device, store) in stores.enumerated() {
+            report.violations += try store.verify().findings.map { "d\(device): cairn verify: \($0)" }
+        }
+        report.violations += try Store.verifyRepository(at: folder + "/server/\(uid).git").findings.map { "the server: cairn verify: \($0)" }
     }
 
     private func checkTrees(stores: [Store], folder: String, uid: String, report: inout SimulationReport) throws(CairnError) {

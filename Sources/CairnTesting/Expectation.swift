@@ -23,6 +23,10 @@ public enum Expectation: Sendable, CustomStringConvertible {
     /// that checkpoint when it is refused: for a sync, the device's checkpoint may move to one
     /// checkpoint of the writes pending before it (none pending after), nothing else.
     indirect case refused(Step, code: CairnError.Code?, message: String?)
+    /// Every device's history and the remote's pass `cairn verify` (``Store/verify(_:checked:)``):
+    /// every commit meets the rules a push must meet, every merge is what the policies give.
+    /// Every story a scenario file or a golden case tells ends with it.
+    case verified
 
     public var description: String {
         switch self {
@@ -33,6 +37,7 @@ public enum Expectation: Sendable, CustomStringConvertible {
             "expect the same tree on \(devices.isEmpty ? "every device" : devices.joined(separator: ", "))\(remote ? " and the remote" : "")"
         case .conflicts(let device, let records): "expect \(records.count) conflict record\(records.count == 1 ? "" : "s") on \(device)"
         case .refused(let step, _, _): "expect refused: \(step)"
+        case .verified: "expect every history verified"
         }
     }
 }

@@ -121,6 +121,7 @@ public struct GoldenCase: Sendable {
                 }
             }
             try story.expect(.sameTree(devices: [], remote: true))
+            try story.expect(.verified)
             if !refused, let expectedRecords {
                 let found = (story.lastConflicts(on: second) ?? []).map { record in
                     var record = record

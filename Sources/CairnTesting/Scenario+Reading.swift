@@ -10,7 +10,7 @@ extension Scenario {
     /// The actions of a step, by their key.
     static let actions = ["put", "patch", "rm", "checkpoint", "sync", "offline", "online", "clock"]
     /// The expectations, by their name.
-    static let expectations = ["equals", "contains", "absent", "sameTree", "conflicts", "refused"]
+    static let expectations = ["equals", "contains", "absent", "sameTree", "conflicts", "refused", "verified"]
     /// The codes of store errors a refusal may name.
     static let codes: [String: CairnError.Code] = [
         "invalidInput": .invalidInput, "notFound": .notFound, "alreadyExists": .alreadyExists, "busy": .busy,
@@ -213,6 +213,9 @@ extension Scenario {
                 throw StoryFailure("\"message\" is a part of the refusal's message to look for; an empty one would match any, so leave it out", pointer: object.at("message"))
             }
             return .refused(step, code: code, message: message)
+        case "verified":
+            try object.allow(["expect"], in: "a verified expectation")
+            return .verified
         default:
             throw StoryFailure("unknown expectation \"\(kind)\"; use \(expectations.joined(separator: ", "))", pointer: object.at("expect"))
         }

@@ -59,6 +59,14 @@ public struct Scenario: Sendable {
                 throw failure
             }
         }
+        // Every story ends with sound histories, whatever its steps said.
+        do {
+            try story.expect(.verified)
+        } catch var failure {
+            failure.file = file
+            failure.pointer = pointer + "/steps"
+            throw failure
+        }
     }
 
     /// Where in its step a refusal of the store points: a document its schema refuses at

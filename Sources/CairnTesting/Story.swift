@@ -222,6 +222,8 @@ public final class Story {
             }
         case .sameTree(let named, let withRemote):
             try checkSameTree(named.isEmpty ? devices : named, remote: withRemote)
+        case .verified:
+            try checkHistories()
         case .conflicts(let device, let records):
             _ = try store(device)
             guard let result = lastSync[device] else { throw StoryFailure("\(device) has not synced") }
@@ -258,6 +260,21 @@ public final class Story {
                 throw StoryFailure("expected a refusal of the store, and it failed: \(error)")
             }
             throw StoryFailure("expected a refusal, and the step was taken")
+        }
+    }
+
+    /// `cairn verify` on every device's store and on the remote: each finding, one line each.
+    private func checkHistories() throws(StoryFailure) {
+        var findings: [String] = []
+        for device in devices {
+            let store = try store(device)
+            let result = try read("the history of \(device)") { try store.verify() }
+            findings += result.findings.map { "\(device): \($0)" }
+        }
+        let result = try read("the remote's history") { try Store.verifyRepository(at: remote.url) }
+        findings += result.findings.map { "the remote: \($0)" }
+        guard findings.isEmpty else {
+            throw StoryFailure("cairn verify found \(findings.count == 1 ? "a finding" : "\(findings.count) findings"): " + findings.joined(separator: "; "))
         }
     }
 

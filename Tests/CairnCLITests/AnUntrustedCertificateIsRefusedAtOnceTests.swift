@@ -10,7 +10,7 @@ import Testing
 ///
 /// The server is OpenSSL's own test server on 127.0.0.1 (``SelfSignedTLSServer``): the
 /// handshake is real, and nothing past it is needed.
-@Suite(.runningTime(atMost: .seconds(60)))
+@Suite(.runningTime(atMost: .seconds(60)), .historiesVerified)
 struct AnUntrustedCertificateIsRefusedAtOnceTests {
     /// One retry is allowed: a failure taken for a network one would wait 5 s, try again,
     /// and exit 75.

@@ -8,7 +8,7 @@ import Testing
 /// once, a document kept on one device while another deleted it, a write refused halfway, a
 /// repair, git-lfs's filters in the store, an edit committed with plain git. No asset is ever
 /// taken apart, and none that a current document needs is lost while a device holds it.
-@Suite struct AssetsAcrossDevicesTests {
+@Suite(.historiesVerified) struct AssetsAcrossDevicesTests {
     let cli = CLI()
     var tablet: String { cli.scratch("tablet") }
     var server: String { cli.scratch("server") }
@@ -183,6 +183,7 @@ import Testing
         cleared["photo"] = NSNull()
         try JSONSerialization.data(withJSONObject: cleared, options: [.sortedKeys]).write(to: URL(fileURLWithPath: file))
         #expect(try cli.git("u1", "commit", "-qam", "No photo after all").status == 0)
+        HistoriesVerified.exemptHead(of: cli.home + "/u1", because: "plain git committed the cleared field without clearing its pointer; the next commit, Cairn's, writes the pointers again, and verify names the first as it names a stale derived field")
         let synced = try cli("sync")
         #expect(synced.status == 0, "\(synced.stderr)")
         let listed = try runProcess("/usr/bin/git", ["--git-dir", remote, "ls-tree", "-r", "--name-only", "main"]).stdout

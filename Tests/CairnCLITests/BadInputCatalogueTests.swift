@@ -12,7 +12,7 @@ import Testing
 /// Documents and IDs go through `cairn put`; fetched trees are commits made with plain git's
 /// plumbing in a bare remote, so they hold what git's porcelain would never write, and
 /// `cairn sync` must refuse the whole sync, naming the commit and the file.
-@Suite struct BadInputCatalogueTests {
+@Suite(.historiesVerified) struct BadInputCatalogueTests {
     let cli = CLI()
 
     init() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// An app team brings its own schema set as a folder outside the checkout: `--schema` takes
 /// its path, `cairn schema check` lints it, `cairn schema show` prints what it says.
-@Suite struct BringYourOwnSetTests {
+@Suite(.historiesVerified) struct BringYourOwnSetTests {
     let cli = CLI()
 
     /// A folder `name` under the test's scratch folder holding `files` (name → text).
@@ -155,7 +155,7 @@ import Testing
 
 /// The shipped sets are package resources: an app's tests (these) and programs built from
 /// the package read them from any folder.
-@Suite struct ShippedSetsAsResourcesTests {
+@Suite(.historiesVerified) struct ShippedSetsAsResourcesTests {
     @Test func everySetOfTheSchemaFolderIsAResource() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: shippedSchemaRoot.path).filter { name in
             var isFolder: ObjCBool = false

@@ -1,12 +1,13 @@
 import ArgumentParser
 @testable import cairn
 import Testing
+import CairnToolTestSupport
 
 /// Every command of the tool says its own name. A command without one is named after its
 /// Swift type, which the argument parser works out through the runtime's type description
 /// on every start, for every command of the tree: a search of the binary's conformance
 /// records that costs each `cairn` process milliseconds before any work.
-@Suite struct CommandNamesTests {
+@Suite(.historiesVerified) struct CommandNamesTests {
     /// The commands of the tree below `command`, itself included.
     static func tree(_ command: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
         [command] + command.configuration.subcommands.flatMap { tree($0) }

@@ -6,7 +6,7 @@ import Testing
 /// `cairn content` as a student's device runs it against a server folder made by
 /// `cairn server content init`: download with the seed's storage screen, read offline, a new
 /// version, limits, removal, and bad input answered in one line with the cache as it was.
-@Suite struct ContentCommandTests {
+@Suite(.historiesVerified) struct ContentCommandTests {
     static let assessment = #"{"title": "Algebra Quiz", "timeLimitSeconds": 600, "publishedAt": "2026-11-23T10:00:00Z", "questionCount": 1}"#
     static let question = #"{"type": "true_false", "order": 1, "prompt": "2 + 2 = 4", "correctAnswers": ["true"], "points": 1}"#
 

@@ -5,7 +5,7 @@ import CairnToolTestSupport
 
 /// Fields that count other documents (a board's stats, a user's profile and habit counts)
 /// follow every write and delete below them.
-@Suite struct DerivedCountsTests {
+@Suite(.historiesVerified) struct DerivedCountsTests {
     let cli = CLI()
 
     func boardTask(_ id: String, completed: Bool) -> String {

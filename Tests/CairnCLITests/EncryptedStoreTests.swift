@@ -7,7 +7,7 @@ import Testing
 /// remote: its documents are sealed in the working tree, in git's objects and on the server,
 /// git shows them as JSON only where the key is, and the server's hook still holds the rules
 /// it can check without reading them.
-@Suite struct EncryptedStoreTests {
+@Suite(.historiesVerified) struct EncryptedStoreTests {
     let cli = CLI()
     var phone: String { cli.home }
     var tablet: String { cli.scratch("tablet") }

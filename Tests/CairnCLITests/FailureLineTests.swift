@@ -8,7 +8,7 @@ import Testing
 
 /// What the tool prints of a failure: one line by default, the way out worded as its own
 /// commands, and at `CAIRN_LOG=debug` the chain of causes first.
-@Suite struct FailureLineTests {
+@Suite(.historiesVerified) struct FailureLineTests {
     @Test func debugLoggingPrintsTheChainOfCausesBeforeTheLine() throws {
         let cli = CLI()
         try cli.makeStoreToRefuseInto()

@@ -7,7 +7,7 @@ import Testing
 /// `cairn export-firestore` and `cairn import-firestore` as a user runs them: a store goes out
 /// as a Firestore export and comes back into another device's store whole, in one checkpoint;
 /// and every kind of bad input is one line, exit status 1, and nothing written.
-@Suite struct FirestoreCommandTests {
+@Suite(.historiesVerified) struct FirestoreCommandTests {
     static let name = "projects/demo/databases/(default)/documents/"
 
     /// A file holding `documents` (REST documents, as JSON text) in the scratch folder of `cli`.

@@ -5,7 +5,7 @@ import Testing
 
 /// Two devices of one user, each a clone of the store, worked offline; plain `git pull`
 /// merges them through `cairn merge-driver`, and both directions end with the same tree.
-@Suite struct GitMergeDriverTests {
+@Suite(.historiesVerified) struct GitMergeDriverTests {
     let cli = CLI()
 
     /// Runs the tool on another device's home, for user u1 (a home restored with plain git

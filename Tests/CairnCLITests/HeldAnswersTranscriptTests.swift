@@ -8,7 +8,7 @@ import Testing
 /// pushes nothing, lists the held answer and the two commands that decide, and exits 1;
 /// `--json` says the same; after `cairn content submit-anyway` the sync pushes, with the
 /// decision in the server's history.
-@Suite struct HeldAnswersTranscriptTests {
+@Suite(.historiesVerified) struct HeldAnswersTranscriptTests {
     let cli = CLI()
     var server: String { cli.scratch("server") }
     var item: String { server + "/content/assessments/a1.git" }

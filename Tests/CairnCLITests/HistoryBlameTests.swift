@@ -8,7 +8,7 @@ import Testing
 /// a document, the checkpoint and the device that set it, and the merge whose policy kept it;
 /// each checkpoint names its device (`CAIRN_DEVICE_NAME`, the store's `cairn.deviceName`, or
 /// the host).
-@Suite struct HistoryBlameTests {
+@Suite(.historiesVerified) struct HistoryBlameTests {
     static let book = "users/u1/books/b1"
 
     static func book(_ sections: String) -> String {

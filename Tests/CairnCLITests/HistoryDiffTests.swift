@@ -7,7 +7,7 @@ import Testing
 /// "Why does this book show these sections read?": `cairn diff` and `cairn log -p` answer in
 /// documents and JSON pointers, not lines — what was written since the last checkpoint,
 /// what changed between two checkpoints, and what a merge brought in.
-@Suite struct HistoryDiffTests {
+@Suite(.historiesVerified) struct HistoryDiffTests {
     static let book = "users/u1/books/b1"
 
     static func book(_ sections: String) -> String {

@@ -11,7 +11,7 @@ import Testing
 /// a store's history on 127.0.0.1, and a real browser (Debian's chromium, headless) loads its
 /// pages: the timeline with a lane per device, the merge's decision, a document's plots. A
 /// screenshot of the merge's page is written to `.build/screenshots/` in every test run.
-@Suite(.serialized) struct HistoryInTheBrowserTests {
+@Suite(.serialized, .historiesVerified) struct HistoryInTheBrowserTests {
     static let book = HistoryBlameTests.book
     static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/screenshots").path

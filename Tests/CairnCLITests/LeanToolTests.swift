@@ -9,7 +9,7 @@ import Testing
 /// into the tool (a 111 MB program instead of 62, about 3 MiB more resident and 2 ms more at
 /// each start). A use of a Foundation-only API (`DateFormatter`, `JSONSerialization`, `Bundle`,
 /// Foundation's `String.contains`) shows here as the symbol it needs, before it grows the tool.
-@Suite struct LeanToolTests {
+@Suite(.historiesVerified) struct LeanToolTests {
     @Test func theToolsObjectsNeedNothingFromFoundationBeyondItsEssentials() throws {
         // Every object file the program is linked from, as SwiftPM lists them: Cairn's modules
         // and the packages it uses (ArgumentParser, swift-log, swift-crypto, …).

@@ -5,7 +5,7 @@ import Testing
 
 /// The README's library quickstart is `examples/quickstart/Quickstart.swift`, word for word,
 /// and it runs from any folder: its schema set comes from the package's resources.
-@Suite struct QuickstartTests {
+@Suite(.historiesVerified) struct QuickstartTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -6,7 +6,7 @@ import Testing
 /// Same seed, same run: `cairn simulate` and `cairn schema laws`, run twice in separate
 /// processes (each with its own order of Swift's dictionaries), print the same bytes — for
 /// a set whose maps have several `patternProperties`, each pattern with a schema of its own.
-@Suite struct SameSeedSameRunTests {
+@Suite(.historiesVerified) struct SameSeedSameRunTests {
     /// Marks in a map of five patterns (no two alike), and points in a map of one pattern
     /// that counts, beside free-form notes (`additionalProperties`) that patterns also name.
     static let tally = #"""

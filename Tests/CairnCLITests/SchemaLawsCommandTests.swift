@@ -5,7 +5,7 @@ import Testing
 
 /// `cairn schema laws` as a user runs it: a line per kind of a good set, and one clear line
 /// for bad input.
-@Suite struct SchemaLawsCommandTests {
+@Suite(.historiesVerified) struct SchemaLawsCommandTests {
     @Test func everyKindOfASetHoldsTheLaws() throws {
         let result = try runProcess(CLI.executable, ["schema", "laws", "life-in-uk", "--cases", "200", "--seed", "4"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

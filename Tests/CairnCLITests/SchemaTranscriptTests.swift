@@ -5,7 +5,7 @@ import Testing
 
 /// A store created with a schema set checks what it is given, keeps append-only documents
 /// as they were written, and fills derived fields.
-@Suite struct SchemaTranscriptTests {
+@Suite(.historiesVerified) struct SchemaTranscriptTests {
     let cli = CLI()
 
     init() throws {
@@ -70,7 +70,7 @@ import Testing
 }
 
 /// An installed tool finds the schema sets beside it, in `share/cairn/schema`.
-@Suite struct InstalledSchemaSetsTests {
+@Suite(.historiesVerified) struct InstalledSchemaSetsTests {
     @Test func anInstalledToolFindsTheSetsInShare() throws {
         let cli = CLI()
         let prefix = cli.scratch("prefix")

@@ -7,7 +7,7 @@ import Testing
 /// A script reads Cairn through `--json`: one JSON object on stdout, the same story the human
 /// output tells, with full ids, ISO 8601 times and documents as JSON values; a failure is
 /// one line on stderr and nothing on stdout.
-@Suite struct ScriptOutputTests {
+@Suite(.historiesVerified) struct ScriptOutputTests {
     static let book = "users/u1/books/b1"
 
     /// A book with section `s1` marked `completed` at `stamp`.

@@ -5,7 +5,7 @@ import Testing
 
 /// `cairn simulate` as a user runs it: schedules of any set, their figures, the replay line
 /// of a failure, bad options, and the exam session's pushes.
-@Suite struct SimulateCommandTests {
+@Suite(.historiesVerified) struct SimulateCommandTests {
     @Test func schedulesRunAndSayWhatTheyChecked() throws {
         let result = try runProcess(CLI.executable, ["simulate", "--devices", "2", "--steps", "20", "--schedules", "2", "--seed", "3"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -7,7 +7,7 @@ import Testing
 /// `cairn test` as a CI job runs it: scenario files that pass and fail, the golden cases (the
 /// published vectors), bad input that fails its case and lets the others run, JUnit XML a
 /// report viewer reads, `--json`, and nothing written outside its temporary folders.
-@Suite struct TestCommandTests {
+@Suite(.historiesVerified) struct TestCommandTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     let folder = TemporaryFolder("cairn-test-command")
@@ -99,7 +99,7 @@ import Testing
         #expect(lines.last == "1 passed, 6 failed", "\(result.stdout)")
         #expect(lines.contains("PASS good"))
         #expect(lines.contains { $0.hasPrefix("  \(broken): not valid JSON") }, "\(result.stdout)")
-        #expect(lines.contains(#"  \#(wrongWord): /1/steps/1/expect: unknown expectation "equal"; use equals, contains, absent, sameTree, conflicts, refused"#), "\(result.stdout)")
+        #expect(lines.contains(#"  \#(wrongWord): /1/steps/1/expect: unknown expectation "equal"; use equals, contains, absent, sameTree, conflicts, refused, verified"#), "\(result.stdout)")
         #expect(lines.contains(#"  \#(wrongWord): /2/steps/0: "value" is missing"#) || lines.contains { $0.contains(#"/2/steps/0/valu: unknown key "valu""#) }, "\(result.stdout)")
         #expect(lines.contains(#"  \#(wrongWord): /3/steps/0/device: unknown device "tablet"; the devices are phone"#), "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("  \(wrongWord): /4/steps/0/value: step 0 (put users/u1/books/b1 on phone): refused: users/u1/books/b1 breaks its schema") }, "\(result.stdout)")

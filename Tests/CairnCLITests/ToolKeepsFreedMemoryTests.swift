@@ -2,12 +2,13 @@ import CairnCommandLine
 import CMalloc
 import Glibc
 import Testing
+import CairnToolTestSupport
 
 /// The tool keeps the memory its processes free for their next allocations (glibc's
 /// `mallopt`), so the zlib stream libgit2 opens for each object it packs or reads does not
 /// grow the heap again and touch fresh pages. Each story runs in a process of its own, where
 /// glibc's allocator starts with its defaults.
-@Suite struct ToolKeepsFreedMemoryTests {
+@Suite(.historiesVerified) struct ToolKeepsFreedMemoryTests {
 
     @Test func aBlockBelowTheThresholdComesFromTheHeap() async {
         await #expect(processExitsWith: .success) {

@@ -5,7 +5,7 @@ import CairnToolTestSupport
 
 /// The tool as a user meets it: the commands of the README's transcript, their output and
 /// their exit status.
-@Suite struct TranscriptTests {
+@Suite(.historiesVerified) struct TranscriptTests {
     let cli = CLI()
 
     @Test func initWriteCheckpointAndReadHistory() throws {

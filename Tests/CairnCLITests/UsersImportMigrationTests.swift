@@ -7,7 +7,7 @@ import Testing
 /// Moving progress as a user would with the tool: an anonymous user's store imported into
 /// the signed-in user's, a store migrated to a newer schema version (also while another
 /// device is still on the old one), and retention pruning old append-only attempts.
-@Suite struct UsersImportMigrationTests {
+@Suite(.historiesVerified) struct UsersImportMigrationTests {
     let folder = TemporaryFolder("cairn-import")
     /// The variant schema sets a test builds live under `sets/`.
     var environment: [String: String] { ["CAIRN_SYNC_RETRY": "none", "CAIRN_SCHEMA_PATH": folder.path + "/sets"] }

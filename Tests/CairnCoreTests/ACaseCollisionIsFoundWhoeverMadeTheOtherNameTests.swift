@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import CairnToolTestSupport
 #endif
 
 /// An app holds its store open and creates documents in a collection of hundreds, while git
@@ -12,7 +13,7 @@ import Glibc
 /// differs only in case from a name in the folder is refused however that name got there —
 /// the store keeps a large folder's names between creates, and must never use names the
 /// folder no longer has, nor miss one it has.
-@Suite struct ACaseCollisionIsFoundWhoeverMadeTheOtherNameTests {
+@Suite(.historiesVerified) struct ACaseCollisionIsFoundWhoeverMadeTheOtherNameTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
 

@@ -4,12 +4,13 @@ import CairnTestSupport
 import Foundation
 import Git
 import Testing
+import CairnToolTestSupport
 
 /// A garden app nobody here wrote: a garden counts its beds, its plants in every bed, and
 /// the ripe ones. A put or a delete below the garden moves its counts by difference, reading
 /// the garden alone however many plants it counts; the counts must stay what counting every
 /// plant gives, through a long run of writes of every sort.
-@Suite struct ACountFollowsEachWriteByDifferenceTests {
+@Suite(.historiesVerified) struct ACountFollowsEachWriteByDifferenceTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
     let garden = try! DocumentPath("users/u1/gardens/g1")

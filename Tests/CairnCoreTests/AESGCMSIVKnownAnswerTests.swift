@@ -2,11 +2,12 @@ import Crypto
 import Foundation
 import Testing
 import _CryptoExtras
+import CairnToolTestSupport
 
 /// The document cipher rests on swift-crypto's AES-GCM-SIV: the test vectors of RFC 8452
 /// (appendix C.2, AEAD_AES_256_GCM_SIV) come out of it byte for byte, so a change of the
 /// library's behaviour is caught here before it changes what stores hold.
-@Suite struct AESGCMSIVKnownAnswerTests {
+@Suite(.historiesVerified) struct AESGCMSIVKnownAnswerTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         var key: String
         var nonce: String

@@ -3,11 +3,12 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// A file a command creates for its user (`export-firestore --output`) is written whole or not
 /// at all, and never over a file, even one that appeared after the command checked the name:
 /// the file found there is left as it was.
-@Suite struct AFileWrittenNewNeverReplacesOneTests {
+@Suite(.historiesVerified) struct AFileWrittenNewNeverReplacesOneTests {
     let folder = TemporaryFolder("cairn-write-new")
 
     var leftovers: [String] {

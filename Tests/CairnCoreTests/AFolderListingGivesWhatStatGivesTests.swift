@@ -3,12 +3,13 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// A folder's listing with the kind of each entry read from the listing itself (`d_type`) gives
 /// what the reference does — the names Foundation lists, each `lstat`ed — for files, folders,
 /// symbolic links (to a file, to a folder, dangling) and a named pipe; nothing for a folder
 /// that is not there, and nothing through a symbolic link unless asked.
-@Suite struct AFolderListingGivesWhatStatGivesTests {
+@Suite(.historiesVerified) struct AFolderListingGivesWhatStatGivesTests {
     let folder = TemporaryFolder("cairn-listing")
 
     func reference(_ path: String) -> [String: FileSystem.Kind] {

@@ -8,6 +8,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import CairnToolTestSupport
 #endif
 
 /// A merge of many documents both sides changed reads and merges them in batches, half of
@@ -15,7 +16,7 @@ import Glibc
 /// what doing it one by one gives: the same merged store, the results in order, the same
 /// first failure, and the blobs only the store's own handle can see (kept in its memory, as
 /// an audit keeps what it writes) read by it. A hook's repository merges on one thread.
-@Suite struct AMergeReadsItsDocumentsOnTwoThreadsTests {
+@Suite(.historiesVerified) struct AMergeReadsItsDocumentsOnTwoThreadsTests {
     let folder = TemporaryFolder("cairn-merge-lanes")
     let repository: Repository
 

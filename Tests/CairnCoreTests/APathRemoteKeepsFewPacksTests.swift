@@ -4,13 +4,14 @@ import CairnTestSupport
 import Foundation
 @testable import Git
 import Testing
+import CairnToolTestSupport
 
 /// A push by path is written by libgit2 into the bare repository itself, one pack each time.
 /// Over HTTP or SSH, `git receive-pack` keeps a repository's packs few (`git gc --auto`);
 /// by path nothing did, and each fetch and push looked through every pack the remote ever
 /// got. A sync that pushes by path now merges the remote's small packs as it merges its own
 /// store's, under the remote's push lock.
-@Suite struct APathRemoteKeepsFewPacksTests {
+@Suite(.historiesVerified) struct APathRemoteKeepsFewPacksTests {
     let folder = TemporaryFolder("cairn-path-remote-packs")
 
     func packs(in repository: String) throws -> [String] {

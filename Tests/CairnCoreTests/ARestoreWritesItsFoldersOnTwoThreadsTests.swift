@@ -5,10 +5,11 @@ import CairnTestSupport
 import Foundation
 @testable import Git
 import Testing
+import CairnToolTestSupport
 
 /// A restore writes the new working tree's folders on two threads. Whatever thread wrote a
 /// file, the working tree and the index are the commit's, as git reads them.
-@Suite struct ARestoreWritesItsFoldersOnTwoThreadsTests {
+@Suite(.historiesVerified) struct ARestoreWritesItsFoldersOnTwoThreadsTests {
     let folder = TemporaryFolder("cairn-two-threads")
 
     @Test func everyFileAndIndexEntryIsTheCommitsWhicheverThreadWroteIt() throws {

@@ -2,11 +2,12 @@
 import CairnTestSupport
 import Git
 import Testing
+import CairnToolTestSupport
 
 /// A server's bare repository holds one user's progress: the user its `cairn.uid` names
 /// (`cairn server init` sets it), else the one its folder is named after. The pre-receive
 /// hook and `cairn verify --git-dir` read it alike.
-@Suite struct AServersRepositoryNamesItsUserTests {
+@Suite(.historiesVerified) struct AServersRepositoryNamesItsUserTests {
     let folder = TemporaryFolder("cairn-bare-owner")
 
     @Test func theFolderNamesTheUserWithoutConfiguration() throws {

@@ -7,12 +7,13 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import CairnToolTestSupport
 #endif
 
 /// An app holds its store open for hours while the user runs git in the same folder. A put
 /// reads `HEAD` only when its file's stamp changed, and a checkout by git between two puts
 /// is still seen by the second; a checkpoint reads `HEAD` every time.
-@Suite struct AStoreHeldOpenSeesGitMoveHEADTests {
+@Suite(.historiesVerified) struct AStoreHeldOpenSeesGitMoveHEADTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
     let path = try! DocumentPath("users/u1/books/b1")

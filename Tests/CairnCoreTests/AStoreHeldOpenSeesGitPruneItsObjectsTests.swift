@@ -3,13 +3,14 @@ import CairnMerge
 import CairnTestSupport
 import Git
 import Testing
+import CairnToolTestSupport
 
 /// An app holds its store open while the user runs git in the same folder: a reset drops the
 /// last checkpoint, and `git gc --prune=now` removes what nothing reaches any more, packs
 /// the store's object database had open among them. The app then writes a document back to
 /// the content of the dropped checkpoint: its next checkpoint writes the object again instead
 /// of trusting the removed pack, and git finds every object its commits name.
-@Suite struct AStoreHeldOpenSeesGitPruneItsObjectsTests {
+@Suite(.historiesVerified) struct AStoreHeldOpenSeesGitPruneItsObjectsTests {
     let folder = TemporaryFolder()
     let path = try! DocumentPath("users/u1/books/b1")
     /// The book before the dropped checkpoint, and as that checkpoint had it.

@@ -6,13 +6,14 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import CairnToolTestSupport
 #endif
 
 /// An app holds its store open while the user runs git in the same folder, and git brings
 /// another schema set: a `git pull` of a migration made on another clone. The next put is
 /// checked against the set git brought, not the one the store read before; a schema file
 /// rewritten in place is read again by the next checkpoint.
-@Suite struct AStoreHeldOpenSeesTheSchemaSetGitBroughtTests {
+@Suite(.historiesVerified) struct AStoreHeldOpenSeesTheSchemaSetGitBroughtTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
     let path = try! DocumentPath("users/u1/notes/n1")

@@ -2,11 +2,12 @@
 import CairnMerge
 import CairnTestSupport
 import Testing
+import CairnToolTestSupport
 
 /// The LFS client (libcurl) tells a server whose certificate this machine does not trust
 /// from one it cannot reach: the first is refused at once (trying again meets the same
 /// certificate), the second is a network failure that a sync tries again later.
-@Suite struct AnLFSServersUntrustedCertificateIsNotWaitedOutTests {
+@Suite(.historiesVerified) struct AnLFSServersUntrustedCertificateIsNotWaitedOutTests {
     let temporary = TemporaryFolder("cairn-lfs-tls")
     let object = AssetReference(oid: String(repeating: "a", count: 64), size: 1)
 

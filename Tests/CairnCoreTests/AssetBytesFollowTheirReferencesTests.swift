@@ -5,6 +5,7 @@ import CairnTestSupport
 import Foundation
 import Git
 import Testing
+import CairnToolTestSupport
 
 /// Assets on three devices under random sequences of attaching a file, clearing a field,
 /// editing a note's text (so that devices merge), reading an asset and syncing, checked
@@ -16,7 +17,7 @@ import Testing
 /// - once all have synced, every device is on the server's tree, the server holds exactly
 ///   the assets its tip names (nothing left behind), and a device only assets it names.
 /// Each sequence replays from its seed (``PropertySeeds``).
-@Suite struct AssetBytesFollowTheirReferencesTests {
+@Suite(.historiesVerified) struct AssetBytesFollowTheirReferencesTests {
     static let devices = ["phone", "tablet", "laptop"]
     static let notes = ["n1", "n2", "n3"]
     let options = SyncOptions(retry: .none, sleep: { _ in })

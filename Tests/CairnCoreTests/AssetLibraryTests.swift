@@ -4,11 +4,12 @@ import CairnServer
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Assets through the library, with a set nobody here wrote (a field-notes app whose notes
 /// carry a sketch): attached through the app's `ProgressStore`, carried by an import, kept by
 /// a repair, refused where they would not be safe.
-@Suite struct AssetLibraryTests {
+@Suite(.historiesVerified) struct AssetLibraryTests {
     let folder = TemporaryFolder()
     let options = SyncOptions(retry: .none, sleep: { _ in })
     static let set = SchemaSetFiles(name: "field-notes", files: [

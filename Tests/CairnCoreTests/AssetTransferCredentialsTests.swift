@@ -11,7 +11,7 @@ import Testing
 /// which answers with a download URL on the other port, and that storage, each noting
 /// whether a request brought an `Authorization` header. The endpoint answers a request
 /// without the remote's password with 401 and a challenge, as a real one does.
-@Suite struct AssetTransferCredentialsTests {
+@Suite(.historiesVerified) struct AssetTransferCredentialsTests {
     let folder = TemporaryFolder()
 
     /// The two listeners: `endpoint` and `storage` ports go to the file `ports`, each request

@@ -3,10 +3,11 @@ import CairnMerge
 import CairnTestSupport
 import Git
 import Testing
+import CairnToolTestSupport
 
 /// What a program gets from an error: a code it can match, a remedy it words itself, and the
 /// chain of causes down to libgit2.
-@Suite struct CairnErrorTests {
+@Suite(.historiesVerified) struct CairnErrorTests {
     static let codes: [CairnError.Code] = [.invalidInput, .notFound, .alreadyExists, .busy, .corrupt, .io, .network, .authentication, .refused]
 
     @Test func everyCodeIsItsOwn() {

@@ -4,10 +4,11 @@ import CairnTestSupport
 import Foundation
 import Git
 import Testing
+import CairnToolTestSupport
 
 /// Checkpoints commit exactly the written documents, and leave a repository plain git
 /// reads as clean and sound.
-@Suite struct CheckpointTests {
+@Suite(.historiesVerified) struct CheckpointTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
 

@@ -4,12 +4,13 @@ import CairnServer
 import Foundation
 import Testing
 import CairnTestSupport
+import CairnToolTestSupport
 
 /// Shared content downloaded for offline use, told for an app none of the seeds describe (a
 /// language course: lessons and their flash cards), served from bare repositories on this
 /// machine as `cairn server content init` makes them: download, read offline, update with only
 /// the changes, the limits, eviction's order, and the refusals that leave the cache as it was.
-@Suite struct ContentCacheTests {
+@Suite(.historiesVerified) struct ContentCacheTests {
     static let lesson = #"""
         {"x-cairn": {"content": true, "path": "lessons/{lessonId}"},
          "type": "object", "required": ["title"], "properties": {"title": {"type": "string", "minLength": 1}}}
@@ -367,7 +368,7 @@ import CairnTestSupport
 }
 
 /// Which items a download evicts, decided alone.
-@Suite struct ContentEvictionTests {
+@Suite(.historiesVerified) struct ContentEvictionTests {
     static func item(_ name: String, size: Int64, downloaded: Int64, expires: Int64, read: Int64? = nil) -> CachedItem {
         CachedItem(collection: "c", item: name, commit: CheckpointID(hex: String(repeating: "a", count: 40))!, version: 1,
                    sizeBytes: size, downloadedAt: downloaded, expiresAt: expires, lastAccessedAt: read)

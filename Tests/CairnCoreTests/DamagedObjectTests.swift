@@ -4,10 +4,11 @@ import CairnTestSupport
 import Foundation
 import Testing
 import Git
+import CairnToolTestSupport
 
 /// The bytes of a store's packs and pack indexes flipped in turn: reading the documents of
 /// HEAD either gives exactly what was written or fails as a corrupt store, never other content.
-@Suite struct DamagedObjectTests {
+@Suite(.historiesVerified) struct DamagedObjectTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
 

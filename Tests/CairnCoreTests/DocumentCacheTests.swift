@@ -6,11 +6,12 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import CairnToolTestSupport
 #endif
 
 /// A store remembers the documents it read while their files keep their stamp; any change to
 /// a file, by the store, by another process or by hand, is seen at the next read.
-@Suite struct DocumentCacheTests {
+@Suite(.historiesVerified) struct DocumentCacheTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
     let path = try! DocumentPath("users/u1/books/b1")

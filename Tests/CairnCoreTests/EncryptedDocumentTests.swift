@@ -3,11 +3,12 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// A document sealed with the store's key: the same document at the same path under the same
 /// key is the same bytes on every device, anything else is different bytes; it opens only at
 /// its path, unaltered, and its bytes show none of its values.
-@Suite struct EncryptedDocumentTests {
+@Suite(.historiesVerified) struct EncryptedDocumentTests {
     let key = try! StoreKey(bytes: 0..<32)
     var cipher: DocumentCipher { DocumentCipher(key: key) }
     let book = Array(#"{"finished":false,"title":"Moby-Dick; or, The Whale"}"#.utf8)

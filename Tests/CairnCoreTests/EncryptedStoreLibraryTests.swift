@@ -4,11 +4,12 @@ import CairnServer
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// An app's encrypted store through the library: the app gives its keyring (from Keychain or
 /// KeyStore) in the configuration, and the store reads, writes, merges and rotates with it —
 /// a set of its own, not one of the shipped ones.
-@Suite struct EncryptedStoreLibraryTests {
+@Suite(.historiesVerified) struct EncryptedStoreLibraryTests {
     let folder = TemporaryFolder()
     let key = StoreKey.generate()
     let options = SyncOptions(retry: .none, sleep: { _ in })

@@ -3,11 +3,12 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Firestore in and out through the library: the documents of each seed app's set go out as
 /// a Firestore export and come back into a fresh store as they were, and an export read in and
 /// written out again is the same file, in both shapes.
-@Suite struct FirestoreRoundTripTests {
+@Suite(.historiesVerified) struct FirestoreRoundTripTests {
     let folder = TemporaryFolder("cairn-firestore")
     static let database = FirestoreDatabase(project: "demo-progress")!
 

@@ -3,11 +3,12 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// An export holding every type of Firestore value, written by hand as Firestore's REST API
 /// writes it, read into a store whose set declares the typed places (`format: date-time`,
 /// `x-firestore`), and written out again as the same file; the same in the Node tool's form.
-@Suite struct FirestoreValueTypesTests {
+@Suite(.historiesVerified) struct FirestoreValueTypesTests {
     let folder = TemporaryFolder("cairn-firestore-types")
 
     static let set = SchemaSetFiles(name: "places", files: [

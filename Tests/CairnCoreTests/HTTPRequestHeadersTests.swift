@@ -1,10 +1,11 @@
 @testable import CairnCore
 import Testing
+import CairnToolTestSupport
 
 /// The header lines the LFS client hands libcurl: as a server gave them, one per name (a
 /// name given again replaces the value, as HTTP names compare without case), an empty value
 /// kept, and a value that would break the request refused.
-@Suite struct HTTPRequestHeadersTests {
+@Suite(.historiesVerified) struct HTTPRequestHeadersTests {
     func lines(_ headers: [(String, String)]) -> Result<[String], HTTPRequest.Failure> {
         var request = HTTPRequest(method: "PUT", url: "https://lfs.example.com/o/1", timeout: 30)
         request.headers = headers.map { (name: $0.0, value: $0.1) }

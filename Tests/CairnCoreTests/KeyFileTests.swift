@@ -2,11 +2,12 @@ import CairnCore
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Keys as the command line reads them: a key file only its owner can read, one key per line,
 /// the current first; or one key in an environment variable, base64 or hex. Each refusal is
 /// one line that says what to do.
-@Suite struct KeyFileTests {
+@Suite(.historiesVerified) struct KeyFileTests {
     let folder = TemporaryFolder()
     let current = StoreKey.generate()
     let previous = StoreKey.generate()

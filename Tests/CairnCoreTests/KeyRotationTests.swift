@@ -1,9 +1,10 @@
 import CairnCore
 import Testing
+import CairnToolTestSupport
 
 /// A rotation: the new key seals from then on, the documents sealed before it still open
 /// through the keyring of previous keys, and a key the keyring lacks is named.
-@Suite struct KeyRotationTests {
+@Suite(.historiesVerified) struct KeyRotationTests {
     let old = StoreKey.generate()
     let new = StoreKey.generate()
     let book = Array(#"{"title":"The Left Hand of Darkness"}"#.utf8)

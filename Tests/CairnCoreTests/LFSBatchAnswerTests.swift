@@ -1,12 +1,13 @@
 @testable import CairnCore
 import CairnMerge
 import Testing
+import CairnToolTestSupport
 
 /// What Cairn reads from a Git LFS server's batch answer, as servers write it: `"error": null`
 /// beside the actions (some servers list every field of every object), and answers far over
 /// the 1 MiB a stored document may have (one object per asset asked for, each with its
 /// headers).
-@Suite struct LFSBatchAnswerTests {
+@Suite(.historiesVerified) struct LFSBatchAnswerTests {
     static let oid = String(repeating: "ab", count: 32)
 
     func object(_ oid: String, _ fields: String) -> String {

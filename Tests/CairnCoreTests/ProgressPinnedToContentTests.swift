@@ -4,13 +4,14 @@ import CairnServer
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// A student answers an assessment downloaded for offline use; each answer is pinned to the
 /// version of the assessment it was given against. On sync, Cairn asks the server about that
 /// version: unchanged, the answers go; updated, they wait for a decision (submit anyway, or
 /// discard and download again); deleted, they stay here, flagged, and cannot be submitted.
 /// Nothing is lost: discarded answers stay in history. Offline, writing needs no server.
-@Suite struct ProgressPinnedToContentTests {
+@Suite(.historiesVerified) struct ProgressPinnedToContentTests {
     static let progress = SchemaSetFiles(name: "answers", files: [
         "response.schema.json": Array(#"""
             {"x-cairn": {"path": "users/{uid}/responses/{responseId}",
@@ -170,6 +171,10 @@ import Testing
         let synced = try store.sync(options)
         #expect(!synced.held)
         #expect(try serverMain() == synced.head?.hex)
+        // The answer created and discarded on the way is the discard the commit records, not
+        // an append-only document deleted: the history verifies, here and on the server.
+        #expect(try store.verify().findings.isEmpty)
+        #expect(try Store.verifyRepository(at: server + "/u1.git").findings.isEmpty)
         // Downloaded again, a new answer pins the new version and goes.
         try download("a1")
         try store.put(response("a1", "a new answer"), at: try DocumentPath("users/u1/responses/r2"))

@@ -4,10 +4,11 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// The store as an app holds it: typed documents, checkpoints on the schema set's schedule
 /// under a clock the test moves, observation of local writes and of what a sync brings.
-@Suite struct ProgressStoreTests {
+@Suite(.historiesVerified) struct ProgressStoreTests {
     let folder = TemporaryFolder("cairn-app")
 
     struct ExamAttempt: Codable, Equatable {

@@ -2,9 +2,10 @@
 import CairnMerge
 import Testing
 import CairnTestSupport
+import CairnToolTestSupport
 
 /// Which documents a server's refusal names.
-@Suite struct PushRefusalTests {
+@Suite(.historiesVerified) struct PushRefusalTests {
     @Test func aRefusalNamesWholeDocumentPathsOnly() throws {
         let a1 = try DocumentPath("users/u1/examAttempts/a1")
         let said = "users/u1/examAttempts/a10 breaks its schema (exam-attempt.schema.json) at /score: is 150; maximum is 100"

@@ -2,9 +2,10 @@ import CairnCore
 import Testing
 import CairnTestSupport
 import Git
+import CairnToolTestSupport
 
 /// What `init --remote`, `remote set` and `clone` accept, and what they keep.
-@Suite struct RemoteURLTests {
+@Suite(.historiesVerified) struct RemoteURLTests {
     @Test func eachTransportIsRecognized() throws {
         let cases: [(String, RemoteURL.Transport, String)] = [
             ("/srv/cairn/u1.git", .path, "/srv/cairn/u1.git"),

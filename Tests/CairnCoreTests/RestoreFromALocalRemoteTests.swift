@@ -4,12 +4,13 @@ import CairnServer
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// A restore from a repository on this machine (a path or file:// remote) copies the remote's
 /// object files, as `git clone` of a local path does, instead of having libgit2 build and
 /// delta-compress a new pack; a remote that borrows objects through `alternates` is fetched
 /// as before. Either way the store is the remote's, and git finds nothing wrong with it.
-@Suite struct RestoreFromALocalRemoteTests {
+@Suite(.historiesVerified) struct RestoreFromALocalRemoteTests {
     let folder = TemporaryFolder("cairn-local-restore")
 
     func home(_ device: String) -> Home { Home(root: folder.path + "/" + device) }

@@ -4,6 +4,7 @@ import CairnServer
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// An encrypted store on three devices under random sequences of writes, syncs, key
 /// rotations and devices learning the newest keyring at their own pace (an app's keychain
@@ -12,7 +13,7 @@ import Testing
 /// counters of the model (no watering lost whatever key sealed it), and a device given the
 /// first key alone judges what it opens and names the rest. Each sequence replays from its
 /// seed (``PropertySeeds``).
-@Suite struct RotationsBetweenSyncsKeepHistoriesSoundTests {
+@Suite(.historiesVerified) struct RotationsBetweenSyncsKeepHistoriesSoundTests {
     static let set = EncryptedStoreLibraryTests.set
     static let devices = ["phone", "tablet", "laptop"]
     static let plots = ["p1", "p2", "p3"]

@@ -4,12 +4,13 @@ import CairnServer
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Two devices make the same change to the same checkpoint in the same second. Without
 /// something of the device in the commit, both would make the very same commit — one commit,
 /// so a count both raised would rise once. Each copy of a store has its own ID, recorded in its
 /// checkpoints, so the commits differ and the merge counts both increments.
-@Suite struct SameChangeOnTwoDevicesTests {
+@Suite(.historiesVerified) struct SameChangeOnTwoDevicesTests {
     @Test func theSameIncrementInTheSameSecondCountsTwice() throws {
         let folder = TemporaryFolder()
         let schema = #"{"x-cairn":{"path":"users/{uid}/counts/{id}"},"type":"object","properties":{"n":{"type":"integer","x-merge":"counter"}}}"#

@@ -3,9 +3,10 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// One writer at a time; a lock that outlived its process is recovered.
-@Suite struct StoreLockTests {
+@Suite(.historiesVerified) struct StoreLockTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
 

@@ -3,9 +3,10 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Writes, reads, deletes and lists, as an app or the command line uses the store.
-@Suite struct StoreTests {
+@Suite(.historiesVerified) struct StoreTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
 

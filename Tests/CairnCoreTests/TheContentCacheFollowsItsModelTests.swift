@@ -3,6 +3,7 @@ import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// The content cache under random sequences of what authors and a learner do — publish a
 /// version (sometimes one that breaks the content set), download, read, answer (pinned to
@@ -11,7 +12,7 @@ import Testing
 /// passed over, which item each download evicts (expired first, then the least recently
 /// used, never one with answers not yet pushed), and when a download or a sync must refuse.
 /// Each sequence replays from its seed (``PropertySeeds``).
-@Suite struct TheContentCacheFollowsItsModelTests {
+@Suite(.historiesVerified) struct TheContentCacheFollowsItsModelTests {
     static let items = ["a", "b", "c"]
     static let limits = ContentLimits(maxItems: 2, expirySeconds: 3 * 86_400)
 

@@ -4,12 +4,13 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import CairnToolTestSupport
 #endif
 
 /// The thread a merge or a restore shares its work with starts on another processor than
 /// the caller's, so that it does not wait behind the caller for a time slice, then may run
 /// on every processor the caller may.
-@Suite struct TheSecondThreadStartsOnAnotherProcessorTests {
+@Suite(.historiesVerified) struct TheSecondThreadStartsOnAnotherProcessorTests {
     /// `pthread_attr_getaffinity_np`, which Swift's Glibc module does not show.
     let attributeAffinity = dlsym(nil, "pthread_attr_getaffinity_np").map {
         unsafeBitCast($0, to: (@convention(c) (UnsafePointer<pthread_attr_t>, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32).self)

@@ -5,11 +5,12 @@ import Foundation
 import Git
 import GitFormat
 import Testing
+import CairnToolTestSupport
 
 /// The store's tree merge, which reads only what differs, against the merge of whole stores
 /// (`SchemaSet.mergeDocuments`): the same documents and the same records, the same tree id
 /// whichever side merges, and criss-cross histories merged over a virtual base.
-@Suite struct TreeMergeTests {
+@Suite(.historiesVerified) struct TreeMergeTests {
     let folder = TemporaryFolder("cairn-tree-merge")
     let repository: Repository
 

@@ -9,7 +9,7 @@ import Testing
 /// checkpoint stops with one line and commits nothing, instead of committing its documents as
 /// deleted; a folder the last checkpoint has nothing in is passed over. A pending document
 /// that cannot be looked at stops the checkpoint the same way.
-@Suite struct AFolderThatCannotBeListedStopsTheScanTests {
+@Suite(.historiesVerified) struct AFolderThatCannotBeListedStopsTheScanTests {
     /// Runs `cairn ARGUMENTS` with every `call` on `path` failing with `EACCES`; requires that
     /// strace injected the error at least once.
     func failing(_ call: String, on path: String, _ cli: CLI, _ arguments: [String]) throws -> ProcessResult {

@@ -9,7 +9,7 @@ import Testing
 /// clone of the remote fetches it, another device downloads it when it plays it, and clearing
 /// the field deletes it from the server's storage (the post-receive hook) and the devices. An
 /// upload the server cannot take pushes no commit; the next sync sends both.
-@Suite(.serialized) struct AssetsOverLFSTests {
+@Suite(.serialized, .historiesVerified) struct AssetsOverLFSTests {
     static let passwords = ["u1": "p@ss-1", "u2": "p@ss-2"]
     static let session = "users/u1/readingSessions/s1"
 

@@ -6,7 +6,7 @@ import Testing
 /// A client with a broken merge cannot push it: over HTTP, to the repositories of `cairn
 /// server init`, the hook merges every merge it receives again under the policies and refuses
 /// one whose tree differs, naming the first document; Cairn's own merges pass.
-@Suite(.serialized) struct AttestedMergesOverHTTPTests {
+@Suite(.serialized, .historiesVerified) struct AttestedMergesOverHTTPTests {
     static let book = "users/u1/books/b1"
 
     @Test(.runningTime(atMost: .seconds(300)))

@@ -4,11 +4,12 @@ import Glibc
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// The programs the tests run start clean: stdin from /dev/null unless given, no descriptor of
 /// the test run (another test's pipe held open by a child would keep that test waiting), and
 /// an exit status and a killing signal told apart.
-@Suite struct ChildProcessTests {
+@Suite(.historiesVerified) struct ChildProcessTests {
     @Test func aChildReadsNothingAndHoldsNoDescriptorOfTheTestRun() throws {
         let stdin = try runProcess("/usr/bin/readlink", ["/proc/self/fd/0"])
         #expect(stdin.stdout == "/dev/null\n")

@@ -7,7 +7,7 @@ import CairnToolTestSupport
 
 /// Several processes writing one store: each waits its turn, none loses a write, and one
 /// that waits too long says the store is busy.
-@Suite struct ConcurrentWritersTests {
+@Suite(.historiesVerified) struct ConcurrentWritersTests {
     let cli = CLI()
 
     @Test func writersInParallelAllLand() throws {

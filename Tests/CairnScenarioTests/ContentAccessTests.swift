@@ -10,7 +10,7 @@ import Testing
 /// push, an anonymous client does neither; an author publishes a version with `git push`, and
 /// what the hook refuses (a document the set refuses, a rewritten version) reaches the author
 /// as `remote: cairn:`.
-@Suite(.serialized) struct ContentAccessTests {
+@Suite(.serialized, .historiesVerified) struct ContentAccessTests {
     /// ada writes assessments; sam reads; bo writes another collection (books) and only reads here.
     static let passwords = ["ada": "author-pw", "sam": "reader-pw", "bo": "other-author-pw"]
     static let assessment = #"{"title": "Algebra Quiz", "timeLimitSeconds": 600, "publishedAt": "2026-11-23T10:00:00Z", "questionCount": 1}"#

@@ -1,7 +1,8 @@
 import Testing
 import CairnTestSupport
+import CairnToolTestSupport
 
 /// The fault harness's suites (`CrashPointTests`, `IOErrorTests`), one after the other: each
 /// keeps two processes busy for minutes, and together they would starve the suites that run
 /// beside them (the SSH and HTTP tests have time limits).
-@Suite(.serialized) struct FaultInjectionTests {}
+@Suite(.serialized, .historiesVerified) struct FaultInjectionTests {}

@@ -1,12 +1,13 @@
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Cairn and git take turns in one store, in hundreds of seeded random sequences (see
 /// ``GitInterleaving``): nothing written is lost, the repository stays sound, and the
 /// devices converge. `CAIRN_INTERLEAVING_RUNS` sets how many sequences run (200 by
 /// default), `CAIRN_INTERLEAVING_SEED` replays one.
-@Suite struct GitInterleavingTests {
+@Suite(.historiesVerified) struct GitInterleavingTests {
     static let seeds: [UInt64] = {
         let environment = ProcessInfo.processInfo.environment
         if let seed = environment["CAIRN_INTERLEAVING_SEED"].flatMap(UInt64.init) { return [seed] }

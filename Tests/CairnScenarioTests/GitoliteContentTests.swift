@@ -7,7 +7,7 @@ import Testing
 /// content" gives (`R = @all`, `RW = @assessments-authors`, Cairn's hook), and plain git with
 /// each user's key as the client: the author publishes, another user fetches and may not
 /// push, a key gitolite does not know does neither; what the hook refuses reaches the author.
-@Suite(.serialized) struct GitoliteContentTests {
+@Suite(.serialized, .historiesVerified) struct GitoliteContentTests {
     static let assessment = ContentAccessTests.assessment
     static let question = ContentAccessTests.question
 

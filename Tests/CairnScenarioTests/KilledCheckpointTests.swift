@@ -6,7 +6,7 @@ import CairnToolTestSupport
 
 /// `kill -9` in the middle of checkpoints: afterwards the repository is sound, HEAD is a
 /// checkpoint, every acknowledged document is there, and the next command works unaided.
-@Suite struct KilledCheckpointTests {
+@Suite(.historiesVerified) struct KilledCheckpointTests {
     let cli = CLI()
 
     @Test func killedCheckpointsLoseNothing() throws {

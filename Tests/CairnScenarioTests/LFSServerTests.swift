@@ -10,7 +10,7 @@ import Testing
 ///
 /// The repositories are plain bare ones: Cairn's hook refuses the pointer files git-lfs
 /// commits (a pointer is neither a document's path nor valid JSON).
-@Suite(.serialized) struct LFSServerTests {
+@Suite(.serialized, .historiesVerified) struct LFSServerTests {
     static let passwords = ["u1": "p@ss-1", "u2": "p@ss-2"]
 
     /// Why a test's set-up failed.

@@ -7,7 +7,7 @@ import Testing
 /// a patient lock and with an impatient one: every write acknowledged (exit 0) is there, byte
 /// for byte, and committed by the last checkpoint; every refused one said "busy" in one line
 /// (exit 75) and left nothing behind.
-@Suite struct ManyWritersTests {
+@Suite(.historiesVerified) struct ManyWritersTests {
     struct Tally: CustomStringConvertible {
         var acknowledged = 0
         var busy = 0

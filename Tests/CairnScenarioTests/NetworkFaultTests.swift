@@ -15,7 +15,7 @@ import CairnMerge
 ///
 /// The offsets are seeded: `CAIRN_FAULT_SEED=N` picks others (the seed is printed);
 /// `CAIRN_FAULT_VERBOSE=1` prints every faulted sync with its outcome.
-@Suite(.serialized) struct NetworkFaultTests {
+@Suite(.serialized, .historiesVerified) struct NetworkFaultTests {
     static let password = "p@ss-fault"
     /// The timeout the syncs run with (`CAIRN_NETWORK_TIMEOUT`): short, so a stall costs little.
     static let timeout = 2.0

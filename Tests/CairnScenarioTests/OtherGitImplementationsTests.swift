@@ -11,7 +11,7 @@ import Testing
 /// reads every entry of the index and finds the status clean; it commits a document on the
 /// branch, and Cairn checkpoints over that commit and syncs it to the remote and to a second
 /// device. A client that cannot be installed fails its cases: none is ever skipped.
-@Suite struct OtherGitImplementationsTests {
+@Suite(.historiesVerified) struct OtherGitImplementationsTests {
     static func attempt(_ id: String, score: Int = 80) -> String {
         #"{"attemptId":"\#(id)","examId":"practice-1","status":"passed","score":\#(score)}"#
     }

@@ -9,7 +9,7 @@ import Testing
 /// downloads the assessment with their own credentials; the sync asks the item's server (with the user's credentials) for its latest version; an unchanged
 /// item lets the answers go, an updated one holds them, and a deleted one — the server answers
 /// 404 — holds them flagged.
-@Suite(.serialized) struct PinnedContentOverHTTPTests {
+@Suite(.serialized, .historiesVerified) struct PinnedContentOverHTTPTests {
     static let passwords = ["u1": "student-pw", "ada": "author-pw"]
     static let progress = SchemaSetFiles(name: "answers", files: [
         "response.schema.json": Array(#"""

@@ -11,7 +11,7 @@ import Testing
 /// `IdentitiesOnly` in `~/.ssh/config` for a host alias (with its `HostName`, `Port` and
 /// `User`), the key file itself when the agent lacks it, ssh's default key file, and the ssh
 /// command git would run (`GIT_SSH_COMMAND`, `core.sshCommand`).
-@Suite(.serialized) struct SSHKeyChoiceTests {
+@Suite(.serialized, .historiesVerified) struct SSHKeyChoiceTests {
     typealias Served = SSHSyncTests.Served
     typealias Device = SSHSyncTests.Device
 

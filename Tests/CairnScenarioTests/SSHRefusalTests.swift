@@ -10,7 +10,7 @@ import Testing
 /// server refuses (fewer keys than the server allows tries, and more), a repository that is
 /// not there — and exits 1 at once: the retry schedule, set to 1 s, is never used, where a
 /// network failure would be tried again and end with 75.
-@Suite(.serialized) struct SSHRefusalTests {
+@Suite(.serialized, .historiesVerified) struct SSHRefusalTests {
     typealias Served = SSHSyncTests.Served
 
     /// A retry schedule that a retried failure would show (a second line, exit 75).

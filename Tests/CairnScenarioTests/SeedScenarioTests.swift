@@ -8,7 +8,7 @@ import Testing
 /// their own, each user's remote a bare repository made by `cairn server init` (a path
 /// remote), and a device is offline when its remote is `http://127.0.0.1:9/…`, where nothing
 /// listens. Every scenario ends with the devices and the remote on one tree.
-@Suite struct SeedScenarioTests {}
+@Suite(.historiesVerified) struct SeedScenarioTests {}
 
 /// A JSON text parsed (the expected side of a comparison).
 private func json(_ text: String) throws -> JSONValue {

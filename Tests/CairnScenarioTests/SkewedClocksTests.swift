@@ -5,7 +5,7 @@ import Testing
 
 /// A device whose clock runs far ahead: its stamps win last-writer-wins merges as the schema
 /// says, and the merge says so — in the sync's output, the merge commit and `cairn conflicts`.
-@Suite struct SkewedClocksTests {
+@Suite(.historiesVerified) struct SkewedClocksTests {
     let devices: Devices
 
     init() throws { devices = try Devices(schema: "life-in-uk") }

@@ -8,7 +8,7 @@ import Testing
 /// documents, each valid under the collection's set with its derived fields right, history
 /// never rewritten, the branch never deleted, only the authors pushing. (git runs hooks for
 /// pushes to a path too, so no web server is needed here.)
-@Suite struct ContentRepositoryTests {
+@Suite(.historiesVerified) struct ContentRepositoryTests {
     let folder = TemporaryFolder("cairn-content")
     var server: String { folder.path + "/server" }
     var collection: String { server + "/content/assessments" }

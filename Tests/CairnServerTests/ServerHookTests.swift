@@ -6,7 +6,7 @@ import Testing
 /// `cairn hook pre-receive` in a repository of `cairn server init`: pushes made with plain git
 /// that break a rule are refused with the document and the rule, and the server keeps its
 /// branch. (git runs hooks for pushes to a path too, so no web server is needed here.)
-@Suite struct ServerHookTests {
+@Suite(.historiesVerified) struct ServerHookTests {
     let folder = TemporaryFolder("cairn-hook")
     var server: String { folder.path + "/server/u1.git" }
     var store: String { folder.path + "/phone/u1" }
@@ -77,6 +77,29 @@ import Testing
         try git("reset", "-q", "--hard", "HEAD~1")
         #expect(try refusedPush(["users/u1/notes/n3.json": "{}"], ["--force"]).contains("not a fast-forward"))
         #expect(try runProcess("/usr/bin/git", ["--git-dir", server, "fsck", "--strict"]).status == 0)
+    }
+
+    /// A discard (`cairn content discard`) deletes only answers the remote never held: a
+    /// commit that names a discard for the version an answer pushed before pins, and deletes
+    /// it, is refused like any deletion of an append-only document.
+    @Test func aDiscardDeletesNoAnswerTheServerHolds() throws {
+        #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1", "--schema", "edumind"]).status == 0)
+        #expect(try cairn("init", "u1", "--schema", "edumind", "--remote", server).status == 0)
+        let version = String(repeating: "ab", count: 20)
+        let response = #"{"id":"r1","student_id":"u1","assessment_id":"a1","question_id":"q-001","response_data":{"answer":"4"},"answered_at":1732089600000,"content_version":"\#(version)"}"#
+        let put = try cairn("put", "users/u1/pending_responses/a1_q-001", input: response)
+        #expect(put.status == 0, "\(put.stderr)")
+        // Pushed with plain git: no item a1 exists for a sync's pin check to ask.
+        #expect(try cairn("checkpoint").status == 0)
+        #expect(try git("push", "-q", "origin", "main").status == 0)
+        let before = try serverMain()
+        try git("rm", "-q", "users/u1/pending_responses/a1_q-001.json")
+        try git("commit", "-qm", "Content: discard the answers to assessments/a1\n\nCairn-Content-Decision: discard assessments/a1 \(version)")
+        let push = try runProcess("/usr/bin/git", ["-C", store, "push", "origin", "main"])
+        #expect(push.status != 0)
+        #expect(push.stderr.contains("users/u1/pending_responses/a1_q-001 is append-only (pending-response.schema.json): an existing document is never deleted"), "\(push.stderr)")
+        #expect(try serverMain() == before)
+        try git("reset", "-q", "--hard", "HEAD~1")
     }
 
     @Test func anotherAuthenticatedUserIsRefused() throws {

@@ -4,10 +4,11 @@ import CairnSimulation
 import CairnTestSupport
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// `cairn simulate`'s engine: schedules of every shipped set keep the invariants their
 /// policies promise, and a seed replays the same schedule.
-@Suite struct SimulationTests {
+@Suite(.historiesVerified) struct SimulationTests {
     static let sets = ["life-in-uk", "edumind", "bonfire", "remi", "oybc", "remi-v1"]
 
     @Test(arguments: sets)

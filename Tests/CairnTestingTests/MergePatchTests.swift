@@ -2,9 +2,10 @@ import CairnMerge
 import CairnTestSupport
 import CairnTesting
 import Testing
+import CairnToolTestSupport
 
 /// JSON merge patches (RFC 7386) as scenario steps apply them.
-@Suite struct MergePatchTests {
+@Suite(.historiesVerified) struct MergePatchTests {
     @Test func mergePatchesFollowRFC7386() throws {
         // The examples of RFC 7386's appendix A.
         let cases: [(String, String, String)] = [

@@ -16,6 +16,7 @@ import Testing
     try story.run(.sync(device: "laptop"))
     try story.expect(.contains(device: "laptop", path: "users/u1/books/b1", value: try JSONParser().parse(#"{"completedCount":1}"#)))
     try story.expect(.sameTree(devices: [], remote: true))
+    try story.expect(.verified)
     #expect(story.lastConflicts(on: "laptop") == [])
 }
 

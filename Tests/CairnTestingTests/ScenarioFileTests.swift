@@ -4,10 +4,11 @@ import CairnTestSupport
 import CairnTesting
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Scenario files and golden cases run from Swift, as an app's tests would run its own: the
 /// library finds a set by name in a `schema/` folder beside the file or above it.
-@Suite struct ScenarioFileTests {
+@Suite(.historiesVerified) struct ScenarioFileTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 

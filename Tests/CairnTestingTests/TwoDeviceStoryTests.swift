@@ -4,10 +4,11 @@ import CairnTestSupport
 import CairnTesting
 import Foundation
 import Testing
+import CairnToolTestSupport
 
 /// Merge stories told through CairnTesting's Swift API, as an app's own tests tell them:
 /// two devices of a user, offline edits, a merge, and what must hold after it.
-@Suite struct TwoDeviceStoryTests {
+@Suite(.historiesVerified) struct TwoDeviceStoryTests {
     func book(_ sections: String, updatedAt: Int) throws -> JSONValue {
         try json(#"{"schemaVersion":1,"bookId":"b1","updatedAt":\#(updatedAt),"sections":{\#(sections)}}"#)
     }
@@ -114,6 +115,27 @@ import Testing
         let latest = try #require(try story.store("phone").history(limit: 1).first)
         #expect(latest.checkpoint.time == 1_795_341_600)
         #expect(try story.store("phone").clock() == 1_795_341_600_000)
+    }
+
+    /// `.verified` audits every device and the remote: sound after Cairn's own steps, and a
+    /// commit another tool made that breaks a rule is a failure naming the device and the
+    /// finding.
+    @Test func verifiedNamesEachFindingWithItsDevice() throws {
+        let story = try Story(schemaSet: try shippedSchemaSet("life-in-uk"), devices: ["phone", "laptop"])
+        try story.run(.put(device: "phone", path: "users/u1/books/b1", value: try book(#""s1":{"completed":true,"updatedAt":10}"#, updatedAt: 10)))
+        try story.run(.sync(device: "phone"))
+        try story.run(.sync(device: "laptop"))
+        try story.expect(.verified)
+        // An attempt over the maximum, committed on the laptop with plain git.
+        let laptop = try story.store("laptop").folder
+        try FileManager.default.createDirectory(atPath: laptop + "/users/u1/examAttempts", withIntermediateDirectories: true)
+        try #"{"attemptId":"a1","examId":"x","score":150,"status":"passed"}"#.write(toFile: laptop + "/users/u1/examAttempts/a1.json", atomically: true, encoding: .utf8)
+        #expect(try runProcess("/usr/bin/git", ["-C", laptop, "add", "-A"]).status == 0)
+        #expect(try runProcess("/usr/bin/git", ["-C", laptop, "-c", "user.name=X", "-c", "user.email=x@example.org", "commit", "-qm", "by hand"]).status == 0)
+        let failure = #expect(throws: StoryFailure.self) { try story.expect(.verified) }
+        #expect(failure?.message.hasPrefix("cairn verify found a finding: laptop: commit ") == true, "\(failure?.message ?? "")")
+        #expect(failure?.message.contains("users/u1/examAttempts/a1 breaks its schema") == true, "\(failure?.message ?? "")")
+        #expect(failure?.step == 4, "the fifth step, counted from 0")
     }
 
     @Test func theStoryLeavesNothingBehind() throws {

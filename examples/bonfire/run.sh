@@ -191,4 +191,5 @@ echo "$old"
 check "reading it at an old revision says it was deleted" grep -q 'was deleted' <<<"$old"
 check "the three devices converged" converged u1 phone tablet laptop
 
+check "every history verifies: cairn verify on each device and on the server" verified
 echo "(three devices converged; every answer counted, every session kept, the badge awarded once; the book read offline and updated by its changes; a recording played on another device and deleted everywhere)"

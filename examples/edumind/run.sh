@@ -225,4 +225,5 @@ check "no file and no object of the phone, the tablet or the server holds the an
 check "a device without the key is refused in one line, nothing written" \
     equal "$(CAIRN_KEY_FILE=/nonexistent quietly tablet --user "$secure" get "users/$secure/pending_responses/history-quiz-1_q-001" 2>&1 | wc -l)" 1
 check "phone and tablet converged through the encrypted remote" converged "$secure" phone tablet
+check "every history verifies: cairn verify on each device and on the server" verified
 echo "(encrypted at rest: the same tree on both devices, JSON through git where the key is, nothing in the clear elsewhere)"

@@ -53,4 +53,5 @@ echo
 echo "# What an exam session costs (the in-progress exam written on every answer and every tick):"
 step phone "cairn simulate exam-session"
 "$CAIRN_BIN" simulate exam-session
+check "every history verifies: cairn verify on each device and on the server" verified
 echo "(attempts kept, counters added, sections by their latest mark; at most 2 pushes a session)"

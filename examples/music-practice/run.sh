@@ -156,3 +156,4 @@ step ci "cairn simulate --schema schema/music-practice --schedules 10"
 "$CAIRN_BIN" simulate --schema "$set" --devices 3 --steps 40 --schedules 10 --seed 1
 step ci "cairn schema laws schema/music-practice"
 "$CAIRN_BIN" schema laws "$set" --cases 300 --seed 1
+check "every history verifies: cairn verify on each device and on the server" verified

@@ -134,4 +134,5 @@ check "nothing is removed: the deleted board keeps its squares, and t6 done mean
 check "the tasks themselves are untouched" equal "$(quietly phone ls users/u1/tasks | wc -l)" 9
 for d in phone tablet; do check "$d: every document valid" quietly "$d" validate; done
 
+check "every history verifies: cairn verify on each device and on the server" verified
 echo "(same tree on both devices and the server; higher version won; every square, line and task kept)"

@@ -109,4 +109,5 @@ check "laptop: no flat task or response left" equal "$(ids laptop users/u2/tasks
 check "laptop: the migrated habit keeps its completions" equal "$(field laptop "users/u2/profiles/$joe/habits/task-1" completionCount)" 3
 check "laptop: taskCount now counts habits under profiles" equal "$(field laptop users/u2 taskCount)" 1
 check "laptop: every document valid" quietly laptop validate
+check "every history verifies: cairn verify on each device and on the server" verified
 echo "(profiles and counts converged, completions added up, the cascade delete left no orphans; nothing lost)"

@@ -3,6 +3,11 @@ import Git
 import GitFormat
 
 extension Store {
+    /// The trailer of a restore's checkpoint that names the commit its documents were taken
+    /// from: `Cairn-Restore-Source: <40 hex digits>`. An audit reads it (``PushRules``): an
+    /// append-only document a restore takes back to the source's version is no change of one.
+    public static let restoreSourceTrailer = "Cairn-Restore-Source"
+
     /// Takes documents back to their version on the remote (as of the last sync), or at
     /// `revision`, and removes those the source lacks, in a new checkpoint: the way out of a
     /// push the server refused. The history is kept (the refused checkpoints stay, undone by
@@ -87,6 +92,7 @@ extension Store {
             if !changes.isEmpty {
                 message += "\n" + changes.map { "\($0.kind.rawValue) \($0.displayPath)\n" }.joined()
             }
+            if let source { message += "\n\(Self.restoreSourceTrailer): \(source.hex)\n" }
             result.restore = try commitPending(message: message)
             return result
         }

@@ -131,6 +131,10 @@ package struct PushRules {
         let set = try schemaSet(oldTree: oldTree, newTree: newTree)
         var changed: [DocumentPath] = []
         let (pushedFrom, pushedTo) = (old, new)
+        let message = reportsEveryFinding ? try repository.commit(new).message : ""
+        let discards = ContentDecision.recorded(in: message).filter { $0.decision == .discard }
+        let restoredFrom = try Store.trailer(Store.restoreSourceTrailer, in: message).flatMap(ObjectID.init(hex:))
+            .flatMap { source in try repository.isDescendant(new, of: source) ? source : nil }
         var assetDocuments: Set<DocumentPath> = []
         for difference in try repository.differences(among: [oldTree, newTree]) {
             if let pointer = StoreLayout.assetField(ofPointerFile: difference.path) {
@@ -143,6 +147,15 @@ package struct PushRules {
             if kind?.assets.isEmpty == false { assetDocuments.insert(document) }
             if let old = difference.entries[0], let kind, kind.policy.isAppendOnly,
                try !clearsAssetsOnly(document, kind: kind, was: old.id, now: difference.entries[1]?.id, codec: codec) {
+                // An answer the user discarded (`cairn content discard`) that was never pushed:
+                // the commit names the pinned version. Only an audit meets one: a push carries
+                // the answer's creation and its discard together, and the remote never held it.
+                if reportsEveryFinding, difference.entries[1] == nil,
+                   try isDiscarded(document, old: old, kind: kind, decisions: discards, codec: codec) { continue }
+                // A restore (`cairn restore`), the way out of a refused push, taking it back to
+                // the version of the commit it names (the remote's, for one the remote holds).
+                if reportsEveryFinding, let restoredFrom,
+                   try repository.blobID(at: document.fileName, inCommit: restoredFrom) == difference.entries[1]?.id { continue }
                 if difference.entries[1] == nil, let retention = kind.retention {
                     // Unread, an encrypted store's expiry is checked by count: the collection
                     // keeps at least as many as its retention keeps.
@@ -251,6 +264,19 @@ package struct PushRules {
             documents[path] = try codec.document(repository.blobContent(entry.id), at: file.path)
         }
         return retention.expired(documents).contains(document)
+    }
+
+    /// Whether deleting the append-only `document` is a discard the commit records: its old
+    /// version pins an item's version that one of `decisions` names. Read without a key (an
+    /// encrypted store's server), a discard the commit records for any version is trusted.
+    private func isDiscarded(_ document: DocumentPath, old: TreeEntry, kind: SchemaSet.Kind,
+                             decisions: [(decision: ContentDecision, collection: String, item: String, version: String)],
+                             codec: DocumentCodec?) throws -> Bool {
+        guard let pin = kind.pin, !decisions.isEmpty else { return false }
+        guard let codec else { return decisions.contains { $0.collection == pin.collection } }
+        let value = try codec.document(repository.blobContent(old.id), at: document.fileName)
+        guard let item = pin.item(of: value), let version = pin.version(of: value) else { return false }
+        return decisions.contains { $0.collection == pin.collection && $0.item == item && $0.version == version }
     }
 
     /// How many documents of `kind` the collection holds in `tree`.

@@ -11,7 +11,7 @@ import Foundation
 public func runBounded(_ executable: String, _ arguments: [String], input: String? = nil,
                        environment: [String: String] = [:], removing: [String] = [],
                        limit: TimeInterval = 30) throws -> ProcessResult {
-    let folder = TemporaryFolder("cairn-run")
+    let folder = TemporaryFolder("cairn-run", keptForTheTest: false)
     let paths = (input: folder.path + "/stdin", output: folder.path + "/stdout", error: folder.path + "/stderr")
     try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: paths.input))
     try Data().write(to: URL(fileURLWithPath: paths.output))

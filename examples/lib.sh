@@ -92,9 +92,9 @@ converged() {
 # verified: `cairn verify` on every store of every device (the homes under $work) and on every
 # user's repository on the server: every commit meets the rules a push must meet, every merge
 # is what the policies give. The first history with a finding stops the script, its findings
-# shown.
+# shown; finding no history at all is a failure too.
 verified() {
-    local git store output
+    local git store output count=0
     for git in "$work"/*/*/.git "$work"/server/*.git; do
         [ -d "$git" ] || continue
         if [ "$(basename "$git")" = .git ]; then
@@ -105,5 +105,8 @@ verified() {
         else
             output="$("$CAIRN_BIN" verify --git-dir "$git" 2>&1)" || { echo "$output" | sed "s|^|  $git: |" >&2; return 1; }
         fi
+        count=$((count + 1))
     done
+    echo "  $count histories verified"
+    [ "$count" -gt 0 ]
 }

@@ -188,6 +188,35 @@ import Testing
         #expect(served.stdout.split(separator: "\n").map(String.init) == again, "\(served.stdout)")
     }
 
+    /// A restore takes an attempt changed by hand back to the remote's version: the restore's
+    /// commit, which names its source, is no finding (the hand commit is). A commit that
+    /// names a source but takes the attempt elsewhere is a finding all the same.
+    @Test func aRestoreIsTheChangeItsSourceNamesAndNoOther() throws {
+        let devices = try Devices(schema: "life-in-uk")
+        try devices.start("phone")
+        try devices.put("phone", Self.attempt, #"{"attemptId":"a1","examId":"practice-1","status":"failed","score":55}"#)
+        try devices.sync("phone")
+        let file = devices.store("phone") + "/" + Self.attempt + ".json"
+        try #"{"attemptId":"a1","examId":"practice-1","score":75,"status":"passed"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try devices.git("phone", "commit", "-q", "-am", "fix score")
+        let hand = try devices.git("phone", "rev-parse", "HEAD")
+        HistoriesVerified.exempt(commit: hand, because: "a hand commit that changes an attempt, for verify to find")
+        #expect(try devices.on("phone", "restore", Self.attempt).status == 0)
+        let restore = try devices.git("phone", "log", "-1", "--format=%B")
+        #expect(restore.contains("Cairn-Restore-Source: " + (try devices.git("phone", "rev-parse", "origin/main"))), "\(restore)")
+        let verified = try devices.on("phone", "verify")
+        #expect(verified.stdout.split(separator: "\n").map { $0.prefix(14) } == ["commit \(hand.prefix(7))"], "only the hand commit: \(verified.stdout)")
+
+        // The same trailer over another change of the attempt.
+        try #"{"attemptId":"a1","examId":"practice-1","score":99,"status":"passed"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let source = try devices.git("phone", "rev-parse", "origin/main")
+        _ = try devices.git("phone", "commit", "-q", "-am", "Restore 1 document\n\nCairn-Restore-Source: " + source)
+        let forged = try devices.git("phone", "rev-parse", "HEAD")
+        HistoriesVerified.exempt(commit: forged, because: "a forged restore, for verify to find")
+        let again = try devices.on("phone", "verify")
+        #expect(again.stdout.contains("commit \(forged.prefix(7)): users/u1/examAttempts/a1 is append-only"), "\(again.stdout)")
+    }
+
     /// With `"future": "clamp"`, a stamp from the future counts as the merging device's clock
     /// and the kept value carries that clock: merged again with the clock the merge commit
     /// records (as verify and a server's hook do), it gives the same tree.

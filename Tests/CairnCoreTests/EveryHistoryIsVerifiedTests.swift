@@ -51,4 +51,24 @@ import Testing
         folders.removeAll()
         #expect(!FileManager.default.fileExists(atPath: root))
     }
+
+    /// Every suite of the test targets that make stores carries the audit, so a new suite
+    /// cannot leave it out unnoticed.
+    @Test func everySuiteThatMakesStoresCarriesTheAudit() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        var missing: [String] = []
+        var suites = 0
+        for target in ["CairnCLITests", "CairnScenarioTests", "CairnServerTests", "CairnCoreTests", "CairnTestingTests", "CairnSimulationTests"] {
+            let folder = tests.appendingPathComponent(target).path
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("@Suite") {
+                    suites += 1
+                    if !line.contains(".historiesVerified") { missing.append("\(target)/\(name): \(line)") }
+                }
+            }
+        }
+        #expect(suites > 100, "\(suites) suites found")
+        #expect(missing.isEmpty, "\(missing)")
+    }
 }

@@ -24,6 +24,13 @@ import Testing
 
     /// Commits `files` in an author's clone of the item and pushes them: a new version.
     static func publish(_ cli: CLI, _ item: String, files: [String: String]) throws {
+        try commit(cli, item, files: files)
+        let pushed = try runBounded("/usr/bin/git", ["-C", cli.scratch("author-\(item)"), "push", "-q", "origin", "HEAD:main"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+    }
+
+    /// Commits `files` in the author's clone of the item (made first if need be).
+    static func commit(_ cli: CLI, _ item: String, files: [String: String]) throws {
         let clone = cli.scratch("author-\(item)")
         if !FileManager.default.fileExists(atPath: clone) {
             _ = try runBounded("/usr/bin/git", ["clone", "-q", cli.scratch("server") + "/content/assessments/\(item).git", clone])
@@ -35,8 +42,6 @@ import Testing
         }
         _ = try runBounded("/usr/bin/git", ["-C", clone, "add", "-A"])
         _ = try runBounded("/usr/bin/git", ["-C", clone, "-c", "user.name=Ada", "-c", "user.email=ada@example.org", "commit", "-q", "-m", "publish"])
-        let pushed = try runBounded("/usr/bin/git", ["-C", clone, "push", "-q", "origin", "HEAD:main"])
-        #expect(pushed.status == 0, "\(pushed.stderr)")
     }
 
     @Test func aStudentDownloadsAnAssessmentSeesTheStorageScreenAndReadsItOffline() throws {
@@ -82,14 +87,8 @@ import Testing
     /// Commits `files` in the author's clone and puts them on the server's `main` without its
     /// hook (as a server without Cairn's hook would take them): a version nothing checked.
     static func publishUnchecked(_ cli: CLI, _ item: String, files: [String: String]) throws -> String {
+        try commit(cli, item, files: files)
         let clone = cli.scratch("author-\(item)")
-        for (path, text) in files {
-            try FileManager.default.createDirectory(atPath: clone + "/" + (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
-            try text.write(toFile: clone + "/" + path, atomically: true, encoding: .utf8)
-        }
-        _ = try runBounded("/usr/bin/git", ["-C", clone, "add", "-A"])
-        _ = try runBounded("/usr/bin/git", ["-C", clone, "-c", "user.name=Ada", "-c", "user.email=ada@example.org", "commit", "-q", "-m", "publish"])
         let bare = cli.scratch("server") + "/content/assessments/\(item).git"
         let fetched = try runBounded("/usr/bin/git", ["--git-dir", bare, "fetch", "-q", clone, "+HEAD:refs/heads/main"])
         #expect(fetched.status == 0, "\(fetched.stderr)")

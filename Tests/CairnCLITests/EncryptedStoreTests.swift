@@ -66,13 +66,18 @@ import Testing
         #expect(book.stdout.contains(Self.secrets[0]) && book.stdout.contains("4711993"), "\(book.stdout)")
     }
 
-    @Test func twoDevicesConvergeOnOneTreeThroughAnEncryptedRemote() throws {
-        try twoDevices()
+    /// Both devices count the word offline, then sync: the phone merges, the tablet takes it.
+    func bothCountTheWord() throws {
         #expect(try cli("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":5,"incorrectCount":1}"#).status == 0)
         #expect(try tablet("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":4,"incorrectCount":2}"#).status == 0)
         #expect(try tablet("sync").status == 0)
         #expect(try cli("sync").status == 0)
         #expect(try tablet("sync").status == 0)
+    }
+
+    @Test func twoDevicesConvergeOnOneTreeThroughAnEncryptedRemote() throws {
+        try twoDevices()
+        try bothCountTheWord()
         let phoneTree = try cli.git("u1", "rev-parse", "HEAD^{tree}").stdout
         let tabletTree = try git("rev-parse", "HEAD^{tree}", in: tablet + "/u1").stdout
         #expect(phoneTree == tabletTree)
@@ -151,11 +156,7 @@ import Testing
     /// the old key alone checks what that key opens and says, in one line, what it could not.
     @Test func aRotationLeavesASoundHistorySound() throws {
         try twoDevices()
-        #expect(try cli("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":5,"incorrectCount":1}"#).status == 0)
-        #expect(try tablet("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":4,"incorrectCount":2}"#).status == 0)
-        #expect(try tablet("sync").status == 0)
-        #expect(try cli("sync").status == 0)
-        #expect(try tablet("sync").status == 0)
+        try bothCountTheWord()
         #expect(try cli.git("u1", "log", "-1", "--format=%P").stdout.split(separator: " ").count == 2, "a merge to audit")
         #expect(try cli("verify").status == 0)
         let oldKeyLines = try String(contentsOfFile: keyFile, encoding: .utf8)

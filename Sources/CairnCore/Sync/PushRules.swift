@@ -15,7 +15,9 @@ import GitFormat
 /// - every new commit holds only what a store of that user may hold (``StoreTree``);
 /// - every document that arrives is at most 1 MiB, valid JSON, and valid under the schema set;
 /// - an append-only document that exists is never changed or deleted (but for the version a
-///   merge of two concurrent creations keeps, and what retention expires);
+///   merge of two concurrent creations keeps, and what retention expires; in an audit of one
+///   commit, also what a restore takes back to the source its commit names, and the answers
+///   never pushed that a content discard its commit records deletes);
 /// - every derived field of a document that arrives, or that counts documents that arrive or
 ///   go, is what its schema computes;
 /// - the Git LFS pointers in `.cairn/assets/` are those the documents' asset fields make, and

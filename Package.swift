@@ -48,11 +48,18 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // 4.x, which jwt-kit needs; 3.12.3 is the lowest Cairn itself builds with.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config, which also
@@ -103,6 +110,14 @@ let package = Package(
             ]),
         // The server's side: per-user bare repositories and the pre-receive hook.
         .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
+        // ID tokens of the apps' identity providers (Firebase Auth, any OIDC provider),
+        // verified with jwt-kit against the provider's key set.
+        .target(
+            name: "CairnIdentity",
+            dependencies: [
+                "CairnCore", "CairnMerge", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Seeded devices syncing through one remote, for any schema set.
         .target(name: "CairnSimulation", dependencies: ["CairnCore", "CairnServer", "CairnMerge"]),
         // Merge stories for any app: devices, a remote, steps and expectations; scenario files,
@@ -189,6 +204,9 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
+        .testTarget(
+            name: "CairnIdentityTests",
+            dependencies: ["CairnIdentity", "CairnCore", "CairnTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport", "CairnToolTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
         .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport", "CairnToolTestSupport"]),

@@ -8,9 +8,11 @@
 #   jgit-debian     Debian's libjgit-java, through Tests/GitClients/JGitClient.java
 # one reader of what Cairn writes for CI systems:
 #   junitparser     junitparser from PyPI, reading `cairn test --junit` reports as report tools do
-# and one server:
+# one server:
 #   giftless        the Git LFS server giftless from PyPI, run by gunicorn on a Unix socket
 #                   (Tests/CairnTestSupport/Servers/GiftlessServer.swift puts it behind lighttpd)
+# and an identity provider's tokens, minted by other JWT implementations than Cairn's:
+#   tokens          Tests/Identity/tokens.py: PyJWT (RS256) and joserfc (ES256) from PyPI
 # The PyPI packages go into a virtual environment of Debian's python3, and the Java client is
 # compiled once, both in a cache folder outside the repository (${XDG_CACHE_HOME:-~/.cache}),
 # made again only when the pinned versions or the client's source change.
@@ -20,13 +22,14 @@
 #   bash scripts/git-clients.sh run NAME STORE commit DOCUMENT FIELD=VALUE…
 #   bash scripts/git-clients.sh run junitparser REPORT read
 #   bash scripts/git-clients.sh run giftless SOCKET CONFIG     serve until SIGTERM
+#   bash scripts/git-clients.sh run tokens keys DIR | mint DIR CLAIMS [OPTIONS]
 #
 # A client that cannot be made fails with one line naming what is missing; scripts/install-deps.sh
 # installs the Debian packages, and the first `prepare` needs PyPI (pip) to be reachable.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 clients="$root/Tests/GitClients"
-names=(pygit2 dulwich pygit2-debian dulwich-debian jgit-debian junitparser giftless)
+names=(pygit2 dulwich pygit2-debian dulwich-debian jgit-debian junitparser giftless tokens)
 
 # The versions from PyPI (checked with `pip index versions`): pygit2 1.21.0 bundles libgit2 1.9.
 # giftless's wheel declares no dependencies: the ones its local storage and Flask views import
@@ -36,7 +39,8 @@ pins=(pygit2==1.21.0 dulwich==1.2.21 junitparser==5.0.3
       giftless==0.6.2 flask==2.3.3 werkzeug==3.0.3 flask-classful==0.16.0 flask-marshmallow==0.15.0
       marshmallow==3.21.1 webargs==8.4.0 figcan==0.0.4 pyyaml==6.0.1 pyjwt==2.8.0
       python-dotenv==1.0.1 python-dateutil==2.9.0.post0 cachetools==5.3.3 importlib-metadata==7.0.2
-      typing-extensions==4.10.0 gunicorn==27.0.1)
+      typing-extensions==4.10.0 gunicorn==27.0.1
+      joserfc==1.6.5 cryptography==48.0.0 cffi==2.0.0 pycparser==3.0)
 python=/usr/bin/python3
 cache="${XDG_CACHE_HOME:-$HOME/.cache}"
 venv="$cache/cairn-test-venv"
@@ -98,7 +102,7 @@ prepare() {
     flock 9
     for name in "$@"; do
         case "$name" in
-            pygit2 | dulwich | junitparser | giftless) prepare_venv ;;
+            pygit2 | dulwich | junitparser | giftless | tokens) prepare_venv ;;
             pygit2-debian) prepare_debian_module pygit2 python3-pygit2 ;;
             dulwich-debian) prepare_debian_module dulwich python3-dulwich ;;
             jgit-debian) prepare_jgit ;;
@@ -115,6 +119,7 @@ run() {
     case "$name" in
         pygit2 | dulwich) exec "$venv/bin/python" -I "$clients/${name}_client.py" "$@" ;;
         junitparser) exec "$venv/bin/python" -I "$clients/junit_reader.py" "$@" ;;
+        tokens) exec "$venv/bin/python" -I "$root/Tests/Identity/tokens.py" "$@" ;;
         giftless)
             # One worker with threads (git-lfs transfers several objects at once); no control
             # socket, which gunicorn would otherwise share between servers in ~/.gunicorn.
@@ -140,7 +145,7 @@ case "${1:-}" in
         prepare "$@"
         ;;
     run)
-        [ $# -ge 3 ] || fail "usage: git-clients.sh run NAME STORE read | run NAME STORE commit DOCUMENT FIELD=VALUE… | run giftless SOCKET CONFIG"
+        [ $# -ge 3 ] || fail "usage: git-clients.sh run NAME STORE read | run NAME STORE commit DOCUMENT FIELD=VALUE… | run giftless SOCKET CONFIG | run tokens keys DIR"
         shift
         run "$@"
         ;;

@@ -8,24 +8,34 @@ import CCurl
 /// Redirects are followed to HTTP and HTTPS only; a custom `Authorization` header is not sent
 /// on to another host. Proxies and TLS roots are libcurl's (the `https_proxy` variables, the
 /// system's certificates).
-struct HTTPRequest {
-    var method: String
-    var url: String
+package struct HTTPRequest {
+    package var method: String
+    package var url: String
     /// Header lines as name and value; a name given again replaces the earlier value (names
     /// compared without case, as HTTP compares them).
-    var headers: [(name: String, value: String)] = []
+    package var headers: [(name: String, value: String)] = []
     /// The body to send, or nil.
-    var body: [UInt8]? = nil
+    package var body: [UInt8]? = nil
     /// A file to send as the body instead, or nil.
-    var uploading: String? = nil
+    package var uploading: String? = nil
     /// The longest wait, in seconds, to connect and for any byte either way: a slow transfer
     /// that keeps moving is never cut short. 0: no limit of Cairn's (libcurl's own connect
     /// timeout, 300 s, stays).
-    var timeout: Double
+    package var timeout: Double
+
+    package init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+                 uploading: String? = nil, timeout: Double) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.uploading = uploading
+        self.timeout = timeout
+    }
 
     /// Why no answer came, in one line.
-    struct Failure: Error {
-        enum Kind {
+    package struct Failure: Error {
+        package enum Kind {
             /// The transfer failed: libcurl says why (a refused connection, a timeout).
             /// Trying again later may work.
             case transfer
@@ -39,8 +49,8 @@ struct HTTPRequest {
             case unreadableFile
         }
 
-        let kind: Kind
-        let reason: String
+        package let kind: Kind
+        package let reason: String
     }
 
     /// The header lines to send (`Name: value`; `Name;` for an empty value, which libcurl
@@ -67,7 +77,7 @@ struct HTTPRequest {
     }
 
     /// Sends the request and waits for the answer: its status and body.
-    func send() -> Result<(status: Int, body: [UInt8]), Failure> {
+    package func send() -> Result<(status: Int, body: [UInt8]), Failure> {
         let texts: [String]
         switch headerLines() {
         case .success(let found): texts = found

@@ -38,6 +38,7 @@ let package = Package(
     products: [
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-web", targets: ["cairn-web"]),
+        .executable(name: "cairn-server", targets: ["cairn-server"]),
         .library(name: "CairnCore", targets: ["CairnCore"]),
         .library(name: "CairnMerge", targets: ["CairnMerge"]),
         .library(name: "CairnServer", targets: ["CairnServer"]),
@@ -60,6 +61,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config, which also
@@ -140,6 +143,29 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]),
+        // The server in one process (`cairn server run`): ID tokens checked, users' repositories
+        // made on their first sync, git's own `git http-backend` run for the protocol, bounded;
+        // one log line per request, metrics for Prometheus. And the same check of tokens as
+        // an endpoint for nginx's `auth_request` (`cairn server auth`).
+        .target(
+            name: "CairnFront",
+            dependencies: [
+                "CairnCore", "CairnMerge", "CairnServer", "CairnIdentity",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]),
         // SQLite as Debian ships it: the benchmark's peer for reads and writes, never a
         // dependency of Cairn itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -151,7 +177,7 @@ let package = Package(
         .target(
             name: "CairnCommandLine",
             dependencies: [
-                "CairnCore", "CMalloc", .product(name: "Logging", package: "swift-log"),
+                "CairnCore", "CairnMerge", "CairnSchemaSets", "CMalloc", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The command-line tool.
@@ -171,6 +197,15 @@ let package = Package(
             dependencies: [
                 "CairnWeb", "CairnCore", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // The server of `cairn server run` and `cairn server auth`, a program of its own that
+        // the tool becomes, so that the tool starts without the server's libraries.
+        .executableTarget(
+            name: "cairn-server",
+            dependencies: [
+                "CairnFront", "CairnIdentity", "CairnCore", "CairnMerge", "CairnCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // The library quickstart of the README, compiled and run by the tests.
         .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),

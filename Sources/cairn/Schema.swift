@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnCommandLine
 import CairnCore
 import CairnMerge
 

@@ -7,8 +7,61 @@ import CairnServer
 struct ServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
-        abstract: "Set up the server side: per-user bare repositories guarded by Cairn's hook, and shared content.",
-        subcommands: [Init.self, Content.self])
+        abstract: "Serve the users' repositories, or set them up for another server: bare repositories guarded by Cairn's hook, and shared content.",
+        subcommands: [Run.self, Auth.self, Init.self, Content.self])
+
+    /// `cairn server run` and `cairn server auth`: their options checked here, then the tool
+    /// becomes `cairn-server` (installed beside it), which serves.
+    static func becomeServer(_ role: String, _ serve: ServeOptions) throws -> Never {
+        guard let tool = Syscalls.executablePath() else {
+            throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe), beside which cairn-server is")
+        }
+        let server = FileSystem.parent(of: tool) + "/cairn-server"
+        let failure = Syscalls.execute(server, arguments: ["cairn-server", role] + serve.arguments)
+        throw CairnError(.notFound, "cannot run \(server): \(failure); install cairn-server beside cairn (swift build --product cairn-server builds it)")
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Serve a deployment: ID tokens checked, each user's repository made on their first sync, git's http-backend run.",
+            discussion: """
+                Devices sync with the ID token their app holds (Firebase Auth, any OIDC \
+                provider): as the HTTP password with the user ID as the user name, or as \
+                Authorization: Bearer. The token's uid claim must name the repository's user; \
+                anonymous accounts fetch but do not push unless --allow-anonymous-writes. \
+                A user's repository (DIR/<uid>.git, with Cairn's hooks) is made by their first \
+                authenticated request. At most --max-backends git http-backend run at once; \
+                later requests wait --queue-timeout, then get 503 with Retry-After. One log line \
+                per request on stderr (CAIRN_LOG sets the level); /metrics and /healthz on \
+                --metrics. Runs until SIGTERM or Ctrl-C. The server is the program \
+                cairn-server, installed beside cairn.
+                """)
+
+        @OptionGroup var serve: ServeOptions
+
+        func run() throws {
+            try ServerCommand.becomeServer("run", serve)
+        }
+    }
+
+    struct Auth: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "auth",
+            abstract: "Answer nginx's auth_request with the same token check as run, for a deployment behind nginx.",
+            discussion: """
+                nginx asks it, for each request to /git/<uid>.git/…, with the original URI in \
+                X-Original-URI and the Authorization header: 200 with X-Cairn-User (give it to \
+                git http-backend as REMOTE_USER) once the user's repository exists, else 401 or \
+                403. The README's server section shows nginx's configuration.
+                """)
+
+        @OptionGroup var serve: ServeOptions
+
+        func run() throws {
+            try ServerCommand.becomeServer("auth", serve)
+        }
+    }
 
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -135,6 +188,8 @@ struct Hook: ParsableCommand {
 
         func run() throws {
             let input = Hook.updateLines()
+            let started = Syscalls.monotonicSeconds()
+            defer { HookReport(hook: "post-receive", seconds: Syscalls.monotonicSeconds() - started).append(environment: Environment.current.variables) }
             do {
                 let removed = try PostReceiveHook().run(input)
                 if !removed.isEmpty {
@@ -155,7 +210,12 @@ struct Hook: ParsableCommand {
 
         func run() throws {
             let input = Hook.updateLines()
-            let refusal = Self.refusal(try PreReceiveHook(environment: Environment.current.variables), input)
+            let started = Syscalls.monotonicSeconds()
+            let environment = Environment.current.variables
+            let refusal = Self.refusal(try PreReceiveHook(environment: environment), input)
+            let lines = refusal.map { $0.split(separator: "\n").map(String.init) } ?? []
+            HookReport(hook: "pre-receive", seconds: Syscalls.monotonicSeconds() - started,
+                       refusedRules: lines.map(PushRefusalRule.label)).append(environment: environment)
             guard let refusal else { return }
             for line in refusal.split(separator: "\n") {
                 Output.error("cairn: \(line)\n")

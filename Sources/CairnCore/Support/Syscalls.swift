@@ -469,6 +469,19 @@ package enum Syscalls {
         return Time(now)
     }
 
+    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+    package static func processorCount() -> Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
+    /// Seconds on the monotonic clock, which no change of the system's time moves: for
+    /// measuring how long something took.
+    package static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     /// The time now in UTC, as a calendar reads it.
     package static func calendarNowUTC() -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         var now = time(nil)

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCommandLine
 import CairnCore
 import CairnMerge
 import CairnSchemaSets
@@ -13,8 +12,8 @@ import CairnSchemaSets
 /// (colon-separated), then `share/cairn/schema` beside the installed tool (`bin/../share`),
 /// then a `schema/` folder above the tool (a checkout, where the build lives in `.build/`),
 /// then among the sets shipped as package resources (``SchemaSets``).
-enum SchemaLocator {
-    static func folders() -> [String] {
+package enum SchemaLocator {
+    package static func folders() -> [String] {
         var folders = Environment.current.schemaPath
         if let executable = Syscalls.executablePath() {
             var folder = FileSystem.parent(of: executable)
@@ -29,7 +28,7 @@ enum SchemaLocator {
 
     /// The set `argument` names — a folder path or a set's name — or an error that says what
     /// is missing (for a name, with the sets there are).
-    static func set(named argument: String) throws -> SchemaSetFiles {
+    package static func set(named argument: String) throws -> SchemaSetFiles {
         if SchemaSetFolder.isPath(argument) { return try SchemaSetFolder.set(at: argument) }
         guard !argument.isEmpty else {
             throw CairnError(.invalidInput, "the schema set's name is empty; give a set's name (life-in-uk, …) or the path of its folder")

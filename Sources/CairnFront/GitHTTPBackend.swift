@@ -1,0 +1,120 @@
+import AsyncAlgorithms
+import CairnServer
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Subprocess
+import SystemPackage
+
+/// git's own `git http-backend`, run as CGI for one request (as lighttpd and nginx with
+/// fcgiwrap run it): the request's path, query, method and headers in its environment, its
+/// body on stdin, its answer's head read from stdout and the rest streamed to the client as it
+/// comes. Cairn writes no part of git's protocol; the backend runs `upload-pack` or
+/// `receive-pack`, and the repository's hooks, as any web server's would.
+struct GitHTTPBackend: Sendable {
+    /// `git http-backend`.
+    let executable: String
+    /// The folder of the repositories (`GIT_PROJECT_ROOT`).
+    let root: String
+
+    /// What a request gives the backend.
+    struct Call: Sendable {
+        var method: String
+        var path: GitRequestPath
+        var query: String?
+        var contentType: String?
+        var contentEncoding: String?
+        var gitProtocol: String?
+        var body: [UInt8]
+        /// The authenticated user (`REMOTE_USER`), whom the hooks check.
+        var user: String
+        var remoteAddress: String
+        /// The file the hooks report to (``HookReport``).
+        var hookReport: String
+    }
+
+    /// How a run ended: its exit status and what it said on stderr (for the log), its time.
+    struct Ending: Sendable {
+        var status: String
+        var stderr: String
+        var seconds: Double
+        var succeeded: Bool
+    }
+
+    /// A run: the answer's head and body, and a task that ends with the process.
+    struct Run: Sendable {
+        var head: CGIHead
+        var body: AsyncThrowingChannel<ByteBuffer, any Error>
+        var ending: Task<Ending, Never>
+    }
+
+    /// Why no answer came from the backend.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The environment of the backend for `call`: CGI's variables, git's, and the hook report's.
+    func environment(for call: Call) -> [[UInt8]] {
+        var variables: [(String, String)] = [
+            ("GIT_PROJECT_ROOT", root), ("GIT_HTTP_EXPORT_ALL", "1"),
+            ("PATH_INFO", "/\(call.path.uid).git/\(call.path.rest)"), ("QUERY_STRING", call.query ?? ""),
+            ("REQUEST_METHOD", call.method), ("CONTENT_LENGTH", String(call.body.count)),
+            ("REMOTE_USER", call.user), ("REMOTE_ADDR", call.remoteAddress), ("AUTH_TYPE", "Basic"),
+            ("GATEWAY_INTERFACE", "CGI/1.1"), ("SERVER_PROTOCOL", "HTTP/1.1"), ("SERVER_SOFTWARE", "cairn"),
+            ("PATH", "/usr/local/bin:/usr/bin:/bin"), (HookReport.variable, call.hookReport),
+        ]
+        if let type = call.contentType { variables.append(("CONTENT_TYPE", type)) }
+        if let encoding = call.contentEncoding { variables.append(("HTTP_CONTENT_ENCODING", encoding)) }
+        if let version = call.gitProtocol { variables.append(("GIT_PROTOCOL", version)) }
+        return variables.map { Array("\($0.0)=\($0.1)\0".utf8) }
+    }
+
+    /// Starts the backend for `call` and waits for its answer's head.
+    func start(_ call: Call, clock: @escaping @Sendable () -> Double) async throws -> Run {
+        let (heads, headContinuation) = AsyncThrowingStream<CGIHead, any Error>.makeStream()
+        let body = AsyncThrowingChannel<ByteBuffer, any Error>()
+        let started = clock()
+        let environment = environment(for: call)
+        let ending = Task { () -> Ending in
+            var headSent = false
+            do {
+                let result = try await Subprocess.run(
+                    .path(FilePath(executable)), environment: .custom(environment),
+                    input: .array(call.body), output: .sequence, error: .string(limit: 65_536)
+                ) { execution in
+                    var pending: [UInt8] = []
+                    for try await chunk in execution.standardOutput {
+                        let bytes = chunk.withUnsafeBytes { Array($0) }
+                        if headSent {
+                            await body.send(ByteBuffer(bytes: bytes))
+                            continue
+                        }
+                        pending += bytes
+                        if let (head, start) = CGIHead.read(pending) {
+                            headSent = true
+                            headContinuation.yield(head)
+                            headContinuation.finish()
+                            if start < pending.count { await body.send(ByteBuffer(bytes: pending[start...])) }
+                            pending = []
+                        }
+                    }
+                }
+                if !headSent {
+                    headContinuation.finish(throwing: Failure(description: "git http-backend ended (\(result.terminationStatus)) without an answer: \(result.standardError)"))
+                }
+                body.finish()
+                let succeeded = if case .exited(0) = result.terminationStatus { true } else { false }
+                return Ending(status: result.terminationStatus.description, stderr: result.standardError,
+                              seconds: clock() - started, succeeded: succeeded)
+            } catch {
+                if !headSent { headContinuation.finish(throwing: Failure(description: "cannot run \(executable): \(error)")) }
+                body.fail(error)
+                return Ending(status: "not run", stderr: "\(error)", seconds: clock() - started, succeeded: false)
+            }
+        }
+        for try await head in heads {
+            return Run(head: head, body: body, ending: ending)
+        }
+        throw Failure(description: "git http-backend gave no answer")
+    }
+}

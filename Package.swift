@@ -239,6 +239,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
+        // The server in one process, as devices and plain git use it: tokens, provisioning,
+        // bounds, logs, metrics, nginx in front.
+        .testTarget(
+            name: "CairnFrontTests",
+            dependencies: ["CairnToolTestSupport", "CairnTestSupport", "CairnMerge", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnIdentityTests",
             dependencies: ["CairnIdentity", "CairnCore", "CairnTestSupport", .product(name: "Logging", package: "swift-log")]),

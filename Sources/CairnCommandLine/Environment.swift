@@ -70,6 +70,12 @@ package struct Environment {
         return seconds
     }
 
+    /// `CAIRN_TOKEN`: the ID token to present to a server that takes tokens (with the user ID
+    /// as the user name), before any token command a store names.
+    package var token: String? {
+        variables["CAIRN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The folders of `CAIRN_SCHEMA_PATH` (colon-separated), where schema sets are looked
     /// for first.
     package var schemaPath: [String] {

@@ -40,6 +40,11 @@ public struct FrontServer: Sendable {
     /// set reads, the backend and the TLS files are there — and refuses in one line when it
     /// cannot serve.
     public static func prepare(_ options: FrontOptions, logger: Logger) async throws(CairnError) -> FrontServer {
+        var existing = options.folder
+        while FileSystem.kind(existing) == nil, existing != "/" { existing = FileSystem.parent(of: existing) }
+        guard FileSystem.kind(existing) == .folder else {
+            throw CairnError(.invalidInput, "\(existing) is not a folder, so \(options.folder) cannot be made; name another folder for the repositories")
+        }
         try FileSystem.makeFolders(options.folder)
         guard FileManager.default.isWritableFile(atPath: options.folder) else {
             throw CairnError(.io, "\(options.folder) cannot be written, so no repository can be made there; name a folder this user may write")
@@ -52,7 +57,7 @@ public struct FrontServer: Sendable {
                 throw CairnError(.notFound, "cannot read \(file) for HTTPS; give the PEM files of the certificate and its key")
             }
         }
-        guard (options.host, options.port) != (options.metricsHost, options.metricsPort) else {
+        guard options.port == 0 || (options.host, options.port) != (options.metricsHost, options.metricsPort) else {
             throw CairnError(.invalidInput, "--metrics \(options.metricsHost):\(options.metricsPort) is the address the repositories are served on; give the metrics an address of their own")
         }
         let verifier = try await TokenVerifier.start(options.identity, logger: logger)
@@ -157,14 +162,19 @@ public struct FrontServer: Sendable {
         guard expected.contains(request.method) else {
             return finish(405, "\(request.method) is not how git asks for \(repository.rest)")
         }
-        // The user's repository exists from their first authenticated request on.
-        do {
-            if try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
-                metrics.provisioned()
-                logger.info("provisioned", metadata: ["request": "\(line.id)", "uid": "\(identity.uid)"])
+        // The user's repository exists from their first authenticated request on; content
+        // is made by its operator (`cairn server content init`).
+        if repository.uid != nil {
+            do {
+                if try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
+                    metrics.provisioned()
+                    logger.info("provisioned", metadata: ["request": "\(line.id)", "uid": "\(identity.uid)"])
+                }
+            } catch {
+                return finish(500, "cannot make the repository of \(identity.uid): \(error.message)")
             }
-        } catch {
-            return finish(500, "cannot make the repository of \(identity.uid): \(error.message)")
+        } else if FileSystem.kind(options.folder + "/" + repository.folder) != .folder {
+            return finish(404, "there is no item \(repository.folder.dropFirst("content/".count).dropLast(4)) on this server")
         }
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > options.maxBodyBytes {
             return finish(413, Self.tooLarge(options.maxBodyBytes), reason: "body")
@@ -230,10 +240,10 @@ public struct FrontServer: Sendable {
             var headers = HTTPFields()
             if status == 401 { headers[.wwwAuthenticate] = "Basic realm=\"cairn\", charset=\"UTF-8\"" }
             return finish(status, message, reason: reason, headers: headers)
-        case .allowed(let identity, _):
+        case .allowed(let identity, let repository):
             line.uid = identity.uid
             do {
-                if try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
+                if repository.uid != nil, try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
                     metrics.provisioned()
                     logger.info("provisioned", metadata: ["request": "\(line.id)", "uid": "\(identity.uid)"])
                 }

@@ -1,7 +1,7 @@
 import CairnIdentity
 
 /// Who may reach which repository, and how: the Firestore rule `request.auth.uid == uid`
-/// with ID tokens. A request needs a token (else 401, with the challenge git answers with
+/// with ID tokens (shared content: any signed-in user). A request needs a token (else 401, with the challenge git answers with
 /// its credentials); a token that does not verify is 401; a valid token of another user than
 /// the repository's, or a path that names no repository, is 403; an anonymous account's
 /// push is 403 unless anonymous writes are allowed (seed 000 §9.2).
@@ -34,9 +34,11 @@ struct Gatekeeper: Sendable {
         case .success(let read): repository = read
         case .failure(let why): return .refused(status: 403, reason: "path", message: "the path names no repository of \(identity.uid): \(why)")
         }
-        guard repository.uid == identity.uid else {
+        // A user's progress is theirs alone; shared content is read by every signed-in user,
+        // and its hook lets only the collection's authors publish.
+        if let owner = repository.uid, owner != identity.uid {
             return .refused(status: 403, reason: TokenRefusal.Reason.otherUser.rawValue,
-                            message: "the token is user \(identity.uid)'s, and the repository is \(repository.uid)'s")
+                            message: "the token is user \(identity.uid)'s, and the repository is \(owner)'s")
         }
         if let username = presented.username, !username.isEmpty, username != identity.uid {
             return .refused(status: 403, reason: TokenRefusal.Reason.otherUser.rawValue,

@@ -57,7 +57,7 @@ struct GitHTTPBackend: Sendable {
     func environment(for call: Call) -> [[UInt8]] {
         var variables: [(String, String)] = [
             ("GIT_PROJECT_ROOT", root), ("GIT_HTTP_EXPORT_ALL", "1"),
-            ("PATH_INFO", "/\(call.path.uid).git/\(call.path.rest)"), ("QUERY_STRING", call.query ?? ""),
+            ("PATH_INFO", "/\(call.path.folder)/\(call.path.rest)"), ("QUERY_STRING", call.query ?? ""),
             ("REQUEST_METHOD", call.method), ("CONTENT_LENGTH", String(call.body.count)),
             ("REMOTE_USER", call.user), ("REMOTE_ADDR", call.remoteAddress), ("AUTH_TYPE", "Basic"),
             ("GATEWAY_INTERFACE", "CGI/1.1"), ("SERVER_PROTOCOL", "HTTP/1.1"), ("SERVER_SOFTWARE", "cairn"),

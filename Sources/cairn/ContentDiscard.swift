@@ -36,7 +36,7 @@ struct ContentDiscard: ParsableCommand {
         }
         do {
             let download = try ContentCache(home: global.resolvedHome).download(
-                collection: name, item: item, for: store, schemaSet: set, options: transfer.syncOptions())
+                collection: name, item: item, for: store, schemaSet: set, options: transfer.syncOptions(tokenCommand: store.tokenCommand()))
             print("Downloaded \(download.item.key) version \(download.item.version) (\(download.item.commit.short)): answer it anew")
         } catch let error as CairnError where error.code == .notFound {
             // Gone from the server: the copy held would only pin new answers to a lost version.

@@ -40,7 +40,7 @@ struct ContentDownloadCommand: ParsableCommand {
         let store = try home.openStore(global.user)
         let set = try Self.contentSet(schema, collection: name)
         let download = try ContentCache(home: home).download(collection: name, item: item, for: store, schemaSet: set,
-                                                             options: transfer.syncOptions())
+                                                             options: transfer.syncOptions(tokenCommand: store.tokenCommand()))
         if json { return Output.json(ContentList.jsonValue(of: download)) }
         for evicted in download.evicted {
             print("Evicted \(evicted.key) (version \(evicted.version), \(ContentCache.shown(evicted.sizeBytes)))")

@@ -31,7 +31,7 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let store = try global.openStore()
-        let result = try store.sync(transfer.syncOptions())
+        let result = try store.sync(transfer.syncOptions(tokenCommand: store.tokenCommand()))
         if json {
             Output.json(Self.jsonValue(of: result))
             if result.held { throw ExitCode(1) }

@@ -15,8 +15,9 @@ struct TransferOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Pauses in seconds before retrying after a network failure, like 5,30,300, or none (default: $CAIRN_SYNC_RETRY, else 5,30,300).", valueName: "seconds"))
     var retry: String?
 
-    /// Sync options with this command's progress and retries.
-    func syncOptions() throws -> SyncOptions {
+    /// Sync options with this command's progress and retries, and the ID token to present
+    /// to a server that takes tokens: `CAIRN_TOKEN`, else what `tokenCommand` prints.
+    func syncOptions(tokenCommand: String? = nil) throws -> SyncOptions {
         let environment = Environment.current
         let schedule: RetrySchedule
         if let retry {
@@ -25,6 +26,7 @@ struct TransferOptions: ParsableArguments {
             schedule = try environment.syncRetry()
         }
         var options = SyncOptions(retry: schedule, networkTimeout: try environment.networkTimeout())
+        options.token = environment.token.map(TokenProvider.fixed) ?? tokenCommand.map(TokenCommand.provider)
         guard !quiet, isatty(2) == 1 else { return options }
         let meter = ProgressMeter()
         let retries = schedule.delays.count

@@ -25,7 +25,14 @@ extension ContentCache {
             throw CairnError(.invalidInput, "the schema set given does not describe the collection \(collection); name the collection's content set, or none; nothing was downloaded")
         }
         let remote = try store.contentRemote(collection: collection, item: item)
-        let credentials = options.credentials ?? remote.credentials(fallingBackOn: store.configuration)
+        return try options.presentingCredentials(to: remote, as: store.uid, configuration: store.configuration) { credentials throws(CairnError) in
+            try download(collection: collection, item: item, from: remote, credentials: credentials, for: store, schemaSet: schemaSet, options: options)
+        }
+    }
+
+    /// ``download(collection:item:for:schemaSet:options:)`` from `remote`, presenting `credentials`.
+    private func download(collection: String, item: String, from remote: RemoteURL, credentials: Credentials?, for store: Store,
+                          schemaSet: SchemaSet?, options: SyncOptions) throws(CairnError) -> ContentDownload {
         let key = collection + "/" + item
         let collectionFolder = home.contentFolder + "/" + collection
         return try locked { () throws(CairnError) -> ContentDownload in

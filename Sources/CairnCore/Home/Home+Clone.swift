@@ -57,9 +57,16 @@ extension Store {
         let store = try Store(uid: uid, folder: folder, configuration: configuration)
         try store.locked("cannot restore the store of \(uid) from \(remote)") {
             if !store.copyObjects(fromLocal: remote) {
-                try options.retryingNetworkFailures(logger: store.logger) {
-                    try store.fetch(from: remote, credentials: options.credentials ?? remote.credentials(fallingBackOn: configuration),
-                                    timeout: options.networkTimeout, progress: options.progress)
+                try options.presentingCredentials(to: remote, as: uid, configuration: configuration) { credentials throws(CairnError) in
+                    do {
+                        try options.retryingNetworkFailures(logger: store.logger) {
+                            try store.fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
+                        }
+                    } catch let error as CairnError {
+                        throw error
+                    } catch {
+                        throw Store.remoteFailure(error, remote: remote, credentials: credentials, doing: "restore from")
+                    }
                 }
             }
             guard let tip = try repository.reference(remoteBranch) else {

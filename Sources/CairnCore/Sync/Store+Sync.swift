@@ -28,8 +28,14 @@ extension Store {
         guard !remote.isReadOnly else {
             throw CairnError(.refused, "\(remote) is a git:// remote: it is read-only and unauthenticated, and Cairn never pushes private progress to it; use an https:// or ssh:// URL or a path")
         }
-        let credentials = options.credentials ?? remote.credentials(fallingBackOn: configuration)
-        return try locked("cannot sync with \(remote)") { () throws -> SyncResult in
+        return try options.presentingCredentials(to: remote, as: uid, configuration: configuration) { credentials throws(CairnError) in
+            try sync(with: remote, credentials: credentials, options: options)
+        }
+    }
+
+    /// ``sync(_:)`` presenting `credentials`.
+    private func sync(with remote: RemoteURL, credentials: Credentials?, options: SyncOptions) throws(CairnError) -> SyncResult {
+        try locked("cannot sync with \(remote)") { () throws -> SyncResult in
             let checkpoint = try commitPending(message: nil)
             let start = try repository.reference(branchReference)
             var result = SyncResult(checkpoint: checkpoint)

@@ -13,6 +13,9 @@ public struct SyncOptions: Sendable {
     public var networkTimeout: Double
     /// Credentials to offer instead of those of the URL or the store's ``Configuration``.
     public var credentials: Credentials?
+    /// The ID token to present over HTTP(S), with the store's user ID as the user name, when
+    /// no ``credentials`` are given (see ``TokenProvider``).
+    public var token: TokenProvider?
     /// Called as objects arrive or leave.
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// Called before each pause of the retry schedule: the failure, the pause in seconds, and
@@ -24,6 +27,7 @@ public struct SyncOptions: Sendable {
     public init(retry: RetrySchedule = .standard, pushAttempts: Int = 6,
                 networkTimeout: Double = SyncOptions.standardNetworkTimeout,
                 credentials: Credentials? = nil,
+                token: TokenProvider? = nil,
                 progress: (@Sendable (TransferProgress) -> Void)? = nil,
                 willRetry: (@Sendable (CairnError, Double, Int) -> Void)? = nil,
                 sleep: @escaping @Sendable (Double) -> Void = SyncOptions.sleepForReal) {
@@ -31,6 +35,7 @@ public struct SyncOptions: Sendable {
         self.pushAttempts = max(1, pushAttempts)
         self.networkTimeout = networkTimeout
         self.credentials = credentials
+        self.token = token
         self.progress = progress
         self.willRetry = willRetry
         self.sleep = sleep

@@ -22,8 +22,9 @@
 # memory), and libcurl4-openssl-dev (the LFS client talks to LFS servers with libcurl,
 # built against its header and loaded when it first sends a request, so the tool starts
 # without it; the package brings the library, libcurl4, too), chromium (the headless browser
-# the tests load `cairn web`'s pages in and take a screenshot with) and curl (the tests read
-# those pages' status and headers with it).
+# the tests load `cairn web`'s pages in and take a screenshot with), curl (the tests read
+# those pages' status and headers with it) and prometheus (it scrapes `cairn server run`'s
+# metrics in the tests, as an operator's would).
 set -euo pipefail
 
 need=()
@@ -51,6 +52,7 @@ command -v jq >/dev/null 2>&1 || need+=(jq)
 [ -x /usr/bin/time ] || need+=(time)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -x /usr/bin/curl ] || need+=(curl)
+[ -x /usr/bin/prometheus ] || need+=(prometheus)
 # The system's CA certificates, which libgit2 reads for https:// remotes.
 [ -f /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)

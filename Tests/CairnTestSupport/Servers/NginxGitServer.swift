@@ -60,14 +60,40 @@ public final class NginxGitServer: GitServer {
                 .write(toFile: paths.authorsFile(collection), atomically: false, encoding: .utf8)
         }
 
+        let (nginx, fcgiwrap, port) = try Self.launch(paths: paths) { port in
+            Self.configuration(root: root, paths: paths, port: port, access: access, maxRequestKilobytes: maxRequestKilobytes)
+        }
+        (self.port, self.pid, self.fcgiwrapPID) = (port, nginx.processIdentifier, fcgiwrap.processIdentifier)
+        (self.nginx, self.fcgiwrap, self.folder) = (nginx, fcgiwrap, folder)
+    }
+
+    /// nginx in front of `cairn server auth` at `authorizer` (`http://127.0.0.1:PORT`), as the
+    /// README's server section sets it up: every request to `/git/…` is first asked of it
+    /// (`auth_request`, with the original URI and the `Authorization` header), and passed to
+    /// `git http-backend` with the user it names (`X-Cairn-User`) as `REMOTE_USER`; its 401
+    /// (with the challenge) and 403 go back to the client.
+    public init(root: String, authorizer: String, maxRequestKilobytes: Int = 102_400) throws {
+        let folder = TemporaryFolder("cairn-git-nginx")
+        let paths = Paths(folder: folder.path)
+        guard paths.socket.utf8.count < 100 else {
+            throw GitServerStartError(description: "NginxGitServer: the socket path \(paths.socket) is too long for a Unix socket")
+        }
+        let (nginx, fcgiwrap, port) = try Self.launch(paths: paths) { port in
+            Self.authRequestConfiguration(root: root, paths: paths, port: port, authorizer: authorizer, maxRequestKilobytes: maxRequestKilobytes)
+        }
+        (self.port, self.pid, self.fcgiwrapPID) = (port, nginx.processIdentifier, fcgiwrap.processIdentifier)
+        (self.nginx, self.fcgiwrap, self.folder) = (nginx, fcgiwrap, folder)
+    }
+
+    /// Starts fcgiwrap, then nginx on a free port with the configuration made for it (another
+    /// port when another program took it first, five tries).
+    private static func launch(paths: Paths, configuration: (Int) -> String) throws -> (nginx: ChildProcess, fcgiwrap: ChildProcess, port: Int) {
         let fcgiwrap = try Self.launchFcgiwrap(paths: paths)
         var tries = 0
         while true {
             tries += 1
             let port = try Loopback.freePort()
-            let configuration = Self.configuration(root: root, paths: paths, port: port, access: access,
-                                                   maxRequestKilobytes: maxRequestKilobytes)
-            try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
+            try configuration(port).write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             let nginx: ChildProcess?
             do {
                 nginx = try Self.launchNginx(paths: paths, port: port, lastTry: tries == 5)
@@ -75,15 +101,7 @@ public final class NginxGitServer: GitServer {
                 Loopback.terminate(fcgiwrap)
                 throw error
             }
-            if let nginx {
-                self.port = port
-                self.pid = nginx.processIdentifier
-                self.fcgiwrapPID = fcgiwrap.processIdentifier
-                self.nginx = nginx
-                self.fcgiwrap = fcgiwrap
-                self.folder = folder
-                return
-            }
+            if let nginx { return (nginx, fcgiwrap, port) }
         }
     }
 
@@ -173,6 +191,57 @@ public final class NginxGitServer: GitServer {
                         fastcgi_param GIT_PROJECT_ROOT "\(root)";
                         fastcgi_param GIT_HTTP_EXPORT_ALL 1;
                         fastcgi_pass "unix:\(paths.socket)";
+                    }
+                    location / {
+                        return 404;
+                    }
+                }
+            }
+
+            """
+    }
+
+    /// The configuration in front of `cairn server auth`: the one the README shows.
+    static func authRequestConfiguration(root: String, paths: Paths, port: Int, authorizer: String, maxRequestKilobytes: Int) -> String {
+        let user = geteuid() == 0 ? "user root;\n" : ""
+        return """
+            \(user)daemon off;
+            worker_processes 1;
+            pid "\(paths.pidFile)";
+            error_log "\(paths.errorLog)" notice;
+            events {
+                worker_connections 64;
+            }
+            http {
+                access_log "\(paths.accessLog)";
+                client_body_temp_path "\(paths.temporary)/body";
+                fastcgi_temp_path "\(paths.temporary)/fastcgi";
+                proxy_temp_path "\(paths.temporary)/proxy";
+                uwsgi_temp_path "\(paths.temporary)/uwsgi";
+                scgi_temp_path "\(paths.temporary)/scgi";
+                client_max_body_size \(maxRequestKilobytes)k;
+
+                server {
+                    listen 127.0.0.1:\(port);
+
+                    location ~ "^/git(?<path>/.*)$" {
+                        auth_request /cairn-auth;
+                        auth_request_set $cairn_user $upstream_http_x_cairn_user;
+                        include /etc/nginx/fastcgi_params;
+                        fastcgi_param SCRIPT_FILENAME \(httpBackend);
+                        fastcgi_param PATH_INFO $path;
+                        fastcgi_param GIT_PROJECT_ROOT "\(root)";
+                        fastcgi_param GIT_HTTP_EXPORT_ALL 1;
+                        fastcgi_param REMOTE_USER $cairn_user;
+                        fastcgi_pass "unix:\(paths.socket)";
+                    }
+                    location = /cairn-auth {
+                        internal;
+                        proxy_pass \(authorizer)/auth;
+                        proxy_pass_request_body off;
+                        proxy_set_header Content-Length "";
+                        proxy_set_header X-Original-URI $request_uri;
+                        proxy_set_header X-Original-Method $request_method;
                     }
                     location / {
                         return 404;

@@ -243,7 +243,7 @@ let package = Package(
         // bounds, logs, metrics, nginx in front.
         .testTarget(
             name: "CairnFrontTests",
-            dependencies: ["CairnToolTestSupport", "CairnTestSupport", "CairnMerge", "cairn", "cairn-server"]),
+            dependencies: ["CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnIdentityTests",
             dependencies: ["CairnIdentity", "CairnCore", "CairnTestSupport", .product(name: "Logging", package: "swift-log")]),

@@ -58,7 +58,7 @@ import Testing
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         var missing: [String] = []
         var suites = 0
-        for target in ["CairnCLITests", "CairnScenarioTests", "CairnServerTests", "CairnCoreTests", "CairnTestingTests", "CairnSimulationTests"] {
+        for target in ["CairnCLITests", "CairnScenarioTests", "CairnServerTests", "CairnCoreTests", "CairnTestingTests", "CairnSimulationTests", "CairnFrontTests"] {
             let folder = tests.appendingPathComponent(target).path
             for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
                 let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)

@@ -162,8 +162,13 @@ public struct FrontServer: Sendable {
         guard expected.contains(request.method) else {
             return finish(405, "\(request.method) is not how git asks for \(repository.rest)")
         }
-        // The user's repository exists from their first authenticated request on; content
-        // is made by its operator (`cairn server content init`).
+        // The user's repository exists from their first authenticated request on — but an
+        // anonymous account's, which may not push, is never made; content is made by its
+        // operator (`cairn server content init`).
+        if let refusal = anonymousRefusal(identity, repository) {
+            metrics.tokenRefused(refusal.reason)
+            return finish(403, refusal.message, reason: refusal.reason)
+        }
         if repository.uid != nil {
             do {
                 if try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
@@ -242,6 +247,10 @@ public struct FrontServer: Sendable {
             return finish(status, message, reason: reason, headers: headers)
         case .allowed(let identity, let repository):
             line.uid = identity.uid
+            if let refusal = anonymousRefusal(identity, repository) {
+                metrics.tokenRefused(refusal.reason)
+                return finish(403, refusal.message, reason: refusal.reason)
+            }
             do {
                 if repository.uid != nil, try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
                     metrics.provisioned()
@@ -254,6 +263,16 @@ public struct FrontServer: Sendable {
             headers[HTTPField.Name("X-Cairn-User")!] = identity.uid
             return finish(200, "ok", headers: headers)
         }
+    }
+
+    /// Why an anonymous account may not have the repository asked for: its progress, which
+    /// does not exist yet and would only be read — no repository is made for an account that
+    /// may not push (unless anonymous writes are allowed).
+    func anonymousRefusal(_ identity: Identity, _ repository: GitRequestPath) -> (reason: String, message: String)? {
+        guard identity.isAnonymous, !options.allowsAnonymousWrites, repository.uid != nil,
+              FileSystem.kind(options.folder + "/" + repository.folder) == nil else { return nil }
+        return (TokenRefusal.Reason.anonymousWrite.rawValue,
+                "user \(identity.uid) is signed in anonymously and the server keeps no progress of anonymous accounts; sign in, or start the server with --allow-anonymous-writes")
     }
 
     // MARK: Helpers

@@ -213,7 +213,7 @@ let package = Package(
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnSimulation", "Git", "GitFormat", "CSQLite", "CairnTestSupport",
+                "CairnCore", "CairnMerge", "CairnSimulation", "CairnIdentity", "Git", "GitFormat", "CSQLite", "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -6,11 +6,13 @@
 #   bash scripts/bench.sh --sizes 1000,10000,100000        # and 100,000 (several minutes more)
 #   bash scripts/bench.sh --only checkpoint,documents --rounds 5 --output -
 #   bash scripts/bench.sh --only history --checkpoints 10000 --output -   # a long history
+#   bash scripts/bench.sh --only serving --output -        # cairn server run against lighttpd, and a load run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CAIRN_STATIC_LIBGIT2=1
 bash scripts/install-deps.sh
 swift build -c release --static-swift-stdlib --product cairn >&2
+swift build -c release --static-swift-stdlib --product cairn-server >&2
 swift build -c release --static-swift-stdlib --product cairn-bench >&2
 bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 exec "$bin/cairn-bench" --command-line "bash scripts/bench.sh${*:+ $*}" "$@"

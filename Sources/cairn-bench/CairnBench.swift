@@ -14,7 +14,7 @@ struct CairnBench: ParsableCommand {
         abstract: "Benchmark Cairn against git and SQLite and write BENCHMARKS.md.")
 
     enum Workload: String, CaseIterable, ExpressibleByArgument {
-        case checkpoint, index, sync, merge, clone, documents, content, exam, history
+        case checkpoint, index, sync, merge, clone, documents, content, exam, history, serving
     }
 
     @Option(help: "Store sizes in documents, comma-separated.")
@@ -38,6 +38,9 @@ struct CairnBench: ParsableCommand {
 
     @Option(help: "Checkpoints the history workload makes (a store of 1,000 documents, two changed a checkpoint).")
     var checkpoints = 10_000
+
+    @Option(name: .customLong("load-users"), help: "The users of the serving workload's load run (two devices each).")
+    var loadUsers = 100
 
     @Option(help: "The cairn tool to time (default: the one built beside this program).")
     var cairn: String?
@@ -142,6 +145,13 @@ struct CairnBench: ParsableCommand {
         report.growths = Growth.checkpoints(in: report.comparisons)
         if workloads.contains(.exam) {
             report.figures = try ExamSessionFigures(bench: bench).run()
+        }
+        if workloads.contains(.serving) {
+            say("serving: cairn server run against lighttpd")
+            var serving = ServingBenchmark(bench: bench)
+            serving.loadUsers = loadUsers
+            report.serving = try serving.run()
+            for row in report.serving { say("  \(row.0): \(row.1), lighttpd \(row.2)") }
         }
         if workloads.contains(.history) {
             say("history of \(checkpoints.formatted()) checkpoints")

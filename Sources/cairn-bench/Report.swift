@@ -10,6 +10,8 @@ struct Report {
     var memoryOnly: [Comparison] = []
     var growths: [Growth] = []
     var figures: [(String, String)] = []
+    /// The serving workload's rows: figure, `cairn server run`, lighttpd.
+    var serving: [(String, String, String)] = []
     /// The history workload's rows (figure, Cairn, git), and how many checkpoints it made.
     var history: [HistoryFigures.Row] = []
     var historyCheckpoints = 0
@@ -75,6 +77,17 @@ struct Report {
             for growth in growths {
                 lines.append("| \(growth.workload) | \(growth.from.formatted()) | \(growth.to.formatted()) | "
                     + "\(Samples.format(growth.cairn))× | \(Samples.format(growth.peer))× | ≤ \(Samples.format(growth.limit))× | \(growth.verdict) |")
+            }
+        }
+        if !serving.isEmpty {
+            lines += ["", "## Serving: `cairn server run` against lighttpd", "",
+                      "The same repositories (`cairn server init`, the life-in-uk set, Cairn's hooks) on each server, "
+                      + "the same devices syncing with the tool: an ID token to `cairn server run`, a password to lighttpd "
+                      + "running `git http-backend` as CGI. Rounds alternate between the two. Server CPU is the server's "
+                      + "process and every process it ran (`git http-backend`, `git receive-pack`, the hooks), from `/proc`.", "",
+                      "| figure | cairn server run | lighttpd |", "|---|---:|---:|"]
+            for (name, front, lighttpd) in serving {
+                lines.append("| \(name) | \(front) | \(lighttpd) |")
             }
         }
         if !figures.isEmpty {

@@ -6,7 +6,7 @@ import Glibc
 enum Stopwatch {
     /// Now, in milliseconds since an arbitrary start.
     static func now() -> Double {
-        var time = timespec()
+        var time = Glibc.timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) * 1_000 + Double(time.tv_nsec) / 1_000_000
     }

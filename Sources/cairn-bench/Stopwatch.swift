@@ -1,14 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Wall time from the monotonic clock.
 enum Stopwatch {
+    private static let origin = ContinuousClock.now
+
     /// Now, in milliseconds since an arbitrary start.
     static func now() -> Double {
-        var time = Glibc.timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) * 1_000 + Double(time.tv_nsec) / 1_000_000
+        let elapsed = ContinuousClock.now - origin
+        let parts = elapsed.components
+        return Double(parts.seconds) * 1_000 + Double(parts.attoseconds) / 1e15
     }
 
     /// How long `body` took, in milliseconds.

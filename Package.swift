@@ -143,6 +143,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]),
+        // Past one machine: users spread over shards by bucket, moved between them with pushes
+        // held, and each shard's repositories backed up as git bundles into an object store
+        // (through rclone) and restored from there.
+        .target(
+            name: "CairnCluster",
+            dependencies: [
+                "CairnCore", "CairnMerge", "CairnServer", "GitFormat",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // The server in one process (`cairn server run`): ID tokens checked, users' repositories
         // made on their first sync, git's own `git http-backend` run for the protocol, bounded;
         // one log line per request, metrics for Prometheus. And the same check of tokens as
@@ -150,7 +163,8 @@ let package = Package(
         .target(
             name: "CairnFront",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnServer", "CairnIdentity",
+                "CairnCore", "CairnMerge", "CairnServer", "CairnIdentity", "CairnCluster",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -203,7 +217,7 @@ let package = Package(
         .executableTarget(
             name: "cairn-server",
             dependencies: [
-                "CairnFront", "CairnIdentity", "CairnCore", "CairnMerge", "CairnCommandLine",
+                "CairnFront", "CairnIdentity", "CairnCluster", "CairnCore", "CairnMerge", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -241,6 +255,10 @@ let package = Package(
         .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
         // The server in one process, as devices and plain git use it: tokens, provisioning,
         // bounds, logs, metrics, nginx in front.
+        // Shards behind HAProxy, moves between them, backups into SeaweedFS and the drill.
+        .testTarget(
+            name: "CairnClusterTests",
+            dependencies: ["CairnCluster", "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnFrontTests",
             dependencies: ["CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "cairn", "cairn-server"]),

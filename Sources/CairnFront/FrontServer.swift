@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CairnCluster
 import CairnCore
 import CairnIdentity
 import CairnServer
@@ -124,6 +125,7 @@ public struct FrontServer: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.text())))
         }
         router.get("/healthz") { _, _ in Self.text(200, "ok") }
+        addAdministration(to: router)
         return router
     }
 
@@ -168,6 +170,17 @@ public struct FrontServer: Sendable {
         if let refusal = anonymousRefusal(identity, repository) {
             metrics.tokenRefused(refusal.reason)
             return finish(403, refusal.message, reason: refusal.reason)
+        }
+        if let refusal = shardRefusal(repository, query: query) {
+            return finish(refusal.status, refusal.message, reason: refusal.reason, headers: Self.retryAfter(5))
+        }
+        // A push runs holding its permit, which a move of the repository waits for.
+        var permit: PushPermit?
+        if repository.uid != nil, repository.rest == "git-receive-pack", FileSystem.kind(options.folder + "/" + repository.folder) == .folder {
+            permit = PushPermit.acquire(options.folder + "/" + repository.folder)
+            if permit == nil {
+                return finish(503, Self.heldMessage(identity.uid), reason: "held", headers: Self.retryAfter(5))
+            }
         }
         if repository.uid != nil {
             do {
@@ -215,7 +228,11 @@ public struct FrontServer: Sendable {
         let status = run.head.status
         let finished = line
         let ended = Ending(slots: slots, metrics: metrics, logger: logger, clock: clock)
-        Task { await ended.record(run.ending.value, line: finished, status: status, report: report, started: started) }
+        let pushing = permit
+        Task {
+            await ended.record(run.ending.value, line: finished, status: status, report: report, started: started)
+            withExtendedLifetime(pushing) {}
+        }
         var fields = run.head.fields
         fields[HTTPField.Name("X-Request-ID")!] = line.id
         return Response(status: .init(code: status), headers: fields, body: ResponseBody(asyncSequence: run.body))
@@ -251,6 +268,9 @@ public struct FrontServer: Sendable {
                 metrics.tokenRefused(refusal.reason)
                 return finish(403, refusal.message, reason: refusal.reason)
             }
+            if let refusal = shardRefusal(repository, query: query) {
+                return finish(refusal.status, refusal.message, reason: refusal.reason, headers: Self.retryAfter(5))
+            }
             do {
                 if repository.uid != nil, try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
                     metrics.provisioned()
@@ -263,6 +283,37 @@ public struct FrontServer: Sendable {
             headers[HTTPField.Name("X-Cairn-User")!] = identity.uid
             return finish(200, "ok", headers: headers)
         }
+    }
+
+    /// Why this shard turns a request away for now (503, to be retried): a user whose
+    /// repository is not here and whose bucket another shard owns now, or who moved away; a
+    /// push while the user's repository is being copied to another shard. Fetches of a
+    /// repository that is here go on.
+    func shardRefusal(_ repository: GitRequestPath, query: String?) -> (status: Int, reason: String, message: String)? {
+        guard let uid = repository.uid else { return nil }
+        let folder = options.folder + "/" + repository.folder
+        guard FileSystem.kind(folder) == nil else {
+            return GitRequestPath.isWrite(rest: repository.rest, query: query) && PushHold.isHeld(folder)
+                ? (503, "held", Self.heldMessage(uid)) : nil
+        }
+        let admission: ShardFolder.Admission
+        do {
+            admission = try ShardFolder(options.folder).admission(of: uid)
+        } catch {
+            return (500, "shard", "cannot tell whether \(uid) belongs on this shard: \(error.message)")
+        }
+        switch admission {
+        case .allowed:
+            return nil
+        case .notOwned(let bucket):
+            return (503, "moving", "user \(uid)'s bucket \(bucket) is served by another shard now; try again shortly")
+        case .moved(let shard):
+            return (503, "moved", "user \(uid)'s repository moved to \(shard); try again shortly")
+        }
+    }
+
+    static func heldMessage(_ uid: String) -> String {
+        "the repository of \(uid) is being moved to another shard; try again shortly"
     }
 
     /// Why an anonymous account may not have the repository asked for: its progress, which
@@ -314,6 +365,13 @@ public struct FrontServer: Sendable {
         case "HEAD": "head"
         default: "other"
         }
+    }
+
+    /// `Retry-After: seconds`, which a device's sync waits and retries on.
+    static func retryAfter(_ seconds: Int) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(seconds)
+        return headers
     }
 
     static func tooLarge(_ limit: Int) -> String {

@@ -8,16 +8,20 @@ struct ServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Serve the users' repositories, or set them up for another server: bare repositories guarded by Cairn's hook, and shared content.",
-        subcommands: [Run.self, Auth.self, Init.self, Content.self])
+        subcommands: [Run.self, Auth.self, Init.self, Content.self, Backup.self, Restore.self, Map.self, Rebalance.self])
 
     /// `cairn server run` and `cairn server auth`: their options checked here, then the tool
     /// becomes `cairn-server` (installed beside it), which serves.
     static func becomeServer(_ role: String, _ serve: ServeOptions) throws -> Never {
+        try becomeServer(role, arguments: serve.arguments)
+    }
+
+    static func becomeServer(_ role: String, arguments: [String]) throws -> Never {
         guard let tool = Syscalls.executablePath() else {
             throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe), beside which cairn-server is")
         }
         let server = FileSystem.parent(of: tool) + "/cairn-server"
-        let failure = Syscalls.execute(server, arguments: ["cairn-server", role] + serve.arguments)
+        let failure = Syscalls.execute(server, arguments: ["cairn-server", role] + arguments)
         throw CairnError(.notFound, "cannot run \(server): \(failure); install cairn-server beside cairn (swift build --product cairn-server builds it)")
     }
 
@@ -95,6 +99,84 @@ struct ServerCommand: ParsableCommand {
 }
 
 extension ServerCommand {
+    struct Backup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "backup",
+            abstract: "Back up a server's repositories into an object store: a git bundle for each user with something new, and a manifest.",
+            discussion: """
+                For each DIR/<uid>.git that changed since its last backup, a git bundle of what \
+                changed (the first time, of everything) goes to TARGET/bundles/<uid>/, all in one \
+                copy; then TARGET/manifest.json names every user's refs and bundles. A run with \
+                nothing new writes nothing. TARGET is s3://BUCKET/PREFIX (credentials from \
+                AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) or an absolute folder; rclone copies. \
+                Run it from cron as often as the loss of recent pushes is bearable: the devices \
+                push again what a restored server lacks.
+                """)
+
+        @OptionGroup var options: BackupOptions
+
+        func run() throws {
+            try ServerCommand.becomeServer("backup", arguments: options.arguments)
+        }
+    }
+
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "restore",
+            abstract: "Rebuild a server's repositories, with their hooks, from the backup in an object store.",
+            discussion: """
+                Each user of TARGET/manifest.json gets DIR/<uid>.git back, made as cairn server \
+                init makes it, from their bundles; a bundle cut short or not the one the manifest \
+                names, or refs that disagree with it, leave that user out, named, and the exit \
+                status 1. DIR must hold no repository unless --force. Start the server again once \
+                it is done: the devices push what the backup lacked.
+                """)
+
+        @OptionGroup var options: RestoreOptions
+
+        func run() throws {
+            try ServerCommand.becomeServer("restore", arguments: options.arguments)
+        }
+    }
+
+    struct Map: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "map",
+            abstract: "Print HAProxy's map of buckets for shards that start together: the 1,024 user buckets spread evenly.",
+            discussion: """
+                A user's bucket is the CRC-32 of their uid modulo 1,024 (HAProxy: \
+                path,field(3,/),url_dec,regsub(\\.git$,),crc32,mod(1024)). Write the map where \
+                HAProxy's configuration names it; cairn server rebalance changes it as shards join.
+                """)
+
+        @Argument(help: "The shards, as HAProxy's backends are named.")
+        var shards: [String]
+
+        func run() throws {
+            try ServerCommand.becomeServer("map", arguments: shards)
+        }
+    }
+
+    struct Rebalance: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rebalance",
+            abstract: "Add a shard behind HAProxy: it takes its share of the buckets, and their users' repositories move to it.",
+            discussion: """
+                The old shards stop making repositories for the moving buckets' new users; the \
+                users already there are pinned in HAProxy's map of users while the buckets \
+                switch; then each moves: pushes held on the old shard (devices get 503 and \
+                retry), the repository bundled, made and audited on the new one, unpinned, and \
+                the old copy retired to DIR/.cairn-shard/retired/. Every shard must run with \
+                --admin-secret-file; HAProxy's stats socket must be at level admin.
+                """)
+
+        @OptionGroup var options: RebalanceOptions
+
+        func run() throws {
+            try ServerCommand.becomeServer("rebalance", arguments: options.arguments)
+        }
+    }
+
     struct Content: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "content",

@@ -16,11 +16,12 @@ package final class ServedFront: @unchecked Sendable {
     private var logFile: String { logs.path + "/stderr" }
     private var outputFile: String { logs.path + "/stdout" }
 
-    /// Starts it with `arguments` after the identity options (`--max-backends 1`, …); waits
+    /// Starts it with `arguments` after the identity options (`--max-backends 1`, …), on
+    /// `port` and `metricsPort` (0: free ones, as it starts again after a crash); waits
     /// (at most 30 s) for the line that says where it serves. `keySet`: the provider's key set
     /// file, or its URL.
     package init(folder: String, provider: IdentityProvider, keySet: String? = nil, role: String = "run",
-                 arguments: [String] = [], environment: [String: String] = [:]) throws {
+                 arguments: [String] = [], environment: [String: String] = [:], port: Int = 0, metricsPort: Int = 0) throws {
         self.folder = folder
         let logs = TemporaryFolder("cairn-front-logs")
         self.logs = logs
@@ -30,7 +31,7 @@ package final class ServedFront: @unchecked Sendable {
         process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = ["server", role, folder, "--issuer", provider.issuer, "--audience", provider.audience,
-                             "--jwks", keySet ?? provider.keySetFile, "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0"] + arguments
+                             "--jwks", keySet ?? provider.keySetFile, "--listen", "127.0.0.1:\(port)", "--metrics", "127.0.0.1:\(metricsPort)"] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["CAIRN_LOG"] = nil
         process.environment = variables.merging(environment) { $1 }
@@ -49,7 +50,7 @@ package final class ServedFront: @unchecked Sendable {
             Loopback.terminate(process)
             throw GitServerStartError(description: "cairn server \(role) did not say where it serves: \(said)\((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")")
         }
-        (port, metricsPort) = (ports[0], ports[1])
+        (self.port, self.metricsPort) = (ports[0], ports[1])
     }
 
     deinit {

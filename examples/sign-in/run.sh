@@ -10,30 +10,8 @@ server_bin="$(dirname "$CAIRN_BIN")/cairn-server"
 [ -x "$server_bin" ] || swift build --product cairn-server >/dev/null
 
 # The issuer: a key, its key set (the JWKS a provider publishes), and tokens it signs.
-idp="$work/idp"
-mkdir -p "$idp"
-openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$idp/key.pem" 2>/dev/null
-modulus="$(openssl rsa -in "$idp/key.pem" -noout -modulus | cut -d= -f2)"
-python3 - "$modulus" > "$idp/jwks.json" <<'PY'
-import base64, json, sys
-n = bytes.fromhex(sys.argv[1])
-b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-print(json.dumps({"keys": [{"kty": "RSA", "kid": "test-1", "alg": "RS256", "use": "sig", "n": b64(n), "e": "AQAB"}]}))
-PY
-issuer="https://securetoken.google.com/sign-in-example"
-
-# token UID [PROVIDER]: an ID token of UID as Firebase Auth shapes one, valid for an hour.
-token() {
-    local header payload signature
-    header="$(printf '{"alg":"RS256","kid":"test-1","typ":"JWT"}' | basenc --base64url | tr -d '=\n')"
-    payload="$(python3 -c 'import json, sys, time
-now = int(time.time())
-print(json.dumps({"iss": sys.argv[2], "aud": "sign-in-example", "sub": sys.argv[1], "iat": now, "exp": now + 3600,
-                  "firebase": {"sign_in_provider": sys.argv[3]}}, separators=(",", ":")), end="")' "$1" "$issuer" "${2:-password}" \
-        | basenc --base64url | tr -d '=\n')"
-    signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$idp/key.pem" | basenc --base64url | tr -d '=\n')"
-    printf '%s.%s.%s' "$header" "$payload" "$signature"
-}
+source "$(dirname "$0")/../issuer.sh"
+issuer sign-in-example
 
 step server "cairn server run \$work/server --issuer $issuer --audience sign-in-example --jwks \$work/idp/jwks.json --listen 127.0.0.1:0"
 "$CAIRN_BIN" server run "$work/server" --issuer "$issuer" --audience sign-in-example --jwks "$idp/jwks.json" \

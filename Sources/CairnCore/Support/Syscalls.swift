@@ -210,6 +210,15 @@ package enum Syscalls {
         }
     }
 
+    /// Takes the shared `flock` of the file without waiting: false while another holds it
+    /// exclusively.
+    package static func tryLockShared(_ descriptor: Int32) -> Result<Bool, Errno> {
+        switch retryingOnInterrupt({ flock(descriptor, LOCK_SH | LOCK_NB) }) {
+        case .success: .success(true)
+        case .failure(let error): error == .wouldBlock ? .success(false) : .failure(error)
+        }
+    }
+
     package static func unlock(_ descriptor: Int32) {
         _ = retryingOnInterrupt { flock(descriptor, LOCK_UN) }
     }

@@ -149,7 +149,7 @@ let package = Package(
         .target(
             name: "CairnCluster",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnServer", "GitFormat",
+                "CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -227,7 +227,7 @@ let package = Package(
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnSimulation", "CairnIdentity", "Git", "GitFormat", "CSQLite", "CairnTestSupport",
+                "CairnCore", "CairnMerge", "CairnSimulation", "CairnIdentity", "CairnCluster", "Git", "GitFormat", "CSQLite", "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -23,22 +23,13 @@ struct ObjectStoreClient: Sendable {
         ["--config", "/dev/null", "-q", "--retries", "3", "--low-level-retries", "3", "--contimeout", "10s", "--timeout", "60s"]
     }
 
-    /// The names of the files directly in `path`; nil when there is no such folder (a bucket
-    /// or prefix never written).
-    func files(in path: String) async throws(BackupError) -> [String]? {
-        let run = try await self.run(["lsf", "--files-only", "--max-depth", "1", target.rclonePath(path)], doing: "list \(path)")
-        switch run {
-        case .success(let output): return output.split(separator: "\n").map(String.init)
-        case .failure(let failed) where failed.status == 3: return nil
-        case .failure(let failed): throw failure(failed, doing: "list \(target)")
-        }
-    }
-
-    /// The bytes of the file at `path`, or nil when it is not there.
+    /// The bytes of the file at `path` (in `folder`), or nil when it is not there: one process.
+    /// rclone's `cat` prints nothing for a file that is not there, and fails for a bucket or
+    /// folder that is not there; the files read here are never empty.
     func read(_ path: String, in folder: String) async throws(BackupError) -> [UInt8]? {
-        guard let names = try await files(in: folder), names.contains(path) else { return nil }
         switch try await run(["cat", target.rclonePath(folder.isEmpty ? path : folder + "/" + path)], doing: "read \(path)") {
-        case .success(let output): return Array(output.utf8)
+        case .success(let output): return output.isEmpty ? nil : Array(output.utf8)
+        case .failure(let failed) where failed.status == 3: return nil
         case .failure(let failed): throw failure(failed, doing: "read \(path) from \(target)")
         }
     }

@@ -14,7 +14,7 @@ struct CairnBench: ParsableCommand {
         abstract: "Benchmark Cairn against git and SQLite and write BENCHMARKS.md.")
 
     enum Workload: String, CaseIterable, ExpressibleByArgument {
-        case checkpoint, index, sync, merge, clone, documents, content, exam, history, serving
+        case checkpoint, index, sync, merge, clone, documents, content, exam, history, serving, cluster
     }
 
     @Option(help: "Store sizes in documents, comma-separated.")
@@ -39,8 +39,11 @@ struct CairnBench: ParsableCommand {
     @Option(help: "Checkpoints the history workload makes (a store of 1,000 documents, two changed a checkpoint).")
     var checkpoints = 10_000
 
-    @Option(name: .customLong("load-users"), help: "The users of the serving workload's load run (two devices each).")
+    @Option(name: .customLong("load-users"), help: "The users of the serving and cluster workloads' load runs (two devices each).")
     var loadUsers = 100
+
+    @Option(name: .customLong("backup-users"), help: "The users of the cluster workload's backups.")
+    var backupUsers = 1_000
 
     @Option(help: "The cairn tool to time (default: the one built beside this program).")
     var cairn: String?
@@ -152,6 +155,16 @@ struct CairnBench: ParsableCommand {
             serving.loadUsers = loadUsers
             report.serving = try serving.run()
             for row in report.serving { say("  \(row.0): \(row.1), lighttpd \(row.2)") }
+        }
+        if workloads.contains(.cluster) {
+            say("cluster: backups against rclone; the load run through HAProxy, one shard and three")
+            var cluster = ClusterBenchmark(bench: bench)
+            cluster.backupUsers = backupUsers
+            cluster.loadUsers = loadUsers
+            report.backups = try cluster.backups()
+            for row in report.backups { say("  \(row.0): cairn \(row.1), rclone \(row.2)") }
+            report.shards = try cluster.load()
+            for row in report.shards { say("  \(row.0): 1 shard \(row.1), 3 shards \(row.2)") }
         }
         if workloads.contains(.history) {
             say("history of \(checkpoints.formatted()) checkpoints")

@@ -12,6 +12,10 @@ struct Report {
     var figures: [(String, String)] = []
     /// The serving workload's rows: figure, `cairn server run`, lighttpd.
     var serving: [(String, String, String)] = []
+    /// The cluster workload's rows: backups (figure, `cairn server backup`, rclone) and the
+    /// load run through HAProxy (figure, one shard, three shards).
+    var backups: [(String, String, String)] = []
+    var shards: [(String, String, String)] = []
     /// The history workload's rows (figure, Cairn, git), and how many checkpoints it made.
     var history: [HistoryFigures.Row] = []
     var historyCheckpoints = 0
@@ -89,6 +93,24 @@ struct Report {
             for (name, front, lighttpd) in serving {
                 lines.append("| \(name) | \(front) | \(lighttpd) |")
             }
+        }
+        if !backups.isEmpty {
+            lines += ["", "## Backups: `cairn server backup` against rclone copying the folder", "",
+                      "A shard of many users' repositories (each with the same short history, as `cairn server init` makes them) "
+                      + "backed up into a folder on the same disk: Cairn writes a git bundle for each user with something new "
+                      + "and a manifest; rclone copies the repositories' files as they are, then compares every file with its copy. "
+                      + "The restore makes every repository again with its hooks; rclone copies the files back.", "",
+                      "| figure | cairn server backup | rclone copy |", "|---|---:|---:|"]
+            for (name, cairn, rclone) in backups { lines.append("| \(name) | \(cairn) | \(rclone) |") }
+        }
+        if !shards.isEmpty {
+            lines += ["", "## Shards behind HAProxy", "",
+                      "The load run through HAProxy, routed by bucket (the CRC-32 of the uid, modulo 1,024), to one "
+                      + "`cairn server run` and then to three, all on this machine. Its cores are shared by every shard, "
+                      + "HAProxy and the devices, so the total cannot grow here; the figure that carries to a machine "
+                      + "each is the CPU per sync of each shard.", "",
+                      "| figure | 1 shard | 3 shards |", "|---|---:|---:|"]
+            for (name, one, three) in shards { lines.append("| \(name) | \(one) | \(three) |") }
         }
         if !figures.isEmpty {
             lines += ["", "## The seed's exam session", "", "| figure | value |", "|---|---|"]

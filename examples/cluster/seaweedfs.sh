@@ -45,7 +45,7 @@ seaweedfs_start() {
         seaweedfs_pids+=($!)
     done
     "$weed" filer -ip=127.0.0.1 -ip.bind=127.0.0.1 -port="$(free_port)" -master="127.0.0.1:$master" -defaultStoreDir="$dir/filer" \
-        -s3 -s3.port="$s3" -s3.config="$dir/s3.json" > "$dir/filer.log" 2>&1 &
+        -s3 -s3.port="$s3" -s3.port.iceberg=0 -s3.port.lance=0 -s3.config="$dir/s3.json" > "$dir/filer.log" 2>&1 &
     seaweedfs_pids+=($!)
     s3_endpoint="http://127.0.0.1:$s3"
     # Ready once a bucket can be written and read back (at most 60 s).

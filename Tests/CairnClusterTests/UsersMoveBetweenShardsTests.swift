@@ -5,6 +5,7 @@ import CairnCluster
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Shards behind HAProxy: each user reaches the shard of their bucket, a shard makes
@@ -116,7 +117,7 @@ import Testing
         }.joined(separator: "\n")
         let proxy = try HAProxyServer(sections: "frontend git\n    bind 127.0.0.1:@PORT@\n\(frontend)\n    default_backend shard1\n\n\(backends)",
                                       errorFile503: "HTTP/1.0 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain\r\n\r\nthe shard does not answer\n")
-        let uids = (1...24).map { "u\($0)" }
+        let uids = (1...16).map { "u\($0)" }
         for uid in uids {
             #expect(try on(uid, uid, ["init", uid, "--remote", "http://\(uid)@127.0.0.1:\(proxy.port)/git/\(uid).git"]).status == 0)
             let synced = try write(uid, uid, "a")
@@ -128,11 +129,38 @@ import Testing
             #expect(holders == [Int(three[UserBucket.of(uid)].dropFirst(5))!], "\(uid) on \(holders)")
         }
 
+        // While the users move, every device keeps writing and syncing, retrying what is held.
+        let base = folder.path, issuer = provider
+        let stop = Mutex(false)
+        let outcomes = Mutex<(acknowledged: [(uid: String, note: String)], failed: [String])>(([], []))
+        let load = Thread {
+            var round = 0
+            while !stop.withLock({ $0 }) {
+                round += 1
+                for uid in uids where !stop.withLock({ $0 }) {
+                    let note = "load\(round)"
+                    let environment = ["CAIRN_SYNC_RETRY": "0.5,1,2,4", "CAIRN_TOKEN": (try? issuer.token(for: uid)) ?? ""]
+                    guard (try? runBounded(CLI.executable, ["--home", base + "/" + uid, "put", "users/\(uid)/notes/\(note)"], input: #"{"n": "x"}"#,
+                                           environment: environment).status) == 0 else { continue }
+                    let synced = try? runBounded(CLI.executable, ["--home", base + "/" + uid, "sync"], environment: environment, limit: 60)
+                    outcomes.withLock {
+                        if synced?.status == 0 { $0.acknowledged.append((uid, note)) } else { $0.failed.append("\(uid): \(synced?.stderr ?? "")") }
+                    }
+                }
+            }
+        }
+        load.start()
         let rebalance = try runBounded(CLI.executable, ["server", "rebalance", "--add", "shard4", "--haproxy", "127.0.0.1:\(proxy.statsPort)",
                                                         "--buckets-map", buckets, "--users-map", users, "--admin-secret-file", folder.path + "/secret"]
                                        + shards.enumerated().flatMap { ["--shard", "shard\($0.offset + 1)=http://127.0.0.1:\($0.element.metricsPort)"] },
                                        limit: 120)
         #expect(rebalance.status == 0, "\(rebalance.stdout)\(rebalance.stderr)")
+        usleep(2_000_000)
+        stop.withLock { $0 = true }
+        while !load.isFinished { usleep(50_000) }
+        let (acknowledged, failed) = outcomes.withLock { $0 }
+        #expect(failed.isEmpty, "syncs failed while users moved: \(failed)")
+        #expect(!acknowledged.isEmpty)
         let four = try BucketMap.parse(String(contentsOfFile: buckets, encoding: .utf8)).get()
         let moved = uids.filter { four[UserBucket.of($0)] == "shard4" }
         #expect(rebalance.stdout.contains("Moved \(moved.count) user"), "\(rebalance.stdout)")
@@ -141,14 +169,25 @@ import Testing
             #expect(holders == [Int(four[UserBucket.of(uid)].dropFirst(5))!], "\(uid) on \(holders)")
             let synced = try write(uid, uid, "b")
             #expect(synced.status == 0, "\(uid) after the move: \(synced.stderr)")
-            #expect(try on(uid, uid, ["ls", "users/\(uid)/notes"]).stdout == "a\nb\n")
+            #expect(try on(uid, uid, ["ls", "users/\(uid)/notes"]).stdout.hasPrefix("a\nb\n"))
+        }
+        for (uid, note) in acknowledged {
+            let shard = folder.path + "/" + four[UserBucket.of(uid)] + "/\(uid).git"
+            let found = try runBounded("/usr/bin/git", ["--git-dir", shard, "cat-file", "-e", "main:users/\(uid)/notes/\(note).json"])
+            #expect(found.status == 0, "\(uid)/\(note), acknowledged while users moved, is not on its shard")
+        }
+        // The old shard of a moved user takes nothing from them any more, even asked directly.
+        if let mover = moved.first, let old = Int(three[UserBucket.of(mover)].dropFirst(5)) {
+            let direct = try runBounded(CLI.executable, ["--home", folder.path + "/direct", "clone", shards[old - 1].url(mover)],
+                                        environment: ["CAIRN_SYNC_RETRY": "none", "CAIRN_TOKEN": try provider.token(for: mover)])
+            #expect(direct.status == 75 && direct.stderr.contains("503"), "\(direct.stderr)")
         }
         #expect(try String(contentsOfFile: users, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.isEmpty, "no pin left")
 
         // Shard 2 goes down: its users' syncs fail with a status to retry; the others' go on.
         shards[1].stop()
         usleep(1_500_000)
-        for uid in uids.prefix(12) {
+        for uid in uids.prefix(8) {
             let synced = try write(uid, uid, "c")
             if four[UserBucket.of(uid)] == "shard2" {
                 #expect(synced.status == 75 && synced.stderr.contains("503"), "\(uid): \(synced.stderr)")

@@ -88,11 +88,12 @@ struct ClusterBenchmark {
         var tokens: [String: String] = [:]
         for uid in uids { tokens[uid] = try issuer.token(uid) }
         var columns: [[String]] = []
+        var drill: [(String, String)] = []
         for shards in [1, 3] {
             let folder = work + "/\(shards)-shards"
             let names = (1...shards).map { "shard\($0)" }
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let fronts = try names.map { try FrontProcess(cairn: bench.cairn, folder: folder + "/" + $0, issuer: issuer, log: folder + "/\($0).log") }
+            var fronts = try names.map { try FrontProcess(cairn: bench.cairn, folder: folder + "/" + $0, issuer: issuer, log: folder + "/\($0).log") }
             defer { for front in fronts { front.stop() } }
             let map = BucketMap(evenlyOver: names)
             try map.text.write(toFile: folder + "/buckets.map", atomically: true, encoding: .utf8)
@@ -135,6 +136,36 @@ struct ClusterBenchmark {
             let seconds = (Stopwatch.now() - start) / 1_000
             for server in cpu { server.waitForIdle() }
             let spent = try zip(cpu, before).map { try $0.milliseconds() - $1 }
+            if shards == 3 {
+                // The drill: shard 2 backed up, then a round of writes its backup lacks, then
+                // killed with its folder deleted, restored, and started again on its address.
+                let lost = folder + "/shard2"
+                try bench.cairnCommand(home: folder + "/admin", ["server", "backup", lost, "--to", folder + "/backup2"]).run()
+                let commands = devices.enumerated().map { number, device in
+                    serving.syncAfterWriting(home: device.home, uid: device.uid, note: "drill-d\(number)",
+                                             environment: ["CAIRN_TOKEN": tokens[device.uid]!, "CAIRN_SYNC_RETRY": retries])
+                }
+                _ = ServingBenchmark.runAll(commands, parallel: loadParallel) { index in
+                    acknowledged.withLock { $0.append((everyDevice[index].uid, "drill-d\(index)")) }
+                }
+                fronts[1].kill()
+                try FileManager.default.removeItem(atPath: lost)
+                let restoreStart = Stopwatch.now()
+                try bench.cairnCommand(home: folder + "/admin", ["server", "restore", lost, "--from", folder + "/backup2"]).run()
+                let restoreSeconds = (Stopwatch.now() - restoreStart) / 1_000
+                var lacked = 0
+                for (uid, note) in acknowledged.withLock({ $0 }) where map[UserBucket.of(uid)] == "shard2" {
+                    if (try? bench.gitCommand(lost + "/\(uid).git", ["cat-file", "-e", "main:users/\(uid)/notes/\(note).json"]).run()) == nil { lacked += 1 }
+                }
+                let port = try HAProxyBackendPort(proxy: proxy, backend: "shard2")
+                fronts[1] = try FrontProcess(cairn: bench.cairn, folder: lost, issuer: issuer, log: folder + "/shard2-again.log", port: port)
+                let users2 = uids.filter { map[UserBucket.of($0)] == "shard2" }.count
+                drill = [
+                    ("the drill: shard 2 killed and its folder deleted, restored from a backup older than a round of writes: acknowledged writes it lacked, pushed again by the devices",
+                     lacked.formatted()),
+                    ("the drill: the restore, per 1,000 users (s)", Samples.format(restoreSeconds * 1_000 / Double(max(users2, 1)))),
+                ]
+            }
             for device in devices {
                 try bench.cairnCommand(home: device.home, ["sync", "-q"], ["CAIRN_TOKEN": tokens[device.uid]!, "CAIRN_SYNC_RETRY": retries]).run()
             }
@@ -160,7 +191,19 @@ struct ClusterBenchmark {
             "users per shard, fewest / most",
             "writes acknowledged by a sync / lost",
         ]
-        return figures.enumerated().map { ($0.element, columns[0][$0.offset], columns[1][$0.offset]) }
+        return figures.enumerated().map { ($0.element, columns[0][$0.offset], columns[1][$0.offset]) } + drill.map { ($0.0, "–", $0.1) }
+    }
+
+    /// The port HAProxy's configuration gives the server of `backend`.
+    func HAProxyBackendPort(proxy: HAProxyServer, backend: String) throws -> Int {
+        let configuration = try String(contentsOfFile: proxy.folder.path + "/haproxy.cfg", encoding: .utf8)
+        let lines = configuration.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(of: "backend \(backend)"),
+              let server = lines[(start + 1)...].first(where: { $0.contains("server ") }),
+              let port = server.split(separator: ":").last.flatMap({ Int($0.split(separator: " ")[0]) }) else {
+            throw Command.Failure(description: "no server of \(backend) in HAProxy's configuration")
+        }
+        return port
     }
 
     static func bytes(under folder: String) throws -> Int {

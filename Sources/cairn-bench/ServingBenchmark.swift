@@ -233,13 +233,13 @@ final class FrontProcess {
     let pid: Int32
     private let process: ChildProcess
 
-    init(cairn: String, folder: String, issuer: TestIssuer, log: String, arguments: [String] = []) throws {
+    init(cairn: String, folder: String, issuer: TestIssuer, log: String, arguments: [String] = [], port: Int = 0) throws {
         let output = log + ".out"
         for file in [log, output] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
         process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: cairn)
         process.arguments = ["server", "run", folder, "--issuer", TestIssuer.issuer, "--audience", TestIssuer.audience,
-                             "--jwks", issuer.keySet, "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0"] + arguments
+                             "--jwks", issuer.keySet, "--listen", "127.0.0.1:\(port)", "--metrics", "127.0.0.1:0"] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -255,6 +255,12 @@ final class FrontProcess {
         }
         self.port = port
         pid = process.processIdentifier
+    }
+
+    /// Kills it at once (SIGKILL), as a machine that fails.
+    func kill() {
+        process.send(SIGKILL)
+        process.waitUntilExit()
     }
 
     func stop() {

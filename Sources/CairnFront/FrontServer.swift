@@ -348,7 +348,7 @@ public struct FrontServer: Sendable {
                     extra["push"] = "\(hook.refusedRules.isEmpty ? "accepted" : "refused: " + Set(hook.refusedRules).sorted().joined(separator: ","))"
                 }
             }
-            try? FileManager.default.removeItem(atPath: report)
+            _ = try? FileSystem.removeFile(report)
             if !ending.succeeded {
                 logger.warning("git http-backend failed", metadata: ["request": "\(line.id)", "exit": "\(ending.status)", "stderr": "\(ending.stderr.prefix(500))"])
             }

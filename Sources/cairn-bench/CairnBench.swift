@@ -183,7 +183,19 @@ struct CairnBench: ParsableCommand {
         say(markdown)
         // A run on another set's documents leaves the project's table as it is unless told.
         if let output = output ?? (schema == nil ? "BENCHMARKS.md" : nil), output != "-" {
-            try markdown.write(toFile: output, atomically: true, encoding: .utf8)
+            // A device or a pipe (/dev/stdout, /dev/null) is written into, never replaced.
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
+            let type = exists ? (try? FileManager.default.attributesOfItem(atPath: output)[.type] as? FileAttributeType) ?? nil : nil
+            if exists, type != .typeRegular {
+                guard let handle = FileHandle(forWritingAtPath: output) else {
+                    throw ValidationError("cannot write the table to \(output)")
+                }
+                try handle.write(contentsOf: Data(markdown.utf8))
+                try handle.close()
+            } else {
+                try markdown.write(toFile: output, atomically: true, encoding: .utf8)
+            }
             say("Written to \(output)")
         }
     }

@@ -8,8 +8,9 @@ import Glibc
 struct ServerCPU {
     let pid: Int32
 
-    /// Milliseconds of CPU so far, in steps of one clock tick (10 ms on Linux).
-    func milliseconds() throws -> Double {
+    /// Milliseconds of CPU so far, in steps of one clock tick (10 ms on Linux): the server's
+    /// and every child it reaped; with `ownOnly`, the server process's alone.
+    func milliseconds(ownOnly: Bool = false) throws -> Double {
         guard let file = fopen("/proc/\(pid)/stat", "r") else {
             throw Command.Failure(description: "cannot read /proc/\(pid)/stat: the server is gone")
         }
@@ -26,7 +27,7 @@ struct ServerCPU {
         let fields = line[line.index(after: close)...].split(separator: " ")
         // fields[0] is field 3 (the state); utime, stime, cutime and cstime are fields 14–17.
         guard fields.count > 14 else { throw Command.Failure(description: "cannot read /proc/\(pid)/stat: \(line)") }
-        let ticks = fields[11...14].compactMap { Double($0) }.reduce(0, +)
+        let ticks = fields[11...(ownOnly ? 12 : 14)].compactMap { Double($0) }.reduce(0, +)
         return ticks * 1_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
@@ -43,12 +44,12 @@ struct ServerCPU {
         }
     }
 
-    /// The CPU the server spent while `work` ran.
-    func spent(during work: () throws -> Double) throws -> (result: Double, cpu: Double) {
+    /// The CPU the server spent while `work` ran: in all, and in its own process.
+    func spent(during work: () throws -> Double) throws -> (result: Double, cpu: Double, own: Double) {
         waitForIdle()
-        let before = try milliseconds()
+        let (before, ownBefore) = (try milliseconds(), try milliseconds(ownOnly: true))
         let result = try work()
         waitForIdle()
-        return (result, try milliseconds() - before)
+        return (result, try milliseconds() - before, try milliseconds(ownOnly: true) - ownBefore)
     }
 }

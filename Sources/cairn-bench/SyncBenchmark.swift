@@ -138,11 +138,11 @@ struct SyncBenchmark {
                 let cpu = ServerCPU(pid: server.pid)
                 var spent = (cairn: 0.0, peer: 0.0)
                 try row.measure(round: round, cairn: {
-                    let (time, used) = try cpu.spent(during: cairnSide)
+                    let (time, used, _) = try cpu.spent(during: cairnSide)
                     spent.cairn = used
                     return time
                 }, peer: {
-                    let (time, used) = try cpu.spent(during: gitSide)
+                    let (time, used, _) = try cpu.spent(during: gitSide)
                     spent.peer = used
                     return time
                 })

@@ -78,15 +78,20 @@ import Testing
     /// longer answers it keeps the keys it holds and says so in the log.
     @Test func aRotationIsReadWithoutARestartAtMostOnceAMinute() async throws {
         let url = try provider.serve()
-        // The verifier's clock runs ahead of the real one as the test moves it, and with it,
-        // so tokens minted now are never from its future, however slowly the test runs.
+        // The verifier's clock is the test's own: it stands at `start` and moves only when the
+        // test moves it, and every token is stamped at `start`. However slowly the machine
+        // mints tokens, no real minute passes between two checks.
+        let start = Int(Date().timeIntervalSince1970)
         let ahead = Mutex(0.0)
+        let stamped = { (options: [String]) throws -> String in
+            try self.provider.token(self.provider.claims("u1", changes: ["iat": start, "auth_time": start, "exp": start + 3600]), options)
+        }
         let fetches = Mutex(0)
         let logged = LogLines()
         let verifier = try await TokenVerifier.start(
             IdentityOptions(issuer: provider.issuer, audience: provider.audience, keySet: KeySetSource(url)),
             logger: Logger(label: "test") { _ in logged },
-            now: { Date().timeIntervalSince1970 + ahead.withLock { $0 } },
+            now: { Double(start) + ahead.withLock { $0 } },
             fetch: { source throws(CairnError) in
                 fetches.withLock { $0 += 1 }
                 return try await TokenVerifier.read(source)
@@ -95,7 +100,8 @@ import Testing
         #expect(await verifier.keyIDs == ["ec-1", "rsa-1"])
 
         try provider.rotate()
-        let rotated = try provider.token(for: "u1", ["--key", "rotated"])
+        let rotated = try stamped(["--key", "rotated"])
+        let stranger = try stamped(["--key", "stranger"])
         // Within the minute of the first read: not read again.
         #expect(await (try? verifier.verify(rotated).get()) == nil)
         #expect(fetches.withLock { $0 } == 1)
@@ -103,13 +109,13 @@ import Testing
         #expect(try await verifier.verify(rotated).get().uid == "u1")
         #expect(fetches.withLock { $0 } == 2)
         // A stream of unknown key IDs reads it once a minute at most.
-        for _ in 0..<5 { _ = await verifier.verify(try provider.token(for: "u1", ["--key", "stranger"])) }
+        for _ in 0..<5 { _ = await verifier.verify(stranger) }
         #expect(fetches.withLock { $0 } == 2)
 
         // The key set stops answering: the keys held stay, and a warning says why.
         provider.stop()
         ahead.withLock { $0 += 61 }
-        _ = await verifier.verify(try provider.token(for: "u1", ["--key", "stranger"]))
+        _ = await verifier.verify(stranger)
         #expect(fetches.withLock { $0 } == 3)
         #expect(try await verifier.verify(rotated).get().uid == "u1")
         #expect(logged.lines.contains { $0.hasPrefix("warning the key set could not be read again; the keys held stay") }, "\(logged.lines)")

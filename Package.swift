@@ -89,6 +89,9 @@ let package = Package(
         // request rather than linked: the tool starts without it and the libraries it brings.
         // Built against libcurl4-openssl-dev's header.
         .target(name: "CCurl"),
+        // posix_spawn with every other descriptor closed in the child (glibc's closefrom
+        // action, which Swift's Glibc module does not show) and pipes that close on exec.
+        .target(name: "CSpawn"),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
         // The shipped schema sets as package resources, so an app's tests and the quickstart
@@ -107,7 +110,7 @@ let package = Package(
         .target(
             name: "CairnCore",
             dependencies: [
-                "CairnMerge", "Git", "GitFormat", "CCurl", .product(name: "Logging", package: "swift-log"),
+                "CairnMerge", "Git", "GitFormat", "CCurl", "CSpawn", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
@@ -174,8 +177,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

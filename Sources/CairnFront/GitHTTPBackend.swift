@@ -1,16 +1,21 @@
 import AsyncAlgorithms
+import CairnCore
 import CairnServer
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Subprocess
-import SystemPackage
+import NIOPosix
 
 /// git's own `git http-backend`, run as CGI for one request (as lighttpd and nginx with
 /// fcgiwrap run it): the request's path, query, method and headers in its environment, its
 /// body on stdin, its answer's head read from stdout and the rest streamed to the client as it
 /// comes. Cairn writes no part of git's protocol; the backend runs `upload-pack` or
 /// `receive-pack`, and the repository's hooks, as any web server's would.
+///
+/// The backend is started by `posix_spawn` (``Syscalls/spawn(_:arguments:environment:input:output:error:)``),
+/// not a fork, and its pipes are read and written by the server's event loops: a fork copied
+/// the server's page tables for every request, which made the server's own time per sync
+/// several times lighttpd's.
 struct GitHTTPBackend: Sendable {
     /// `git http-backend`.
     let executable: String
@@ -54,7 +59,7 @@ struct GitHTTPBackend: Sendable {
     }
 
     /// The environment of the backend for `call`: CGI's variables, git's, and the hook report's.
-    func environment(for call: Call) -> [[UInt8]] {
+    func environment(for call: Call) -> [String] {
         var variables: [(String, String)] = [
             ("GIT_PROJECT_ROOT", root), ("GIT_HTTP_EXPORT_ALL", "1"),
             ("PATH_INFO", "/\(call.path.folder)/\(call.path.rest)"), ("QUERY_STRING", call.query ?? ""),
@@ -66,7 +71,7 @@ struct GitHTTPBackend: Sendable {
         if let type = call.contentType { variables.append(("CONTENT_TYPE", type)) }
         if let encoding = call.contentEncoding { variables.append(("HTTP_CONTENT_ENCODING", encoding)) }
         if let version = call.gitProtocol { variables.append(("GIT_PROTOCOL", version)) }
-        return variables.map { Array("\($0.0)=\($0.1)\0".utf8) }
+        return variables.map { "\($0.0)=\($0.1)" }
     }
 
     /// Starts the backend for `call` and waits for its answer's head.
@@ -74,43 +79,44 @@ struct GitHTTPBackend: Sendable {
         let (heads, headContinuation) = AsyncThrowingStream<CGIHead, any Error>.makeStream()
         let body = AsyncThrowingChannel<ByteBuffer, any Error>()
         let started = clock()
-        let environment = environment(for: call)
+        let process: BackendProcess
+        do {
+            process = try await BackendProcess.start(executable, environment: environment(for: call))
+        } catch {
+            throw Failure(description: "cannot run \(executable): \(error)")
+        }
         let ending = Task { () -> Ending in
             var headSent = false
+            let stderr = Task { await process.readError(limit: 65_536) }
+            let stdin = Task { await process.write(call.body) }
             do {
-                let result = try await Subprocess.run(
-                    .path(FilePath(executable)), environment: .custom(environment),
-                    input: .array(call.body), output: .sequence, error: .string(limit: 65_536)
-                ) { execution in
-                    var pending: [UInt8] = []
-                    for try await chunk in execution.standardOutput {
-                        let bytes = chunk.withUnsafeBytes { Array($0) }
-                        if headSent {
-                            await body.send(ByteBuffer(bytes: bytes))
-                            continue
-                        }
-                        pending += bytes
-                        if let (head, start) = CGIHead.read(pending) {
-                            headSent = true
-                            headContinuation.yield(head)
-                            headContinuation.finish()
-                            if start < pending.count { await body.send(ByteBuffer(bytes: pending[start...])) }
-                            pending = []
-                        }
+                var pending: [UInt8] = []
+                try await process.readOutput { chunk in
+                    if headSent {
+                        await body.send(chunk)
+                        return
+                    }
+                    pending += chunk.readableBytesView
+                    if let (head, start) = CGIHead.read(pending) {
+                        headSent = true
+                        headContinuation.yield(head)
+                        headContinuation.finish()
+                        if start < pending.count { await body.send(ByteBuffer(bytes: pending[start...])) }
+                        pending = []
                     }
                 }
-                if !headSent {
-                    headContinuation.finish(throwing: Failure(description: "git http-backend ended (\(result.terminationStatus)) without an answer: \(result.standardError)"))
-                }
-                body.finish()
-                let succeeded = if case .exited(0) = result.terminationStatus { true } else { false }
-                return Ending(status: result.terminationStatus.description, stderr: result.standardError,
-                              seconds: clock() - started, succeeded: succeeded)
             } catch {
-                if !headSent { headContinuation.finish(throwing: Failure(description: "cannot run \(executable): \(error)")) }
                 body.fail(error)
-                return Ending(status: "not run", stderr: "\(error)", seconds: clock() - started, succeeded: false)
             }
+            await stdin.value
+            let exit = await process.exit()
+            let status = exit?.description ?? "not known"
+            let said = await stderr.value
+            if !headSent {
+                headContinuation.finish(throwing: Failure(description: "git http-backend ended (\(status)) without an answer: \(said)"))
+            }
+            body.finish()
+            return Ending(status: status, stderr: said, seconds: clock() - started, succeeded: exit == .exited(0))
         }
         for try await head in heads {
             return Run(head: head, body: body, ending: ending)

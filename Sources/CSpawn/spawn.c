@@ -3,12 +3,30 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "cspawn.h"
 
 int cspawn_pipe(int fds[2]) {
     return pipe2(fds, O_CLOEXEC) == 0 ? 0 : errno;
+}
+
+int cspawn_unnamed_file(const char *folder) {
+    int descriptor = open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (descriptor >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return descriptor;
+    // A file system without O_TMPFILE (overlayfs before Linux 6.6): a file made and unlinked
+    // at once.
+    char path[4096];
+    int length = snprintf(path, sizeof path, "%s/.cairn-stderr-XXXXXX", folder);
+    if (length < 0 || (size_t)length >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    descriptor = mkostemp(path, O_CLOEXEC);
+    if (descriptor >= 0) unlink(path);
+    return descriptor;
 }
 
 int cspawn_start(const char *path, char *const argv[], char *const envp[],

@@ -2,55 +2,82 @@ import CairnCore
 import NIOCore
 import NIOPosix
 
-/// One run of a program the front starts for a request: spawned with its stdin, stdout and
-/// stderr on pipes whose other ends the server's event loops write and read, so no thread
-/// waits on a pipe. Only its end is waited for on a thread (NIO's thread pool), since Linux
-/// has no descriptor to watch for it that every kernel the server runs on offers.
+/// One run of a program the front starts for a request. Its stdout is a pipe the server's
+/// event loops read, so no thread waits on it. Its stdin is written before it starts when the
+/// request's body fits in a pipe's smallest buffer (as every request but a push's pack
+/// does), else by the event loops too; its stderr goes to an unnamed file, read when it ends,
+/// so it never waits on a full pipe and the server watches one descriptor a run, not three.
+/// Only its end is waited for on a thread (NIO's thread pool).
 struct BackendProcess: Sendable {
     typealias Pipe = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
     let pid: Int32
-    private let input: Pipe
+    private let input: (any Channel)?
+    private let pendingInput: [UInt8]
     private let output: Pipe
-    private let error: Pipe
+    /// The unnamed file of its stderr, which ``readError(limit:)`` reads and closes.
+    private let error: Int32
+
+    /// A body this long or shorter is written before the program starts: a pipe holds at
+    /// least a page, whatever the system's limits on pipes.
+    static let inputWrittenAhead = 4096
 
     /// Why the program could not be started.
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// Starts `path` with `environment`.
-    static func start(_ path: String, environment: [String]) async throws -> BackendProcess {
+    /// Starts `path` with `environment` and `input` on its stdin; its stderr's file is made in
+    /// `scratch`.
+    static func start(_ path: String, environment: [String], input: [UInt8], scratch: String) async throws -> BackendProcess {
         var opened: [Int32] = []
         defer { for descriptor in opened { _ = Syscalls.close(descriptor) } }
-        func pipe() throws -> (read: Int32, write: Int32) {
-            switch Syscalls.pipe() {
-            case .success(let ends):
-                opened += [ends.read, ends.write]
-                return ends
+        func made(_ result: Result<Int32, Syscalls.Errno>, _ what: String) throws -> Int32 {
+            switch result {
+            case .success(let descriptor):
+                opened.append(descriptor)
+                return descriptor
             case .failure(let error):
-                throw StartFailure(description: "no pipe for \(path): \(error)")
+                throw StartFailure(description: "no \(what) for \(path): \(error)")
             }
         }
-        let stdin = try pipe(), stdout = try pipe(), stderr = try pipe()
+        func pair(_ result: Result<(read: Int32, write: Int32), Syscalls.Errno>, _ what: String) throws -> (read: Int32, write: Int32) {
+            let ends = try result.mapError { StartFailure(description: "no \(what) for \(path): \($0)") }.get()
+            opened += [ends.read, ends.write]
+            return ends
+        }
+        let stdin = try pair(Syscalls.pipe(), "pipe"), stdout = try pair(Syscalls.pipe(), "pipe")
+        let stderr = try made(Syscalls.unnamedFile(in: scratch), "file for stderr in \(scratch)")
+        let writtenAhead = input.count <= inputWrittenAhead
+        if writtenAhead {
+            if !input.isEmpty {
+                guard case .success = input.withUnsafeBytes({ Syscalls.writeAll(stdin.write, from: $0) }) else {
+                    throw StartFailure(description: "cannot write the request's body to \(path)'s stdin")
+                }
+            }
+            _ = Syscalls.close(stdin.write)
+            opened.removeAll { $0 == stdin.write }
+        }
         let pid: Int32
         switch Syscalls.spawn(path, arguments: [path], environment: environment,
-                              input: stdin.read, output: stdout.write, error: stderr.write) {
+                              input: stdin.read, output: stdout.write, error: stderr) {
         case .success(let started): pid = started
         case .failure(let error): throw StartFailure(description: "cannot start \(path): \(error)")
         }
         // The child's ends are the child's now; each of ours, once a channel holds it, is the
         // channel's to close.
-        for descriptor in [stdin.read, stdout.write, stderr.write] { _ = Syscalls.close(descriptor) }
-        opened = [stdin.write, stdout.read, stderr.read]
+        for descriptor in [stdin.read, stdout.write] { _ = Syscalls.close(descriptor) }
+        opened.removeAll { $0 == stdin.read || $0 == stdout.write }
         do {
-            let input = try await channel(writing: stdin.write)
-            opened.removeAll { $0 == stdin.write }
+            var inputPipe: (any Channel)?
+            if !writtenAhead {
+                inputPipe = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .takingOwnershipOfDescriptor(output: stdin.write).get()
+                opened.removeAll { $0 == stdin.write }
+            }
             let output = try await channel(reading: stdout.read)
-            opened.removeAll { $0 == stdout.read }
-            let error = try await channel(reading: stderr.read)
-            opened.removeAll { $0 == stderr.read }
-            return BackendProcess(pid: pid, input: input, output: output, error: error)
+            opened.removeAll { $0 == stdout.read || $0 == stderr }
+            return BackendProcess(pid: pid, input: inputPipe, pendingInput: writtenAhead ? [] : input, output: output, error: stderr)
         } catch {
             // Without its pipes the run cannot be served: it is ended and reaped, not left.
             Syscalls.kill(pid)
@@ -66,19 +93,13 @@ struct BackendProcess: Sendable {
             }
     }
 
-    private static func channel(writing descriptor: Int32) async throws -> Pipe {
-        try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .takingOwnershipOfDescriptor(output: descriptor) { channel in
-                channel.eventLoop.makeCompletedFuture { try Pipe(wrappingChannelSynchronously: channel) }
-            }
-    }
-
-    /// Writes `bytes` to the program's stdin and closes it. A program that ends without
-    /// reading it all is not an error here: its exit says how it went.
-    func write(_ bytes: [UInt8]) async {
-        try? await input.executeThenClose { _, outbound in
-            if !bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: bytes)) }
-        }
+    /// Writes what was not written ahead to the program's stdin, waits until the pipe took it
+    /// all, and closes it. A program that ends without reading it all is not an error here:
+    /// its exit says how it went.
+    func writeInput() async {
+        guard let input else { return }
+        try? await input.writeAndFlush(ByteBuffer(bytes: pendingInput)).get()
+        try? await input.close().get()
     }
 
     /// Calls `each` with what the program writes to stdout, piece by piece, until it closes it.
@@ -88,22 +109,18 @@ struct BackendProcess: Sendable {
         }
     }
 
-    /// What the program writes to stderr, its first `limit` bytes; the rest is read and
-    /// dropped, so the program never waits on a full pipe.
-    func readError(limit: Int) async -> String {
-        var bytes: [UInt8] = []
-        try? await error.executeThenClose { inbound, _ in
-            for try await chunk in inbound where bytes.count < limit {
-                bytes += chunk.readableBytesView.prefix(limit - bytes.count)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     /// Waits for the program to end, and reaps it: how it ended, or nil when that cannot be
     /// known (the thread pool has stopped).
     func exit() async -> Syscalls.Exit? {
         let pid = self.pid
         return try? await NIOThreadPool.singleton.runIfActive { try Syscalls.waitForExit(of: pid).get() }
+    }
+
+    /// The first `limit` bytes the program wrote to stderr; call once, after ``exit()``.
+    func readError(limit: Int) -> String {
+        defer { _ = Syscalls.close(error) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let count = bytes.withUnsafeMutableBytes { (try? Syscalls.read(error, into: $0, at: 0).get()) ?? 0 }
+        return String(decoding: bytes[..<count], as: UTF8.self)
     }
 }

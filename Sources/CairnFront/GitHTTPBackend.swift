@@ -21,6 +21,8 @@ struct GitHTTPBackend: Sendable {
     let executable: String
     /// The folder of the repositories (`GIT_PROJECT_ROOT`).
     let root: String
+    /// Where each run's stderr is kept, in a file without a name, until it ends.
+    var scratch: String { root }
 
     /// What a request gives the backend.
     struct Call: Sendable {
@@ -81,14 +83,13 @@ struct GitHTTPBackend: Sendable {
         let started = clock()
         let process: BackendProcess
         do {
-            process = try await BackendProcess.start(executable, environment: environment(for: call))
+            process = try await BackendProcess.start(executable, environment: environment(for: call), input: call.body, scratch: scratch)
         } catch {
             throw Failure(description: "cannot run \(executable): \(error)")
         }
         let ending = Task { () -> Ending in
             var headSent = false
-            let stderr = Task { await process.readError(limit: 65_536) }
-            let stdin = Task { await process.write(call.body) }
+            let stdin = Task { await process.writeInput() }
             do {
                 var pending: [UInt8] = []
                 try await process.readOutput { chunk in
@@ -111,7 +112,7 @@ struct GitHTTPBackend: Sendable {
             await stdin.value
             let exit = await process.exit()
             let status = exit?.description ?? "not known"
-            let said = await stderr.value
+            let said = process.readError(limit: 65_536)
             if !headSent {
                 headContinuation.finish(throwing: Failure(description: "git http-backend ended (\(status)) without an answer: \(said)"))
             }

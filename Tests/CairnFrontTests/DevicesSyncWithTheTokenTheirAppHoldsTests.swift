@@ -41,6 +41,16 @@ import Testing
         #expect(try on("phone", ["sync"], token: u1).status == 0)
         #expect(try on("phone", ["ls", "users/u1/books"], token: nil).stdout == "b1\nb2\n")
 
+        // A push whose pack is far larger than a pipe holds (200 KB that do not compress): the
+        // backend reads it as the server writes it, and the other device gets it whole.
+        var random = SystemRandomNumberGenerator()
+        let noise = Data((0..<200_000).map { _ in UInt8.random(in: 0...255, using: &random) }).base64EncodedString()
+        #expect(try on("tablet", ["put", "users/u1/books/b3"], token: nil, input: #"{"notes": "\#(noise)"}"#).status == 0)
+        let large = try on("tablet", ["sync"], token: u1)
+        #expect(large.status == 0, "\(large.stderr)\n\(served.log)")
+        #expect(try on("phone", ["sync"], token: u1).status == 0)
+        #expect(try on("phone", ["get", "users/u1/books/b3"], token: nil).stdout.contains(noise))
+
         // A second user beside them, with a token of the other algorithm.
         #expect(try on("laptop", ["init", "u2", "--remote", served.url("u2")], token: nil).status == 0)
         #expect(try on("laptop", ["put", "users/u2/books/b9"], token: nil, input: #"{"read": 9}"#).status == 0)

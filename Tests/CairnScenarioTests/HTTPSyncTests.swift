@@ -596,6 +596,51 @@ import CairnMerge
                 requests.contains { $0.hasPrefix("200 GET") && $0.contains("service=git-upload-pack") })
         #expect(requests.contains { $0.hasPrefix("200 POST") && $0.contains("git-receive-pack") }, "\(requests.joined(separator: "\n"))")
         #expect(try served.main("u1") == a.head())
+
+        // The store remembers that the server asks, in git's own setting for its URL and
+        // user, and the next sync — another process — sends the password from its first
+        // request: no 401 at all.
+        let url = served.url("u1", user: "u1")
+        let settings = try a.git("config", "--list").stdout
+        #expect(settings.contains("http.\(url).proactiveauth=basic"), "\(settings)")
+        #expect(try a("put", "users/u1/examAttempts/a2", input: Self.attempt("a2")).status == 0)
+        #expect(try a("checkpoint").status == 0)
+        let before = server.requests { _ in true }.count
+        let again = try a("sync", "-q", password: password)
+        #expect(again.status == 0, "\(again.stderr)")
+        var second: [String] = []
+        for _ in 0..<100 {
+            second = Array(server.requests { _ in true }.dropFirst(before))
+            if second.contains(where: { $0.hasPrefix("200 POST") && $0.contains("git-receive-pack") }) { break }
+            usleep(100_000)
+        }
+        #expect(!second.isEmpty && second.allSatisfy { $0.hasPrefix("200 ") }, "\(second.joined(separator: "\n"))")
+        #expect(try served.main("u1") == a.head())
+    }
+
+    /// git's own `http.proactiveAuth`, set by the user, sends the password from a store's
+    /// very first request.
+    @Test(.runningTime(atMost: .seconds(180))) func gitsProactiveAuthSendsThePasswordFromTheFirstRequest() throws {
+        let served = try Served()
+        defer { served.server.stop() }
+        let server = try #require(served.server as? GitHTTPServer)
+        let a = Device("A")
+        #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0)
+        _ = try a.git("config", "http.proactiveAuth", "basic")
+        #expect(try a("put", "users/u1/examAttempts/a1", input: Self.attempt("a1")).status == 0)
+        #expect(try a("checkpoint").status == 0)
+        let synced = try a("sync", "-q", password: Self.passwords["u1"]!)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let requests = server.requests { $0.hasPrefix("200 POST") && $0.contains("git-receive-pack") }
+        #expect(!requests.isEmpty && requests.allSatisfy { $0.hasPrefix("200 ") }, "\(requests.joined(separator: "\n"))")
+        #expect(try served.main("u1") == a.head())
+
+        // A wrong password sent ahead is refused as one asked for would be: the sync is made
+        // again waiting to be asked, and says which credentials to check.
+        #expect(try a("put", "users/u1/examAttempts/a2", input: Self.attempt("a2")).status == 0)
+        let refused = try a("sync", "-q", password: "not-the-password")
+        #expect(refused.status == 1 && refused.stderr.contains("refused the credentials of u1"), "\(refused.stderr)")
+        #expect(try served.main("u1") != a.head())
     }
 
     /// A server that redirects to another (here: another port of 127.0.0.1) never gets the

@@ -8,6 +8,11 @@
 /// errno of `pipe2`.
 int cspawn_pipe(int fds[2]);
 
+/// An unnamed file in `folder` (`O_TMPFILE`, or on a file system without it a file made and
+/// unlinked at once), for reading and writing, closed on exec, gone when its last descriptor
+/// closes. Returns its descriptor, or -1 with `errno` set.
+int cspawn_unnamed_file(const char *folder);
+
 /// Starts `path` with `argv` and `envp` (NULL-terminated) by `posix_spawn`, which glibc runs
 /// as a vfork: the parent's memory is not copied, however large the parent. The child's
 /// stdin, stdout and stderr are `input`, `output` and `error`; every other descriptor is

@@ -11,6 +11,12 @@ extension Syscalls {
         return code == 0 ? .success((descriptors[0], descriptors[1])) : .failure(Errno(code))
     }
 
+    /// An unnamed file in `folder`, open for reading and writing, that disappears with its
+    /// last descriptor (`O_TMPFILE`).
+    package static func unnamedFile(in folder: String) -> Result<Int32, Errno> {
+        retryingOnInterrupt { cspawn_unnamed_file(folder) }
+    }
+
     /// Starts `path` with `arguments` (the first its name) and `environment` (`NAME=value`
     /// each), its stdin, stdout and stderr the descriptors given, every other descriptor
     /// closed, by `posix_spawn`: glibc starts the child without copying the parent's memory,

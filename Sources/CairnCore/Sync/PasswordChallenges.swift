@@ -9,7 +9,8 @@ import Synchronization
 /// pushes to them send the password with their first request, as git does after its first
 /// challenge, instead of being refused once per connection (a sync connects twice: to fetch,
 /// then to push). Kept in memory only, by URL and user name; the password itself is the one
-/// each call is given.
+/// each call is given. Across processes, the store's configuration remembers which URLs ask
+/// (``Store/connecting(to:credentials:timeout:opened:_:)``).
 enum PasswordChallenges {
     private static let asked = Mutex<Set<String>>([])
 
@@ -18,10 +19,10 @@ enum PasswordChallenges {
     }
 
     /// The `Authorization` header to send to `url` from the first request, when it asked for
-    /// these credentials' user before.
-    static func header(for url: String, credentials: Credentials?) -> String? {
+    /// these credentials' user before, or when the store says to (`proactive`).
+    static func header(for url: String, credentials: Credentials?, proactive: Bool = false) -> String? {
         guard let credentials, url.hasPrefix("http://") || url.hasPrefix("https://"),
-              asked.withLock({ $0.contains(key(url, credentials)) }) else { return nil }
+              proactive || asked.withLock({ $0.contains(key(url, credentials)) }) else { return nil }
         let pair = Data((credentials.username + ":" + credentials.password).utf8)
         return "Authorization: Basic " + pair.base64EncodedString()
     }

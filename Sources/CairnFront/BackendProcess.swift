@@ -32,22 +32,14 @@ struct BackendProcess: Sendable {
     static func start(_ path: String, environment: [String], input: [UInt8], scratch: String) async throws -> BackendProcess {
         var opened: [Int32] = []
         defer { for descriptor in opened { _ = Syscalls.close(descriptor) } }
-        func made(_ result: Result<Int32, Syscalls.Errno>, _ what: String) throws -> Int32 {
-            switch result {
-            case .success(let descriptor):
-                opened.append(descriptor)
-                return descriptor
-            case .failure(let error):
-                throw StartFailure(description: "no \(what) for \(path): \(error)")
-            }
-        }
-        func pair(_ result: Result<(read: Int32, write: Int32), Syscalls.Errno>, _ what: String) throws -> (read: Int32, write: Int32) {
-            let ends = try result.mapError { StartFailure(description: "no \(what) for \(path): \($0)") }.get()
+        func pipe() throws -> (read: Int32, write: Int32) {
+            let ends = try Syscalls.pipe().mapError { StartFailure(description: "no pipe for \(path): \($0)") }.get()
             opened += [ends.read, ends.write]
             return ends
         }
-        let stdin = try pair(Syscalls.pipe(), "pipe"), stdout = try pair(Syscalls.pipe(), "pipe")
-        let stderr = try made(Syscalls.unnamedFile(in: scratch), "file for stderr in \(scratch)")
+        let stdin = try pipe(), stdout = try pipe()
+        let stderr = try Syscalls.unnamedFile(in: scratch).mapError { StartFailure(description: "no file for \(path)'s stderr in \(scratch): \($0)") }.get()
+        opened.append(stderr)
         let writtenAhead = input.count <= inputWrittenAhead
         if writtenAhead {
             if !input.isEmpty {
@@ -68,8 +60,8 @@ struct BackendProcess: Sendable {
         // channel's to close.
         for descriptor in [stdin.read, stdout.write] { _ = Syscalls.close(descriptor) }
         opened.removeAll { $0 == stdin.read || $0 == stdout.write }
+        var inputPipe: (any Channel)?
         do {
-            var inputPipe: (any Channel)?
             if !writtenAhead {
                 inputPipe = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .takingOwnershipOfDescriptor(output: stdin.write).get()
@@ -80,6 +72,7 @@ struct BackendProcess: Sendable {
             return BackendProcess(pid: pid, input: inputPipe, pendingInput: writtenAhead ? [] : input, output: output, error: stderr)
         } catch {
             // Without its pipes the run cannot be served: it is ended and reaped, not left.
+            try? await inputPipe?.close().get()
             Syscalls.kill(pid)
             _ = try? await NIOThreadPool.singleton.runIfActive { Syscalls.waitForExit(of: pid) }
             throw StartFailure(description: "cannot read \(path)'s pipes: \(error)")

@@ -12,10 +12,10 @@ import NIOPosix
 /// comes. Cairn writes no part of git's protocol; the backend runs `upload-pack` or
 /// `receive-pack`, and the repository's hooks, as any web server's would.
 ///
-/// The backend is started by `posix_spawn` (``Syscalls/spawn(_:arguments:environment:input:output:error:)``),
-/// not a fork, and its pipes are read and written by the server's event loops: a fork copied
-/// the server's page tables for every request, which made the server's own time per sync
-/// several times lighttpd's.
+/// The backend is started by `posix_spawn` (``BackendProcess``), not a fork, which would copy
+/// the server's page tables for every request, and its stdout is read by the server's event
+/// loops. (Measured, the fork was not what makes the server's own time per sync larger than
+/// lighttpd's: BENCHMARKS.md, "Serving".)
 struct GitHTTPBackend: Sendable {
     /// `git http-backend`.
     let executable: String

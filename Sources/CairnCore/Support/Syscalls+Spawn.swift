@@ -20,8 +20,8 @@ extension Syscalls {
     /// Starts `path` with `arguments` (the first its name) and `environment` (`NAME=value`
     /// each), its stdin, stdout and stderr the descriptors given, every other descriptor
     /// closed, by `posix_spawn`: glibc starts the child without copying the parent's memory,
-    /// where a fork copies its page tables — a cost that grows with a server's size and is
-    /// paid for every request. Returns the child's pid.
+    /// where a fork copies its page tables, a cost that grows with the parent's size.
+    /// Returns the child's pid.
     package static func spawn(_ path: String, arguments: [String], environment: [String],
                               input: Int32, output: Int32, error: Int32) -> Result<pid_t, Errno> {
         var argumentPointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

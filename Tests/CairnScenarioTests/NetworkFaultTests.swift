@@ -405,7 +405,9 @@ import CairnMerge
         let (a, _) = try Self.devices(on: rig)
         let stalls = [
             FaultPlan(.stall, .fetch, .toClient, offset: 0),
-            FaultPlan(.stall, .fetch, .toClient, offset: 700),
+            // Inside the fetch's answers (about 670 bytes: the store sends its password from
+            // the first request, so no 401 comes first).
+            FaultPlan(.stall, .fetch, .toClient, offset: 400),
             FaultPlan(.stall, .push, .toServer, offset: 600),
             FaultPlan(.stall, .push, .toClient, offset: 300),
         ]

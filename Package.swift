@@ -263,7 +263,7 @@ let package = Package(
             dependencies: ["CairnCluster", "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnFrontTests",
-            dependencies: ["CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "cairn", "cairn-server"]),
+            dependencies: ["CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "CairnFront", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnIdentityTests",
             dependencies: ["CairnIdentity", "CairnCore", "CairnTestSupport", .product(name: "Logging", package: "swift-log")]),

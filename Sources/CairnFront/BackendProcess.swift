@@ -1,6 +1,7 @@
 import CairnCore
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// One run of a program the front starts for a request. Its stdout is a pipe the server's
 /// event loops read, so no thread waits on it. Its stdin is written before it starts when the
@@ -103,10 +104,28 @@ struct BackendProcess: Sendable {
     }
 
     /// Waits for the program to end, and reaps it: how it ended, or nil when that cannot be
-    /// known (the thread pool has stopped).
-    func exit() async -> Syscalls.Exit? {
+    /// known (the thread pool has stopped). Called once the server reads no more of its stdout
+    /// (the program closed it, or the client went away); a program still running `limit`
+    /// later is ended (SIGKILL). git's backend, given less of a body than it was told, reads
+    /// an empty stdin forever, even once its answer is written.
+    func exit(within limit: TimeAmount) async -> Syscalls.Exit? {
         let pid = self.pid
-        return try? await NIOThreadPool.singleton.runIfActive { try Syscalls.waitForExit(of: pid).get() }
+        let running = Running()
+        let overdue = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: limit) {
+            running.state.withLock { running in if running { Syscalls.kill(pid) } }
+        }
+        defer { overdue.cancel() }
+        return try? await NIOThreadPool.singleton.runIfActive {
+            // Ended but not reaped, the program keeps its pid until the flag is down.
+            _ = Syscalls.waitForEnd(of: pid)
+            running.state.withLock { $0 = false }
+            return try Syscalls.waitForExit(of: pid).get()
+        }
+    }
+
+    /// Whether the program may still be signalled: true until it has ended, before it is reaped.
+    private final class Running: Sendable {
+        let state = Mutex(true)
     }
 
     /// The first `limit` bytes the program wrote to stderr; call once, after ``exit()``.

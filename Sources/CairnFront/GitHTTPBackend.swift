@@ -23,6 +23,8 @@ struct GitHTTPBackend: Sendable {
     let root: String
     /// Where each run's stderr is kept, in a file without a name, until it ends.
     var scratch: String { root }
+    /// How long a run may go on once its stdout is read no more, before it is ended.
+    var exitLimit: TimeAmount = .seconds(30)
 
     /// What a request gives the backend.
     struct Call: Sendable {
@@ -110,7 +112,7 @@ struct GitHTTPBackend: Sendable {
                 body.fail(error)
             }
             await stdin.value
-            let exit = await process.exit()
+            let exit = await process.exit(within: exitLimit)
             let status = exit?.description ?? "not known"
             let said = process.readError(limit: 65_536)
             if !headSent {

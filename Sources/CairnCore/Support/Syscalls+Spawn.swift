@@ -53,6 +53,14 @@ extension Syscalls {
         }
     }
 
+    /// Waits (blocking the calling thread) until child `pid` has ended, without reaping it:
+    /// until ``waitForExit(of:)`` reaps it, its pid names no other process, so a signal sent
+    /// to it meanwhile cannot reach one.
+    package static func waitForEnd(of pid: pid_t) -> Result<Void, Errno> {
+        var info = siginfo_t()
+        return retryingOnInterrupt { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }.map { _ in }
+    }
+
     /// Waits (blocking the calling thread) until child `pid` ends, and reaps it.
     package static func waitForExit(of pid: pid_t) -> Result<Exit, Errno> {
         var status: Int32 = 0

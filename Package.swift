@@ -222,6 +222,8 @@ let package = Package(
                 "CairnFront", "CairnIdentity", "CairnCluster", "CairnCore", "CairnMerge", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The library quickstart of the README, compiled and run by the tests.
         .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),

@@ -13,7 +13,7 @@ import Glibc
 
 /// `cairn-server`: the server of `cairn server run` and `cairn server auth`, which check their
 /// options and become it (so that the tool starts without the web server's libraries).
-@main
+/// Its entry is `main.swift`, which chooses the executor first.
 struct CairnServerTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cairn-server",

@@ -51,7 +51,8 @@ public enum Server {
     /// Creates the bare repository `path` on `main` that refuses non-fast-forward pushes and
     /// deletions, checks every object it receives, holds `config`, and runs `cairn hook
     /// pre-receive` on every push (the hook script starts with `hookComment`) and `cairn hook
-    /// post-receive` after it (removing the assets no document points to any more).
+    /// post-receive` after it (removing the assets no document points to any more) when its
+    /// asset storage holds any.
     static func createBareRepository(at path: String, config: [String: String], cairn: String,
                                      hookComment: String) throws(CairnError) {
         do {
@@ -69,8 +70,18 @@ public enum Server {
         try FileSystem.makeFolders(path + "/hooks")
         try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
         _ = Syscalls.setMode(of: path + "/hooks/pre-receive", to: 0o755)
-        // Once a push is in, the assets it left behind leave the server's storage.
-        let after = "#!/bin/sh\n# Assets no document points to any more are removed from the server (cairn hook post-receive).\nexec '\(cairn)' hook post-receive\n"
+        // Once a push is in, the assets it left behind leave the server's storage. Most
+        // repositories store no asset: their hook looks (git runs it in the repository) and
+        // starts no tool, which would cost a process start on every push for nothing.
+        let after = """
+            #!/bin/sh
+            # Assets no document points to any more are removed from the server (cairn hook post-receive).
+            # With no asset stored (\(AssetSweep.storageConfigKey), else lfs/objects), there is none to remove.
+            storage=$(git config --get \(AssetSweep.storageConfigKey)) && [ -n "$storage" ] || storage=lfs/objects
+            [ -n "$(find "$storage" -type f -print -quit 2>/dev/null)" ] || exit 0
+            exec '\(cairn)' hook post-receive
+
+            """
         try FileSystem.writeAtomically(Array(after.utf8), to: path + "/hooks/post-receive")
         _ = Syscalls.setMode(of: path + "/hooks/post-receive", to: 0o755)
     }

@@ -102,6 +102,39 @@ import Testing
         try git("reset", "-q", "--hard", "HEAD~1")
     }
 
+    /// The post-receive hook starts the tool only when the repository stores an asset, in
+    /// lfs/objects or in the folder its config names: most store none, and a process start on
+    /// every push would be spent for nothing. Each hook that ran reports to the file
+    /// `CAIRN_HOOK_REPORT` names.
+    @Test func thePostReceiveHookStartsTheToolOnlyWhenAnAssetIsStored() throws {
+        try setUp()
+        let report = folder.path + "/report"
+        func hooksOfAPush(_ note: String) throws -> [String] {
+            try? FileManager.default.removeItem(atPath: report)
+            try FileManager.default.createDirectory(atPath: store + "/users/u1/notes", withIntermediateDirectories: true)
+            try Data(#"{"text":"\#(note)"}"#.utf8).write(to: URL(fileURLWithPath: store + "/users/u1/notes/\(note).json"))
+            try git("add", "-A")
+            try git("commit", "-qm", note)
+            let push = try runProcess("/usr/bin/git", ["-C", store, "push", "-q", "origin", "main"], environment: ["CAIRN_HOOK_REPORT": report])
+            #expect(push.status == 0, "\(push.stderr)")
+            let lines = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+            return ["pre-receive", "post-receive"].filter { lines.contains("\"\($0)\"") }
+        }
+        #expect(try hooksOfAPush("n1") == ["pre-receive"])
+        // An object as a path remote or an LFS server keeps it (aa/bb/<oid>).
+        let oid = String(repeating: "ab", count: 32)
+        try FileManager.default.createDirectory(atPath: server + "/lfs/objects/ab/ab", withIntermediateDirectories: true)
+        try Data("recording".utf8).write(to: URL(fileURLWithPath: server + "/lfs/objects/ab/ab/" + oid))
+        #expect(try hooksOfAPush("n2") == ["pre-receive", "post-receive"])
+        // A storage the config names, relative to the repository; lfs/objects no longer counts.
+        #expect(try runProcess("/usr/bin/git", ["--git-dir", server, "config", "cairn.lfsStorage", "assets"]).status == 0)
+        #expect(try hooksOfAPush("n3") == ["pre-receive"])
+        try FileManager.default.createDirectory(atPath: server + "/assets", withIntermediateDirectories: true)
+        try Data("recording".utf8).write(to: URL(fileURLWithPath: server + "/assets/" + oid))
+        #expect(try hooksOfAPush("n4") == ["pre-receive", "post-receive"])
+        #expect(FileManager.default.fileExists(atPath: server + "/assets/" + oid), "no document named it, so no push left it behind")
+    }
+
     @Test func anotherAuthenticatedUserIsRefused() throws {
         try setUp()
         let main = try serverMain().trimmingCharacters(in: .whitespacesAndNewlines)

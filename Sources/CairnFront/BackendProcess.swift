@@ -128,7 +128,7 @@ struct BackendProcess: Sendable {
         let state = Mutex(true)
     }
 
-    /// The first `limit` bytes the program wrote to stderr; call once, after ``exit()``.
+    /// The first `limit` bytes the program wrote to stderr; call once, after ``exit(within:)``.
     func readError(limit: Int) -> String {
         defer { _ = Syscalls.close(error) }
         var bytes = [UInt8](repeating: 0, count: limit)

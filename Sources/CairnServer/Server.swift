@@ -78,6 +78,7 @@ public enum Server {
             # Assets no document points to any more are removed from the server (cairn hook post-receive).
             # With no asset stored (\(AssetSweep.storageConfigKey), else lfs/objects), there is none to remove.
             storage=$(git config --get \(AssetSweep.storageConfigKey)) && [ -n "$storage" ] || storage=lfs/objects
+            case "$storage" in /*) ;; *) storage="./$storage" ;; esac
             [ -n "$(find "$storage" -type f -print -quit 2>/dev/null)" ] || exit 0
             exec '\(cairn)' hook post-receive
 

@@ -132,6 +132,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: server + "/assets", withIntermediateDirectories: true)
         try Data("recording".utf8).write(to: URL(fileURLWithPath: server + "/assets/" + oid))
         #expect(try hooksOfAPush("n4") == ["pre-receive", "post-receive"])
+        // A folder whose name starts with a dash is a folder, not an option of find.
+        #expect(try runProcess("/usr/bin/git", ["--git-dir", server, "config", "cairn.lfsStorage", "-stored"]).status == 0)
+        try FileManager.default.createDirectory(atPath: server + "/-stored", withIntermediateDirectories: true)
+        try Data("recording".utf8).write(to: URL(fileURLWithPath: server + "/-stored/" + oid))
+        #expect(try hooksOfAPush("n5") == ["pre-receive", "post-receive"])
         #expect(FileManager.default.fileExists(atPath: server + "/assets/" + oid), "no document named it, so no push left it behind")
     }
 

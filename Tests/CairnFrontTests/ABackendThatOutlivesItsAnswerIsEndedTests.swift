@@ -4,6 +4,7 @@ import Glibc
 @testable import CairnCore
 @testable import CairnFront
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import NIOCore
 import Testing
@@ -11,7 +12,7 @@ import Testing
 /// A backend that goes on running once the server reads no more of its stdout is ended, as
 /// git's backend must be when it spins on an empty stdin after its answer; one that ends on
 /// its own is left to end, and its exit is what it said.
-@Suite(.timeLimit(.minutes(1))) struct ABackendThatOutlivesItsAnswerIsEndedTests {
+@Suite(.historiesVerified, .timeLimit(.minutes(1))) struct ABackendThatOutlivesItsAnswerIsEndedTests {
     let folder = TemporaryFolder("cairn-front-backend")
 
     /// A program that writes `answer`, closes its stdout, then runs `then`.

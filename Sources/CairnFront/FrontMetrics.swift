@@ -9,7 +9,8 @@ import Prometheus
 /// - `cairn_pushes_total{result="accepted"}` and `{result="refused",rule}`: pushes the hook
 ///   took or refused, by the rule of each refusal;
 /// - `cairn_backend_seconds` and `cairn_hook_seconds{hook}`: how long `git http-backend` and
-///   each hook ran (histograms);
+///   each hook ran (histograms; the post-receive hook starts the tool, and reports, only in a
+///   repository that stores assets);
 /// - `cairn_repositories_provisioned_total`, and `cairn_backends_running`.
 struct FrontMetrics: Sendable {
     let registry: PrometheusCollectorRegistry

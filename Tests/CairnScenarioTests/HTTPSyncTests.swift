@@ -616,6 +616,17 @@ import CairnMerge
         }
         #expect(!second.isEmpty && second.allSatisfy { $0.hasPrefix("200 ") }, "\(second.joined(separator: "\n"))")
         #expect(try served.main("u1") == a.head())
+
+        // A sync with nothing to do asks once: the ref advertisement, answered 200, and no
+        // push. A request of the test's own, after it, marks the end of the sync's lines.
+        let settled = server.requests { _ in true }.count
+        let idle = try a("sync", "-q", password: password)
+        #expect(idle.status == 0, "\(idle.stderr)")
+        let marker = "/after-the-idle-sync"
+        _ = try runBounded("/usr/bin/curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(server.port)\(marker)"])
+        let idleRequests = Array(server.requests { $0.contains(marker) }.dropFirst(settled).prefix { !$0.contains(marker) })
+        #expect(idleRequests.count == 1 && idleRequests.allSatisfy { $0.hasPrefix("200 GET") && $0.contains("service=git-upload-pack") },
+                "\(idleRequests.joined(separator: "\n"))")
     }
 
     /// git's own `http.proactiveAuth`, set by the user, sends the password from a store's

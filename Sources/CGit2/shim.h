@@ -53,6 +53,15 @@ typedef struct {
     int socket;
     /// How long a connect, read or write may make no progress, in milliseconds; 0: no limit.
     int timeout_ms;
+    /// The fetch or push that opened the connection (its log's number).
+    long opened_by;
+    /// Whether the last call was a read: the next write begins a request.
+    int reading;
+    /// Whether the request being made is the first of a later fetch or push than the one
+    /// that opened the connection: a request on a kept connection.
+    int kept_request;
+    /// Bytes read since the request being made began.
+    long answered;
 } cgit2_socket_stream;
 
 #endif

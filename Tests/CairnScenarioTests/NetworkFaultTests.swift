@@ -217,7 +217,10 @@ import CairnMerge
     /// whenever it has nothing left to push (and before every cut of the push's replies,
     /// which may come after the server took the push); before a cut of the fetch the other
     /// device marks a book section and syncs cleanly, if needed, so there is something to
-    /// fetch. An offset that cut nothing is tried once more. After every sync:
+    /// fetch. An offset that cut nothing is tried once more. A cut before any answer to the
+    /// push's first request, on the connection kept from the fetch, looks to the device like a
+    /// server that closed a kept connection: the push is made again at once on a new one. After
+    /// every sync:
     ///
     /// - it ended with status 0, or 75 and one line (a network failure, not a broken store);
     /// - when it said it pushed, the server's `main` is the device's HEAD (no false "pushed");
@@ -440,7 +443,9 @@ import CairnMerge
         rig.proxy.arm(FaultPlan(.stall, .push, .toClient, offset: 0))
         let (result, seconds) = try a.sync(retry: "0.1")
         #expect(rig.proxy.traffic.faulted)
-        #expect(rig.proxy.traffic.connections[.push, default: 0] >= 2, "the push was tried again")
+        // The stalled request, then the push made again on a new connection.
+        #expect(rig.proxy.traffic.requests[.push, default: 0] >= 3, "the push was tried again: \(rig.proxy.traffic)")
+        #expect(rig.proxy.traffic.connectionCount >= 2, "\(rig.proxy.traffic)")
         rig.proxy.arm(.none)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("pushed 1 checkpoint"), "\(result.stdout)")
@@ -448,6 +453,49 @@ import CairnMerge
         #expect(try rig.main() == a.head())
         #expect(try b.sync().0.status == 0)
         #expect(try b.attempts().contains("retried"))
+        #expect(try rig.damage() + a.damage() + b.damage() == [])
+    }
+
+    /// A sync that fetches news and pushes makes one connection: the fetch's two requests and
+    /// the push's two go on it, each answered at once (the password is sent from the first).
+    @Test(.runningTime(atMost: .seconds(120))) func aSyncFetchesAndPushesOverOneConnection() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (a, b) = try Self.devices(on: rig)
+        #expect(try b.putAttempt("news").status == 0)
+        #expect(try b.sync().0.status == 0)
+        #expect(try a.putAttempt("mine").status == 0)
+        rig.proxy.arm(.none)
+        let (result, _) = try a.sync()
+        let traffic = rig.proxy.traffic
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("pushed"), "\(result.stdout)")
+        #expect(traffic.connectionCount == 1, "\(traffic)")
+        #expect(traffic.requests == [.fetch: 2, .push: 2], "\(traffic)")
+        #expect(try rig.main() == a.head())
+        #expect(try a.attempts().isSuperset(of: ["news", "mine"]))
+    }
+
+    /// A server that closed the kept connection before the push's first request got any
+    /// answer (as one whose keep-alive time ran out does): the push is made again at once on
+    /// a new connection, without waiting for the retry schedule, and lands.
+    @Test(.runningTime(atMost: .seconds(120))) func aKeptConnectionClosedBeforeThePushIsReplaced() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (a, b) = try Self.devices(on: rig)
+        #expect(try a.putAttempt("after-close").status == 0)
+        rig.proxy.arm(FaultPlan(.cut, .push, .toServer, offset: 0))
+        let (result, _) = try a.sync()
+        let traffic = rig.proxy.traffic
+        rig.proxy.arm(.none)
+        #expect(traffic.faulted)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("pushed 1 checkpoint"), "\(result.stdout)")
+        #expect(traffic.connectionCount == 2, "\(traffic)")
+        #expect(traffic.connections[.push] == 1, "the push's own connection: \(traffic)")
+        #expect(try rig.main() == a.head())
+        #expect(try b.sync().0.status == 0)
+        #expect(try b.attempts().contains("after-close"))
         #expect(try rig.damage() + a.damage() + b.damage() == [])
     }
 

@@ -54,6 +54,9 @@ public final class Store {
     /// from it (``Home/cloneStore(from:uid:options:mergeDriver:)``), computed again in a
     /// checkpoint that the next sync pushes; [] otherwise.
     public internal(set) var correctedOnRestore: [DerivedFieldMismatch] = []
+    /// While a sync runs, its HTTP remotes by URL, so that its fetches and pushes share one
+    /// connection (``connecting(to:credentials:timeout:opened:_:)``); nil otherwise.
+    var keptRemotes: [String: Remote]?
     /// The device's clock, in milliseconds since 1970: what merges judge stamps from the
     /// future by (see ``MergeContext``) and the time checkpoints are dated with. The system's
     /// clock by default; a test sets a device's clock ahead or behind, or to nil — unknown —

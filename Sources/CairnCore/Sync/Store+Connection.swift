@@ -13,9 +13,30 @@ extension Store {
     /// removed. A server that asks now is remembered only if every connection went to the
     /// URL's own host and port: a password asked for after a redirect is never sent ahead to
     /// the URL that redirected.
+    ///
+    /// During a sync (``keptRemotes``), an HTTP remote is made once and used for each fetch and
+    /// push, so they share its connection; one that failed is dropped, and the next operation
+    /// starts on a new connection.
     func connecting<T>(to url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
                        _ operation: (Remote) throws(GitError) -> T) throws(GitError) -> T {
-        let made = try Remote(repository: repository, url: url)
+        let keeps = keptRemotes != nil && (url.hasPrefix("http://") || url.hasPrefix("https://"))
+        let made: Remote
+        if let kept = keptRemotes?[url] {
+            made = kept
+        } else {
+            made = try Remote(repository: repository, url: url)
+            if keeps { keptRemotes?[url] = made }
+        }
+        do throws(GitError) {
+            return try connecting(made, url: url, credentials: credentials, timeout: timeout, opened: opened, operation)
+        } catch {
+            if keeps { keptRemotes?[url] = nil }
+            throw error
+        }
+    }
+
+    private func connecting<T>(_ made: Remote, url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
+                               _ operation: (Remote) throws(GitError) -> T) throws(GitError) -> T {
         opened(made)
         made.timeout = timeout
         let key = credentials.flatMap { Self.proactiveAuthKey(url, user: $0.username) }

@@ -41,6 +41,9 @@ extension Store {
             var result = SyncResult(checkpoint: checkpoint)
             // What another git tool committed here was corrected in that checkpoint already.
             result.corrections = checkpoint.corrections
+            // One connection for the sync's fetches and pushes, closed when it ends.
+            keptRemotes = [:]
+            defer { keptRemotes = nil }
             do {
                 try syncRounds(remote: remote, credentials: credentials, options: options, result: &result)
                 // Assets no document points to any more leave this device (Store+AssetTransfers.swift);

@@ -9,9 +9,16 @@ import Glibc
 /// — without a name in the repository's configuration, so nothing about it, credentials
 /// least of all, is written to disk.
 ///
+/// A remote keeps its HTTP connection from one fetch or push to the next, as libgit2's HTTP
+/// client does within one: a sync that fetches and then pushes through the same remote makes
+/// one connection. If the server closed the kept connection meanwhile, the fetch or push is
+/// made again at once on a new one (see ``SocketStream``); nothing of it had been answered.
+///
 /// Like its repository, a remote has one owner and is not `Sendable`.
 public final class Remote {
-    let handle: OpaquePointer
+    private(set) var handle: OpaquePointer
+    /// The URL it was made with.
+    public let url: String
     /// The repository the remote fetches into and pushes from; kept alive with the remote.
     public let repository: Repository
     /// How long, in seconds, a connection to the remote may make no progress — connecting,
@@ -32,14 +39,24 @@ public final class Remote {
     /// was given them.
     public private(set) var passwordAsked = false
     /// The `host:port` of every connection the last fetch or push made, in order: a
-    /// redirect to another host or port shows as a second endpoint.
+    /// redirect to another host or port shows as a second endpoint. Empty when it made
+    /// none: it used the connection kept from the one before.
     public private(set) var endpointsReached: [String] = []
+    /// How many times the last fetch or push was made again because the server had closed
+    /// the connection kept for it: 0 or 1.
+    public private(set) var keptConnectionRetries = 0
 
     /// The remote at `url`, used as it is: no `url.<base>.insteadOf` rewriting, no fetch
     /// refspec of its own (`git_remote_create_with_opts`). Skipping the rewrite also skips the
     /// regular-expression scan of the configuration it needs, whose match data libgit2 1.5
     /// leaks on every remote made (about 20 KB each: a long-running app syncs thousands).
     public init(repository: Repository, url: String) throws(GitError) {
+        self.handle = try Self.make(repository, url)
+        self.repository = repository
+        self.url = url
+    }
+
+    private static func make(_ repository: Repository, _ url: String) throws(GitError) -> OpaquePointer {
         var options = git_remote_create_options()
         try check(git_remote_create_options_init(&options, UInt32(GIT_REMOTE_CREATE_OPTIONS_VERSION)),
                   "git_remote_create_options_init")
@@ -47,8 +64,7 @@ public final class Remote {
         options.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF.rawValue | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC.rawValue
         var remote: OpaquePointer?
         try check(git_remote_create_with_opts(&remote, url, &options), "git_remote_create_with_opts")
-        self.handle = remote!
-        self.repository = repository
+        return remote!
     }
 
     deinit {
@@ -65,10 +81,9 @@ public final class Remote {
         try check(git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
         options.update_fetchhead = 0
-        let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
-        session.install(in: &options.callbacks)
         if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
-        let result = transfer { custom in
+        let (result, session) = transfer(credentials: credentials, ssh: ssh, progress: progress) { custom, session in
+            session.install(in: &options.callbacks)
             options.custom_headers = custom
             return withStringArray(refspecs) { array in git_remote_fetch(handle, array, &options, "fetch") }
         }
@@ -89,10 +104,9 @@ public final class Remote {
                      progress: ((TransferProgress) -> Void)? = nil) throws(GitError) -> PushOutcome {
         var options = git_push_options()
         try check(git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
-        let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
-        session.install(in: &options.callbacks)
         if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
-        let result = transfer { custom in
+        let (result, session) = transfer(credentials: credentials, ssh: ssh, progress: progress) { custom, session in
+            session.install(in: &options.callbacks)
             options.custom_headers = custom
             return withStringArray(refspecs) { array in git_remote_push(handle, array, &options) }
         }
@@ -108,15 +122,28 @@ public final class Remote {
         }
     }
 
-    /// Runs a fetch or a push (`body`, given ``headers`` as libgit2 takes them) with the
-    /// remote's timeout, and notes the endpoints its connections reached.
-    private func transfer(_ body: (git_strarray) -> Int32) -> Int32 {
-        let log = SocketStream.EndpointLog()
-        defer { endpointsReached = log.endpoints }
-        return SocketStream.logging(into: log) {
-            SocketStream.withTimeout(timeout) {
-                withStringArray(headers) { custom in body(custom.pointee) }
+    /// Runs a fetch or a push (`body`, given ``headers`` as libgit2 takes them and a new
+    /// session for its callbacks) with the remote's timeout, and notes the endpoints its
+    /// connections reached. Made again once, on a new connection, if the server had closed
+    /// the one kept for it: then a new remote replaces the handle, since libgit2 gives no way
+    /// to drop its HTTP client's connection.
+    private func transfer(credentials: Credentials?, ssh: SSHAccess?, progress: ((TransferProgress) -> Void)?,
+                          _ body: (git_strarray, RemoteSession) -> Int32) -> (Int32, RemoteSession) {
+        keptConnectionRetries = 0
+        while true {
+            let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
+            let log = SocketStream.ConnectionLog()
+            let result = SocketStream.logging(into: log) {
+                SocketStream.withTimeout(timeout) {
+                    withStringArray(headers) { custom in body(custom.pointee, session) }
+                }
             }
+            endpointsReached = log.endpoints
+            guard result < 0, log.keptConnectionClosed, keptConnectionRetries == 0,
+                  let renewed = try? Self.make(repository, url) else { return (result, session) }
+            git_remote_free(handle)
+            handle = renewed
+            keptConnectionRetries += 1
         }
     }
 

@@ -1,4 +1,5 @@
 import CGit2
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,16 @@ import Glibc
 /// SSH: libgit2 connects through this stream too (so the connect timeout holds), then gives
 /// the socket to libssh2, which reads and writes it itself: an SSH transfer that stalls after
 /// connecting is not timed out.
+///
+/// A connection outlives the fetch that opened it when its ``Remote`` pushes next: libgit2's
+/// HTTP client keeps it open and sends the push's first request on it. A server may close a
+/// connection it kept idle, and libgit2 does not look before it writes. The stream does: the
+/// first request of a later fetch or push is not sent on a connection that the server closed
+/// or spoke on unasked (for HTTP, only to close it, as a TLS `close_notify` does), and a kept
+/// connection that ends before a byte of that request's answer is reported the same way.
+/// Both fail with ``keptConnectionClosed`` in the message and mark the transfer's
+/// ``ConnectionLog``, so that the ``Remote`` makes the request again on a new connection — as
+/// HTTP clients do for a request sent on a kept connection that got no answer.
 enum SocketStream {
     /// 30 s: the timeout when none is given.
     static let standardTimeout: Double = 30
@@ -36,27 +47,42 @@ enum SocketStream {
             guard let out, let host, let port else { return -1 }
             // Before any TLS handshake on this connection (libgit2 layers its TLS on it).
             GitLibrary.loadCertificates()
-            if let log = pthread_getspecific(SocketStream.logKey) {
-                Unmanaged<EndpointLog>.fromOpaque(log).takeUnretainedValue().endpoints
-                    .append(String(cString: host) + ":" + String(cString: port))
-            }
-            out.pointee = SocketStream.make(host: host, port: port)
+            let log = SocketStream.currentLog
+            log?.endpoints.append(String(cString: host) + ":" + String(cString: port))
+            out.pointee = SocketStream.make(host: host, port: port, openedBy: log?.number ?? 0)
             return 0
         }
         registration.wrap = nil
         try check(git_stream_register(GIT_STREAM_STANDARD, &registration), "git_stream_register")
     }
 
-    /// Where the connections made on a thread while ``logging(into:_:)`` ran went.
-    final class EndpointLog {
-        /// `host:port` of each connection, in order, as libgit2 asked for them.
+    /// What the connections used on a thread while ``logging(into:_:)`` ran did: one fetch
+    /// or push.
+    final class ConnectionLog {
+        /// Tells the transfers apart: a connection notes the number of the one that opened it.
+        let number = ConnectionLog.numbers.wrappingAdd(1, ordering: .relaxed).newValue
+        private static let numbers = Atomic<Int>(0)
+        /// `host:port` of each connection opened, in order, as libgit2 asked for them.
         var endpoints: [String] = []
+        /// Requests begun.
+        var requests = 0
+        /// Whether the first request was to go on a connection kept from an earlier transfer,
+        /// and the server had closed it (see ``SocketStream``).
+        var keptConnectionClosed = false
     }
 
-    /// Runs `body`, writing the endpoint of every connection it makes on this thread in `log`.
-    static func logging<T, E: Error>(into log: EndpointLog, _ body: () throws(E) -> T) throws(E) -> T {
+    /// Runs `body`, noting in `log` what the connections it uses on this thread do.
+    static func logging<T, E: Error>(into log: ConnectionLog, _ body: () throws(E) -> T) throws(E) -> T {
         try with(UnsafeRawPointer(Unmanaged.passUnretained(log).toOpaque()), in: logKey, body)
     }
+
+    /// The log of the transfer running on this thread, if any.
+    private static var currentLog: ConnectionLog? {
+        pthread_getspecific(logKey).map { Unmanaged<ConnectionLog>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The words a failure on a closed kept connection starts with.
+    static let keptConnectionClosed = "the server closed the connection kept from the last request"
 
     /// The thread value ``logging(into:_:)`` sets.
     private static let logKey = threadKey()
@@ -99,7 +125,8 @@ enum SocketStream {
     }
 
     /// A new, unconnected stream to `host`:`port`, with libgit2's callbacks set.
-    private static func make(host: UnsafePointer<CChar>, port: UnsafePointer<CChar>) -> UnsafeMutablePointer<git_stream> {
+    private static func make(host: UnsafePointer<CChar>, port: UnsafePointer<CChar>,
+                             openedBy transfer: Int) -> UnsafeMutablePointer<git_stream> {
         let stream = UnsafeMutablePointer<cgit2_socket_stream>.allocate(capacity: 1)
         stream.initialize(to: cgit2_socket_stream())
         stream.pointee.parent.version = GIT_STREAM_VERSION
@@ -112,6 +139,8 @@ enum SocketStream {
         stream.pointee.port = strdup(port)
         stream.pointee.socket = -1
         stream.pointee.timeout_ms = currentTimeout
+        stream.pointee.opened_by = transfer
+        stream.pointee.reading = 1
         return UnsafeMutableRawPointer(stream).assumingMemoryBound(to: git_stream.self)
     }
 
@@ -189,11 +218,15 @@ enum SocketStream {
     private static func read(_ stream: UnsafeMutablePointer<git_stream>?, _ buffer: UnsafeMutableRawPointer?,
                              _ length: Int) -> Int {
         let state = state(stream)
+        state.pointee.reading = 1
         while true {
             let received = recv(state.pointee.socket, buffer, length, 0)
+            if received > 0 { state.pointee.answered += received }
+            if received == 0, unanswered(state) { return closedWhileKept() }
             if received >= 0 { return received }
             if errno == EINTR { continue }
             guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                if errno == ECONNRESET, unanswered(state) { return closedWhileKept() }
                 return fail("cannot read from \(String(cString: state.pointee.host)): \(String(cString: strerror(errno)))")
             }
             guard wait(state.pointee.socket, for: Int16(POLLIN), milliseconds: state.pointee.timeout_ms) else {
@@ -205,11 +238,21 @@ enum SocketStream {
     private static func write(_ stream: UnsafeMutablePointer<git_stream>?, _ data: UnsafePointer<CChar>?,
                               _ length: Int) -> Int {
         let state = state(stream)
+        if state.pointee.reading != 0 {
+            // A request begins.
+            state.pointee.reading = 0
+            state.pointee.answered = 0
+            let log = currentLog
+            state.pointee.kept_request = log.map { $0.requests == 0 && $0.number != state.pointee.opened_by } == true ? 1 : 0
+            log?.requests += 1
+            if state.pointee.kept_request != 0, !isQuiet(state.pointee.socket) { return closedWhileKept() }
+        }
         while true {
             let sent = send(state.pointee.socket, data, length, Int32(MSG_NOSIGNAL))
             if sent >= 0 { return sent }
             if errno == EINTR { continue }
             guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                if errno == EPIPE || errno == ECONNRESET, unanswered(state) { return closedWhileKept() }
                 return fail("cannot send to \(String(cString: state.pointee.host)): \(String(cString: strerror(errno)))")
             }
             guard wait(state.pointee.socket, for: Int16(POLLOUT), milliseconds: state.pointee.timeout_ms) else {
@@ -237,6 +280,31 @@ enum SocketStream {
     }
 
     // MARK: Helpers
+
+    /// Whether the request being made went on a kept connection and nothing of its answer came.
+    private static func unanswered(_ state: UnsafeMutablePointer<cgit2_socket_stream>) -> Bool {
+        state.pointee.kept_request != 0 && state.pointee.answered == 0
+    }
+
+    /// Whether a connection between requests is as it should be: open, with nothing to read.
+    /// Anything else (the server's end of it, an error, or bytes it sent unasked) means the
+    /// server closed it or is closing it.
+    private static func isQuiet(_ descriptor: Int32) -> Bool {
+        // POLLRDHUP (Linux; Glibc exports it only under _GNU_SOURCE): the server shut its side.
+        let peerShut: Int16 = 0x2000
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN) | peerShut, revents: 0)
+        while true {
+            let ready = poll(&entry, 1, 0)
+            if ready == 0 { return true }
+            if ready > 0 || errno != EINTR { return false }
+        }
+    }
+
+    /// Marks the transfer's log and fails the request (``keptConnectionClosed``).
+    private static func closedWhileKept<T: BinaryInteger>() -> T {
+        currentLog?.keptConnectionClosed = true
+        return fail(keptConnectionClosed)
+    }
 
     /// Waits until `descriptor` is ready for `events` (or failed: the next call says why);
     /// false when `milliseconds` passed first. 0 milliseconds waits without limit.

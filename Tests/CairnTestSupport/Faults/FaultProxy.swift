@@ -8,10 +8,12 @@ import Synchronization
 /// (``GitHTTPServer``) and breaks the connections it carries as a ``FaultPlan`` says: cut
 /// after a number of bytes, stall, or slow every chunk down.
 ///
-/// Each connection is told apart by its first request line: `git-upload-pack` (a fetch) or
-/// `git-receive-pack` (a push). Bytes are counted per service and direction across all the
-/// connections made since the plan was armed, so "cut the push's upload after 1,000 bytes"
-/// means byte 1,000 of everything the client sent for the push, whichever connection
+/// Each request is told apart by its request line: `git-upload-pack` (a fetch) or
+/// `git-receive-pack` (a push). A connection kept across requests carries both when a sync
+/// pushes after its fetch: a request begins where the client speaks again after the server
+/// answered (HTTP/1.1 without pipelining). Bytes are counted per service and direction across
+/// all the connections made since the plan was armed, so "cut the push's upload after 1,000
+/// bytes" means byte 1,000 of everything the client sent for the push, whichever connection
 /// carries it. A cut or a stall happens once per plan; connections after it pass untouched.
 ///
 /// One thread accepts, one thread per connection forwards; every wait is a `poll` of at most
@@ -127,11 +129,13 @@ public final class FaultProxy: Sendable {
             guard let chunk = receive(client) else { return }
             pending += chunk
         }
-        let line = String(decoding: pending.prefix { $0 != 0x0A }, as: UTF8.self)
-        let service: FaultPlan.Service = line.contains("git-receive-pack") ? .push : .fetch
+        var service = Self.service(of: pending) ?? .fetch
         guard let upstream = connectUpstream() else { return }
         defer { close(upstream) }
-        state.withLock { $0.traffic.connections[service, default: 0] += 1 }
+        state.withLock {
+            $0.traffic.connections[service, default: 0] += 1
+            $0.traffic.requests[service, default: 0] += 1
+        }
 
         var stalled = false
         var queued = pending
@@ -159,6 +163,11 @@ public final class FaultProxy: Sendable {
             if entries[0].revents != 0 {
                 guard let chunk = receive(client), !chunk.isEmpty else { return }
                 if !stalled {
+                    if direction == .toClient {
+                        // The client speaks after an answer: the next request on this connection.
+                        service = Self.service(of: chunk) ?? service
+                        state.withLock { $0.traffic.requests[service, default: 0] += 1 }
+                    }
                     queued = chunk
                     direction = .toServer
                 }
@@ -168,6 +177,14 @@ public final class FaultProxy: Sendable {
                 direction = .toClient
             }
         }
+    }
+
+    /// The service a request's first line names, if the bytes hold it.
+    private static func service(of request: [UInt8]) -> FaultPlan.Service? {
+        let line = String(decoding: request.prefix { $0 != 0x0A }, as: UTF8.self)
+        if line.contains("git-receive-pack") { return .push }
+        if line.contains("git-upload-pack") { return .fetch }
+        return nil
     }
 
     /// What to do with a chunk.

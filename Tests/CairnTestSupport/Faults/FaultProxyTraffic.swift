@@ -13,12 +13,17 @@ public struct FaultProxyTraffic: Sendable, Hashable {
     /// Bytes forwarded per service and direction (a cut or stalled chunk counts the bytes
     /// that went through).
     public var bytes: [Stream: Int] = [:]
-    /// Connections per service.
+    /// Connections, by the service of their first request.
     public var connections: [FaultPlan.Service: Int] = [:]
+    /// Requests per service, whichever connection carried them.
+    public var requests: [FaultPlan.Service: Int] = [:]
     /// Whether the plan's cut or stall happened.
     public var faulted = false
 
     public init() {}
+
+    /// Connections made, whatever they carried.
+    public var connectionCount: Int { connections.values.reduce(0, +) }
 
     /// Bytes forwarded for `service` in `direction`.
     public func bytes(_ service: FaultPlan.Service, _ direction: FaultPlan.Direction) -> Int {

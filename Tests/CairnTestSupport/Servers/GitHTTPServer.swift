@@ -27,10 +27,12 @@ public final class GitHTTPServer: GitServer {
     /// requests to `/git/<uid>.git/info/lfs/…` (git-lfs's endpoint for the remote), behind the
     /// same rules as the repository. `redirectingTo` (`http://host:port`): the server checks
     /// nothing and answers every request under `/git/` with a redirect (301) to the same path
-    /// and query there, as a server that moved does.
+    /// and query there, as a server that moved does. `keepAliveIdleSeconds`: how long the
+    /// server keeps a connection open with no request on it (lighttpd's default, 5 s, unless
+    /// given).
     public init(root: String, users: [String: String], access: GitServerAccess = .owner,
                 maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:],
-                lfsSocket: String? = nil, redirectingTo: String? = nil) throws {
+                lfsSocket: String? = nil, redirectingTo: String? = nil, keepAliveIdleSeconds: Int? = nil) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-http")
         let paths = Paths(folder: folder.path)
@@ -46,7 +48,8 @@ public final class GitHTTPServer: GitServer {
                                       users: users.keys.sorted(), access: access,
                                       maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors,
                                       lfsSocket: lfsSocket)
-            try configuration.write(toFile: paths.configuration, atomically: false, encoding: .utf8)
+            let idle = keepAliveIdleSeconds.map { "server.max-keep-alive-idle = \($0)\n" } ?? ""
+            try (configuration + idle).write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             if let process = try Self.launch(paths: paths, port: port, lastTry: tries == 5) {
                 self.port = port
                 self.pid = process.processIdentifier

@@ -92,6 +92,8 @@ let package = Package(
         // posix_spawn with every other descriptor closed in the child (glibc's closefrom
         // action, which Swift's Glibc module does not show) and pipes that close on exec.
         .target(name: "CSpawn"),
+        // The concurrency runtime's hook for the global executor, set by the server.
+        .target(name: "CExecutorHook"),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
         // The shipped schema sets as package resources, so an app's tests and the quickstart
@@ -224,6 +226,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                "CExecutorHook",
             ]),
         // The library quickstart of the README, compiled and run by the tests.
         .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),

@@ -4,7 +4,13 @@ import Foundation
 
 /// A checkpoint of 10 changed documents: `cairn checkpoint` (the tool, a whole process) and
 /// `Store.checkpoint()` (the library, as an app calls it) against `git add <the 10 paths> &&
-/// git commit` on an identical repository.
+/// git commit` on an identical repository; the library's also against the same git made as
+/// durable (`core.fsync=added`, `core.fsyncMethod=fsync`), and against its own fsyncs issued
+/// alone (``FsyncFloor``), the physical limit.
+///
+/// The targets: the library at least 5× the durable git and at most 2× the floor. The tool's
+/// start is its floor (one process per command): its rows and the library's against plain git
+/// are reported without a target.
 ///
 /// Two sets of 10: in the large collections (5 new attempts, 5 books with sections marked:
 /// the two folders that hold nearly every document, whose trees git's format rewrites
@@ -21,6 +27,18 @@ struct CheckpointBenchmark {
 
     static let changed = 10
 
+    /// What the library's checkpoint is set against.
+    enum Peer: String, CaseIterable {
+        case git = "git add && git commit"
+        case durableGit = "git add && git commit, fsynced (core.fsync=added, core.fsyncMethod=fsync)"
+        case fsyncs = "the checkpoint's 7 fsyncs alone (the floor)"
+
+        /// git's settings for this peer.
+        var gitSettings: [String] {
+            self == .durableGit ? ["-c", "core.fsync=added", "-c", "core.fsyncMethod=fsync"] : []
+        }
+    }
+
     func run(documents: Int) throws -> [Comparison] {
         let work = try bench.scratch("checkpoint-\(documents)")
         let (home, storeFolder, peer) = try bench.storeAndPeer(documents: documents, in: work)
@@ -30,15 +48,20 @@ struct CheckpointBenchmark {
         let places: [Place] = bench.generated == nil ? [.large, .small] : [.drawn]
         var current = Dictionary(try bench.documents(documents).map { ($0.path, $0.value) }, uniquingKeysWith: { $1 })
         var rows: [Comparison] = []
+        var peers: [Peer] = []
+        let sides: [(String, Peer, Comparison.Target)] = [
+            ("cairn checkpoint", .git, .none), ("Store.checkpoint()", .git, .none),
+            ("Store.checkpoint()", .durableGit, .fasterBy(5)), ("Store.checkpoint()", .fsyncs, .atMost(2)),
+        ]
         for place in places {
-            for side in ["cairn checkpoint", "Store.checkpoint()"] {
+            for (side, peer, target) in sides {
                 rows.append(Comparison(
                     workload: "checkpoint of 10 documents in \(place.rawValue)", documents: documents,
-                    cairnSide: side, peerSide: "git add && git commit", unit: "ms",
-                    // An app checkpoints through the library; the tool pays a process start.
-                    target: side == "cairn checkpoint" ? .fasterBy(3) : .fasterBy(10)))
+                    cairnSide: side, peerSide: peer.rawValue, unit: "ms", target: target))
+                peers.append(peer)
             }
         }
+        let floor = FsyncFloor(folder: work + "/floor")
         var rng = SplitMix(seed: 7)
         var nextAttempt = fixture.attempts
         var stamp = 0
@@ -48,7 +71,7 @@ struct CheckpointBenchmark {
         for (index, row) in rows.enumerated() {
             for round in 0..<bench.rounds {
                 stamp += 1
-                let place = places[index / 2]
+                let place = places[index / sides.count]
                 var changes: [(path: String, value: JSONValue)] = []
                 switch place {
                 case .large:
@@ -95,11 +118,24 @@ struct CheckpointBenchmark {
                     }
                     return try bench.cairnCommand(home: home, ["checkpoint"]).timed()
                 }
+                let settings = peers[index].gitSettings
                 let gitSide = {
-                    try bench.gitCommand(peer, ["add", "--"] + files).timed()
-                        + bench.gitCommand(peer, ["commit", "-q", "-m", "round \(round)"]).timed()
+                    try bench.gitCommand(peer, settings + ["add", "--"] + files).timed()
+                        + bench.gitCommand(peer, settings + ["commit", "-q", "-m", "round \(round)"]).timed()
                 }
-                try rows[index].measure(round: round, cairn: cairnSide, peer: gitSide)
+                // The floor's row: git's copy follows untimed, then the fsyncs of the checkpoint
+                // just made are timed alone.
+                let floorSide = {
+                    _ = try gitSide()
+                    return try floor.measure(like: storeFolder + "/.git")
+                }
+                if peers[index] == .fsyncs {
+                    // The checkpoint first: the floor copies the sizes of what it wrote.
+                    rows[index].cairn.append(try cairnSide())
+                    rows[index].peer.append(try floorSide())
+                } else {
+                    try rows[index].measure(round: round, cairn: cairnSide, peer: gitSide)
+                }
             }
         }
         let (ours, theirs) = (try bench.tree(storeFolder), try bench.tree(peer))

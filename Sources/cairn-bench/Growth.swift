@@ -17,7 +17,7 @@ extension Growth {
     /// For each checkpoint workload, how its median grew from each measured size to the next.
     static func checkpoints(in comparisons: [Comparison]) -> [Growth] {
         var result: [Growth] = []
-        let rows = comparisons.filter { $0.workload.hasPrefix("checkpoint") }
+        let rows = comparisons.filter { $0.workload.hasPrefix("checkpoint") && $0.peerSide == CheckpointBenchmark.Peer.git.rawValue }
         var seen = Set<String>()
         for row in rows where seen.insert(row.workload + row.cairnSide).inserted {
             let series = rows.filter { $0.workload == row.workload && $0.cairnSide == row.cairnSide }

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -127,6 +128,12 @@ ccurl_outcome ccurl_perform(const ccurl_request *request, ccurl_sink sink, void 
         curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
         curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, request->timeout_seconds);
     }
+    // The CA certificates git's settings name, as git and git-lfs read them; unset, the
+    // system's.
+    const char *ca_file = getenv("GIT_SSL_CAINFO");
+    const char *ca_folder = getenv("GIT_SSL_CAPATH");
+    if (ca_file != NULL && *ca_file != 0) curl.easy_setopt(handle, CURLOPT_CAINFO, ca_file);
+    if (ca_folder != NULL && *ca_folder != 0) curl.easy_setopt(handle, CURLOPT_CAPATH, ca_folder);
     curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, pass_on);
     curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)pair);

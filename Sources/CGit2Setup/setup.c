@@ -108,3 +108,7 @@ int cgit2_load_deferred_certificates(void) {
 int cgit2_certificates_deferred(void) {
     return (deferred_file != NULL || deferred_folder != NULL) && !located_elsewhere;
 }
+
+int cgit2_certificates_located_elsewhere(void) {
+    return located_elsewhere;
+}

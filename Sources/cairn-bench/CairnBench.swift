@@ -133,6 +133,7 @@ struct CairnBench: ParsableCommand {
                 for transport in CloneBenchmark.Transport.allCases {
                     record([try CloneBenchmark(bench: bench).run(documents: documents, transport: transport)])
                 }
+                record([try CloneBenchmark(bench: bench).run(documents: documents, transport: .file, shape: .packedBooks)])
             } else if workloads.contains(.clone) {
                 // Its peak memory still, over file://.
                 let row = try CloneBenchmark(bench: bench).run(documents: documents, transport: .file, timing: false)

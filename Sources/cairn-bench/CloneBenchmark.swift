@@ -11,13 +11,26 @@ struct CloneBenchmark {
         case http = "HTTP on 127.0.0.1"
     }
 
+    /// What the remote holds.
+    enum Shape {
+        /// The benchmark's store, as its syncs left the remote: the generated documents, and a
+        /// pack for each push.
+        case benchmarkStore
+        /// Books only, in two checkpoints, packed into one pack (``Workbench/packedBooksRemote(documents:)``).
+        case packedBooks
+    }
+
     /// `timing` false: the row is wanted for its peak memory only (restoring 100,000 documents
     /// takes a minute a side).
-    func run(documents: Int, transport: Transport, timing: Bool = true) throws -> Comparison {
+    func run(documents: Int, transport: Transport, shape: Shape = .benchmarkStore, timing: Bool = true) throws -> Comparison {
         let work = try bench.scratch("clone-\(documents)")
         defer { if !bench.keep { bench.remove(work) } }
         let remotes = work + "/remote"
-        try bench.copy(try bench.remote(documents: documents), to: remotes + "/u1.git")
+        let source = switch shape {
+        case .benchmarkStore: try bench.remote(documents: documents)
+        case .packedBooks: try bench.packedBooksRemote(documents: documents)
+        }
+        try bench.copy(source, to: remotes + "/u1.git")
         let password = "bench-password"
         var server: GitHTTPServer?
         defer { server?.stop() }
@@ -32,7 +45,9 @@ struct CloneBenchmark {
             credentials = ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": password]
         }
         var row = Comparison(
-            workload: "restore on a new device, over \(transport.rawValue)", documents: documents,
+            workload: shape == .benchmarkStore ? "restore on a new device, over \(transport.rawValue)"
+                : "restore of a freshly packed store of books, over \(transport.rawValue)",
+            documents: documents,
             cairnSide: "cairn clone", peerSide: "git clone", unit: "ms", target: .atMost(1))
         let home = work + "/home"
         let plain = work + "/plain"
@@ -62,7 +77,7 @@ struct CloneBenchmark {
             }
             try row.measure(round: round, cairn: cairnSide, peer: gitSide)
         }
-        if transport == .file {
+        if transport == .file, shape == .benchmarkStore {
             try row.measurePeaks(cairn: {
                 defer { bench.remove(home) }
                 return try cairnClone.peakMemory()

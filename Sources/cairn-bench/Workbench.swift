@@ -130,6 +130,32 @@ final class Workbench {
         return remote
     }
 
+    /// A bare remote shaped unlike the benchmark's own store: `documents` books (nothing
+    /// else) in two checkpoints, the second changing one book in ten, then packed by
+    /// `git repack -a -d` into one pack, as a server's maintenance leaves a repository.
+    func packedBooksRemote(documents: Int) throws -> String {
+        let base = try scratch("packed-books-\(documents)")
+        let store = try Home(root: base + "/home").createStore(Fixture.uid, schemaSet: schemaSet, mergeDriver: cairn)
+        for (stamp, step) in [(0, 1), (1, 10)] {
+            for number in stride(from: 0, to: documents, by: step) {
+                let (path, value) = Fixture.book(number, low: stamp, high: stamp)
+                let file = store.folder + "/" + path + ".json"
+                if number == 0 {
+                    try FileManager.default.createDirectory(atPath: String(file[..<file.lastIndex(of: "/")!]),
+                                                            withIntermediateDirectories: true)
+                }
+                try Self.write(value.canonicalBytes(), to: file)
+            }
+            _ = try store.checkpoint(message: "books at \(stamp)", scan: true)
+        }
+        let remote = base + "/remote/u1.git"
+        try run(git, ["init", "-q", "--bare", remote])
+        try store.setRemote(RemoteURL(remote))
+        _ = try store.sync()
+        try gitCommand(remote, ["repack", "-a", "-d", "-q"]).run()
+        return remote
+    }
+
     /// Writes a file as an app's document write would reach the disk, without fsync.
     static func write(_ bytes: [UInt8], to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -1,6 +1,7 @@
 @testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import Foundation
 import Testing
 import CairnToolTestSupport
 
@@ -19,6 +20,20 @@ import CairnToolTestSupport
             return
         }
         #expect(failure.kind == .certificateNotTrusted, "\(failure.reason)")
+    }
+
+    /// `GIT_SSL_CAINFO`, as git and git-lfs read it, makes the server's own certificate
+    /// trusted: the request is answered (OpenSSL's test server answers any GET with a page).
+    /// In a process of its own, whose environment nothing else reads.
+    @Test func aServerWhoseCertificateGitsSettingNamesIsAnswered() async {
+        await #expect(processExitsWith: .success) {
+            let folder = FileManager.default.temporaryDirectory.path + "/cairn-lfs-trust-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let server = try SelfSignedTLSServer(in: folder)
+            setenv("GIT_SSL_CAINFO", server.certificate, 1)
+            let request = HTTPRequest(method: "GET", url: "https://localhost:\(server.port)/", timeout: 10)
+            guard case .success = withExtendedLifetime(server, { request.send() }) else { exit(3) }
+        }
     }
 
     @Test func aBatchToAnUntrustedServerIsRefusedNotANetworkFailure() throws {

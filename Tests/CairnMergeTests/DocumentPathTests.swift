@@ -1,4 +1,4 @@
-import CairnMerge
+@testable import CairnMerge
 import Testing
 
 @Suite struct DocumentPathTests {
@@ -113,6 +113,38 @@ import Testing
         #expect(DocumentID.collides("Doc", withEntry: "doc"))
         #expect(!DocumentID.collides("doc", withEntry: "doc.json"))
         #expect(DocumentID.collides("kelvin", withEntry: "\u{212A}elvin.json"))
+    }
+
+    /// The glance that accepts most IDs accepts only IDs that every rule accepts, and the
+    /// byte-by-byte test for git's folder names answers as Unicode's lowercase does: random
+    /// IDs built from the pieces each rule looks at (dots, `__`, `.json` in any case, `git~`,
+    /// spaces, slashes, control characters, the Kelvin sign, a dotted capital I).
+    @Test func theQuickChecksOfAnIDAgreeWithEveryRule() {
+        let pieces = ["a", "Z", "0", "7", "-", "_", "__", ".", "..", "~", " ", "/", "\\", "\u{1}", "\u{7F}", "\u{85}",
+                      "\u{212A}", "\u{130}", "\u{131}", "\u{E9}", "json", "JSON", ".json", ".JsOn", "git", "GIT", "Git~", "g",
+                      "i", "t", "1"]
+        var random = SplitMix(seed: 83)
+        var plain = 0
+        var refused = 0
+        for round in 0..<40_000 {
+            var id = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            if round % 500 == 0 { id = String(repeating: "a", count: DocumentID.maxBytes + round % 2 - 1) + id }
+            let everyRule = Result { () throws(PathError) in try DocumentID.validateByEveryRule(id, in: id) }
+            let acceptedByEveryRule = (try? everyRule.get()) != nil
+            if DocumentID.isPlainlyValid(id) {
+                plain += 1
+                #expect(acceptedByEveryRule, "\(id.debugDescription) passed at a glance but breaks a rule")
+            }
+            if !acceptedByEveryRule { refused += 1 }
+            #expect(((try? DocumentID.validate(id, in: id)) != nil) == acceptedByEveryRule, "\(id.debugDescription)")
+            #expect(DocumentID.namesGitFolder(id) == DocumentID.namesGitFolderFolding(id), "\(id.debugDescription)")
+        }
+        // Both kinds were drawn often enough for the comparison to mean something.
+        #expect(plain > 2_000 && refused > 10_000, "plain \(plain), refused \(refused)")
+        for name in [".git", ".GIT. .", "git~1", "GIT~12 ", "\u{212A}"] {
+            #expect(DocumentID.namesGitFolder(name) == DocumentID.namesGitFolderFolding(name), "\(name)")
+        }
+        #expect(DocumentID.namesGitFolder(".Git .") && DocumentID.namesGitFolder("gIt~3") && !DocumentID.namesGitFolder("git~"))
     }
 
     /// Paths sort by the bytes of their text, which `<` compares without making the text:

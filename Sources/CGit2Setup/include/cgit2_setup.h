@@ -17,4 +17,8 @@ int cgit2_load_deferred_certificates(void);
 /// were set since (for the tests).
 int cgit2_certificates_deferred(void);
 
+/// Whether libgit2 read CA certificates from locations set after its start
+/// (GIT_OPT_SET_SSL_CERT_LOCATIONS), rather than the noted ones.
+int cgit2_certificates_located_elsewhere(void);
+
 #endif

@@ -25,7 +25,11 @@ extension Store {
     @discardableResult
     func moveWorkingTree(from: ObjectID?, to target: ObjectID) throws -> [String] {
         let differences = try changedFiles(from: from, to: target)
-        try checkNoHandEdits(differences)
+        // A working tree with nothing but git's folder (a store being restored) holds no
+        // edit to lose: one listing instead of a look at every file's place.
+        if !(from == nil && workingTreeHoldsOnlyGit) {
+            try checkNoHandEdits(differences)
+        }
         try FileSystem.writeAtomically(Array("\(from?.hex ?? "-") \(target.hex)\n".utf8), to: movePath, durable: true)
         try rewriteFiles(differences, fresh: from == nil)
         try repository.setReference(branchReference, to: target, expecting: from,
@@ -77,6 +81,12 @@ extension Store {
     private func changedFiles(from: ObjectID?, to target: ObjectID) throws -> [TreeDifference] {
         let oldTree = try from.map { try repository.commit($0).treeID }
         return try repository.differences(among: [oldTree, repository.commit(target).treeID])
+    }
+
+    /// Whether the store's folder holds nothing but `.git`.
+    private var workingTreeHoldsOnlyGit: Bool {
+        guard case .success(let entries) = Syscalls.entries(of: folder, followingLink: false) else { return false }
+        return entries.allSatisfy { $0.name == ".git" }
     }
 
     /// Refuses to move while a file the move would replace or remove holds something else than

@@ -61,7 +61,7 @@ extension CairnError {
     /// client's: `failed` says what failed, `reason` is the TLS library's. Not a network
     /// failure: the next try meets the same certificate.
     static func certificateNotTrusted(_ failed: String, reason: String, cause: (any Error)? = nil) -> CairnError {
-        CairnError(.authentication, "\(failed): the server's certificate is not trusted on this machine (\(reason)); check the URL, or add the CA that signed it to the system's certificates (update-ca-certificates), then try again", cause: cause)
+        CairnError(.authentication, "\(failed): the server's certificate is not trusted on this machine (\(reason)); check the URL, or add the CA that signed it to the system's certificates (update-ca-certificates) or name its certificate in GIT_SSL_CAINFO, then try again", cause: cause)
     }
 
     /// Wraps a libgit2 failure in the store's terms.

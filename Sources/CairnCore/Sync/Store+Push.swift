@@ -122,6 +122,8 @@ extension Store {
             return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
         case .certificateNotTrusted(let said)?:
             return .certificateNotTrusted("cannot \(what) \(remote)", reason: said, cause: error)
+        case .certificatesUnreadable?:
+            return CairnError(.invalidInput, "cannot \(what) \(remote): \(message)", cause: error)
         case .httpStatus(403)?:
             return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
         case .httpStatus(404)?, .repositoryNotFound?:

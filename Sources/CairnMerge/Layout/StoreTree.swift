@@ -10,9 +10,9 @@ public enum StoreTree {
     /// Why the file at `components` (the names from the top of the tree, as stored) with git
     /// file `mode` cannot be in the store of `uid`; nil when it can.
     public static func refusal(of components: [[UInt8]], mode: UInt32, uid: String) -> StoreTreeRefusal? {
-        let shown = components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
         if let refusal = fileRefusal(of: components, mode: mode) { return refusal }
         let names = components.map { String(decoding: $0, as: UTF8.self) }
+        let shown = names.joined(separator: "/")
         if StoreLayout.isOwnFile(names: names) { return nil }
         guard names.count >= 2, names[0] == StoreLayout.usersFolder else {
             return .outsideTheStore(path: shown, uid: uid)
@@ -29,7 +29,7 @@ public enum StoreTree {
     /// Why the file at `components` with git file `mode` cannot be in any tree Cairn accepts
     /// (a bad name, not a plain file), wherever it is; nil when it can.
     public static func fileRefusal(of components: [[UInt8]], mode: UInt32) -> StoreTreeRefusal? {
-        let shown = components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
+        var shown: String { components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/") }
         for name in components {
             if let problem = TreeNameProblem(name) { return .badName(path: debugQuoted(shown), problem: problem) }
         }

@@ -14,6 +14,44 @@ public enum DocumentID {
 
     /// Checks one ID; `path` is the full path it came from, for the message.
     public static func validate(_ id: String, in path: String) throws(PathError) {
+        // Most IDs pass a few byte comparisons; a restore checks thousands at once.
+        if isPlainlyValid(id) { return }
+        try validateByEveryRule(id, in: path)
+    }
+
+    /// Whether an ID keeps every rule at a glance: 1 to ``maxBytes`` bytes of ASCII letters,
+    /// digits, `-`, `_` and `.`, not starting with `.`, not `__…__`, not ending in `.json` in
+    /// any case. Such an ID has no control character, slash or backslash, and no `~`, so no
+    /// name of git's folder. False says only "look closer": ``validateByEveryRule(_:in:)``
+    /// decides, and accepts whatever this accepts (checked against it by a test).
+    static func isPlainlyValid(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { bytes in
+            guard (1...maxBytes).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else { return false }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                    continue
+                default:
+                    return false
+                }
+            }
+            let last = bytes.count - 1
+            if bytes.count >= 4, bytes[0] == UInt8(ascii: "_"), bytes[1] == UInt8(ascii: "_"),
+               bytes[last] == UInt8(ascii: "_"), bytes[last - 1] == UInt8(ascii: "_") {
+                return false
+            }
+            if bytes.count > 5 {
+                let suffix = ".json".utf8
+                if zip(bytes.suffix(5), suffix).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) { return false }
+            }
+            return true
+        }
+    }
+
+    /// Checks one ID against each rule in turn, and says which it breaks.
+    static func validateByEveryRule(_ id: String, in path: String) throws(PathError) {
         func refuse(_ rule: PathError.Rule, _ explanation: String) -> PathError {
             PathError(rule: rule, path: path, id: id, explanation: explanation)
         }
@@ -64,6 +102,23 @@ public enum DocumentID {
     /// `git~12`). IDs and the names of fetched trees are refused by this one rule, so what
     /// one device writes, another accepts.
     static func namesGitFolder(_ name: String) -> Bool {
+        // An ASCII name lowers byte by byte; a non-ASCII character can lower to an ASCII one
+        // (the Kelvin sign to `k`), so other names take the reference path.
+        var name = name
+        let ascii: Bool? = name.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            let folded = bytes[..<end].lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+            if folded.elementsEqual(".git".utf8) { return true }
+            guard folded.starts(with: "git~".utf8), end > 4 else { return false }
+            return folded.dropFirst(4).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
+        return ascii ?? namesGitFolderFolding(name)
+    }
+
+    /// ``namesGitFolder(_:)`` by Unicode's lowercase, for any name.
+    static func namesGitFolderFolding(_ name: String) -> Bool {
         var folded = Substring(name.lowercased())
         while let last = folded.last, last == "." || last == " " { folded = folded.dropLast() }
         if folded == ".git" { return true }

@@ -30,6 +30,9 @@ extension GitError {
         case serverRefused(serverSaid: String)
         /// A system call failed with this `errno`: one of Cairn's own, or one of libgit2's.
         case system(errno: Int32)
+        /// The CA certificates that a setting names (`GIT_SSL_CAINFO`, `http.sslCAInfo`, …;
+        /// ``TrustedCertificates``) cannot be read as certificates.
+        case certificatesUnreadable(setting: String)
 
         /// How authentication failed.
         public enum AuthenticationFailure: Sendable, Hashable {

@@ -77,6 +77,7 @@ public final class Remote {
     /// (without it, the agent's, all of them).
     public func fetch(_ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
                       progress: ((TransferProgress) -> Void)? = nil) throws(GitError) {
+        try TrustedCertificates.useConfigured(for: url, in: repository)
         var options = git_fetch_options()
         try check(git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
@@ -102,6 +103,7 @@ public final class Remote {
     /// callbacks saw, as a fetch's does (``GitError/reason``).
     public func push(_ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
                      progress: ((TransferProgress) -> Void)? = nil) throws(GitError) -> PushOutcome {
+        try TrustedCertificates.useConfigured(for: url, in: repository)
         var options = git_push_options()
         try check(git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         if !headers.isEmpty { options.follow_redirects = GIT_REMOTE_REDIRECT_NONE }
@@ -150,6 +152,7 @@ public final class Remote {
     /// The references the remote advertises, name → commit (`git_remote_connect`,
     /// `git_remote_ls`).
     public func references(credentials: Credentials? = nil, ssh: SSHAccess? = nil) throws(GitError) -> [String: ObjectID] {
+        try TrustedCertificates.useConfigured(for: url, in: repository)
         var callbacks = git_remote_callbacks()
         try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
         let session = RemoteSession(credentials: credentials, ssh: ssh, progress: nil)

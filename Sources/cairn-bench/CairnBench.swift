@@ -14,7 +14,7 @@ struct CairnBench: ParsableCommand {
         abstract: "Benchmark Cairn against git and SQLite and write BENCHMARKS.md.")
 
     enum Workload: String, CaseIterable, ExpressibleByArgument {
-        case checkpoint, index, sync, merge, clone, documents, content, exam, history, serving, cluster
+        case checkpoint, index, sync, merge, clone, documents, content, exam, history, serving, cluster, link
     }
 
     @Option(help: "Store sizes in documents, comma-separated.")
@@ -25,7 +25,7 @@ struct CairnBench: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Workloads to run, comma-separated (\(Workload.allCases.map(\.rawValue).joined(separator: ","))).",
-        discussion: "By default all; above 10,000 documents, sync and the timing of clone only when named here (clone's peak memory is measured at every size)."))
+        discussion: "By default all; above 10,000 documents, sync, link and the timing of clone only when named here (clone's peak memory is measured at every size)."))
     var only: String?
 
     @Option(help: ArgumentHelp(
@@ -139,6 +139,11 @@ struct CairnBench: ParsableCommand {
                 let row = try CloneBenchmark(bench: bench).run(documents: documents, transport: .file, timing: false)
                 say("  restore at \(documents.formatted()), peak memory: cairn clone \(row.cairnPeak.summary) MiB, git clone \(row.peerPeak.summary) MiB")
                 report.memoryOnly.append(row)
+            }
+            if heavy, workloads.contains(.link) {
+                let (rows, figures) = try LinkBenchmark(bench: bench).run(documents: documents)
+                record(rows)
+                report.links += figures
             }
             if workloads.contains(.documents) { record(try DocumentBenchmark(bench: bench).run(documents: documents)) }
         }

@@ -20,6 +20,8 @@ struct Report {
     var history: [HistoryFigures.Row] = []
     var historyCheckpoints = 0
     var notes: [String] = []
+    /// The link workload's traffic, per operation.
+    var links: [LinkBenchmark.Figures] = []
 
     /// Cairn's peak memory may be at most this many times its peer's.
     static let memoryLimit = 2.0
@@ -81,6 +83,20 @@ struct Report {
             for growth in growths {
                 lines.append("| \(growth.workload) | \(growth.from.formatted()) | \(growth.to.formatted()) | "
                     + "\(Samples.format(growth.cairn))× | \(Samples.format(growth.peer))× | ≤ \(Samples.format(growth.limit))× | \(growth.verdict) |")
+            }
+        }
+        if !links.isEmpty {
+            lines += ["", "## Over a phone's link", "",
+                      "What crossed the link for one operation of each side, averaged over the rounds: "
+                      + "requests from lighttpd's access log (every answer, 401s included), connections and TLS "
+                      + "handshakes counted by the link, bytes each way (TLS records included). The floor is the "
+                      + "protocol's least round trips for the operation times the round trip, plus Cairn's larger "
+                      + "direction over the bandwidth.", "",
+                      "| workload | documents | Cairn | git | round trips at least | floor |",
+                      "|---|---:|---|---|---:|---:|"]
+            for figure in links {
+                lines.append("| \(figure.workload) | \(figure.documents.formatted()) | \(figure.cairn.text) | \(figure.peer.text) | "
+                    + "\(figure.roundTrips) | \(Samples.format(figure.floor)) ms |")
             }
         }
         if !serving.isEmpty {

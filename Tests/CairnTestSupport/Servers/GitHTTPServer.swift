@@ -29,10 +29,12 @@ public final class GitHTTPServer: GitServer {
     /// nothing and answers every request under `/git/` with a redirect (301) to the same path
     /// and query there, as a server that moved does. `keepAliveIdleSeconds`: how long the
     /// server keeps a connection open with no request on it (lighttpd's default, 5 s, unless
-    /// given).
+    /// given). `tls`: serve HTTPS with this certificate and key (PEM files), through
+    /// lighttpd's `mod_openssl`.
     public init(root: String, users: [String: String], access: GitServerAccess = .owner,
                 maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:],
-                lfsSocket: String? = nil, redirectingTo: String? = nil, keepAliveIdleSeconds: Int? = nil) throws {
+                lfsSocket: String? = nil, redirectingTo: String? = nil, keepAliveIdleSeconds: Int? = nil,
+                tls: (certificate: String, key: String)? = nil) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-http")
         let paths = Paths(folder: folder.path)
@@ -49,7 +51,10 @@ public final class GitHTTPServer: GitServer {
                                       maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors,
                                       lfsSocket: lfsSocket)
             let idle = keepAliveIdleSeconds.map { "server.max-keep-alive-idle = \($0)\n" } ?? ""
-            try (configuration + idle).write(toFile: paths.configuration, atomically: false, encoding: .utf8)
+            let secure = tls.map { tls in
+                "server.modules += ( \"mod_openssl\" )\nssl.engine = \"enable\"\nssl.pemfile = \"\(tls.certificate)\"\nssl.privkey = \"\(tls.key)\"\n"
+            } ?? ""
+            try (configuration + idle + secure).write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             if let process = try Self.launch(paths: paths, port: port, lastTry: tries == 5) {
                 self.port = port
                 self.pid = process.processIdentifier
@@ -91,6 +96,13 @@ public final class GitHTTPServer: GitServer {
             usleep(100_000)
         }
         return lines
+    }
+
+    /// Every line of the access log now, without waiting: lighttpd writes it out every 4
+    /// seconds, so a caller that counts requests waits that long first.
+    public var accessLogLines: [String] {
+        let text = (try? String(contentsOfFile: Paths(folder: folder.path).accessLog, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
     }
 
     /// lighttpd logs both a wrong password and a user its rule does not name as a password

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CairnTestSupport
+import CairnToolTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// The link the phone-network benchmark syncs over (``LinkProxy``) costs what a phone's link
+/// costs: a round trip for the connection, one for each request and its answer, and a large
+/// answer its size over the bandwidth. Measured against a server on 127.0.0.1 that answers a
+/// line with a given number of bytes.
+@Suite(.runningTime(atMost: .seconds(60)), .historiesVerified)
+struct ALinkProxyBehavesLikeAPhonesLinkTests {
+    /// A server that answers each line a client sends with `answer` bytes, on one connection.
+    final class LineServer: Sendable {
+        let port: Int
+        private let listener: Int32
+
+        init(answer: Int) throws {
+            let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            var address = sockaddr_in.loopback(port: 0)
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listening, $0, length) == 0 && listen(listening, 4) == 0 && getsockname(listening, $0, &length) == 0
+                }
+            }
+            guard bound else {
+                close(listening)
+                throw LinkProxy.StartError(description: "LineServer: cannot listen")
+            }
+            listener = listening
+            port = Int(in_port_t(bigEndian: address.sin_port))
+            Thread.detachNewThread {
+                let connection = accept(listening, nil, nil)
+                guard connection >= 0 else { return }
+                defer { close(connection) }
+                var byte: UInt8 = 0
+                let payload = [UInt8](repeating: 0x61, count: answer)
+                while recv(connection, &byte, 1, 0) == 1 {
+                    if byte == 0x0A {
+                        _ = payload.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    }
+                }
+            }
+        }
+
+        deinit { close(listener) }
+    }
+
+    /// Connects to `port`, then sends a line and reads `answer` bytes `requests` times;
+    /// returns the seconds from the connect to the last answer's last byte.
+    static func exchange(port: Int, requests: Int, answer: Int) throws -> Double {
+        let started = Date()
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in.loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        #expect(connected)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        for _ in 0..<requests {
+            var line: UInt8 = 0x0A
+            #expect(send(descriptor, &line, 1, Int32(MSG_NOSIGNAL)) == 1)
+            var received = 0
+            while received < answer {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                received += count
+            }
+            #expect(received == answer)
+        }
+        return Date().timeIntervalSince(started)
+    }
+
+    @Test func eachRequestCostsARoundTripAndTheConnectionOneMore() throws {
+        let server = try LineServer(answer: 10)
+        let link = try LinkProxy(upstreamPort: server.port, roundTrip: 0.1, bytesPerSecond: 2_000_000)
+        defer { link.stop() }
+        let seconds = try withExtendedLifetime(server) { try Self.exchange(port: link.port, requests: 3, answer: 10) }
+        // The connection's round trip and three requests' round trips: 0.4 s, and little more.
+        #expect(seconds >= 0.4 && seconds < 0.55, "\(seconds) s")
+        let traffic = link.traffic
+        #expect(traffic.connections == 1)
+        #expect(traffic.tlsHandshakes == 0)
+        #expect(traffic.bytesToServer == 3 && traffic.bytesToClient == 30, "\(traffic)")
+    }
+
+    @Test func aLargeAnswerTakesItsSizeOverTheBandwidth() throws {
+        let server = try LineServer(answer: 500_000)
+        let link = try LinkProxy(upstreamPort: server.port, roundTrip: 0.05, bytesPerSecond: 1_000_000)
+        defer { link.stop() }
+        let seconds = try withExtendedLifetime(server) { try Self.exchange(port: link.port, requests: 1, answer: 500_000) }
+        // Two round trips (0.1 s) and 500 KB at 1 MB/s (0.5 s).
+        #expect(seconds >= 0.6 && seconds < 0.8, "\(seconds) s")
+        #expect(link.traffic.bytesToClient == 500_000)
+    }
+}

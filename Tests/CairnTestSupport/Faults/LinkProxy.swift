@@ -1,0 +1,216 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// A TCP proxy on 127.0.0.1 that carries connections to a loopback server as a phone's link
+/// would: every byte waits half the round trip on its way, and each direction carries at
+/// most `bytesPerSecond`, so a request and its answer cost a round trip, a connection's
+/// set-up one more, and a large pack its size over the bandwidth. The kernel here has no
+/// netem; this is the same model in user space.
+///
+/// Each direction of a connection is a delay line: a chunk read at time t leaves the link
+/// when the bytes before it have (at the bandwidth), and arrives half a round trip later.
+/// A new connection's first bytes wait one round trip more, the TCP handshake the client made
+/// with the proxy at once. The proxy reads as fast as the sender writes (its queue is the
+/// link's buffer), and ends a direction (`shutdown`) once its sender closed and its queue is
+/// delivered.
+///
+/// It counts connections, bytes each way, and connections that began with a TLS handshake
+/// (a ClientHello's first byte, 22). Requests inside TLS are the server's to count.
+public final class LinkProxy: Sendable {
+    /// What crossed the link since the last ``reset()``.
+    public struct Traffic: Sendable, Hashable {
+        public var connections = 0
+        public var tlsHandshakes = 0
+        public var bytesToServer = 0
+        public var bytesToClient = 0
+        public init() {}
+    }
+
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    public let port: Int
+    public let upstreamPort: Int
+    /// The round trip it adds, in seconds.
+    public let roundTrip: Double
+    /// Each direction's bandwidth.
+    public let bytesPerSecond: Double
+
+    private let listener: Int32
+    private let counts = Mutex(Traffic())
+    private let stopping = Atomic(false)
+    private let running = Atomic(0)
+
+    /// Listens on an ephemeral port of 127.0.0.1 and carries every connection to
+    /// 127.0.0.1:`upstreamPort` over the link described.
+    public init(upstreamPort: Int, roundTrip: Double, bytesPerSecond: Double) throws {
+        self.upstreamPort = upstreamPort
+        self.roundTrip = roundTrip
+        self.bytesPerSecond = bytesPerSecond
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw StartError(description: "LinkProxy: socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard listening else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw StartError(description: "LinkProxy: cannot listen on 127.0.0.1: \(reason)")
+        }
+        listener = descriptor
+        port = Int(in_port_t(bigEndian: address.sin_port))
+        running.add(1, ordering: .sequentiallyConsistent)
+        Thread.detachNewThread { [self] in
+            acceptLoop()
+            running.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    deinit {
+        stop()
+        close(listener)
+    }
+
+    /// What crossed the link since the last ``reset()``.
+    public var traffic: Traffic { counts.withLock { $0 } }
+
+    /// Starts the counts again.
+    public func reset() { counts.withLock { $0 = Traffic() } }
+
+    /// Stops accepting and ends every connection (the threads check every 20 ms; waits at
+    /// most 5 s). Idempotent.
+    public func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        let deadline = Date() + 5
+        while running.load(ordering: .sequentiallyConsistent) > 0, Date() < deadline {
+            usleep(10_000)
+        }
+    }
+
+    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private func acceptLoop() {
+        while !isStopping {
+            var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 20) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            let accepted = Self.now()
+            guard let upstream = connectUpstream() else {
+                close(client)
+                continue
+            }
+            counts.withLock { $0.connections += 1 }
+            // Each chunk leaves when the link says, not when Nagle's algorithm would let it.
+            for descriptor in [client, upstream] {
+                var on: Int32 = 1
+                _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
+            let ends = Atomic(2)
+            for (source, target, toServer) in [(client, upstream, true), (upstream, client, false)] {
+                running.add(1, ordering: .sequentiallyConsistent)
+                Thread.detachNewThread { [self] in
+                    carry(from: source, to: target, toServer: toServer, opened: accepted)
+                    // The second direction to end closes both sockets.
+                    if ends.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+                        close(client)
+                        close(upstream)
+                    }
+                    running.subtract(1, ordering: .sequentiallyConsistent)
+                }
+            }
+        }
+    }
+
+    /// One direction of one connection, as a delay line.
+    private func carry(from source: Int32, to target: Int32, toServer: Bool, opened: Double) {
+        let oneWay = roundTrip / 2
+        var queue: [(due: Double, bytes: [UInt8])] = []
+        var linkFree = opened + (toServer ? roundTrip : 0)
+        var sourceEnded = false
+        var first = true
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !isStopping {
+            let now = Self.now()
+            while let next = queue.first, next.due <= now {
+                guard sendAll(target, next.bytes) else { return }
+                queue.removeFirst()
+            }
+            if sourceEnded && queue.isEmpty {
+                shutdown(target, Int32(SHUT_WR))
+                return
+            }
+            let wait = queue.first.map { max(0, $0.due - now) } ?? 0.02
+            var entry = pollfd(fd: sourceEnded ? -1 : source, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(min(wait, 0.02) * 1000) + (wait > 0 ? 1 : 0)) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard count > 0 else {
+                sourceEnded = true
+                continue
+            }
+            let arrived = Self.now()
+            if first, toServer, buffer[0] == 22 {
+                counts.withLock { $0.tlsHandshakes += 1 }
+            }
+            first = false
+            counts.withLock {
+                if toServer { $0.bytesToServer += count } else { $0.bytesToClient += count }
+            }
+            // It leaves once the bytes before it have, and arrives half a round trip later.
+            let leaves = max(arrived, linkFree) + Double(count) / bytesPerSecond
+            linkFree = leaves
+            queue.append((leaves + oneWay, Array(buffer[..<count])))
+        }
+    }
+
+    /// Sends every byte; false when the peer is gone or the proxy stops.
+    private func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            if poll(&entry, 1, 20) <= 0 {
+                if isStopping { return false }
+                continue
+            }
+            let sent = rest.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            rest = rest.dropFirst(sent)
+        }
+        return true
+    }
+
+    private func connectUpstream() -> Int32? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_in.loopback(port: upstreamPort)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        if !connected {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+}

@@ -29,7 +29,7 @@ struct ALinkProxyBehavesLikeAPhonesLinkTests {
             }
             guard bound else {
                 close(listening)
-                throw LinkProxy.StartError(description: "LineServer: cannot listen")
+                throw ProxyStartError(description: "LineServer: cannot listen")
             }
             listener = listening
             port = Int(in_port_t(bigEndian: address.sin_port))

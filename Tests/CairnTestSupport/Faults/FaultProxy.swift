@@ -21,11 +21,6 @@ import Synchronization
 /// bound. A stalled connection reads and drops what the client sends (to notice when it
 /// gives up) and forwards nothing either way.
 public final class FaultProxy: Sendable {
-    /// Why the proxy could not start.
-    public struct StartError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The port it listens on, on 127.0.0.1.
     public let port: Int
     /// The port of the server it forwards to, on 127.0.0.1.
@@ -44,24 +39,9 @@ public final class FaultProxy: Sendable {
 
     /// Listens on an ephemeral port of 127.0.0.1 and forwards every connection to
     /// 127.0.0.1:`upstreamPort`, untouched until a plan is armed.
-    public init(upstreamPort: Int) throws {
+    public init(upstreamPort: Int) throws(ProxyStartError) {
         self.upstreamPort = upstreamPort
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw StartError(description: "FaultProxy: socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard listening else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw StartError(description: "FaultProxy: cannot listen on 127.0.0.1: \(reason)")
-        }
-        listener = descriptor
-        port = Int(in_port_t(bigEndian: address.sin_port))
+        (listener, port) = try ProxySockets.listen(name: "FaultProxy")
         running.add(1, ordering: .sequentiallyConsistent)
         Thread.detachNewThread { [self] in
             acceptLoop()
@@ -130,7 +110,7 @@ public final class FaultProxy: Sendable {
             pending += chunk
         }
         var service = Self.service(of: pending) ?? .fetch
-        guard let upstream = connectUpstream() else { return }
+        guard let upstream = ProxySockets.connect(toLoopbackPort: upstreamPort) else { return }
         defer { close(upstream) }
         state.withLock {
             $0.traffic.connections[service, default: 0] += 1
@@ -146,12 +126,12 @@ public final class FaultProxy: Sendable {
                 case .forward(let count, let delay):
                     if delay > 0 { usleep(UInt32(delay) * 1000) }
                     let target = direction == .toServer ? upstream : client
-                    if !sendAll(target, queued[..<count]) { return }
+                    if !ProxySockets.sendAll(target, queued[..<count], pollMilliseconds: 50, stopping: { isStopping }) { return }
                 case .cut(let count):
-                    _ = sendAll(direction == .toServer ? upstream : client, queued[..<count])
+                    _ = ProxySockets.sendAll(direction == .toServer ? upstream : client, queued[..<count], pollMilliseconds: 50, stopping: { isStopping })
                     return
                 case .stall(let count):
-                    _ = sendAll(direction == .toServer ? upstream : client, queued[..<count])
+                    _ = ProxySockets.sendAll(direction == .toServer ? upstream : client, queued[..<count], pollMilliseconds: 50, stopping: { isStopping })
                     stalled = true
                 }
                 queued = []
@@ -240,41 +220,4 @@ public final class FaultProxy: Sendable {
         if count == 0 { return nil }
         return Array(buffer[..<count])
     }
-
-    /// Sends every byte, waiting at most 50 ms at a time for room; false when the peer is
-    /// gone or the proxy stops.
-    private func sendAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
-        var rest = bytes
-        while !rest.isEmpty {
-            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            if poll(&entry, 1, 50) <= 0 {
-                if isStopping { return false }
-                continue
-            }
-            let sent = rest.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if sent < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return false
-            }
-            rest = rest.dropFirst(sent)
-        }
-        return true
-    }
-
-    private func connectUpstream() -> Int32? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in.loopback(port: upstreamPort)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        if !connected {
-            close(descriptor)
-            return nil
-        }
-        return descriptor
-    }
-
 }

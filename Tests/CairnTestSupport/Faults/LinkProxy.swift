@@ -29,11 +29,6 @@ public final class LinkProxy: Sendable {
         public init() {}
     }
 
-    public struct StartError: Error, CustomStringConvertible {
-        public var description: String
-        public init(description: String) { self.description = description }
-    }
-
     public let port: Int
     public let upstreamPort: Int
     /// The round trip it adds, in seconds.
@@ -48,26 +43,11 @@ public final class LinkProxy: Sendable {
 
     /// Listens on an ephemeral port of 127.0.0.1 and carries every connection to
     /// 127.0.0.1:`upstreamPort` over the link described.
-    public init(upstreamPort: Int, roundTrip: Double, bytesPerSecond: Double) throws {
+    public init(upstreamPort: Int, roundTrip: Double, bytesPerSecond: Double) throws(ProxyStartError) {
         self.upstreamPort = upstreamPort
         self.roundTrip = roundTrip
         self.bytesPerSecond = bytesPerSecond
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw StartError(description: "LinkProxy: socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard listening else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw StartError(description: "LinkProxy: cannot listen on 127.0.0.1: \(reason)")
-        }
-        listener = descriptor
-        port = Int(in_port_t(bigEndian: address.sin_port))
+        (listener, port) = try ProxySockets.listen(name: "LinkProxy")
         running.add(1, ordering: .sequentiallyConsistent)
         Thread.detachNewThread { [self] in
             acceptLoop()
@@ -111,7 +91,7 @@ public final class LinkProxy: Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
             let accepted = Self.now()
-            guard let upstream = connectUpstream() else {
+            guard let upstream = ProxySockets.connect(toLoopbackPort: upstreamPort) else {
                 close(client)
                 continue
             }
@@ -148,7 +128,7 @@ public final class LinkProxy: Sendable {
         while !isStopping {
             let now = Self.now()
             while let next = queue.first, next.due <= now {
-                guard sendAll(target, next.bytes) else { return }
+                guard ProxySockets.sendAll(target, next.bytes[...], pollMilliseconds: 20, stopping: { isStopping }) else { return }
                 queue.removeFirst()
             }
             if sourceEnded && queue.isEmpty {
@@ -177,40 +157,5 @@ public final class LinkProxy: Sendable {
             linkFree = leaves
             queue.append((leaves + oneWay, Array(buffer[..<count])))
         }
-    }
-
-    /// Sends every byte; false when the peer is gone or the proxy stops.
-    private func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            if poll(&entry, 1, 20) <= 0 {
-                if isStopping { return false }
-                continue
-            }
-            let sent = rest.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if sent < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return false
-            }
-            rest = rest.dropFirst(sent)
-        }
-        return true
-    }
-
-    private func connectUpstream() -> Int32? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in.loopback(port: upstreamPort)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        if !connected {
-            close(descriptor)
-            return nil
-        }
-        return descriptor
     }
 }

@@ -91,23 +91,8 @@ struct LinkBenchmark {
         let peerURL = "https://p1:\(password)@localhost:\(link.port)/git/p1.git"
 
         // Two devices of each kind, copies of the generated store, synced once.
-        var homes: [String] = []
-        var stores: [Store] = []
-        var peers: [String] = []
-        for device in ["a", "b"] {
-            let home = work + "/device-\(device)"
-            try bench.copy(try bench.home(documents: documents), to: home)
-            let store = try Home(root: home).openStore(Fixture.uid)
-            try store.setRemote(RemoteURL(cairnURL))
-            homes.append(home)
-            stores.append(store)
-            let peer = work + "/peer-\(device)"
-            try bench.copy(home + "/" + Fixture.uid, to: peer)
-            try bench.makePlainGit(peer)
-            try bench.gitCommand(peer, ["remote", "set-url", "origin", peerURL]).run()
-            try bench.gitCommand(peer, ["fetch", "-q", "origin"], trust).run()
-            peers.append(peer)
-        }
+        let (homes, stores, peers) = try bench.devicePairs(documents: documents, in: work, cairnRemote: cairnURL,
+                                                           peerRemote: peerURL, gitEnvironment: trust)
         let sync = { (device: Int) in bench.cairnCommand(home: homes[device], ["sync", "-q"], credentials) }
         let pullAndPush = { (device: Int) in
             {

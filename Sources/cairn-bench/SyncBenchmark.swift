@@ -62,23 +62,8 @@ struct SyncBenchmark {
         }
 
         // Two devices of each kind, copies of the generated store.
-        var stores: [Store] = []
-        var homes: [String] = []
-        var peers: [String] = []
-        for device in ["a", "b"] {
-            let home = work + "/device-\(device)"
-            try bench.copy(try bench.home(documents: documents), to: home)
-            let store = try Home(root: home).openStore(Fixture.uid)
-            try store.setRemote(RemoteURL(cairnRemote))
-            stores.append(store)
-            homes.append(home)
-            let peer = work + "/peer-\(device)"
-            try bench.copy(home + "/" + Fixture.uid, to: peer)
-            try bench.makePlainGit(peer)
-            try bench.gitCommand(peer, ["remote", "set-url", "origin", peerRemote]).run()
-            try bench.gitCommand(peer, ["fetch", "-q", "origin"]).run()
-            peers.append(peer)
-        }
+        let (homes, stores, peers) = try bench.devicePairs(documents: documents, in: work, cairnRemote: cairnRemote,
+                                                           peerRemote: peerRemote)
 
         var row = Comparison(
             workload: "sync of 100 changed documents on each of two devices, over \(transport.rawValue)",

@@ -181,6 +181,30 @@ final class Workbench {
         return (home, store, peer)
     }
 
+    /// Two devices of each kind in `work`, copies of the generated store of `documents`:
+    /// Cairn's (`device-a`, `device-b`: each a home, its store open and syncing with
+    /// `cairnRemote`) and git's (`peer-a`, `peer-b`: plain git copies whose `origin` is
+    /// `peerRemote`, fetched with `gitEnvironment` added).
+    func devicePairs(documents: Int, in work: String, cairnRemote: String, peerRemote: String,
+                     gitEnvironment: [String: String] = [:]) throws -> (homes: [String], stores: [Store], peers: [String]) {
+        var pairs: (homes: [String], stores: [Store], peers: [String]) = ([], [], [])
+        for device in ["a", "b"] {
+            let home = work + "/device-\(device)"
+            try copy(try self.home(documents: documents), to: home)
+            let store = try Home(root: home).openStore(Fixture.uid)
+            try store.setRemote(RemoteURL(cairnRemote))
+            pairs.homes.append(home)
+            pairs.stores.append(store)
+            let peer = work + "/peer-\(device)"
+            try copy(home + "/" + Fixture.uid, to: peer)
+            try makePlainGit(peer)
+            try gitCommand(peer, ["remote", "set-url", "origin", peerRemote]).run()
+            try gitCommand(peer, ["fetch", "-q", "origin"], gitEnvironment).run()
+            pairs.peers.append(peer)
+        }
+        return pairs
+    }
+
     /// Turns a copy of a store into the repository a git user would have: Cairn's own state
     /// gone, a plain index read from HEAD.
     func makePlainGit(_ repository: String) throws {

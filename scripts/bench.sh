@@ -7,11 +7,13 @@
 #   bash scripts/bench.sh --only checkpoint,documents --rounds 5 --output -
 #   bash scripts/bench.sh --only history --checkpoints 10000 --output -   # a long history
 #   bash scripts/bench.sh --only serving --output -        # cairn server run against lighttpd, and a load run
+#   bash scripts/bench.sh --only push-cost --output -      # where a server's CPU for one push goes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CAIRN_STATIC_LIBGIT2=1
 bash scripts/install-deps.sh
 swift build -c release --static-swift-stdlib --product cairn >&2
+swift build -c release --static-swift-stdlib --product cairn-hook >&2
 swift build -c release --static-swift-stdlib --product cairn-server >&2
 swift build -c release --static-swift-stdlib --product cairn-bench >&2
 bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -14,7 +15,11 @@ int cspawn_pipe(int fds[2]) {
 }
 
 int cspawn_unnamed_file(const char *folder) {
-    int descriptor = open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    // In memory first: a file made on the disk's file system costs the server an inode for
+    // every request (ext4 searches its bitmap for one not recently freed), a memory file none.
+    int descriptor = memfd_create("cairn-stderr", MFD_CLOEXEC);
+    if (descriptor >= 0 || errno != ENOSYS) return descriptor;
+    descriptor = open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (descriptor >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return descriptor;
     // A file system without O_TMPFILE (overlayfs before Linux 6.6): a file made and unlinked
     // at once.

@@ -28,8 +28,8 @@ struct BackendProcess: Sendable {
         var description: String
     }
 
-    /// Starts `path` with `environment` and `input` on its stdin; its stderr's file is made in
-    /// `scratch`.
+    /// Starts `path` with `environment` and `input` on its stdin; its stderr's file is in
+    /// memory, or on a kernel without files in memory, made in `scratch`.
     static func start(_ path: String, environment: [String], input: [UInt8], scratch: String) async throws -> BackendProcess {
         var opened: [Int32] = []
         defer { for descriptor in opened { _ = Syscalls.close(descriptor) } }

@@ -21,7 +21,8 @@ struct GitHTTPBackend: Sendable {
     let executable: String
     /// The folder of the repositories (`GIT_PROJECT_ROOT`).
     let root: String
-    /// Where each run's stderr is kept, in a file without a name, until it ends.
+    /// Where each run's stderr is kept, in a file without a name, until it ends, on a kernel
+    /// without files in memory (which it is kept in otherwise).
     var scratch: String { root }
     /// How long a run may go on once its stdout is read no more, before it is ended.
     var exitLimit: TimeAmount = .seconds(30)

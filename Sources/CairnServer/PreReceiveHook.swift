@@ -97,4 +97,29 @@ public struct PreReceiveHook {
             throw CairnError(.refused, shown + more, remedy: remedy)
         }
     }
+
+    /// Once the push is accepted: marks each update of `main` that changes or removes an
+    /// asset's pointer for the post-receive hook (``SweepMarks``), so that only those pushes
+    /// start a program after they land. Returns a line for the pusher when a mark cannot be
+    /// written: the push goes in, and the assets it left stay on the server until a later
+    /// push's sweep.
+    public func markSweeps(_ input: String) -> String? {
+        guard contentCollection == nil else { return nil }
+        let marks = SweepMarks(repository: repository)
+        let zero = String(repeating: "0", count: 40)
+        for line in input.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            // A branch made by this push had no assets before it.
+            guard fields.count == 3, fields[2] == "refs/heads/" + Store.branch, fields[0] != zero, fields[1] != zero,
+                  let old = ObjectID(hex: String(fields[0])), let new = ObjectID(hex: String(fields[1])) else { continue }
+            do {
+                if try SweepMarks.mayLeaveAssets(repository, from: old, to: new) {
+                    try marks.mark(from: old, to: new)
+                }
+            } catch {
+                return "cannot mark the push for the removal of the assets it leaves behind (\(error)); they stay on the server until a later push removes them"
+            }
+        }
+        return nil
+    }
 }

@@ -15,6 +15,7 @@ struct CairnBench: ParsableCommand {
 
     enum Workload: String, CaseIterable, ExpressibleByArgument {
         case checkpoint, index, sync, merge, clone, documents, content, exam, history, serving, cluster, link
+        case pushCost = "push-cost"
     }
 
     @Option(help: "Store sizes in documents, comma-separated.")
@@ -146,6 +147,11 @@ struct CairnBench: ParsableCommand {
                 report.links += figures
             }
             if workloads.contains(.documents) { record(try DocumentBenchmark(bench: bench).run(documents: documents)) }
+            if heavy, workloads.contains(.pushCost) {
+                let rows = try PushCostBenchmark(bench: bench).run(documents: documents)
+                for (name, value) in rows { say("  \(name): \(value)") }
+                report.pushCosts += rows
+            }
         }
         if workloads.contains(.content) {
             say("shared content")

@@ -20,6 +20,8 @@ struct Report {
     var history: [HistoryFigures.Row] = []
     var historyCheckpoints = 0
     var notes: [String] = []
+    /// The push-cost workload's rows: figure, CPU.
+    var pushCosts: [(String, String)] = []
     /// The link workload's traffic, per operation.
     var links: [LinkBenchmark.Figures] = []
 
@@ -109,6 +111,14 @@ struct Report {
             for (name, front, lighttpd) in serving {
                 lines.append("| \(name) | \(front) | \(lighttpd) |")
             }
+        }
+        if !pushCosts.isEmpty {
+            lines += ["", "## The server's CPU for one push, part by part", "",
+                      "One push's request, as a device's git sent it, replayed into a repository of `cairn server init` "
+                      + "through each layer a server runs, its branch set back before each replay. CPU of the process "
+                      + "and of every process it waited for; a part is the difference between two layers in the same round.", "",
+                      "| figure | CPU |", "|---|---:|"]
+            for (name, value) in pushCosts { lines.append("| \(name) | \(value) |") }
         }
         if !backups.isEmpty {
             lines += ["", "## Backups: `cairn server backup` against rclone copying the folder", "",

@@ -269,19 +269,7 @@ struct Hook: ParsableCommand {
             abstract: "After a push: remove from the server the assets no document points to any more.")
 
         func run() throws {
-            let input = Hook.updateLines()
-            let started = Syscalls.monotonicSeconds()
-            defer { HookReport(hook: "post-receive", seconds: Syscalls.monotonicSeconds() - started).append(environment: Environment.current.variables) }
-            do {
-                let removed = try PostReceiveHook().run(input)
-                if !removed.isEmpty {
-                    Output.error("cairn: removed \(removed.count) asset(s) no document points to any more\n")
-                }
-            } catch {
-                // The push is in whatever happens here: say what was not removed.
-                Output.error("cairn: \(error.commandLineMessage)\n")
-                throw ExitCode(1)
-            }
+            try Hook.run(.postReceive)
         }
     }
 
@@ -291,28 +279,16 @@ struct Hook: ParsableCommand {
             abstract: "Check a push (git gives `<old> <new> <ref>` lines on stdin); refuse it with reasons.")
 
         func run() throws {
-            let input = Hook.updateLines()
-            let started = Syscalls.monotonicSeconds()
-            let environment = Environment.current.variables
-            let refusal = Self.refusal(try PreReceiveHook(environment: environment), input)
-            let lines = refusal.map { $0.split(separator: "\n").map(String.init) } ?? []
-            HookReport(hook: "pre-receive", seconds: Syscalls.monotonicSeconds() - started,
-                       refusedRules: lines.map(PushRefusalRule.label)).append(environment: environment)
-            guard let refusal else { return }
-            for line in refusal.split(separator: "\n") {
-                Output.error("cairn: \(line)\n")
-            }
-            throw ExitCode(1)
+            try Hook.run(.preReceive)
         }
+    }
 
-        /// The hook's refusal of the push, one reason per line; nil when it is accepted.
-        static func refusal(_ hook: PreReceiveHook, _ input: String) -> String? {
-            do {
-                try hook.check(input)
-                return nil
-            } catch {
-                return error.commandLineMessage
-            }
+    /// Runs `hook` as `cairn-hook` runs it, for the repositories whose scripts name the tool.
+    static func run(_ hook: ReceiveHook) throws {
+        let outcome = hook.run(updateLines(), environment: Environment.current.variables, wording: { $0.commandLineMessage })
+        for line in outcome.lines {
+            Output.error("cairn: \(line)\n")
         }
+        if outcome.status != 0 { throw ExitCode(outcome.status) }
     }
 }

@@ -1,4 +1,5 @@
 @testable import cairn
+import CairnCommandLine
 import CairnCore
 import CairnMerge
 import CairnTestSupport

@@ -102,42 +102,126 @@ import Testing
         try git("reset", "-q", "--hard", "HEAD~1")
     }
 
-    /// The post-receive hook starts the tool only when the repository stores an asset, in
-    /// lfs/objects or in the folder its config names: most store none, and a process start on
-    /// every push would be spent for nothing. Each hook that ran reports to the file
-    /// `CAIRN_HOOK_REPORT` names.
-    @Test func thePostReceiveHookStartsTheToolOnlyWhenAnAssetIsStored() throws {
-        try setUp()
+    /// A server repository checking the bonfire set, whose reading sessions carry a
+    /// recording, and a store that pushed one session without it.
+    func setUpWithAssets() throws {
+        #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1", "--schema", "bonfire"]).status == 0)
+        #expect(try cairn("init", "u1", "--schema", "bonfire", "--remote", server).status == 0)
+        #expect(try cairn("put", "users/u1/readingSessions/s0", input: Self.session).status == 0)
+        #expect(try cairn("checkpoint").status == 0)
+        let first = try runProcess("/usr/bin/git", ["-C", store, "push", "-q", "origin", "main"])
+        #expect(first.status == 0 && first.stderr.isEmpty, "the first push, which makes main: \(first.stderr)")
+    }
+
+    static let session = #"{"book":"starry-forest","startedAt":"2026-11-20T18:00:00Z","durationSeconds":600}"#
+
+    /// Checkpoints what the store holds and pushes it with plain git; returns the hooks that
+    /// reported to the file `CAIRN_HOOK_REPORT` names (a hook that started no program
+    /// reports nothing).
+    func hooksOfAPush() throws -> [String] {
         let report = folder.path + "/report"
-        func hooksOfAPush(_ note: String) throws -> [String] {
-            try? FileManager.default.removeItem(atPath: report)
-            try FileManager.default.createDirectory(atPath: store + "/users/u1/notes", withIntermediateDirectories: true)
-            try Data(#"{"text":"\#(note)"}"#.utf8).write(to: URL(fileURLWithPath: store + "/users/u1/notes/\(note).json"))
-            try git("add", "-A")
-            try git("commit", "-qm", note)
-            let push = try runProcess("/usr/bin/git", ["-C", store, "push", "-q", "origin", "main"], environment: ["CAIRN_HOOK_REPORT": report])
-            #expect(push.status == 0, "\(push.stderr)")
-            let lines = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
-            return ["pre-receive", "post-receive"].filter { lines.contains("\"\($0)\"") }
+        try? FileManager.default.removeItem(atPath: report)
+        #expect(try cairn("checkpoint").status == 0)
+        let push = try runProcess("/usr/bin/git", ["-C", store, "push", "-q", "origin", "main"], environment: ["CAIRN_HOOK_REPORT": report])
+        #expect(push.status == 0, "\(push.stderr)")
+        let lines = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        return ["pre-receive", "post-receive"].filter { lines.contains("\"\($0)\"") }
+            + (push.stderr.isEmpty || push.stderr.contains("removed 1 asset(s)") ? [] : ["said: " + push.stderr])
+    }
+
+    /// Where the server keeps the recording `file` (git-lfs's `aa/bb/<oid>`, the oid its
+    /// SHA-256), put there as its LFS server would have before the push: the pre-receive hook
+    /// refuses a pointer to an asset the server lacks.
+    func storeOnTheServer(_ file: String) throws -> String {
+        let oid = String(try runProcess("/usr/bin/sha256sum", [file]).stdout.prefix(64))
+        let folder = server + "/lfs/objects/\(oid.prefix(2))/\(oid.dropFirst(2).prefix(2))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: file, toPath: folder + "/" + oid)
+        return folder + "/" + oid
+    }
+
+    func marks() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: server + "/cairn/sweep")) ?? []).sorted()
+    }
+
+    /// The post-receive hook starts a program only after a push that changed or removed an
+    /// asset's pointer, which the pre-receive hook marks (`cairn/sweep/<commit>`): no other
+    /// push can leave an asset behind, and a process start on each would be spent for
+    /// nothing. After such a push, the asset leaves the server's storage and the mark goes.
+    @Test func thePostReceiveHookStartsAProgramOnlyAfterAPushThatDroppedAnAsset() throws {
+        try setUpWithAssets()
+        let recording = folder.path + "/session.m4a"
+        try Data("recording".utf8).write(to: URL(fileURLWithPath: recording))
+        #expect(try cairn("put", "users/u1/readingSessions/s1", "--asset", "audioAsset=" + recording, input: Self.session).status == 0)
+        let stored = try storeOnTheServer(recording)
+        #expect(try hooksOfAPush() == ["pre-receive"], "a new asset leaves none behind")
+        #expect(try cairn("put", "users/u1/readingSessions/s2", input: Self.session).status == 0)
+        #expect(try hooksOfAPush() == ["pre-receive"], "an asset is stored, but this push changed no pointer")
+        #expect(marks().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: stored))
+        #expect(try cairn("asset", "rm", "users/u1/readingSessions/s1", "audioAsset").status == 0)
+        #expect(try hooksOfAPush() == ["pre-receive", "post-receive"])
+        #expect(!FileManager.default.fileExists(atPath: stored), "no document points to it any more")
+        #expect(marks().isEmpty, "the mark goes once its push is swept")
+    }
+
+    /// A push whose post-receive hook never ran (the server stopped first) leaves its mark and
+    /// its asset: the next push's hook sweeps every mark whose commit `main` has reached. A
+    /// mark of a push that never landed is kept for an hour, then removed.
+    @Test func aMarkAPushLeftIsSweptByTheNextOne() throws {
+        try setUpWithAssets()
+        let recording = folder.path + "/session.m4a"
+        try Data("recording".utf8).write(to: URL(fileURLWithPath: recording))
+        #expect(try cairn("put", "users/u1/readingSessions/s1", "--asset", "audioAsset=" + recording, input: Self.session).status == 0)
+        let stored = try storeOnTheServer(recording)
+        #expect(try hooksOfAPush() == ["pre-receive"])
+        let hook = server + "/hooks/post-receive"
+        try FileManager.default.moveItem(atPath: hook, toPath: hook + ".aside")
+        #expect(try cairn("asset", "rm", "users/u1/readingSessions/s1", "audioAsset").status == 0)
+        #expect(try hooksOfAPush() == ["pre-receive"])
+        let main = try serverMain().trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(marks() == [main], "marked by the pre-receive hook, named by the commit")
+        #expect(FileManager.default.fileExists(atPath: stored))
+        try FileManager.default.moveItem(atPath: hook + ".aside", toPath: hook)
+
+        // Two marks of pushes that never landed: one from a minute ago, one from two hours ago.
+        let (fresh, stale) = (String(repeating: "1", count: 40), String(repeating: "2", count: 40))
+        for name in [fresh, stale] {
+            try Data("\(main) \(name)\n".utf8).write(to: URL(fileURLWithPath: server + "/cairn/sweep/" + name))
         }
-        #expect(try hooksOfAPush("n1") == ["pre-receive"])
-        // An object as a path remote or an LFS server keeps it (aa/bb/<oid>).
-        let oid = String(repeating: "ab", count: 32)
-        try FileManager.default.createDirectory(atPath: server + "/lfs/objects/ab/ab", withIntermediateDirectories: true)
-        try Data("recording".utf8).write(to: URL(fileURLWithPath: server + "/lfs/objects/ab/ab/" + oid))
-        #expect(try hooksOfAPush("n2") == ["pre-receive", "post-receive"])
-        // A storage the config names, relative to the repository; lfs/objects no longer counts.
-        #expect(try runProcess("/usr/bin/git", ["--git-dir", server, "config", "cairn.lfsStorage", "assets"]).status == 0)
-        #expect(try hooksOfAPush("n3") == ["pre-receive"])
-        try FileManager.default.createDirectory(atPath: server + "/assets", withIntermediateDirectories: true)
-        try Data("recording".utf8).write(to: URL(fileURLWithPath: server + "/assets/" + oid))
-        #expect(try hooksOfAPush("n4") == ["pre-receive", "post-receive"])
-        // A folder whose name starts with a dash is a folder, not an option of find.
-        #expect(try runProcess("/usr/bin/git", ["--git-dir", server, "config", "cairn.lfsStorage", "-stored"]).status == 0)
-        try FileManager.default.createDirectory(atPath: server + "/-stored", withIntermediateDirectories: true)
-        try Data("recording".utf8).write(to: URL(fileURLWithPath: server + "/-stored/" + oid))
-        #expect(try hooksOfAPush("n5") == ["pre-receive", "post-receive"])
-        #expect(FileManager.default.fileExists(atPath: server + "/assets/" + oid), "no document named it, so no push left it behind")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7_200)], ofItemAtPath: server + "/cairn/sweep/" + stale)
+        #expect(try cairn("put", "users/u1/readingSessions/s2", input: Self.session).status == 0)
+        #expect(try hooksOfAPush() == ["pre-receive", "post-receive"], "a mark is there")
+        #expect(!FileManager.default.fileExists(atPath: stored), "swept by the next push's hook")
+        #expect(marks() == [fresh])
+    }
+
+    /// With the hook program beside the tool, the pre-receive script's first line starts it
+    /// (no shell runs first) and the post-receive script names it; a tool alone in its
+    /// folder writes scripts that run `cairn hook …`, which does the same.
+    @Test func theHooksRunTheHookProgramBesideTheTool() throws {
+        let beside = (CLI.executable as NSString).deletingLastPathComponent + "/cairn-hook"
+        #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1"]).status == 0)
+        let pre = try String(contentsOfFile: server + "/hooks/pre-receive", encoding: .utf8)
+        #expect(pre.hasPrefix("#!\(beside) pre-receive\n"), "\(pre)")
+        let post = try String(contentsOfFile: server + "/hooks/post-receive", encoding: .utf8)
+        #expect(post.contains("exec '\(beside)' post-receive"), "\(post)")
+
+        let alone = folder.path + "/alone"
+        try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.linkItem(atPath: CLI.executable, toPath: alone + "/cairn")
+        } catch {
+            try FileManager.default.copyItem(atPath: CLI.executable, toPath: alone + "/cairn")
+        }
+        #expect(try runProcess(alone + "/cairn", ["server", "init", folder.path + "/other", "u1"]).status == 0)
+        let script = try String(contentsOfFile: folder.path + "/other/u1.git/hooks/pre-receive", encoding: .utf8)
+        #expect(script.hasPrefix("#!/bin/sh\n") && script.contains("exec '\(alone)/cairn' hook pre-receive"), "\(script)")
+
+        // Run by hand, wrongly: one line on how git runs it, and a usage status.
+        let wrong = try runProcess(beside, ["pre-push"])
+        #expect(wrong.status == 64 && wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("cairn-hook pre-receive|post-receive"))
     }
 
     @Test func anotherAuthenticatedUserIsRefused() throws {

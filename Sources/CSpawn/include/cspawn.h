@@ -8,9 +8,10 @@
 /// errno of `pipe2`.
 int cspawn_pipe(int fds[2]);
 
-/// An unnamed file in `folder` (`O_TMPFILE`, or on a file system without it a file made and
-/// unlinked at once), for reading and writing, closed on exec, gone when its last descriptor
-/// closes. Returns its descriptor, or -1 with `errno` set.
+/// An unnamed file in memory (`memfd_create`), or on a kernel without it in `folder`
+/// (`O_TMPFILE`, or on a file system without that a file made and unlinked at once), for
+/// reading and writing, closed on exec, gone when its last descriptor closes. Returns its
+/// descriptor, or -1 with `errno` set.
 int cspawn_unnamed_file(const char *folder);
 
 /// Starts `path` with `argv` and `envp` (NULL-terminated) by `posix_spawn`, which glibc runs

@@ -11,8 +11,9 @@ extension Syscalls {
         return code == 0 ? .success((descriptors[0], descriptors[1])) : .failure(Errno(code))
     }
 
-    /// An unnamed file in `folder`, open for reading and writing, that disappears with its
-    /// last descriptor (`O_TMPFILE`).
+    /// An unnamed file, open for reading and writing, that disappears with its last
+    /// descriptor: in memory (`memfd_create`), or where the kernel has none, in `folder`
+    /// (`O_TMPFILE`).
     package static func unnamedFile(in folder: String) -> Result<Int32, Errno> {
         retryingOnInterrupt { cspawn_unnamed_file(folder) }
     }

@@ -343,6 +343,12 @@ package enum Syscalls {
         retryingOnInterrupt { chmod(path, mode_t(mode)) }.map { _ in }
     }
 
+    /// Whether `path` is a file (or a link to one) this process may run (`access(X_OK)`).
+    package static func isExecutableFile(_ path: String) -> Bool {
+        guard case .success(let status) = status(of: path, followingLinks: true), status.kind == .file else { return false }
+        return access(path, X_OK) == 0
+    }
+
     // MARK: Watching folders
 
     /// What the kernel reports of a watched folder (``folderEvents(of:)``).
@@ -488,6 +494,14 @@ package enum Syscalls {
     package static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Seconds of CPU this process has spent so far, in user and system time, including
+    /// what it spent before an `exec` that made it this program.
+    package static func processCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 

@@ -35,6 +35,7 @@ public final class ChildProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var pid: pid_t = 0
     private var status: Int32?
+    private var usage = rusage()
 
     public init() {}
 
@@ -147,6 +148,16 @@ public final class ChildProcess: @unchecked Sendable {
         lock.withLock { status.map(Self.exited) == false ? .uncaughtSignal : .exit }
     }
 
+    /// Once the program has ended: the CPU time, in milliseconds, it spent and every process
+    /// it waited for spent (Linux's `wait4` counts them together); 0 before.
+    public var cpuMilliseconds: Double {
+        lock.withLock {
+            guard status != nil else { return 0 }
+            let seconds = Double(usage.ru_utime.tv_sec) + Double(usage.ru_stime.tv_sec)
+            return seconds * 1_000 + (Double(usage.ru_utime.tv_usec) + Double(usage.ru_stime.tv_usec)) / 1_000
+        }
+    }
+
     private static func exited(_ status: Int32) -> Bool {
         status & 0x7f == 0
     }
@@ -156,9 +167,9 @@ public final class ChildProcess: @unchecked Sendable {
         if let status { return status }
         guard pid > 0 else { return nil }
         var raw: Int32 = 0
-        var reaped = waitpid(pid, &raw, WNOHANG)
+        var reaped = wait4(pid, &raw, WNOHANG, &usage)
         while reaped < 0, errno == EINTR {
-            reaped = waitpid(pid, &raw, WNOHANG)
+            reaped = wait4(pid, &raw, WNOHANG, &usage)
         }
         guard reaped != 0 else { return nil }
         // A child that cannot be waited for (reaped elsewhere) counts as failed: exit 255.

@@ -4,7 +4,7 @@ import CairnMerge
 extension CairnError {
     /// The line the tool prints after `cairn: `: the message, then the remedy as the
     /// commands and flags of this tool.
-    var commandLineMessage: String {
+    public var commandLineMessage: String {
         guard let remedy else { return message }
         return message + remedy.separator + remedy.commandLineWords
     }
@@ -12,7 +12,7 @@ extension CairnError {
 
 extension CairnError.Remedy {
     /// The remedy as what to type: `cairn …` commands, flags and variables.
-    var commandLineWords: String {
+    public var commandLineWords: String {
         switch self {
         case .repair: "run cairn repair to restore it from its remote, keeping the documents not yet pushed"
         case .createStore(let uid): "create it with: cairn init \(uid)"
@@ -50,7 +50,7 @@ extension CairnError.Remedy {
 
     /// `word` as a shell reads it back: as it is when it holds only characters no shell
     /// treats specially, else in single quotes.
-    static func shellWord(_ word: String) -> String {
+    public static func shellWord(_ word: String) -> String {
         let plain = word.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "/_.+-@%=:,".unicodeScalars.contains(scalar))
         }

@@ -73,11 +73,13 @@ import CairnMerge
             self.name = name
         }
 
+        /// `limit`: how long the command may run before it is killed.
         @discardableResult
-        func callAsFunction(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+        func callAsFunction(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+                            limit: TimeInterval = 30) throws -> ProcessResult {
             let variables = ["CAIRN_PASSWORD": NetworkFaultTests.password,
                              "CAIRN_NETWORK_TIMEOUT": "\(NetworkFaultTests.timeout)"].merging(environment) { $1 }
-            return try runBounded(CLI.executable, ["--home", cli.home] + arguments, input: input, environment: variables)
+            return try runBounded(CLI.executable, ["--home", cli.home] + arguments, input: input, environment: variables, limit: limit)
         }
 
         /// `cairn sync -q`, with `retry` as its schedule; its result and how long it took.

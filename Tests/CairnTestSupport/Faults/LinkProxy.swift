@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CairnMerge
 import Foundation
 import Synchronization
 
@@ -19,6 +20,9 @@ import Synchronization
 ///
 /// It counts connections, bytes each way, and connections that began with a TLS handshake
 /// (a ClientHello's first byte, 22). Requests inside TLS are the server's to count.
+///
+/// A link can be made worse: segments lost (``lossRate``), every byte held for a while
+/// (``stall(for:)``), a connection cut once a number of bytes went one way (``cut(after:toServer:)``).
 public final class LinkProxy: Sendable {
     /// What crossed the link since the last ``reset()``.
     public struct Traffic: Sendable, Hashable {
@@ -26,8 +30,19 @@ public final class LinkProxy: Sendable {
         public var tlsHandshakes = 0
         public var bytesToServer = 0
         public var bytesToClient = 0
+        /// TCP segments lost and sent again.
+        public var lostSegments = 0
+        /// Connections cut by ``cut(after:toServer:)``.
+        public var cuts = 0
         public init() {}
     }
+
+    /// A TCP segment's payload (Ethernet's MTU less the IP and TCP headers with timestamps).
+    public static let segmentBytes = 1_448
+
+    /// Linux's least retransmission timeout: a lost segment is sent again this long after
+    /// the round trip that should have acknowledged it.
+    public static let minimumRetransmissionTimeout = 0.2
 
     public let port: Int
     public let upstreamPort: Int
@@ -35,18 +50,31 @@ public final class LinkProxy: Sendable {
     public let roundTrip: Double
     /// Each direction's bandwidth.
     public let bytesPerSecond: Double
+    /// The share of segments lost on the way, each way. A lost segment arrives one
+    /// retransmission timeout (``minimumRetransmissionTimeout`` plus the round trip) late,
+    /// and every byte behind it waits too: TCP delivers in order.
+    public let lossRate: Double
 
     private let listener: Int32
     private let counts = Mutex(Traffic())
+    private let random: Mutex<SplitMix>
+    /// Nothing leaves the link before this time (monotonic seconds).
+    private let stalledUntil = Mutex(0.0)
+    /// An armed cut: the direction, and the bytes that may still go that way.
+    private let armedCut = Mutex<(toServer: Bool, remaining: Int)?>(nil)
     private let stopping = Atomic(false)
     private let running = Atomic(0)
 
     /// Listens on an ephemeral port of 127.0.0.1 and carries every connection to
-    /// 127.0.0.1:`upstreamPort` over the link described.
-    public init(upstreamPort: Int, roundTrip: Double, bytesPerSecond: Double) throws(ProxyStartError) {
+    /// 127.0.0.1:`upstreamPort` over the link described; which segments are lost follows
+    /// `seed`.
+    public init(upstreamPort: Int, roundTrip: Double, bytesPerSecond: Double, lossRate: Double = 0,
+                seed: UInt64 = 1) throws(ProxyStartError) {
         self.upstreamPort = upstreamPort
         self.roundTrip = roundTrip
         self.bytesPerSecond = bytesPerSecond
+        self.lossRate = lossRate
+        random = Mutex(SplitMix(seed: seed))
         (listener, port) = try ProxySockets.listen(name: "LinkProxy")
         running.add(1, ordering: .sequentiallyConsistent)
         Thread.detachNewThread { [self] in
@@ -65,6 +93,20 @@ public final class LinkProxy: Sendable {
 
     /// Starts the counts again.
     public func reset() { counts.withLock { $0 = Traffic() } }
+
+    /// From now on, for `seconds`, nothing leaves the link either way, on every connection,
+    /// new ones included: what was sent waits in the link, and goes on once the stall ends.
+    public func stall(for seconds: Double) {
+        let until = Self.now() + seconds
+        stalledUntil.withLock { $0 = max($0, until) }
+    }
+
+    /// Cuts the connection that carries the `bytes`-th byte from now in that direction
+    /// (client to server with `toServer`): the bytes before it arrive, then both its sockets
+    /// close. Once.
+    public func cut(after bytes: Int, toServer: Bool) {
+        armedCut.withLock { $0 = (toServer, bytes) }
+    }
 
     /// Stops accepting and ends every connection (the threads check every 20 ms; waits at
     /// most 5 s). Idempotent.
@@ -120,25 +162,34 @@ public final class LinkProxy: Sendable {
     /// One direction of one connection, as a delay line.
     private func carry(from source: Int32, to target: Int32, toServer: Bool, opened: Double) {
         let oneWay = roundTrip / 2
+        let retransmission = Self.minimumRetransmissionTimeout + roundTrip
         var queue: [(due: Double, bytes: [UInt8])] = []
         var linkFree = opened + (toServer ? roundTrip : 0)
         var sourceEnded = false
+        var cutting = false
         var first = true
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !isStopping {
             let now = Self.now()
-            while let next = queue.first, next.due <= now {
+            let held = stalledUntil.withLock { $0 } > now
+            while !held, let next = queue.first, next.due <= now {
                 guard ProxySockets.sendAll(target, next.bytes[...], pollMilliseconds: 20, stopping: { isStopping }) else { return }
                 queue.removeFirst()
+            }
+            if cutting && queue.isEmpty {
+                // The other direction sees its socket end, and ends too.
+                shutdown(source, Int32(SHUT_RDWR))
+                shutdown(target, Int32(SHUT_RDWR))
+                return
             }
             if sourceEnded && queue.isEmpty {
                 shutdown(target, Int32(SHUT_WR))
                 return
             }
-            let wait = queue.first.map { max(0, $0.due - now) } ?? 0.02
-            var entry = pollfd(fd: sourceEnded ? -1 : source, events: Int16(POLLIN), revents: 0)
+            let wait = held ? 0.02 : queue.first.map { max(0, $0.due - now) } ?? 0.02
+            var entry = pollfd(fd: sourceEnded || cutting ? -1 : source, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, Int32(min(wait, 0.02) * 1000) + (wait > 0 ? 1 : 0)) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
+            var count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else {
                 sourceEnded = true
@@ -149,11 +200,35 @@ public final class LinkProxy: Sendable {
                 counts.withLock { $0.tlsHandshakes += 1 }
             }
             first = false
+            // A cut armed for this direction lets the bytes before it through, then closes.
+            armedCut.withLock { armed in
+                guard let cut = armed, cut.toServer == toServer else { return }
+                if count >= cut.remaining {
+                    count = cut.remaining
+                    cutting = true
+                    armed = nil
+                } else {
+                    armed = (toServer, cut.remaining - count)
+                }
+            }
+            if cutting { counts.withLock { $0.cuts += 1 } }
+            var lost = 0
+            if lossRate > 0 {
+                random.withLock { generator in
+                    for _ in 0..<((count + Self.segmentBytes - 1) / Self.segmentBytes)
+                    where Double(generator.next() >> 11) / Double(1 << 53) < lossRate {
+                        lost += 1
+                    }
+                }
+            }
             counts.withLock {
                 if toServer { $0.bytesToServer += count } else { $0.bytesToClient += count }
+                $0.lostSegments += lost
             }
-            // It leaves once the bytes before it have, and arrives half a round trip later.
-            let leaves = max(arrived, linkFree) + Double(count) / bytesPerSecond
+            guard count > 0 else { continue }
+            // It leaves once the bytes before it have (and each of its lost segments was sent
+            // again), and arrives half a round trip later.
+            let leaves = max(arrived, linkFree) + Double(count) / bytesPerSecond + Double(lost) * retransmission
             linkFree = leaves
             queue.append((leaves + oneWay, Array(buffer[..<count])))
         }

@@ -7,6 +7,15 @@ import Foundation
 import Testing
 import CairnMerge
 
+/// A proxy on 127.0.0.1 in front of a test's server.
+protocol ProxyInFront: AnyObject {
+    var port: Int { get }
+    func stop()
+}
+
+extension FaultProxy: ProxyInFront {}
+extension LinkProxy: ProxyInFront {}
+
 /// The tool through a proxy that breaks its connections to a real smart-HTTP server
 /// (lighttpd and `git http-backend` on 127.0.0.1, Cairn's hook on the repository): cut at
 /// hundreds of byte offsets of fetches and pushes in both directions, slowed down, stalled.
@@ -28,19 +37,20 @@ import CairnMerge
 
     /// The served repository of u1 (made by `cairn server init` with the life-in-uk set, so
     /// its hook checks every push) and the proxy in front of the server.
-    final class Rig {
+    final class ServedRepository<Proxy: ProxyInFront> {
         let folder = TemporaryFolder("cairn-fault-repos")
         let server: GitHTTPServer
-        let proxy: FaultProxy
+        let proxy: Proxy
         var bare: String { folder.path + "/repos/u1.git" }
         /// The repository through the proxy; devices keep this URL as their remote.
-        var url: String { proxy.url(for: "u1", user: "u1") }
+        var url: String { "http://u1@127.0.0.1:\(proxy.port)/git/u1.git" }
 
-        init() throws {
+        /// `proxy` makes the proxy in front of the server's port.
+        init(proxy: (_ serverPort: Int) throws -> Proxy) throws {
             let created = try runBounded(CLI.executable, ["server", "init", folder.path + "/repos", "u1", "--schema", "life-in-uk"])
             guard created.status == 0 else { throw Failure("cairn server init failed: \(created.stderr)") }
             server = try GitHTTPServer(root: folder.path + "/repos", users: ["u1": NetworkFaultTests.password])
-            proxy = try FaultProxy(upstreamPort: server.port)
+            self.proxy = try proxy(server.port)
         }
 
         func stop() {
@@ -61,6 +71,9 @@ import CairnMerge
             return try NetworkFaultTests.damage([["--git-dir", bare]])
         }
     }
+
+    /// The rig of these tests: the proxy that cuts, stalls and slows.
+    typealias Rig = ServedRepository<FaultProxy>
 
     /// One device of u1: a home of its own; the tool runs with the password in
     /// `CAIRN_PASSWORD`, the short timeout, and no retry unless asked.
@@ -235,7 +248,7 @@ import CairnMerge
     /// The time limit only guards against a hang: the syncs themselves are bounded by the
     /// network timeout.
     @Test(.runningTime(atMost: .seconds(240))) func cutsAtHundredsOfOffsetsNeverLieOrBreakAnything() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
         let seed = Self.seed
@@ -405,7 +418,7 @@ import CairnMerge
     /// the sync fails within the timeout (2 s) and a margin, with status 75 and one line
     /// naming the host and the timeout, and nothing is broken on either side.
     @Test(.runningTime(atMost: .seconds(180))) func stalledTransfersFailWithinTheTimeout() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, _) = try Self.devices(on: rig)
         let stalls = [
@@ -438,7 +451,7 @@ import CairnMerge
     /// A timeout is a network failure like a cut: the retry schedule applies. The proxy
     /// stalls the first push; the retry after 0.1 s goes through and the sync succeeds.
     @Test(.runningTime(atMost: .seconds(180))) func aStalledPushIsTriedAgainOnTheSchedule() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
         #expect(try a.putAttempt("retried").status == 0)
@@ -461,7 +474,7 @@ import CairnMerge
     /// A sync that fetches news and pushes makes one connection: the fetch's two requests and
     /// the push's two go on it, each answered at once (the password is sent from the first).
     @Test(.runningTime(atMost: .seconds(120))) func aSyncFetchesAndPushesOverOneConnection() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
         #expect(try b.putAttempt("news").status == 0)
@@ -482,7 +495,7 @@ import CairnMerge
     /// answer (as one whose keep-alive time ran out does): the push is made again at once on
     /// a new connection, without waiting for the retry schedule, and lands.
     @Test(.runningTime(atMost: .seconds(120))) func aKeptConnectionClosedBeforeThePushIsReplaced() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
         #expect(try a.putAttempt("after-close").status == 0)
@@ -505,7 +518,7 @@ import CairnMerge
     /// but the push had landed, and the next sync finds the server's branch on its own commit
     /// and sends nothing: no second push, no pack sent again.
     @Test(.runningTime(atMost: .seconds(120))) func aPushWhoseAnswerWasLostIsNotSentAgain() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
         // The size of a push's answers, from a clean sync that pushes.
@@ -543,7 +556,7 @@ import CairnMerge
     /// cut at half its bytes and retried on its schedule carries about one and a half
     /// restores, and leaves a whole store.
     @Test(.runningTime(atMost: .seconds(120))) func anInterruptedRestoreStartsOverAndLosesWhatItCarried() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, _) = try Self.devices(on: rig)
         for index in 0..<30 {
@@ -580,7 +593,7 @@ import CairnMerge
     /// the push) still sync, and a push that said so landed. Held longer than the timeout,
     /// a chunk is a stall: the sync fails with status 75.
     @Test(.runningTime(atMost: .seconds(180))) func delayedConnectionsSyncUnlessSlowerThanTheTimeout() throws {
-        let rig = try Rig()
+        let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
         var attempts: Set<String> = []

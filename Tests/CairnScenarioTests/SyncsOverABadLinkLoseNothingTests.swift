@@ -14,34 +14,10 @@ import Testing
     typealias Device = NetworkFaultTests.Device
 
     /// The served repository and the link in front of its server.
-    final class Rig {
-        let folder = TemporaryFolder("cairn-bad-link")
-        let server: GitHTTPServer
-        let link: LinkProxy
-        var bare: String { folder.path + "/repos/u1.git" }
-        var url: String { "http://u1@127.0.0.1:\(link.port)/git/u1.git" }
+    typealias Rig = NetworkFaultTests.ServedRepository<LinkProxy>
 
-        init(lossRate: Double = 0) throws {
-            let created = try runBounded(CLI.executable, ["server", "init", folder.path + "/repos", "u1", "--schema", "life-in-uk"])
-            guard created.status == 0 else { throw NetworkFaultTests.Failure("cairn server init failed: \(created.stderr)") }
-            server = try GitHTTPServer(root: folder.path + "/repos", users: ["u1": NetworkFaultTests.password])
-            link = try LinkProxy(upstreamPort: server.port, roundTrip: 0.1, bytesPerSecond: 2_000_000, lossRate: lossRate, seed: 47)
-        }
-
-        func stop() {
-            link.stop()
-            server.stop()
-        }
-
-        func main() throws -> String {
-            try runBounded("/usr/bin/git", ["--git-dir", bare, "rev-parse", "--verify", "-q", "refs/heads/main"])
-                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        func damage() throws -> [String] {
-            NetworkFaultTests.waitUntilIdle(server)
-            return try NetworkFaultTests.damage([["--git-dir", bare]])
-        }
+    static func rig(lossRate: Double = 0) throws -> Rig {
+        try Rig { try LinkProxy(upstreamPort: $0, roundTrip: 0.1, bytesPerSecond: 2_000_000, lossRate: lossRate, seed: 47) }
     }
 
     /// The tool's own timeout and retry schedule, as a device has them by default.
@@ -97,7 +73,7 @@ import Testing
         var times: [Double: [Double]] = [:]
         var lost = 0
         for lossRate in [0, 0.01] {
-            let rig = try Rig(lossRate: lossRate)
+            let rig = try Self.rig(lossRate: lossRate)
             defer { rig.stop() }
             let (a, b) = try Self.devices(on: rig)
             for round in 0..<4 {
@@ -111,7 +87,7 @@ import Testing
             let notes = try a(["ls", "users/u1/notes"]).stdout.split(separator: "\n")
             #expect(notes.count == 4 * 2 * 12)
             #expect(try rig.damage() + a.damage() + b.damage() == [])
-            lost = rig.link.traffic.lostSegments
+            lost = rig.proxy.traffic.lostSegments
         }
         #expect(lost > 0, "segments were lost")
         print("SyncsOverABadLink: 8 syncs, each pushing 12 notes (the second device merging): \(Self.format(times[0] ?? [])) without loss; "
@@ -122,23 +98,23 @@ import Testing
     /// to nine: the sync (or the clone) that met the cut tries again on its schedule and
     /// succeeds, having said nothing false, and the next device finds every note.
     @Test(.runningTime(atMost: .seconds(300))) func aTransferCutAtEachTenthSucceedsOnTheRetrySchedule() throws {
-        let rig = try Rig()
+        let rig = try Self.rig()
         defer { rig.stop() }
         let (a, _) = try Self.devices(on: rig)
         let retry = Self.short.merging(["CAIRN_SYNC_RETRY": "0.5,1,2"]) { $1 }
 
         // A clean push of the same size first, for its bytes.
         try Self.writeNotes(a, "clean", count: 8)
-        rig.link.reset()
+        rig.proxy.reset()
         let clean = try Self.syncs(a, on: rig, environment: Self.short, "the clean push")
-        let pushBytes = rig.link.traffic.bytesToServer
+        let pushBytes = rig.proxy.traffic.bytesToServer
         var pushes: [Double] = []
         for tenth in 1...9 {
             try Self.writeNotes(a, "cut\(tenth)", count: 8)
-            rig.link.reset()
-            rig.link.cut(after: pushBytes * tenth / 10, toServer: true)
+            rig.proxy.reset()
+            rig.proxy.cut(after: pushBytes * tenth / 10, toServer: true)
             pushes.append(try Self.syncs(a, on: rig, environment: retry, "the push cut at \(tenth)/10"))
-            #expect(rig.link.traffic.cuts == 1, "cut at \(tenth)/10: \(rig.link.traffic)")
+            #expect(rig.proxy.traffic.cuts == 1, "cut at \(tenth)/10: \(rig.proxy.traffic)")
         }
 
         // Restores of the store as it is now: one clean, then cut at each tenth.
@@ -153,15 +129,15 @@ import Testing
             #expect(try device.damage() == [], "\(comment)")
             return seconds
         }
-        rig.link.reset()
+        rig.proxy.reset()
         let cleanRestore = try restore("the clean restore")
-        let restoreBytes = rig.link.traffic.bytesToClient
+        let restoreBytes = rig.proxy.traffic.bytesToClient
         var restores: [Double] = []
         for tenth in 1...9 {
-            rig.link.reset()
-            rig.link.cut(after: restoreBytes * tenth / 10, toServer: false)
+            rig.proxy.reset()
+            rig.proxy.cut(after: restoreBytes * tenth / 10, toServer: false)
             restores.append(try restore("the restore cut at \(tenth)/10"))
-            #expect(rig.link.traffic.cuts == 1, "cut at \(tenth)/10: \(rig.link.traffic)")
+            #expect(rig.proxy.traffic.cuts == 1, "cut at \(tenth)/10: \(rig.proxy.traffic)")
         }
         #expect(try rig.damage() + a.damage() == [])
         print("SyncsOverABadLink: a push of \(pushBytes / 1_000) KB took \(String(format: "%.2f", clean)) s clean; cut at 1/10…9/10, retried after 0.5 s: \(Self.format(pushes))")
@@ -173,11 +149,11 @@ import Testing
     /// the first try gives up at 30 s, the second, at 35 s, waits out the stall, and the sync
     /// succeeds soon after the link comes back, its push on the server.
     @Test(.runningTime(atMost: .seconds(300))) func aLinkStalledForAMinuteEndsInASync() throws {
-        let rig = try Rig()
+        let rig = try Self.rig()
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
         try Self.writeNotes(a, "stalled", count: 2)
-        rig.link.stall(for: 60)
+        rig.proxy.stall(for: 60)
         let seconds = try Self.syncs(a, on: rig, environment: Self.defaults, "the stalled sync")
         #expect(seconds >= 60 && seconds < 75, "\(seconds) s")
         try Self.syncs(b, on: rig, environment: Self.defaults, "B's sync")

@@ -115,6 +115,16 @@ import Testing
 
     static let session = #"{"book":"starry-forest","startedAt":"2026-11-20T18:00:00Z","durationSeconds":600}"#
 
+    /// ``setUpWithAssets()``, then session s1 with a recording, stored on the server as its
+    /// LFS server would have it (not pushed yet); returns where the server keeps it.
+    func setUpWithARecording() throws -> String {
+        try setUpWithAssets()
+        let recording = folder.path + "/session.m4a"
+        try Data("recording".utf8).write(to: URL(fileURLWithPath: recording))
+        #expect(try cairn("put", "users/u1/readingSessions/s1", "--asset", "audioAsset=" + recording, input: Self.session).status == 0)
+        return try storeOnTheServer(recording)
+    }
+
     /// Checkpoints what the store holds and pushes it with plain git; returns the hooks that
     /// reported to the file `CAIRN_HOOK_REPORT` names (a hook that started no program
     /// reports nothing).
@@ -149,11 +159,7 @@ import Testing
     /// push can leave an asset behind, and a process start on each would be spent for
     /// nothing. After such a push, the asset leaves the server's storage and the mark goes.
     @Test func thePostReceiveHookStartsAProgramOnlyAfterAPushThatDroppedAnAsset() throws {
-        try setUpWithAssets()
-        let recording = folder.path + "/session.m4a"
-        try Data("recording".utf8).write(to: URL(fileURLWithPath: recording))
-        #expect(try cairn("put", "users/u1/readingSessions/s1", "--asset", "audioAsset=" + recording, input: Self.session).status == 0)
-        let stored = try storeOnTheServer(recording)
+        let stored = try setUpWithARecording()
         #expect(try hooksOfAPush() == ["pre-receive"], "a new asset leaves none behind")
         #expect(try cairn("put", "users/u1/readingSessions/s2", input: Self.session).status == 0)
         #expect(try hooksOfAPush() == ["pre-receive"], "an asset is stored, but this push changed no pointer")
@@ -169,11 +175,7 @@ import Testing
     /// its asset: the next push's hook sweeps every mark whose commit `main` has reached. A
     /// mark of a push that never landed is kept for an hour, then removed.
     @Test func aMarkAPushLeftIsSweptByTheNextOne() throws {
-        try setUpWithAssets()
-        let recording = folder.path + "/session.m4a"
-        try Data("recording".utf8).write(to: URL(fileURLWithPath: recording))
-        #expect(try cairn("put", "users/u1/readingSessions/s1", "--asset", "audioAsset=" + recording, input: Self.session).status == 0)
-        let stored = try storeOnTheServer(recording)
+        let stored = try setUpWithARecording()
         #expect(try hooksOfAPush() == ["pre-receive"])
         let hook = server + "/hooks/post-receive"
         try FileManager.default.moveItem(atPath: hook, toPath: hook + ".aside")

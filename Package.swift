@@ -209,7 +209,7 @@ let package = Package(
             ]
         ),
         // The hooks of a repository of `cairn server init`, a program of its own that the hook
-        // scripts start on every push: it links no command tree and starts in half the time.
+        // scripts start on every push: it parses no command tree, and starts sooner than the tool.
         .executableTarget(name: "cairn-hook", dependencies: ["CairnCommandLine", "CairnCore", "CairnServer"]),
         // The history view's server, a program of its own that `cairn web` runs, so the web
         // server's libraries are loaded only when the view is asked for, never at each start of

@@ -98,8 +98,8 @@ public enum Server {
     /// The name of the program beside the tool that runs the hooks alone.
     public static let hookProgram = "cairn-hook"
 
-    /// The hook program beside the tool `cairn`, if there is one: it starts in about half the
-    /// time of the whole tool, on every push.
+    /// The hook program beside the tool `cairn`, if there is one: it starts sooner than the
+    /// whole tool, which matters on every push.
     static func hookProgramPath(beside cairn: String) -> String? {
         let beside = FileSystem.parent(of: cairn) + "/" + hookProgram
         return cairn.hasPrefix("/") && Syscalls.isExecutableFile(beside) ? beside : nil

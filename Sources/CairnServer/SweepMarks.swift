@@ -13,7 +13,7 @@ import GitFormat
 /// shell's own globbing, starts no program.
 ///
 /// A run of the post-receive hook sweeps every mark whose commit `main` has reached, its own
-/// and any another push left while the two ran side by side, then removes it. A mark whose
+/// and any other push left while the two ran side by side, then removes it. A mark whose
 /// push never landed (refused after the pre-receive hook, by a lost race for the branch) is
 /// removed once it is an hour old.
 public struct SweepMarks {

@@ -4,7 +4,7 @@ import PackageDescription
 /// libgit2 and the libraries it uses linked into the programs from Debian's static archives
 /// (`CAIRN_STATIC_LIBGIT2=1`), as `scripts/install.sh` builds the tool and `scripts/bench.sh`
 /// times it: a process then starts without loading and relocating libgit2's shared library and
-/// seven it brings (README, *Decisions beyond the design*). Off by default, so that an app
+/// seven it brings (CairnCore.docc, Decisions). Off by default, so that an app
 /// building Cairn's libraries gets the shared libgit2 and a manifest without linker flags
 /// (SwiftPM refuses a dependency's unsafe flags: the variable is for this package's builds).
 let linksLibgit2Statically = Context.environment["CAIRN_STATIC_LIBGIT2"] == "1"
@@ -64,6 +64,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // The DocC catalogs built as documentation (`swift package generate-documentation`);
+        // CI builds them with warnings treated as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config, which also
@@ -88,7 +91,8 @@ let package = Package(
                 linkerSettings: libgit2LinkerSettings),
         // libcurl for the HTTP that libgit2 does not do (the LFS client), loaded at the first
         // request rather than linked: the tool starts without it and the libraries it brings.
-        // Built against libcurl4-openssl-dev's header.
+        // Built without libcurl's header (Sources/CCurl/curl_abi.h holds the numbers it uses,
+        // checked against the header where one is installed).
         .target(name: "CCurl"),
         // posix_spawn with every other descriptor closed in the child (glibc's closefrom
         // action, which Swift's Glibc module does not show) and pipes that close on exec.
@@ -118,7 +122,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         // The server's side: per-user bare repositories and the pre-receive hook.
-        .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git"]),
+        .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git", "GitFormat"]),
         // ID tokens of the apps' identity providers (Firebase Auth, any OIDC provider),
         // verified with jwt-kit against the provider's key set.
         .target(
@@ -128,7 +132,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Seeded devices syncing through one remote, for any schema set.
-        .target(name: "CairnSimulation", dependencies: ["CairnCore", "CairnServer", "CairnMerge"]),
+        .target(name: "CairnSimulation", dependencies: ["CairnCore", "CairnServer", "CairnMerge", "Git", "GitFormat"]),
         // Merge stories for any app: devices, a remote, steps and expectations; scenario files,
         // golden case folders and their reports (`cairn test`). No test framework in it.
         .target(
@@ -179,6 +183,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -210,7 +215,11 @@ let package = Package(
         ),
         // The hooks of a repository of `cairn server init`, a program of its own that the hook
         // scripts start on every push: it parses no command tree, and starts sooner than the tool.
-        .executableTarget(name: "cairn-hook", dependencies: ["CairnCommandLine", "CairnCore", "CairnServer"]),
+        .executableTarget(
+            name: "cairn-hook",
+            dependencies: [
+                "CairnCommandLine", "CairnCore", "CairnServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The history view's server, a program of its own that `cairn web` runs, so the web
         // server's libraries are loaded only when the view is asked for, never at each start of
         // the tool.
@@ -232,8 +241,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 "CExecutorHook",
             ]),
-        // The library quickstart of the README, compiled and run by the tests.
-        .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),
+        // The library quickstart of the GettingStarted article (CairnCore.docc), compiled and run by the tests.
+        .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnMerge", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),
         // The benchmarks against git and SQLite (scripts/bench.sh runs them in release mode).
         .executableTarget(
             name: "cairn-bench",
@@ -249,8 +258,8 @@ let package = Package(
         // expectations, so apart from what the benchmarks link).
         // And `cairn verify` run as an invariant over every history a test made.
         .target(name: "CairnToolTestSupport", dependencies: ["CairnTestSupport", "CairnMerge", "CairnCore"], path: "Tests/CairnToolTestSupport"),
-        .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CZlib", "CairnTestSupport"]),
-        .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CairnTestSupport"]),
+        .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CZlib", "CairnMerge", "CairnTestSupport"]),
+        .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CGit2", "CairnMerge", "CairnTestSupport"]),
         .testTarget(
             name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
@@ -258,12 +267,12 @@ let package = Package(
         .testTarget(
             name: "CairnCoreTests",
             dependencies: [
-                "CairnCore", "CairnServer", "Git", "GitFormat", "CairnTestSupport", "CairnToolTestSupport",
+                "CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat", "CairnTestSupport", "CairnToolTestSupport",
                 // AES-GCM-SIV checked against RFC 8452, under the document cipher.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
-        .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnServer", "CairnTestSupport"]),
+        .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnServer", "CairnTestSupport"]),
         // The server in one process, as devices and plain git use it: tokens, provisioning,
         // bounds, logs, metrics, nginx in front.
         // Shards behind HAProxy, moves between them, backups into SeaweedFS and the drill.
@@ -272,15 +281,23 @@ let package = Package(
             dependencies: ["CairnCluster", "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnFrontTests",
-            dependencies: ["CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "CairnFront", "cairn", "cairn-server"]),
+            dependencies: [
+                "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "CairnFront", "cairn", "cairn-server",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "CairnIdentityTests",
             dependencies: ["CairnIdentity", "CairnCore", "CairnTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnTestSupport", "CairnToolTestSupport"]),
+        .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnMerge", "CairnTestSupport", "CairnToolTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
         .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport", "CairnToolTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCommandLine", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport"]),
+        .testTarget(
+            name: "CairnCLITests",
+            dependencies: [
+                "CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCommandLine", "CairnCore", "CairnMerge", "CairnSchemaSets",
+                "CairnTestSupport", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Several devices, one remote, real servers and injected faults.
         .testTarget(name: "CairnScenarioTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],

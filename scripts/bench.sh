@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CAIRN_STATIC_LIBGIT2=1
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --tests
 swift build -c release --static-swift-stdlib --product cairn >&2
 swift build -c release --static-swift-stdlib --product cairn-hook >&2
 swift build -c release --static-swift-stdlib --product cairn-server >&2

@@ -67,7 +67,7 @@ prepare_venv() {
         return
     fi
     "$python" -c 'import ensurepip, venv' 2>/dev/null \
-        || fail "$python cannot make a virtual environment; install python3-venv (bash scripts/install-deps.sh)"
+        || fail "$python cannot make a virtual environment; install python3-venv (bash scripts/install-deps.sh --tests)"
     rm -rf "$venv"
     "$python" -m venv "$venv" || fail "could not make the virtual environment $venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input --only-binary=:all: "${pins[@]}" >&2 \
@@ -78,16 +78,16 @@ prepare_venv() {
 prepare_debian_module() {
     local module=$1 package=$2
     "$python" -I -c "import $module" 2>/dev/null \
-        || fail "$package is not installed (bash scripts/install-deps.sh installs it)"
+        || fail "$package is not installed (bash scripts/install-deps.sh --tests installs it)"
 }
 
 # JGitClient compiled against Debian's JGit, again when its source or the jar changes.
 prepare_jgit() {
     local jar stamp
     for jar in "${java_path[@]}"; do
-        [ -f "$jar" ] || fail "$jar is missing: install libjgit-java (bash scripts/install-deps.sh)"
+        [ -f "$jar" ] || fail "$jar is missing: install libjgit-java (bash scripts/install-deps.sh --tests)"
     done
-    command -v javac >/dev/null 2>&1 || fail "javac is missing: install default-jdk-headless (bash scripts/install-deps.sh)"
+    command -v javac >/dev/null 2>&1 || fail "javac is missing: install default-jdk-headless (bash scripts/install-deps.sh --tests)"
     stamp="$(cat "$clients/JGitClient.java" "${java_path[@]}" | sha256sum | cut -d' ' -f1)"
     if [ -f "$jgit_build/stamp" ] && [ "$(cat "$jgit_build/stamp")" = "$stamp" ]; then
         return

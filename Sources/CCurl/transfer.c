@@ -1,9 +1,8 @@
 // libcurl as Cairn uses it: loaded at the first request (dlopen), its variadic
 // curl_easy_setopt called with the right types, one request at a time per call.
-#define CURL_DISABLE_DEPRECATION
 #include "ccurl.h"
+#include "curl_abi.h"
 
-#include <curl/curl.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,17 +10,63 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#if __has_include(<curl/curl.h>)
+// libcurl's own header, where it is installed, checks every number of curl_abi.h.
+#define CURL_DISABLE_DEPRECATION
+#include <curl/curl.h>
+#define CCURL_SAME(ours, theirs) _Static_assert((long)(ours) == (long)(theirs), #ours " differs from libcurl's " #theirs)
+CCURL_SAME(CCURLE_OK, CURLE_OK);
+CCURL_SAME(CCURLE_PEER_FAILED_VERIFICATION, CURLE_PEER_FAILED_VERIFICATION);
+CCURL_SAME(CCURLE_SSL_CACERT_BADFILE, CURLE_SSL_CACERT_BADFILE);
+CCURL_SAME(CCURLOPT_WRITEDATA, CURLOPT_WRITEDATA);
+CCURL_SAME(CCURLOPT_URL, CURLOPT_URL);
+CCURL_SAME(CCURLOPT_READDATA, CURLOPT_READDATA);
+CCURL_SAME(CCURLOPT_ERRORBUFFER, CURLOPT_ERRORBUFFER);
+CCURL_SAME(CCURLOPT_WRITEFUNCTION, CURLOPT_WRITEFUNCTION);
+CCURL_SAME(CCURLOPT_POSTFIELDS, CURLOPT_POSTFIELDS);
+CCURL_SAME(CCURLOPT_LOW_SPEED_LIMIT, CURLOPT_LOW_SPEED_LIMIT);
+CCURL_SAME(CCURLOPT_LOW_SPEED_TIME, CURLOPT_LOW_SPEED_TIME);
+CCURL_SAME(CCURLOPT_HTTPHEADER, CURLOPT_HTTPHEADER);
+CCURL_SAME(CCURLOPT_CUSTOMREQUEST, CURLOPT_CUSTOMREQUEST);
+CCURL_SAME(CCURLOPT_UPLOAD, CURLOPT_UPLOAD);
+CCURL_SAME(CCURLOPT_FOLLOWLOCATION, CURLOPT_FOLLOWLOCATION);
+CCURL_SAME(CCURLOPT_CAINFO, CURLOPT_CAINFO);
+CCURL_SAME(CCURLOPT_MAXREDIRS, CURLOPT_MAXREDIRS);
+CCURL_SAME(CCURLOPT_CONNECTTIMEOUT, CURLOPT_CONNECTTIMEOUT);
+CCURL_SAME(CCURLOPT_CAPATH, CURLOPT_CAPATH);
+CCURL_SAME(CCURLOPT_NOSIGNAL, CURLOPT_NOSIGNAL);
+CCURL_SAME(CCURLOPT_INFILESIZE_LARGE, CURLOPT_INFILESIZE_LARGE);
+CCURL_SAME(CCURLOPT_POSTFIELDSIZE_LARGE, CURLOPT_POSTFIELDSIZE_LARGE);
+CCURL_SAME(CCURLOPT_SEEKFUNCTION, CURLOPT_SEEKFUNCTION);
+CCURL_SAME(CCURLOPT_SEEKDATA, CURLOPT_SEEKDATA);
+CCURL_SAME(CCURLOPT_PROTOCOLS, CURLOPT_PROTOCOLS);
+CCURL_SAME(CCURLOPT_REDIR_PROTOCOLS, CURLOPT_REDIR_PROTOCOLS);
+CCURL_SAME(CCURLOPT_PROTOCOLS_STR, CURLOPT_PROTOCOLS_STR);
+CCURL_SAME(CCURLOPT_REDIR_PROTOCOLS_STR, CURLOPT_REDIR_PROTOCOLS_STR);
+CCURL_SAME(CCURLINFO_RESPONSE_CODE, CURLINFO_RESPONSE_CODE);
+CCURL_SAME(CCURL_GLOBAL_DEFAULT, CURL_GLOBAL_DEFAULT);
+CCURL_SAME(CCURL_ERROR_SIZE, CURL_ERROR_SIZE);
+CCURL_SAME(CCURL_SEEKFUNC_OK, CURL_SEEKFUNC_OK);
+CCURL_SAME(CCURL_SEEKFUNC_CANTSEEK, CURL_SEEKFUNC_CANTSEEK);
+CCURL_SAME(CCURLPROTO_HTTP, CURLPROTO_HTTP);
+CCURL_SAME(CCURLPROTO_HTTPS, CURLPROTO_HTTPS);
+_Static_assert(sizeof(ccurl_off_t) == sizeof(curl_off_t), "curl_off_t");
+_Static_assert(sizeof(ccurl_option) == sizeof(CURLoption), "CURLoption");
+_Static_assert(sizeof(ccurl_code) == sizeof(CURLcode), "CURLcode");
+_Static_assert(sizeof(ccurl_info) == sizeof(CURLINFO), "CURLINFO");
+#endif
+
 /// The libcurl functions Cairn calls, found once.
 static struct {
-    CURLcode (*global_init)(long);
-    CURL *(*easy_init)(void);
-    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-    CURLcode (*easy_perform)(CURL *);
-    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-    void (*easy_cleanup)(CURL *);
-    const char *(*easy_strerror)(CURLcode);
-    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-    void (*slist_free_all)(struct curl_slist *);
+    ccurl_code (*global_init)(long);
+    ccurl_handle *(*easy_init)(void);
+    ccurl_code (*easy_setopt)(ccurl_handle *, ccurl_option, ...);
+    ccurl_code (*easy_perform)(ccurl_handle *);
+    ccurl_code (*easy_getinfo)(ccurl_handle *, ccurl_info, ...);
+    void (*easy_cleanup)(ccurl_handle *);
+    const char *(*easy_strerror)(ccurl_code);
+    struct ccurl_slist *(*slist_append)(struct ccurl_slist *, const char *);
+    void (*slist_free_all)(struct ccurl_slist *);
     int loaded;
     char failure[256];
 } curl;
@@ -61,8 +106,8 @@ static void load_curl(void) {
     *(void **)&curl.slist_append = find(library, "curl_slist_append");
     *(void **)&curl.slist_free_all = find(library, "curl_slist_free_all");
     if (curl.failure[0] != 0) return;
-    CURLcode started = curl.global_init(CURL_GLOBAL_DEFAULT);
-    if (started != CURLE_OK) {
+    ccurl_code started = curl.global_init(CCURL_GLOBAL_DEFAULT);
+    if (started != CCURLE_OK) {
         snprintf(curl.failure, sizeof curl.failure, "libcurl did not start: %s", curl.easy_strerror(started));
         return;
     }
@@ -70,8 +115,8 @@ static void load_curl(void) {
 }
 
 /// Takes an upload back to `offset`, when a server redirects it or libcurl sends it again.
-static int rewind_upload(void *file, curl_off_t offset, int origin) {
-    return fseeko(file, (off_t)offset, origin) == 0 ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_CANTSEEK;
+static int rewind_upload(void *file, ccurl_off_t offset, int origin) {
+    return fseeko(file, (off_t)offset, origin) == 0 ? CCURL_SEEKFUNC_OK : CCURL_SEEKFUNC_CANTSEEK;
 }
 
 static size_t pass_on(char *bytes, size_t size, size_t count, void *context) {
@@ -96,70 +141,70 @@ ccurl_outcome ccurl_perform(const ccurl_request *request, ccurl_sink sink, void 
             return CCURL_UNREADABLE_FILE;
         }
     }
-    CURL *handle = curl.easy_init();
+    ccurl_handle *handle = curl.easy_init();
     if (handle == NULL) {
         snprintf(error, error_size, "libcurl could not start a transfer");
         if (upload != NULL) fclose(upload);
         return CCURL_TRANSFER_FAILED;
     }
-    struct curl_slist *headers = NULL;
+    struct ccurl_slist *headers = NULL;
     for (size_t i = 0; i < request->header_count; i++) {
         headers = curl.slist_append(headers, request->headers[i]);
     }
     // libcurl asks before sending a large body; the servers Cairn talks to take it at once.
     headers = curl.slist_append(headers, "Expect:");
-    char failure[CURL_ERROR_SIZE] = {0};
+    char failure[CCURL_ERROR_SIZE] = {0};
     void *pair[2] = {(void *)sink, context};
 
-    curl.easy_setopt(handle, CURLOPT_URL, request->url);
-    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, failure);
-    curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
-    curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 10L);
+    curl.easy_setopt(handle, CCURLOPT_URL, request->url);
+    curl.easy_setopt(handle, CCURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(handle, CCURLOPT_ERRORBUFFER, failure);
+    curl.easy_setopt(handle, CCURLOPT_FOLLOWLOCATION, 1L);
+    curl.easy_setopt(handle, CCURLOPT_MAXREDIRS, 10L);
     // Only HTTP and HTTPS, also where a server redirects to.
-    if (curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK) {
-        curl.easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    if (curl.easy_setopt(handle, CCURLOPT_PROTOCOLS_STR, "http,https") != CCURLE_OK) {
+        curl.easy_setopt(handle, CCURLOPT_PROTOCOLS, (long)(CCURLPROTO_HTTP | CCURLPROTO_HTTPS));
     }
-    if (curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK) {
-        curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    if (curl.easy_setopt(handle, CCURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CCURLE_OK) {
+        curl.easy_setopt(handle, CCURLOPT_REDIR_PROTOCOLS, (long)(CCURLPROTO_HTTP | CCURLPROTO_HTTPS));
     }
     if (request->timeout_seconds > 0) {
-        curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, request->timeout_seconds);
-        curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, request->timeout_seconds);
+        curl.easy_setopt(handle, CCURLOPT_CONNECTTIMEOUT, request->timeout_seconds);
+        curl.easy_setopt(handle, CCURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl.easy_setopt(handle, CCURLOPT_LOW_SPEED_TIME, request->timeout_seconds);
     }
     // The CA certificates git's settings name, as git and git-lfs read them; unset, the
     // system's.
     const char *ca_file = getenv("GIT_SSL_CAINFO");
     const char *ca_folder = getenv("GIT_SSL_CAPATH");
-    if (ca_file != NULL && *ca_file != 0) curl.easy_setopt(handle, CURLOPT_CAINFO, ca_file);
-    if (ca_folder != NULL && *ca_folder != 0) curl.easy_setopt(handle, CURLOPT_CAPATH, ca_folder);
-    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-    curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, pass_on);
-    curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)pair);
+    if (ca_file != NULL && *ca_file != 0) curl.easy_setopt(handle, CCURLOPT_CAINFO, ca_file);
+    if (ca_folder != NULL && *ca_folder != 0) curl.easy_setopt(handle, CCURLOPT_CAPATH, ca_folder);
+    curl.easy_setopt(handle, CCURLOPT_HTTPHEADER, headers);
+    curl.easy_setopt(handle, CCURLOPT_WRITEFUNCTION, pass_on);
+    curl.easy_setopt(handle, CCURLOPT_WRITEDATA, (void *)pair);
     if (upload != NULL) {
-        curl.easy_setopt(handle, CURLOPT_UPLOAD, 1L);
-        curl.easy_setopt(handle, CURLOPT_READDATA, upload);
-        curl.easy_setopt(handle, CURLOPT_SEEKFUNCTION, rewind_upload);
-        curl.easy_setopt(handle, CURLOPT_SEEKDATA, upload);
-        curl.easy_setopt(handle, CURLOPT_INFILESIZE_LARGE, (curl_off_t)uploaded.st_size);
+        curl.easy_setopt(handle, CCURLOPT_UPLOAD, 1L);
+        curl.easy_setopt(handle, CCURLOPT_READDATA, upload);
+        curl.easy_setopt(handle, CCURLOPT_SEEKFUNCTION, rewind_upload);
+        curl.easy_setopt(handle, CCURLOPT_SEEKDATA, upload);
+        curl.easy_setopt(handle, CCURLOPT_INFILESIZE_LARGE, (ccurl_off_t)uploaded.st_size);
     } else if (request->body != NULL) {
-        curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_size);
-        curl.easy_setopt(handle, CURLOPT_POSTFIELDS, (const char *)request->body);
+        curl.easy_setopt(handle, CCURLOPT_POSTFIELDSIZE_LARGE, (ccurl_off_t)request->body_size);
+        curl.easy_setopt(handle, CCURLOPT_POSTFIELDS, (const char *)request->body);
     }
     if (strcmp(request->method, upload != NULL ? "PUT" : request->body != NULL ? "POST" : "GET") != 0) {
-        curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request->method);
+        curl.easy_setopt(handle, CCURLOPT_CUSTOMREQUEST, request->method);
     }
 
-    CURLcode done = curl.easy_perform(handle);
+    ccurl_code done = curl.easy_perform(handle);
     ccurl_outcome result = CCURL_ANSWERED;
-    if (done == CURLE_OK) {
-        curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, status);
+    if (done == CCURLE_OK) {
+        curl.easy_getinfo(handle, CCURLINFO_RESPONSE_CODE, status);
     } else {
         snprintf(error, error_size, "%s", failure[0] != 0 ? failure : curl.easy_strerror(done));
         // A certificate that fails the check, or a CA list that cannot be read, meets the
         // next try the same way.
-        result = done == CURLE_PEER_FAILED_VERIFICATION || done == CURLE_SSL_CACERT_BADFILE
+        result = done == CCURLE_PEER_FAILED_VERIFICATION || done == CCURLE_SSL_CACERT_BADFILE
             ? CCURL_PEER_NOT_TRUSTED : CCURL_TRANSFER_FAILED;
     }
     curl.easy_cleanup(handle);

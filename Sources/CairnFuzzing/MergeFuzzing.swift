@@ -3,7 +3,7 @@ import CairnMerge
 /// A merge policy on arbitrary sides (``MergeInput``).
 ///
 /// A policy is deterministic and writes its records sorted; it keeps the laws of every policy
-/// (DESIGN §3), checked by the shared ``MergeLawChecker`` — symmetric to the byte, records
+/// (the Design article, *Policies*), checked by the shared ``MergeLawChecker`` — symmetric to the byte, records
 /// included; `merge(x, x, x) == x`; identity, `merge(b, b, x) == x`; idempotence,
 /// `merge(b, x, x) == x` — but for `counter` (two equal increments are two) and, once the
 /// base exists, `append-only` (it keeps the base). Then what each policy promises of its

@@ -59,7 +59,7 @@ public enum PathFuzzing {
         Invariant.require(folder == nil, "a valid ID is refused as a folder of a fetched tree: \(folder?.description ?? "")")
     }
 
-    /// The rules of an ID, as the README states them.
+    /// The rules of an ID, as CairnCore.docc, HowAStoreWorks states them.
     static func checkRules(_ id: String) {
         let scalars = id.unicodeScalars
         Invariant.require(!id.isEmpty && id.utf8.count <= DocumentID.maxBytes, "an ID of \(id.utf8.count) bytes")

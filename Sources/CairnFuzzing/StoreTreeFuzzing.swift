@@ -28,7 +28,7 @@ public enum StoreTreeFuzzing {
         }
     }
 
-    /// `.git` on some file system, as the README lists it: any case, trailing dots or spaces,
+    /// `.git` on some file system, as CairnCore.docc, Syncing lists it: any case, trailing dots or spaces,
     /// the short name `GIT~N`.
     static func isGitFolder(_ name: String) -> Bool {
         var folded = Substring(name.lowercased())

@@ -2,7 +2,7 @@ import CairnCore
 import CairnMerge
 
 /// A merge story as a scenario file states it: the schema set, the devices of one user, and
-/// the steps and expectations in order (the format is in the README, *Merge scenario tests*).
+/// the steps and expectations in order (the format is in CairnMerge.docc, MergeScenarioTests).
 public struct Scenario: Sendable {
     /// The scenario's `name`, or the file's name without `.json` (with `[N]` after it for the
     /// N-th scenario of a file that holds several).

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CairnCommandLine
 import CairnCore
 import CairnServer
@@ -17,6 +18,8 @@ enum CairnHook {
         // `cairn-hook pre-receive`, from a script; or, when the script's first line names the
         // program (`#!…/cairn-hook pre-receive`), the kernel adds the script's path.
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // `--help`, and the description the manual page is made from.
+        if arguments.first?.hasPrefix("--") == true { CairnHookCommand.main(arguments) }
         guard (1...2).contains(arguments.count), let hook = ReceiveHook(rawValue: arguments[0]) else {
             say("usage: cairn-hook pre-receive|post-receive (git runs it in a repository of cairn server init, the updated references on stdin)")
             exit(64)

@@ -9,7 +9,7 @@ struct ImportFirestore: ParsableCommand {
         discussion: """
             FILE is Firestore's REST form ({"documents": [{"name": …, "fields": …}]}, or a JSON \
             array of such documents) or node-firestore-import-export's ({"__collections__": …}). \
-            Values are mapped as the store's schema set directs (see the README, "Firestore in \
+            Values are mapped as the store's schema set directs (see the docs, "Firestore in \
             and out"). Every document is checked first; any problem refuses the whole file and \
             nothing is written. The database of a REST file is remembered for export-firestore.
             """)

@@ -3,11 +3,11 @@ import CairnCore
 import CairnMerge
 
 /// What `--json` prints: one JSON object on stdout, in canonical text, whose field names are
-/// documented in the README ("Scripts: --json") and never change. Revisions are full ids,
+/// documented in CairnCore.docc, Scripts ("Scripts: --json") and never change. Revisions are full ids,
 /// times ISO 8601 in UTC, documents their own JSON values.
 extension Output {
     /// The help of every command's `--json` flag.
-    static let jsonHelp = ArgumentHelp("Print one JSON object for scripts instead (see the README, \"Scripts: --json\").")
+    static let jsonHelp = ArgumentHelp("Print one JSON object for scripts instead (see the docs: Scripts, in CairnCore.docc).")
 
     /// Writes the one value a `--json` command prints.
     static func json(_ value: JSONValue) {

@@ -22,7 +22,7 @@ struct SchemaCommand: ParsableCommand {
             discussion: """
                 Rules: json, path-pattern, path-overlap, merge-word, merge-annotation, \
                 policy-type, stamp-field, derive-source, cairn-annotation, unclaimed-keyword, \
-                migrations, set-refused (the README's "Bring your own schema set" says what each checks).
+                migrations, set-refused (the article "Bring your own schema set" in CairnMerge.docc says what each checks).
                 """)
 
         @Argument(help: ArgumentHelp("The set's name, or the path of its folder.", valueName: "set"))

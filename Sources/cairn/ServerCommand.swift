@@ -57,7 +57,7 @@ struct ServerCommand: ParsableCommand {
                 nginx asks it, for each request to /git/<uid>.git/…, with the original URI in \
                 X-Original-URI and the Authorization header: 200 with X-Cairn-User (give it to \
                 git http-backend as REMOTE_USER) once the user's repository exists, else 401 or \
-                403. The README's server section shows nginx's configuration.
+                403. The article "The server" in CairnCore.docc shows nginx's configuration.
                 """)
 
         @OptionGroup var serve: ServeOptions
@@ -190,7 +190,7 @@ extension ServerCommand {
                 discussion: """
                     Serve FOLDER/content/ so that every signed-in user may fetch and only the \
                     collection's authors (FOLDER/content/NAME/authors, one user a line) may push \
-                    (the README's "Shared content" shows the web server and gitolite rules). \
+                    (the article "Shared content" in CairnCore.docc shows the web server and gitolite rules). \
                     Running it again adds the ITEMs that are not there yet and leaves the others \
                     alone; the set must be the one the collection was made with.
                     """)

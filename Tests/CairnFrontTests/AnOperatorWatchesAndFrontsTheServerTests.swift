@@ -68,7 +68,7 @@ import Testing
 
     /// nginx keeps TLS and rate limits in front; Cairn checks the tokens and makes the
     /// repositories (`cairn server auth`), and nginx runs git's backend with the user Cairn
-    /// named: the configuration the README shows.
+    /// named: the configuration CairnCore.docc, TheServer shows.
     @Test func nginxAsksCairnForEachRequest() throws {
         let root = folder.path + "/server"
         let authorizer = try ServedFront(folder: root, provider: provider, role: "auth")

@@ -77,7 +77,7 @@ import Testing
 }
 
 /// A count in a document, raised by one on each of two devices from the same base, where the
-/// two documents come out the same bytes (the rest of them equal too): DESIGN §3 promises
+/// two documents come out the same bytes (the rest of them equal too): the Design article, *Policies* promises
 /// base + (ours − base) + (theirs − base), so equal sides of a document that counts are two
 /// changes, not one — in the policy's merge and in the merge of whole stores, where the two
 /// sides hold the same blob. `cairn simulate` found it (a set whose documents hold only a

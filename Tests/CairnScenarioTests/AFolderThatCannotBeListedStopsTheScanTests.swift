@@ -30,7 +30,7 @@ import Testing
         #expect(try cli("checkpoint").status == 0)
     }
 
-    @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
+    @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh --tests)"))
     func aScanThatCannotListACollectionCommitsNothing() throws {
         let cli = CLI()
         try store(cli)
@@ -53,7 +53,7 @@ import Testing
         #expect(try cli.git("u1", "status", "--porcelain").stdout.isEmpty)
     }
 
-    @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
+    @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh --tests)"))
     func aFolderTheLastCheckpointHasNothingInIsPassedOver() throws {
         let cli = CLI()
         try store(cli)
@@ -65,7 +65,7 @@ import Testing
         #expect(try cli.git("u1", "ls-tree", "-r", "--name-only", "HEAD").stdout.contains("users/u1/notes/n1.json"))
     }
 
-    @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
+    @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh --tests)"))
     func aPendingDocumentThatCannotBeLookedAtIsNotCommittedAsDeleted() throws {
         let cli = CLI()
         try store(cli)

@@ -5,7 +5,7 @@ import Testing
 
 /// Content repositories (`cairn server content init`) behind real smart-HTTP git servers on
 /// 127.0.0.1 (lighttpd with `git http-backend` as CGI, nginx with fcgiwrap), with the access
-/// rules the README's "Shared content" gives, and plain git as the client: every signed-in
+/// rules CairnCore.docc's SharedContent gives, and plain git as the client: every signed-in
 /// user fetches an item (an author of another collection too), only the collection's authors
 /// push, an anonymous client does neither; an author publishes a version with `git push`, and
 /// what the hook refuses (a document the set refuses, a rewritten version) reaches the author

@@ -11,7 +11,7 @@ extension FaultInjectionTests {
     /// for a sync, on the remote and on the other device too. Stale locks are the next command's to
     /// clear; nobody helps it.
     @Suite struct CrashPointTests {
-        @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
+        @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh --tests)"))
         func everyCrashPointLosesNothing() throws {
             let seed = FaultScenario.seed
             let tallies = try FaultHarness.forEachScenario("cairn-crash", seed: seed) { harness, tally in

@@ -46,7 +46,7 @@ enum GitClient: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// Why the client cannot run on this machine (nil when it can). Never a reason to skip:
-    /// `scripts/install-deps.sh` installs every client's Debian packages.
+    /// `scripts/install-deps.sh --tests` installs every client's Debian packages.
     var unavailable: String? { Self.problems[self] }
 
     /// What a run of the client printed.

@@ -3,8 +3,8 @@ import CairnToolTestSupport
 import Foundation
 import Testing
 
-/// Content repositories behind gitolite3 over SSH, with the rules the README's "Shared
-/// content" gives (`R = @all`, `RW = @assessments-authors`, Cairn's hook), and plain git with
+/// Content repositories behind gitolite3 over SSH, with the rules CairnCore.docc's
+/// SharedContent gives (`R = @all`, `RW = @assessments-authors`, Cairn's hook), and plain git with
 /// each user's key as the client: the author publishes, another user fetches and may not
 /// push, a key gitolite does not know does neither; what the hook refuses reaches the author.
 @Suite(.serialized, .historiesVerified) struct GitoliteContentTests {

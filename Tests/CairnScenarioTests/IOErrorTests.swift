@@ -24,7 +24,7 @@ extension FaultInjectionTests {
         /// At most this many points per scenario, a seeded sample when there are more.
         static let pointsPerScenario = 30
 
-        @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh)"))
+        @Test(.enabled(if: SyscallTracer.isAvailable, "needs strace (scripts/install-deps.sh --tests)"))
         func everyIOErrorIsReportedAndRetried() throws {
             let seed = FaultScenario.seed
             let tallies = try FaultHarness.forEachScenario("cairn-ioerror", seed: seed) { harness, tally in

@@ -55,7 +55,7 @@ import Testing
     @Test(.runningTime(atMost: .seconds(180)), arguments: IndexRewrite.allCases, GitClient.allCases)
     func anotherImplementationReadsTheStoreAndItsCommitSyncs(rewrite: IndexRewrite, client: GitClient) throws {
         if let unavailable = client.unavailable {
-            Issue.record("\(unavailable)\nbash scripts/install-deps.sh installs the Debian packages; the PyPI ones need pip to reach PyPI")
+            Issue.record("\(unavailable)\nbash scripts/install-deps.sh --tests installs the Debian packages; the PyPI ones need pip to reach PyPI")
             return
         }
         let devices = try Devices(schema: "life-in-uk")

@@ -256,7 +256,7 @@ extension SeedScenarioTests {
             #expect(waiting.stdout.contains("\(checkpoints) checkpoints not pushed"), "\(waiting.stdout)")
             #expect(try devices.remoteCount() == before, "nothing reached the remote while offline")
 
-            let flushed = try devices.sync("phone", environment: ["CAIRN_LOG": "info"])
+            let flushed = try devices.sync("phone", environment: ["CAIRN_LOG": "debug"])
             #expect(flushed.stdout.contains("merged"), "\(flushed.stdout)")
             #expect(flushed.stdout.contains("pushed \(checkpoints + 1) checkpoints"), "\(flushed.stdout)")
             let pushes = flushed.stderr.split(separator: "\n").filter { $0.hasSuffix("] push") }

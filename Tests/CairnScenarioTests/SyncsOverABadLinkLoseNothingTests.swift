@@ -9,7 +9,7 @@ import Testing
 /// push. One segment in a hundred lost; a transfer cut at each tenth of its bytes; the whole
 /// link stalled for a minute. Each sync ends with nothing lost and no false "pushed", a sync
 /// that met a fault succeeds on the retry schedule, and each test prints how long the syncs
-/// took to succeed (README, *Network faults*).
+/// took to succeed (CairnCore.docc, Reliability, *Network faults*).
 @Suite(.serialized, .historiesVerified) struct SyncsOverABadLinkLoseNothingTests {
     typealias Device = NetworkFaultTests.Device
 

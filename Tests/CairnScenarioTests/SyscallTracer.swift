@@ -7,7 +7,7 @@ import CairnTestSupport
 /// strace counts the calls of each kind per process (per thread, in fact), from 1; the tool
 /// makes its writes from one thread, so "the k-th `fsync`" names one moment of a run.
 enum SyscallTracer {
-    /// Where Debian installs strace (`scripts/install-deps.sh`).
+    /// Where Debian installs strace (`scripts/install-deps.sh --tests`).
     static let executable = "/usr/bin/strace"
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }

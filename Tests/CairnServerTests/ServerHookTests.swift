@@ -224,6 +224,9 @@ import Testing
         let wrong = try runProcess(beside, ["pre-push"])
         #expect(wrong.status == 64 && wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
         #expect(wrong.stderr.contains("cairn-hook pre-receive|post-receive"))
+        // Its help, which its manual page is made from.
+        let help = try runProcess(beside, ["--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: cairn-hook <hook> [<script>]"), "\(help.stdout)\(help.stderr)")
     }
 
     @Test func anotherAuthenticatedUserIsRefused() throws {
@@ -254,7 +257,7 @@ import Testing
     @Test func syncLogsWhatItDidAndRetriesNetworkFailures() throws {
         try setUp()
         #expect(try cairn("put", "users/u1/examAttempts/a2", input: #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":70}"#).status == 0)
-        let logged = try cairn("sync", environment: ["CAIRN_LOG": "info"])
+        let logged = try cairn("sync", environment: ["CAIRN_LOG": "debug"])
         #expect(logged.status == 0)
         for line in ["checkpoint", "fetch", "push"] {
             #expect(logged.stderr.split(separator: "\n").contains { $0.hasSuffix("[CairnCore] \(line)") }, "\(line): \(logged.stderr)")

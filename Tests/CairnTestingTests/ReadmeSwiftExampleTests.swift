@@ -4,8 +4,9 @@ import CairnTesting
 import Foundation
 import Testing
 
-// The README's example ("From Swift tests"), as an app's test target writes it: the test
-// below it checks that the README still shows this very function.
+// The example of the merge scenario tests article (`CairnMerge.docc`, MergeScenarioTests, "From
+// Swift tests"), as an app's test target writes it: the test below it checks that the article
+// still shows this very function.
 
 @Test func bothDevicesKeepTheLatestMark() throws {
     let set = try #require(SchemaSets.named("life-in-uk"))
@@ -20,16 +21,17 @@ import Testing
     #expect(story.lastConflicts(on: "laptop") == [])
 }
 
-/// The README's Swift example is the function above, imports and all, so it compiles and runs.
-@Test func theReadmeShowsTheExampleThatRuns() throws {
+/// The article's Swift example is the function above, imports and all, so it compiles and runs.
+@Test func theScenarioTestsArticleShowsTheExampleThatRuns() throws {
     let here = URL(fileURLWithPath: #filePath)
-    let readme = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.components(separatedBy: "### From Swift tests").dropFirst().first)
+    let article = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/CairnMerge/CairnMerge.docc/MergeScenarioTests.md"),
+        encoding: .utf8)
+    let section = try #require(article.components(separatedBy: "### From Swift tests").dropFirst().first)
     let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
     let source = try String(contentsOf: here, encoding: .utf8)
     let imports = block.split(separator: "\n").filter { $0.hasPrefix("import ") }
     #expect(imports.allSatisfy { source.contains($0 + "\n") }, "\(imports)")
     let function = try #require(block.components(separatedBy: "@Test func").dropFirst().first)
-    #expect(source.contains("@Test func" + function), "the README's example differs from this file's")
+    #expect(source.contains("@Test func" + function), "the article's example differs from this file's")
 }

@@ -4,8 +4,8 @@ import CairnTesting
 import Foundation
 import XCTest
 
-/// The same vocabulary from XCTest, as an app's XCTest target uses it (the README's "From
-/// Swift tests"): a story's failure is a thrown error XCTest reports with its description.
+/// The same vocabulary from XCTest, as an app's XCTest target uses it (CairnMerge.docc,
+/// MergeScenarioTests, "From Swift tests"): a story's failure is a thrown error XCTest reports with its description.
 final class XCTestStoryTests: XCTestCase {
     func testTwoDevicesConvergeOnTheLatestMark() throws {
         let set = try XCTUnwrap(SchemaSets.named("life-in-uk"))

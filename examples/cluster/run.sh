@@ -8,7 +8,7 @@
 # (`cairn server restore`), and started again: the devices push what it lacked. Every write
 # a sync reported as pushed must be on its user's shard at the end, each user on exactly one.
 #
-# Needs haproxy, rclone, and SeaweedFS's `weed` (scripts/install-deps.sh and
+# Needs haproxy, rclone, and SeaweedFS's `weed` (scripts/install-deps.sh --tests and
 # scripts/git-clients.sh prepare seaweedfs); USERS (default 40) users of two devices each.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../issuer.sh"

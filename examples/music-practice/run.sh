@@ -8,7 +8,7 @@
 # job reads Cairn.
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../lib.sh"
-command -v jq >/dev/null || { echo "jq is needed (apt-get install jq, or bash scripts/install-deps.sh)" >&2; exit 1; }
+command -v jq >/dev/null || { echo "jq is needed (apt-get install jq, or bash scripts/install-deps.sh --tests)" >&2; exit 1; }
 
 set="$here/schema/music-practice"
 piece=users/u1/pieces/clair-de-lune

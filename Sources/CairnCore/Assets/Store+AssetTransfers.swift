@@ -73,7 +73,7 @@ extension Store {
                 }
             }
         }
-        logger.info("assets uploaded", metadata: ["assets": "\(sent)", "asked": "\(objects.count)"])
+        logger.debug("assets uploaded", metadata: ["assets": "\(sent)", "asked": "\(objects.count)"])
     }
 
     /// Downloads the asset `reference` from the remote into this device's objects, its hash
@@ -105,7 +105,7 @@ extension Store {
                 }
             }
         }
-        logger.info("asset downloaded", metadata: ["oid": "\(reference.oid)", "bytes": "\(reference.size)"])
+        logger.debug("asset downloaded", metadata: ["oid": "\(reference.oid)", "bytes": "\(reference.size)"])
     }
 
     /// Copies from the store `other` (on this device) the assets `tree` points to that this
@@ -140,7 +140,7 @@ extension Store {
         for oid in local.subtracting(kept).sorted() where try assetObjects.remove(oid) {
             removed.append(oid)
         }
-        if !removed.isEmpty { logger.info("assets removed", metadata: ["assets": "\(removed.count)"]) }
+        if !removed.isEmpty { logger.debug("assets removed", metadata: ["assets": "\(removed.count)"]) }
         return removed
     }
 }

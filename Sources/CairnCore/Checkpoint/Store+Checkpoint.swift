@@ -129,7 +129,7 @@ extension Store {
         try repository.setReference(branchReference, to: commit, expecting: head?.id,
                                     message: "commit\(head == nil ? " (initial)" : ""): \(summary)")
         try journal.clear()
-        logger.info("checkpoint", metadata: ["commit": "\(commit.short)", "documents": "\(changes.count)"])
+        logger.debug("checkpoint", metadata: ["commit": "\(commit.short)", "documents": "\(changes.count)"])
         return CheckpointResult(id: CheckpointID(commit), changes: changes)
     }
 

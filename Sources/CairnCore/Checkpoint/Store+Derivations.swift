@@ -44,7 +44,7 @@ extension Store {
         result.head = CheckpointID(commit)
         result.corrections += mismatches
         result.changedFiles = Array(Set(result.changedFiles + files)).sorted()
-        logger.info("derived fields", metadata: ["commit": "\(commit.short)", "documents": "\(corrections.count)", "fields": "\(mismatches.count)"])
+        logger.debug("derived fields", metadata: ["commit": "\(commit.short)", "documents": "\(corrections.count)", "fields": "\(mismatches.count)"])
     }
 
     /// Computes again the derived fields of every document of the store's first commit

@@ -90,7 +90,7 @@ extension ContentCache {
             for evicted in plan.evicted {
                 try? FileManager.default.removeItem(atPath: home.contentRepository(collection: evicted.collection, item: evicted.item))
             }
-            store.logger.info("content download", metadata: [
+            store.logger.debug("content download", metadata: [
                 "item": "\(key)", "version": "\(version)", "bytes": "\(received.bytes)", "evicted": "\(plan.evicted.count)",
             ])
             return ContentDownload(item: held, previous: previous, receivedObjects: received.objects,

@@ -1,7 +1,7 @@
 /// Which items a download evicts to fit the limits (seed 001 §3.2), decided before anything is
 /// removed: first the expired items, oldest expiry first, then the least recently used
 /// (last read, else downloaded), until the new item fits the budget and the count. An item
-/// whose pinned progress is not yet pushed (``protected``) is never evicted, nor the item
+/// whose pinned progress is not yet pushed (`protected`) is never evicted, nor the item
 /// being downloaded again (it is replaced, not evicted).
 public struct ContentEviction: Sendable, Hashable {
     /// The items to evict, in order.

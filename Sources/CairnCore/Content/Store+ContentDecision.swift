@@ -65,7 +65,7 @@ extension Store {
                 result = committed.id == nil ? try commitDecision(message) : committed
             }
             try recordHeldPins(try heldPins().filter { !($0.collection == collection && $0.item == item) })
-            logger.info("content decision", metadata: ["decision": "\(decision.rawValue)", "item": "\(name)", "commit": "\(result.id?.short ?? "-")"])
+            logger.debug("content decision", metadata: ["decision": "\(decision.rawValue)", "item": "\(name)", "commit": "\(result.id?.short ?? "-")"])
             return result
         }
     }

@@ -47,7 +47,7 @@ extension Store {
                 state: state, serverVersion: server?.hex,
                 serverNumber: server.flatMap { contentVersionNumber(collection: first.collection, item: first.item, version: $0.hex) },
                 submittedAnyway: submitted.contains(key), documents: members.map(\.path)))
-            logger.info("pin check", metadata: ["item": "\(itemKey)", "version": "\(version.prefix(7))", "state": "\(state.rawValue)"])
+            logger.debug("pin check", metadata: ["item": "\(itemKey)", "version": "\(version.prefix(7))", "state": "\(state.rawValue)"])
         }
         return checks
     }

@@ -4,7 +4,7 @@ import CairnMerge
 /// back as: a timestamp, a reference, bytes or a point where the schema types nothing, a
 /// plain string where it says date-time, an integer where it says `"x-firestore": "double"`.
 /// The value is kept as JSON keeps it, and the store remembers its type
-/// (``FirestoreRememberedTypes``), so an export from this copy writes it as it came; another
+/// (`FirestoreRememberedTypes`), so an export from this copy writes it as it came; another
 /// copy (a clone) writes what the schema says until the schema says the file's type.
 public struct FirestoreTypeNote: Hashable, Sendable, CustomStringConvertible {
     public var document: DocumentPath

@@ -10,8 +10,8 @@ public indirect enum FirestoreValue: Hashable, Sendable {
     case null
     case boolean(Bool)
     case integer(Int64)
-    /// A double as written: a JSON number (``JSONValue/integer(_:)`` for `3`,
-    /// ``JSONValue/double(_:)`` for `3.5`), or the text `NaN`, `Infinity` or `-Infinity`.
+    /// A double as written: a JSON number (`JSONValue/integer(_:)` for `3`,
+    /// `JSONValue/double(_:)` for `3.5`), or the text `NaN`, `Infinity` or `-Infinity`.
     case double(JSONValue)
     /// RFC 3339 text, as written.
     case timestamp(String)

@@ -12,7 +12,7 @@ extension Store {
     /// the store, in one checkpoint: every document of the file is written as a ``put(_:at:)``
     /// writes it — checked against its schema, derived fields computed, sealed in an
     /// encrypted store — replacing the store's document at its path; the store's other
-    /// documents stay. Values are mapped as the schema set directs (``FirestoreMapping``).
+    /// documents stay. Values are mapped as the schema set directs (`FirestoreMapping`).
     ///
     /// Every document is checked before any is written: one outside `users/<uid>`, of another
     /// user (unless `skippingOtherUsers`, which leaves them out and counts them), with a path
@@ -100,7 +100,7 @@ extension Store {
                 try repository.setConfig(Self.firestoreProjectKey, to: database.project)
                 try repository.setConfig(Self.firestoreDatabaseKey, to: database.database)
             }
-            logger.info("import-firestore", metadata: ["documents": "\(count)", "skipped": "\(skipped)", "commit": "\(result.id?.short ?? "none")"])
+            logger.debug("import-firestore", metadata: ["documents": "\(count)", "skipped": "\(skipped)", "commit": "\(result.id?.short ?? "none")"])
             return FirestoreImportResult(checkpoint: result.id, documents: order.sorted(), changes: result.changes, skipped: skipped,
                                          database: file.database, shape: file.shape, notes: notes)
         }

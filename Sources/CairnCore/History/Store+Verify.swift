@@ -3,7 +3,7 @@ import Git
 import GitFormat
 
 extension Store {
-    /// Audits the store's history (see ``HistoryAudit``): every commit of `range` — `A..B`, or
+    /// Audits the store's history (see `HistoryAudit`): every commit of `range` — `A..B`, or
     /// one revision and all that leads to it — against its parent, and every merge against its
     /// parents merged again. Reads the repository through a handle of its own, which keeps
     /// what merging again writes in memory: it writes nothing, and takes no lock.

@@ -12,7 +12,7 @@ extension Home {
     /// documents and schema set are the remote's, set to sync with it. `uid` defaults to the
     /// remote's name (`…/u1.git` → `u1`) and must be the user the remote's store belongs to.
     ///
-    /// Everything fetched is checked before a file is written (see ``StoreTree``); on any
+    /// Everything fetched is checked before a file is written (see `StoreTree`); on any
     /// failure the new store's folder is removed, as if nothing happened.
     @discardableResult
     public func cloneStore(from remote: RemoteURL, uid: String? = nil, options: SyncOptions = SyncOptions(),

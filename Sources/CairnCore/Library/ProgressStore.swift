@@ -98,7 +98,7 @@ public final class ProgressStore: @unchecked Sendable {
 
     /// Writes a document with files attached to its asset fields (a session's recording):
     /// the files are copied into the store, the fields point to them, and the next sync
-    /// uploads them before the commit (see *Assets* in the README).
+    /// uploads them before the commit (see CairnCore.docc, Assets).
     @discardableResult
     public func put(_ value: JSONValue, at path: String, attaching attachments: [AssetAttachment]) throws(CairnError) -> [AssetReference] {
         let document = try Self.documentPath(path)

@@ -32,7 +32,7 @@ public struct DocumentFinding: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The finding as `cairn validate` prints it after the document's path: a schema's
-    /// complaint as ``ValidationError`` says it, any other the message.
+    /// complaint as `ValidationError` says it, any other the message.
     public var description: String {
         guard let schemaPath else { return message }
         return "\(pointer.isEmpty ? "/" : pointer): \(message) (\(keyword) at \(schemaPath.isEmpty ? "/" : schemaPath))"

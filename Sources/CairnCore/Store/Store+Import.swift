@@ -69,7 +69,7 @@ extension Store {
             let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: withDeviceTrailers(message),
                                                      author: signature, committer: signature, updating: nil)
             let changed = try moveWorkingTree(from: head, to: commit)
-            logger.info("import", metadata: ["from": "\(other.uid)", "documents": "\(brought.count)", "commit": "\(commit.short)"])
+            logger.debug("import", metadata: ["from": "\(other.uid)", "documents": "\(brought.count)", "commit": "\(commit.short)"])
             return ImportResult(from: other.uid, checkpoint: CheckpointID(commit), documents: brought, conflicts: outcome.conflicts,
                                 changedFiles: changed.sorted())
         }

@@ -7,7 +7,7 @@ extension Store {
     /// A document read before is not read and parsed again while its file keeps its stamp
     /// (inode, size, modification and change times: one `stat`). A file changed in the last
     /// second is not remembered, since a second change within one tick of the file system's
-    /// clock could keep its stamp. At most ``documentCacheLimit`` documents are kept.
+    /// clock could keep its stamp. At most `documentCacheLimit` documents are kept.
     public func document(at path: DocumentPath) throws(CairnError) -> JSONValue? {
         try checkOwned(path)
         let file = absolute(path.fileName)

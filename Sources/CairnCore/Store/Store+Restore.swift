@@ -4,7 +4,7 @@ import GitFormat
 
 extension Store {
     /// The trailer of a restore's checkpoint that names the commit its documents were taken
-    /// from: `Cairn-Restore-Source: <40 hex digits>`. An audit reads it (``PushRules``): an
+    /// from: `Cairn-Restore-Source: <40 hex digits>`. An audit reads it (`PushRules`): an
     /// append-only document a restore takes back to the source's version is no change of one.
     public static let restoreSourceTrailer = "Cairn-Restore-Source"
 

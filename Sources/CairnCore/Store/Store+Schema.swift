@@ -2,7 +2,7 @@ import CairnMerge
 import Git
 
 extension Store {
-    /// The store's schema set (`.cairn/schema/*.schema.json`), or ``SchemaSet/empty`` when it
+    /// The store's schema set (`.cairn/schema/*.schema.json`), or `SchemaSet/empty` when it
     /// has none.
     public func schemaSet() throws(CairnError) -> SchemaSet {
         if let loaded = loadedSchemaSet { return loaded }

@@ -58,7 +58,7 @@ public final class Store {
     /// connection (``connecting(to:credentials:timeout:opened:_:)``); nil otherwise.
     var keptRemotes: [String: Remote]?
     /// The device's clock, in milliseconds since 1970: what merges judge stamps from the
-    /// future by (see ``MergeContext``) and the time checkpoints are dated with. The system's
+    /// future by (see `MergeContext`) and the time checkpoints are dated with. The system's
     /// clock by default; a test sets a device's clock ahead or behind, or to nil — unknown —
     /// for merges that depend on their three inputs only (checkpoints are then dated by the
     /// system's clock).

@@ -2,7 +2,7 @@ import Git
 
 extension CairnError {
     /// The error over several lines: its code, message, remedy and location, then its cause's
-    /// the same way, and so on down the chain (a ``GitError`` with libgit2's function and
+    /// the same way, and so on down the chain (a `GitError` with libgit2's function and
     /// where Cairn called it). What `CAIRN_LOG=debug` prints before the one-line message.
     ///
     /// ```

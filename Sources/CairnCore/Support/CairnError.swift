@@ -15,7 +15,7 @@ public struct CairnError: Error, Sendable, CustomStringConvertible {
     /// The way out that takes a step of the program (a command to run, an argument to give),
     /// if any; the program words it.
     public var remedy: Remedy?
-    /// The error that caused this one (a ``GitError``, a ``JSONParseError``, an errno), if any.
+    /// The error that caused this one (a `GitError`, a `JSONParseError`, an errno), if any.
     public var cause: (any Error & Sendable)?
     /// Where the error was raised.
     public var location: SourceLocation

@@ -30,7 +30,7 @@ extension Store {
         } catch {
             throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "fetch from")
         }
-        logger.info("fetch", metadata: [
+        logger.debug("fetch", metadata: [
             "objects": "\(last?.objects ?? 0)", "bytes": "\(last?.bytes ?? 0)",
             "ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
         ])

@@ -66,7 +66,7 @@ extension Store {
             logger.notice("copy of a local remote's objects failed: fetching instead", metadata: ["error": "\(error)"])
             return false
         }
-        logger.info("fetch", metadata: [
+        logger.debug("fetch", metadata: [
             "copied": "\(files) files", "bytes": "\(bytes)",
             "ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
         ])

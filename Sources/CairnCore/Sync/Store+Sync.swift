@@ -100,7 +100,7 @@ extension Store {
                     result.integration = .fastForward
                     result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
                     result.head = CheckpointID(theirs)
-                    logger.info("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
+                    logger.debug("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
                 } else if try !repository.isDescendant(head, of: theirs) {
                     let merge = try mergeCommit(head, theirs)
                     let changed = try moveWorkingTree(from: head, to: merge.commit)
@@ -108,7 +108,7 @@ extension Store {
                     result.conflicts = merge.outcome.conflicts
                     result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
                     result.head = CheckpointID(merge.commit)
-                    logger.info("merge", metadata: [
+                    logger.debug("merge", metadata: [
                         "commit": "\(merge.commit.short)", "documents": "\(merge.outcome.mergedDocuments)",
                         "files": "\(changed.count)", "conflicts": "\(merge.outcome.conflicts.count)",
                     ])
@@ -159,10 +159,10 @@ extension Store {
                     }
                 }
                 result.pushedCommits = sending
-                logger.info("push", metadata: ["commits": "\(sending)", "commit": "\(local.short)", "round": "\(round)"])
+                logger.debug("push", metadata: ["commits": "\(sending)", "commit": "\(local.short)", "round": "\(round)"])
                 return
             case .behind:
-                logger.notice("push refused: the remote moved", metadata: ["round": "\(round)"])
+                logger.debug("push refused: the remote moved", metadata: ["round": "\(round)"])
                 if round < options.pushAttempts {
                     let pause = min(0.05 * Double(1 << min(round, 6)), 2) * Double.random(in: 0.5...1.5, using: &random)
                     options.sleep(pause)

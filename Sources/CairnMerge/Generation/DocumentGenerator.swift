@@ -3,7 +3,7 @@
 ///
 /// It reads the keywords the shipped sets use: `type` (one or several), `enum`, `const`,
 /// numeric bounds (exclusive ones, `multipleOf`), `minLength`/`maxLength`,
-/// `format: date-time`, `pattern` (the forms ``PatternGenerator`` reads), `required`,
+/// `format: date-time`, `pattern` (the forms `PatternGenerator` reads), `required`,
 /// `properties`, `additionalProperties` and `patternProperties` maps, `minProperties`,
 /// arrays (`items`, `minItems`, `maxItems`, `uniqueItems`), `allOf` (with `if`/`then`/`else`),
 /// `anyOf`, `oneOf` and `$ref` within the schema. Paths come from the `x-cairn.path` patterns,
@@ -11,7 +11,7 @@
 /// ``SchemaSet/Kind/filled(_:documents:)``. Every document is checked against its kind
 /// (``SchemaSet/Kind/validate(_:at:)``) before it is returned; one that cannot be made valid
 /// is a ``GenerationError``, and so is a schema whose bounds no document honours or whose
-/// documents would be huge (``GenerationBudget``): it never traps, hangs or returns a
+/// documents would be huge (`GenerationBudget`): it never traps, hangs or returns a
 /// document its schema refuses.
 ///
 /// Values are small and drawn from few choices (short words, keys `s0`…`s4` in a map of

@@ -1,7 +1,7 @@
 /// A JSON value as Cairn stores it.
 ///
 /// Numbers keep their kind: a number written without a fraction or an exponent is an
-/// ``integer`` (the whole `Int64` range), any other is a ``double``. An object's fields are a
+/// `integer` (the whole `Int64` range), any other is a `double`. An object's fields are a
 /// ``JSONObject``: looked up like a dictionary's, kept in canonical order (see
 /// ``canonicalBytes()``).
 public enum JSONValue: Hashable, Sendable {

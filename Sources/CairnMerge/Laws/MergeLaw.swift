@@ -1,4 +1,4 @@
-/// A law every merge policy keeps (DESIGN §3).
+/// A law every merge policy keeps (the Design article, *Policies*).
 public enum MergeLaw: String, Hashable, Sendable, CaseIterable {
     /// `merge(b, x, y)` and `merge(b, y, x)` give the same bytes and the same records.
     case symmetry

@@ -7,7 +7,7 @@ public enum TreeNameProblem: Sendable, Hashable, CustomStringConvertible {
     /// A tree entry's name never holds '/': one that does would reach other folders.
     case slash
     case backslash
-    /// A name some file system takes for `.git` (``DocumentID/namesGitFolder(_:)``).
+    /// A name some file system takes for `.git` (`DocumentID/namesGitFolder(_:)`).
     case gitFolder(String)
 
     /// The problem in `name`, or nil when it can be a name of a store's tree.

@@ -26,11 +26,6 @@ extension MergePolicy {
     enum Decider: Equatable {
         case byContent
         case preferFirst(Bool)
-
-        var swapped: Decider {
-            if case .preferFirst(let first) = self { return .preferFirst(!first) }
-            return self
-        }
     }
 
     func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at pointer: String,

@@ -8,7 +8,7 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension MergePolicy {
-    /// Reads the policies a JSON Schema declares with `x-merge` (DESIGN §3): the schema's own
+    /// Reads the policies a JSON Schema declares with `x-merge` (the Design article, *Policies*): the schema's own
     /// annotation (none: `fields`), and those of its `properties`, recursively.
     ///
     /// Annotations: `"fields"`, `{"lww": F}` (with `"future": "clamp"`, see ``MergeClock``), `{"highest": F, "then": G}`,

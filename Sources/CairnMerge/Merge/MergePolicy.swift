@@ -1,7 +1,7 @@
-/// How a value merges when two sides changed it from a common base (DESIGN §3).
+/// How a value merges when two sides changed it from a common base (the Design article, *Policies*).
 ///
-/// Policies nest: an object merged by ``fields(_:)`` or by a side-picking policy
-/// (``lww(_:children:)``, ``highest(_:then:children:)``) names policies for some of its
+/// Policies nest: an object merged by `fields(_:)` or by a side-picking policy
+/// (`lww(_:children:)`, ``highest(_:then:children:)``) names policies for some of its
 /// keys, and those keys merge by their own. Every policy keeps the same laws: symmetric to the
 /// byte, identity (`merge(b, b, x) == x`), idempotent (`merge(b, x, x) == x`) except
 /// ``counter``, whose point is that two equal increments are two increments.

@@ -1,5 +1,5 @@
 /// A field computed from others of its document, never merged itself: after every merge
-/// and every write it is computed again (DESIGN §3, "derived").
+/// and every write it is computed again (the Design article, *Policies*, "derived").
 ///
 /// Annotations (`"x-merge": {"derive": …}` on a top-level property):
 /// - `{"count": "sections", "where": {"completed": true}}` — how many entries of the map

@@ -4,8 +4,8 @@ extension SchemaSet {
     /// deletion (with the documents above it), an addition on both sides merged against an
     /// empty base, counts of documents moved by what the documents that differ did (counted
     /// in full where `base` has no whole number to start from: see
-    /// ``TreeMerge/recountDerivedCounts(_:base:ours:theirs:)``; stores whose counts are right, as every
-    /// put leaves them, give counts that are right). The store's merge (``TreeMerge``) over
+    /// `TreeMerge/recountDerivedCounts(_:base:ours:theirs:)`; stores whose counts are right, as every
+    /// put leaves them, give counts that are right). The store's merge (`TreeMerge`) over
     /// documents in memory: the same documents and the same records as a sync, and symmetric
     /// like every policy, whichever side is `ours`.
     public func mergeDocuments(

@@ -3,7 +3,7 @@
 /// over any ``MergeSource``.
 ///
 /// It reads only what differs among the three trees and builds the result from `ours` by
-/// replacing what changes, in three phases:
+/// replacing what changes, in four phases:
 /// 1. ``mergeDocuments(base:ours:theirs:)``: each document that differs, merged under its
 ///    policy (a file of the store itself, `.cairn/…`, by content); the documents both
 ///    sides changed are read and merged by the source in batches

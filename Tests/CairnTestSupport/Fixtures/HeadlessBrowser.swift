@@ -17,7 +17,7 @@ public struct HeadlessBrowser: Sendable {
 
     public init() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
-            throw Failure(description: "\(Self.executable) is not installed: apt-get install chromium (scripts/install-deps.sh does)")
+            throw Failure(description: "\(Self.executable) is not installed: apt-get install chromium (scripts/install-deps.sh --tests does)")
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 
 /// A real smart-HTTP git server (a ``GitServer``) on 127.0.0.1 for tests: lighttpd running
 /// `git http-backend` as CGI, with HTTP basic auth on every request (reads too), so each user
-/// reaches only their own repository. Needs lighttpd (scripts/install-deps.sh installs it).
+/// reaches only their own repository. Needs lighttpd (scripts/install-deps.sh --tests installs it).
 public final class GitHTTPServer: GitServer {
     public let port: Int
     public let pid: Int32
@@ -115,7 +115,7 @@ public final class GitHTTPServer: GitServer {
     /// (with `access` `.anyUser`, any user). lighttpd's CGI passes the authenticated user to
     /// the backend as `REMOTE_USER`. Content (`/git/content/<collection>/<item>.git`) is read
     /// by any user, and pushed (`git-receive-pack`, asked for in `info/refs` too) by the
-    /// collection's authors alone: the rules the README's "Shared content" shows. With
+    /// collection's authors alone: the rules CairnCore.docc's SharedContent shows. With
     /// `lfsSocket`, `/git/<uid>.git/info/lfs/…` goes to the LFS server there, and the same
     /// rules (they match on the URL's start) decide who reaches it.
     /// A server that only redirects `/git/…` to `target`.

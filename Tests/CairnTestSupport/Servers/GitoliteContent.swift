@@ -1,7 +1,7 @@
 /// A collection of shared content a ``GitoliteServer`` serves: made by `cairn server content
 /// init` in its `repositories/content/<collection>/` before gitolite adopts the items, each
 /// readable by every user (`R = @all`) and writable by the collection's authors alone
-/// (`RW = @<collection>-authors`), with Cairn's hook — the rules the README's "Shared content"
+/// (`RW = @<collection>-authors`), with Cairn's hook — the rules CairnCore.docc's SharedContent
 /// gives.
 public struct GitoliteContent: Sendable {
     public var collection: String

@@ -9,7 +9,7 @@ import Foundation
 /// each forcing `gitolite-shell <user>` — with `HOME` set to the hosting home. Every user
 /// repository runs Cairn's hook as a gitolite repository hook (`repo-specific-hooks`,
 /// `option hook.pre-receive = cairn`). Started and stopped by PID. Needs gitolite3,
-/// openssh-server and openssh-client (scripts/install-deps.sh installs them).
+/// openssh-server and openssh-client (scripts/install-deps.sh --tests installs them).
 public final class GitoliteServer: Sendable {
     /// Why gitolite could not be set up; the description includes what it said.
     public struct SetupError: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Foundation
 /// Debian's HAProxy (2.6) on a free port of 127.0.0.1 for a test, in front of whatever its
 /// configuration's `frontend` and `backend` sections route to, with its runtime API (`stats
 /// socket … level admin`) on another port, stopped by its PID. Needs haproxy
-/// (scripts/install-deps.sh installs it).
+/// (scripts/install-deps.sh --tests installs it).
 public final class HAProxyServer: @unchecked Sendable {
     public let port: Int
     /// The runtime API's port.

@@ -8,8 +8,8 @@ import Foundation
 /// runs `git http-backend` with the authenticated user as `REMOTE_USER`. Passwords are kept
 /// hashed (SHA-512 crypt, by `openssl passwd -6`), one file per user, and `/git/<uid>.git`
 /// reads only the file of `<uid>`: so each user reaches only their own repository. Needs
-/// nginx, fcgiwrap and openssl (scripts/install-deps.sh installs them). The configuration is
-/// the one the README's server section shows.
+/// nginx, fcgiwrap and openssl (scripts/install-deps.sh --tests installs them). The configuration is
+/// the one CairnCore.docc's TheServer shows.
 public final class NginxGitServer: GitServer {
     public let port: Int
     /// The PID of nginx's master process.
@@ -67,8 +67,8 @@ public final class NginxGitServer: GitServer {
         (self.nginx, self.fcgiwrap, self.folder) = (nginx, fcgiwrap, folder)
     }
 
-    /// nginx in front of `cairn server auth` at `authorizer` (`http://127.0.0.1:PORT`), as the
-    /// README's server section sets it up: every request to `/git/…` is first asked of it
+    /// nginx in front of `cairn server auth` at `authorizer` (`http://127.0.0.1:PORT`), as
+    /// CairnCore.docc's TheServer sets it up: every request to `/git/…` is first asked of it
     /// (`auth_request`, with the original URI and the `Authorization` header), and passed to
     /// `git http-backend` with the user it names (`X-Cairn-User`) as `REMOTE_USER`; its 401
     /// (with the challenge) and 403 go back to the client.
@@ -137,7 +137,7 @@ public final class NginxGitServer: GitServer {
     /// fcgiwrap needs come from Debian's `fastcgi_params`, `REMOTE_USER` among them. Content
     /// (`/git/content/<collection>/<item>.git/...`) takes every user's password to fetch and
     /// only the collection's authors' to push (`git-receive-pack`, asked for in `info/refs`
-    /// too): the rules the README's "Shared content" shows.
+    /// too): the rules CairnCore.docc's SharedContent shows.
     static func configuration(root: String, paths: Paths, port: Int, access: GitServerAccess,
                               maxRequestKilobytes: Int) -> String {
         let passwords = access == .owner ? paths.users + "/$uid.htpasswd" : paths.everyone
@@ -201,7 +201,7 @@ public final class NginxGitServer: GitServer {
             """
     }
 
-    /// The configuration in front of `cairn server auth`: the one the README shows.
+    /// The configuration in front of `cairn server auth`: the one CairnCore.docc's TheServer shows.
     static func authRequestConfiguration(root: String, paths: Paths, port: Int, authorizer: String, maxRequestKilobytes: Int) -> String {
         let user = geteuid() == 0 ? "user root;\n" : ""
         return """

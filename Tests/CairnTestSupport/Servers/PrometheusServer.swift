@@ -5,7 +5,7 @@ import Foundation
 
 /// Debian's Prometheus on a free port of 127.0.0.1 for a test, scraping one target every
 /// second into a folder of its own, stopped by its PID. Needs prometheus
-/// (scripts/install-deps.sh installs it).
+/// (scripts/install-deps.sh --tests installs it).
 public final class PrometheusServer: @unchecked Sendable {
     public let port: Int
     private let process: ChildProcess

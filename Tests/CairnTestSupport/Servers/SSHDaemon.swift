@@ -5,7 +5,7 @@ import Foundation
 
 /// sshd in the foreground on a free port of 127.0.0.1, started and stopped by its PID: what the
 /// tests' SSH servers share (plain sshd in ``SSHServer``, gitolite behind it in
-/// ``GitoliteServer``). Needs openssh-server (scripts/install-deps.sh installs it).
+/// ``GitoliteServer``). Needs openssh-server (scripts/install-deps.sh --tests installs it).
 public final class SSHDaemon: Sendable {
     /// Why sshd or a key could not be made; the description includes the logs.
     public struct StartError: Error, CustomStringConvertible {

@@ -8,7 +8,7 @@ import Foundation
 /// of its own. The agent holds, in order, `strangerKeys` keys the server does not accept, then
 /// the user key (unless told not to). Clients get a home whose `~/.ssh/known_hosts` lists the
 /// host key and the agent's socket through `environment`. Needs openssh-server and
-/// openssh-client (scripts/install-deps.sh installs them).
+/// openssh-client (scripts/install-deps.sh --tests installs them).
 public final class SSHServer: Sendable {
     public var port: Int { daemon.port }
     /// The PID of sshd.

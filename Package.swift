@@ -12,8 +12,10 @@ let linksLibgit2Statically = Context.environment["CAIRN_STATIC_LIBGIT2"] == "1"
 /// The static archives in the order the linker must meet them (each before what it uses), as
 /// `pkg-config --static --libs libgit2` lists them on Debian 12, OpenSSL's libcrypto
 /// (libssh2's) added.
-let libgit2Archives = ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto",
-                       "pcre2-8"].map { "lib\($0).a" }
+let libgit2Archives = [
+    "git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser", "ssh2", "crypto",
+    "pcre2-8",
+].map { "lib\($0).a" }
 
 /// How the programs link libgit2: the shared library (found through pkg-config, below), or
 /// the archives above with
@@ -22,7 +24,8 @@ let libgit2Archives = ["git2", "mbedtls", "mbedx509", "mbedcrypto", "http_parser
 ///   libcurl, loaded later for LFS with the shared OpenSSL it links, binds to its own;
 /// - `--wrap` for mbedTLS's two certificate readers, which Sources/CGit2Setup/setup.c
 ///   intercepts (a program cannot interpose a function of its own archives by name).
-let libgit2LinkerSettings: [LinkerSetting] = linksLibgit2Statically
+let libgit2LinkerSettings: [LinkerSetting] =
+    linksLibgit2Statically
     ? libgit2Archives.map { .linkedLibrary(":" + $0) } + [
         .linkedLibrary(":libgssapi_krb5.so.2"),
         .unsafeFlags([
@@ -84,11 +87,13 @@ let package = Package(
         .target(name: "GitFormat", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         // libgit2's start with the system's CA certificates read at the first connection, not
         // in every process (Sources/CGit2Setup/setup.c).
-        .target(name: "CGit2Setup", dependencies: ["CGit2"],
-                cSettings: linksLibgit2Statically ? [.define("CGIT2_LINKED_STATICALLY")] : []),
+        .target(
+            name: "CGit2Setup", dependencies: ["CGit2"],
+            cSettings: linksLibgit2Statically ? [.define("CGIT2_LINKED_STATICALLY")] : []),
         // The few libgit2 calls Cairn needs, in safe Swift.
-        .target(name: "Git", dependencies: ["CGit2", "CGit2Setup", "GitFormat"],
-                linkerSettings: libgit2LinkerSettings),
+        .target(
+            name: "Git", dependencies: ["CGit2", "CGit2Setup", "GitFormat"],
+            linkerSettings: libgit2LinkerSettings),
         // libcurl for the HTTP that libgit2 does not do (the LFS client), loaded at the first
         // request rather than linked: the tool starts without it and the libraries it brings.
         // Built without libcurl's header (Sources/CCurl/curl_abi.h holds the numbers it uses,
@@ -108,7 +113,9 @@ let package = Package(
         .target(
             name: "CairnSchemaSets", dependencies: ["CairnCore", "CairnMerge"], path: "schema",
             sources: ["SchemaSets.swift"],
-            resources: ["bonfire", "bonfire-content", "edumind", "edumind-content", "life-in-uk", "oybc", "remi", "remi-v1"].map { .copy($0) }),
+            resources: ["bonfire", "bonfire-content", "edumind", "edumind-content", "life-in-uk", "oybc", "remi", "remi-v1"].map {
+                .copy($0)
+            }),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
         // schemas and each merge policy (scripts/fuzz.sh runs them under libFuzzer).
         .target(name: "CairnFuzzing", dependencies: ["CairnMerge"]),
@@ -137,7 +144,10 @@ let package = Package(
         // golden case folders and their reports (`cairn test`). No test framework in it.
         .target(
             name: "CairnTesting",
-            dependencies: ["CairnCore", "CairnMerge", "CairnSchemaSets", "CairnServer", "Git", "GitFormat", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnServer", "Git", "GitFormat",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The history view in the browser (`cairn web`): pages drawn from a store's history,
         // served on 127.0.0.1 by Hummingbird, with every style and plot inline.
         .target(
@@ -242,12 +252,14 @@ let package = Package(
                 "CExecutorHook",
             ]),
         // The library quickstart of the GettingStarted article (CairnCore.docc), compiled and run by the tests.
-        .executableTarget(name: "quickstart", dependencies: ["CairnCore", "CairnMerge", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),
+        .executableTarget(
+            name: "quickstart", dependencies: ["CairnCore", "CairnMerge", "CairnServer", "CairnSchemaSets"], path: "examples/quickstart"),
         // The benchmarks against git and SQLite (scripts/bench.sh runs them in release mode).
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnIdentity", "CairnCluster", "Git", "GitFormat", "CSQLite", "CairnTestSupport",
+                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnIdentity", "CairnCluster", "Git", "GitFormat", "CSQLite",
+                "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -257,7 +269,8 @@ let package = Package(
         // syncing through bare repositories, refusals checked (with swift-testing's
         // expectations, so apart from what the benchmarks link).
         // And `cairn verify` run as an invariant over every history a test made.
-        .target(name: "CairnToolTestSupport", dependencies: ["CairnTestSupport", "CairnMerge", "CairnCore"], path: "Tests/CairnToolTestSupport"),
+        .target(
+            name: "CairnToolTestSupport", dependencies: ["CairnTestSupport", "CairnMerge", "CairnCore"], path: "Tests/CairnToolTestSupport"),
         .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CZlib", "CairnMerge", "CairnTestSupport"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CGit2", "CairnMerge", "CairnTestSupport"]),
         .testTarget(
@@ -272,7 +285,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
-        .testTarget(name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnServer", "CairnTestSupport"]),
+        .testTarget(
+            name: "CairnServerTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnServer", "CairnTestSupport"]),
         // The server in one process, as devices and plain git use it: tokens, provisioning,
         // bounds, logs, metrics, nginx in front.
         // Shards behind HAProxy, moves between them, backups into SeaweedFS and the drill.
@@ -288,18 +302,24 @@ let package = Package(
         .testTarget(
             name: "CairnIdentityTests",
             dependencies: ["CairnIdentity", "CairnCore", "CairnTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "CairnSimulationTests", dependencies: ["CairnSimulation", "CairnCore", "CairnMerge", "CairnTestSupport", "CairnToolTestSupport"]),
+        .testTarget(
+            name: "CairnSimulationTests",
+            dependencies: ["CairnSimulation", "CairnCore", "CairnMerge", "CairnTestSupport", "CairnToolTestSupport"]),
         // Merge stories told through CairnTesting's Swift API, scenario files and golden cases.
-        .testTarget(name: "CairnTestingTests", dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport", "CairnToolTestSupport"]),
+        .testTarget(
+            name: "CairnTestingTests",
+            dependencies: ["CairnTesting", "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnTestSupport", "CairnToolTestSupport"]),
         // The built tool as a user runs it on one device: transcripts, bad input, the quickstart.
         .testTarget(
             name: "CairnCLITests",
             dependencies: [
-                "CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCommandLine", "CairnCore", "CairnMerge", "CairnSchemaSets",
+                "CairnToolTestSupport", "cairn", "cairn-web", "quickstart", "CairnCommandLine", "CairnCore", "CairnMerge",
+                "CairnSchemaSets",
                 "CairnTestSupport", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Several devices, one remote, real servers and injected faults.
-        .testTarget(name: "CairnScenarioTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
+        .testTarget(
+            name: "CairnScenarioTests", dependencies: ["CairnToolTestSupport", "cairn", "CairnCore", "CairnMerge", "CairnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

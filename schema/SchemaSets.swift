@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -43,7 +43,8 @@ public struct BackupManifest: Codable, Sendable, Equatable {
         } catch let error as BackupError {
             throw error
         } catch {
-            throw BackupError("\(target)/\(fileName) is not a backup manifest Cairn wrote (\(error)); name the target a backup was written to")
+            throw BackupError(
+                "\(target)/\(fileName) is not a backup manifest Cairn wrote (\(error)); name the target a backup was written to")
         }
     }
 

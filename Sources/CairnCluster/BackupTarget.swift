@@ -20,7 +20,8 @@ public struct BackupTarget: Sendable, Hashable, CustomStringConvertible {
             let bucket = String(parts[0])
             let prefix = parts.count > 1 ? String(parts[1]).trimmingSlashes() : ""
             guard !bucket.isEmpty, bucket.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }),
-                  !prefix.contains(".."), !prefix.contains("//") else {
+                !prefix.contains(".."), !prefix.contains("//")
+            else {
                 return .failure(BackupError("\(text) is not s3://BUCKET/PREFIX (a bucket of letters, digits, - and ., then a path)"))
             }
             return .success(BackupTarget(place: .s3(bucket: bucket, prefix: prefix, endpoint: endpoint)))

@@ -38,9 +38,11 @@ public struct BucketMap: Sendable, Hashable {
         let share = UserBucket.count / (held.count + 1)
         var moves: [(bucket: Int, from: String)] = []
         for _ in 0..<share {
-            guard let (largest, buckets) = held.filter({ $0.key != newShard })
-                .max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }),
-                  let bucket = buckets.max() else { break }
+            guard
+                let (largest, buckets) = held.filter({ $0.key != newShard })
+                    .max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }),
+                let bucket = buckets.max()
+            else { break }
             held[largest] = buckets.filter { $0 != bucket }
             shards[bucket] = newShard
             moves.append((bucket, largest))
@@ -62,7 +64,9 @@ public struct BucketMap: Sendable, Hashable {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard fields.count == 2, let bucket = Int(fields[0]), (0..<UserBucket.count).contains(bucket) else {
-                return .failure(BucketMapError(message: "line \(index + 1) is not `<bucket> <shard>` with a bucket from 0 to \(UserBucket.count - 1): \(trimmed)"))
+                return .failure(
+                    BucketMapError(
+                        message: "line \(index + 1) is not `<bucket> <shard>` with a bucket from 0 to \(UserBucket.count - 1): \(trimmed)"))
             }
             guard shards[bucket] == nil else {
                 return .failure(BucketMapError(message: "bucket \(bucket) is named twice (line \(index + 1))"))
@@ -70,7 +74,8 @@ public struct BucketMap: Sendable, Hashable {
             shards[bucket] = String(fields[1])
         }
         if let missing = shards.firstIndex(where: { $0 == nil }) {
-            return .failure(BucketMapError(message: "bucket \(missing) has no shard; every bucket from 0 to \(UserBucket.count - 1) needs a line"))
+            return .failure(
+                BucketMapError(message: "bucket \(missing) has no shard; every bucket from 0 to \(UserBucket.count - 1) needs a line"))
         }
         return .success(BucketMap(shards: shards.map { $0! }))
     }

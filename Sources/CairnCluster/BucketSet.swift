@@ -24,7 +24,8 @@ public struct BucketSet: Sendable, Hashable {
         for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
             let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
             guard (1...2).contains(bounds.count), let low = Int(bounds[0]), let high = Int(bounds[bounds.count - 1]),
-                  low <= high, low >= 0, high < UserBucket.count else {
+                low <= high, low >= 0, high < UserBucket.count
+            else {
                 return .failure(BucketSetError(text: String(part)))
             }
             buckets.formUnion(low...high)

@@ -30,7 +30,9 @@ enum GitBundles {
     /// Fetches every ref of the bundle `file` into `repository`, checking every object, and
     /// only ever moving a ref forward.
     static func fetch(_ file: String, into repository: String) async throws(BackupError) -> ProgramRun {
-        try await git(["-c", "fetch.fsckObjects=true", "--git-dir", repository, "fetch", "-q", "--no-write-fetch-head", file, "refs/*:refs/*"])
+        try await git([
+            "-c", "fetch.fsckObjects=true", "--git-dir", repository, "fetch", "-q", "--no-write-fetch-head", file, "refs/*:refs/*",
+        ])
     }
 
     static func git(_ arguments: [String]) async throws(BackupError) -> ProgramRun {

@@ -70,10 +70,17 @@ struct ObjectStoreClient: Sendable {
     private func failure(_ run: ProgramRun, doing: String) -> BackupError {
         let said = run.stderr
         if ["AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "status code: 403", "Forbidden"].contains(where: said.contains) {
-            return BackupError("cannot \(doing): the object store refused the credentials (\(run.lastError.trimmingWhitespace())); set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY to a key that may write there")
+            return BackupError(
+                "cannot \(doing): the object store refused the credentials (\(run.lastError.trimmingWhitespace())); set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY to a key that may write there"
+            )
         }
-        if ["no space left", "remaining disk space", "quotaexceeded", "insufficientstorage", "status code: 507", "entitytoolarge", "disk full", "volume full"].contains(where: said.lowercased().contains) {
-            return BackupError("cannot \(doing): the object store is full (\(run.lastError.trimmingWhitespace())); free space there or name another target")
+        if [
+            "no space left", "remaining disk space", "quotaexceeded", "insufficientstorage", "status code: 507", "entitytoolarge",
+            "disk full", "volume full",
+        ].contains(where: said.lowercased().contains) {
+            return BackupError(
+                "cannot \(doing): the object store is full (\(run.lastError.trimmingWhitespace())); free space there or name another target"
+            )
         }
         return BackupError("cannot \(doing): \(run.lastError.trimmingWhitespace())")
     }

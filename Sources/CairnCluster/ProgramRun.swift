@@ -18,8 +18,10 @@ struct ProgramRun: Sendable {
 
     /// Runs `executable` (a path, or a name looked up in PATH) with `arguments`, in the
     /// inherited environment with `environment` over it.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    directory: String? = nil, outputLimit: Int = 16 * 1_048_576) async throws(CairnError) -> ProgramRun {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        directory: String? = nil, outputLimit: Int = 16 * 1_048_576
+    ) async throws(CairnError) -> ProgramRun {
         let program: Executable = executable.contains("/") ? .path(FilePath(executable)) : .name(executable)
         var overrides: [Environment.Key: String?] = [:]
         for (key, value) in environment { overrides[Environment.Key(stringLiteral: key)] = value }

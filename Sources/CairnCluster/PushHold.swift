@@ -1,9 +1,10 @@
+import CairnCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +41,8 @@ public enum PushHold {
                 return
             case .success(false):
                 guard Syscalls.monotonicSeconds() < deadline else {
-                    throw CairnError(.busy, "a push to \(repository) still ran after \(Int(timeout)) s; nothing was held, try the move again")
+                    throw CairnError(
+                        .busy, "a push to \(repository) still ran after \(Int(timeout)) s; nothing was held, try the move again")
                 }
                 usleep(10_000)
             case .failure(let error):

@@ -1,9 +1,10 @@
+import CairnCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
 
 /// `cairn server rebalance --add NAME`: a shard joins and takes its share of the buckets, and
 /// of the users in them, from the shards that hold the most (``BucketMap/adding(_:)``).
@@ -124,8 +125,10 @@ public struct Rebalance: Sendable {
     }
 
     func writeUsersMap(_ pins: [String: String]) throws(BackupError) {
-        try writeFile(usersMap, "# Cairn: users pinned to a shard, whatever their bucket.\n"
-            + pins.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined())
+        try writeFile(
+            usersMap,
+            "# Cairn: users pinned to a shard, whatever their bucket.\n"
+                + pins.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined())
     }
 
     func writeFile(_ path: String, _ text: String) throws(BackupError) {

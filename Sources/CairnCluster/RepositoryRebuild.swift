@@ -1,11 +1,12 @@
+import CairnCore
+import CairnMerge
+import CairnServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import CairnServer
 
 /// A user's repository made again from git bundles — restored from a backup, or copied from
 /// another shard — as `cairn server init` makes it (with the hooks), filled by fetching each
@@ -25,8 +26,10 @@ struct RepositoryRebuild: Sendable {
     /// must be `expected` when given, and with `audit`, its history must pass `cairn verify`.
     /// A repository already there is refused unless `replacing` (then kept aside in
     /// `.cairn-shard/replaced/`). Returns its refs.
-    func build(_ uid: String, from bundles: [String], expecting expected: [String: String]? = nil,
-               replacing: Bool = false, audit: Bool = false) async throws(Refusal) -> [String: String] {
+    func build(
+        _ uid: String, from bundles: [String], expecting expected: [String: String]? = nil,
+        replacing: Bool = false, audit: Bool = false
+    ) async throws(Refusal) -> [String: String] {
         do { try Home.validate(uid: uid) } catch { throw Refusal(reason: "not a user ID Cairn takes: \(error.message)") }
         let final = folder.repository(uid)
         if FileSystem.kind(final) != nil, !replacing { throw Refusal(reason: "\(final) exists already") }
@@ -45,12 +48,16 @@ struct RepositoryRebuild: Sendable {
         do {
             for bundle in bundles {
                 let fetched = try await GitBundles.fetch(bundle, into: repository)
-                guard fetched.succeeded else { throw Refusal(reason: "\(FileSystem.lastComponent(of: bundle)) does not apply: \(fetched.lastError)") }
+                guard fetched.succeeded else {
+                    throw Refusal(reason: "\(FileSystem.lastComponent(of: bundle)) does not apply: \(fetched.lastError)")
+                }
             }
             let refs = try await GitBundles.refs(of: repository)
             if let expected, refs != expected {
                 let differing = Set(refs.keys).union(expected.keys).sorted().first { refs[$0] != expected[$0] } ?? "?"
-                throw Refusal(reason: "\(differing) should be \(expected[differing] ?? "absent"), and the bundles give \(refs[differing] ?? "nothing")")
+                throw Refusal(
+                    reason:
+                        "\(differing) should be \(expected[differing] ?? "absent"), and the bundles give \(refs[differing] ?? "nothing")")
             }
             if audit, !refs.isEmpty {
                 let result = try Store.verifyRepository(at: repository, range: "HEAD")

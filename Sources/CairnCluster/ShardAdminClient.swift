@@ -8,10 +8,13 @@ struct ShardAdminClient: Sendable {
     let url: String
     let secret: String
 
-    func call(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [(name: String, value: String)] = [],
-              expecting: Set<Int> = [200], timeout: Double = 120) throws(BackupError) -> (status: Int, body: [UInt8]) {
-        let request = HTTPRequest(method: method, url: url + path, headers: [("Authorization", "Bearer " + secret)] + headers,
-                                  body: body, timeout: timeout)
+    func call(
+        _ method: String, _ path: String, body: [UInt8]? = nil, headers: [(name: String, value: String)] = [],
+        expecting: Set<Int> = [200], timeout: Double = 120
+    ) throws(BackupError) -> (status: Int, body: [UInt8]) {
+        let request = HTTPRequest(
+            method: method, url: url + path, headers: [("Authorization", "Bearer " + secret)] + headers,
+            body: body, timeout: timeout)
         switch request.send() {
         case .success(let answer) where expecting.contains(answer.status):
             return answer

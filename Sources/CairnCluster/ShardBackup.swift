@@ -1,10 +1,11 @@
+import CairnCore
+import Crypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import Crypto
 
 /// `cairn server backup DIR --to TARGET`: each user's repository that changed since their last
 /// backup becomes a git bundle of what changed (their first, of everything), uploaded with the
@@ -69,7 +70,8 @@ public struct ShardBackup: Sendable {
                 try BackupError.local { () throws(CairnError) in try FileSystem.makeFolders(FileSystem.parent(of: file)) }
                 // A whole bundle starts a new chain; the names go on counting, so the old
                 // chain's bundles are never overwritten while the manifest still names them.
-                let incremental = try await GitBundles.create(folder.repository(uid), to: file, since: previous.map { Array(Set($0.refs.values)).sorted() } ?? [])
+                let incremental = try await GitBundles.create(
+                    folder.repository(uid), to: file, since: previous.map { Array(Set($0.refs.values)).sorted() } ?? [])
                 let bytes: [UInt8]
                 bytes = try BackupError.local { () throws(CairnError) in try FileSystem.read(file) ?? [] }
                 return (BackupManifest.Bundle(name: name, sha256: Self.sha256(bytes), bytes: bytes.count), incremental)
@@ -97,8 +99,10 @@ public struct ShardBackup: Sendable {
 
     /// `body` for each of `items`, at most `width` at once; the results by item. The first
     /// failure stops the rest.
-    static func concurrently<T: Sendable>(_ items: [String], width: Int,
-                                          _ body: @escaping @Sendable (String) async throws(BackupError) -> T) async throws(BackupError) -> [String: T] {
+    static func concurrently<T: Sendable>(
+        _ items: [String], width: Int,
+        _ body: @escaping @Sendable (String) async throws(BackupError) -> T
+    ) async throws(BackupError) -> [String: T] {
         do {
             return try await withThrowingTaskGroup(of: (String, T).self) { group in
                 var results: [String: T] = [:]

@@ -1,9 +1,10 @@
+import CairnCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
 
 /// A shard's folder of users' repositories (`<uid>.git`), and what the shard keeps of its
 /// place in the deployment, in `.cairn-shard/` beside them:

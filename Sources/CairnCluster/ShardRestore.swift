@@ -1,11 +1,12 @@
+import CairnCore
+import CairnMerge
+import CairnServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import CairnServer
 
 /// `cairn server restore DIR --from TARGET`: every user of the backup's manifest gets their
 /// repository back, made as `cairn server init` makes it (with the hooks), from their chain of
@@ -20,8 +21,10 @@ public struct ShardRestore: Sendable {
     let cairn: String
     let schemaSet: SchemaSetFiles?
 
-    public init(folder: String, target: BackupTarget, environment: [String: String], cairn: String,
-                schemaSet: SchemaSetFiles? = nil, rclone: String = "rclone") {
+    public init(
+        folder: String, target: BackupTarget, environment: [String: String], cairn: String,
+        schemaSet: SchemaSetFiles? = nil, rclone: String = "rclone"
+    ) {
         self.folder = ShardFolder(folder)
         self.target = target
         client = ObjectStoreClient(target, rclone: rclone, environment: environment)
@@ -42,10 +45,13 @@ public struct ShardRestore: Sendable {
         let started = Syscalls.monotonicSeconds()
         let present = folder.users()
         if !present.isEmpty, !force {
-            throw BackupError("\(folder.path) already holds \(present.count) repositor\(present.count == 1 ? "y" : "ies"); restore into an empty folder, or give --force to replace the ones the backup holds")
+            throw BackupError(
+                "\(folder.path) already holds \(present.count) repositor\(present.count == 1 ? "y" : "ies"); restore into an empty folder, or give --force to replace the ones the backup holds"
+            )
         }
         guard let bytes = try await client.read(BackupManifest.fileName, in: "") else {
-            throw BackupError("there is no backup at \(target): no \(BackupManifest.fileName); name the target cairn server backup wrote to")
+            throw BackupError(
+                "there is no backup at \(target): no \(BackupManifest.fileName); name the target cairn server backup wrote to")
         }
         let manifest = try BackupManifest.read(bytes, from: target)
         try BackupError.local { () throws(CairnError) in try FileSystem.makeFolders(folder.path) }
@@ -59,7 +65,9 @@ public struct ShardRestore: Sendable {
         }
         // The shard's place: the buckets it owned, the users who had moved away from it.
         try BackupError.local { () throws(CairnError) in
-            if let owned = manifest.ownedBuckets, case .success(let buckets) = BucketSet.parse(owned) { try folder.setOwnedBuckets(buckets) }
+            if let owned = manifest.ownedBuckets, case .success(let buckets) = BucketSet.parse(owned) {
+                try folder.setOwnedBuckets(buckets)
+            }
             for (uid, shard) in manifest.movedAway ?? [:] where manifest.users[uid] == nil { try folder.markMoved(uid, to: shard) }
         }
         var summary = Summary()

@@ -8,7 +8,9 @@ import CairnMerge
 public enum UserTransfer {
     /// Holds the pushes to `uid`'s repository, then writes the bundle of all of it to `file`;
     /// returns its refs (empty, and no file, for a repository with no commit yet).
-    public static func export(_ uid: String, from folder: ShardFolder, to file: String, holdTimeout: Double = 30) async throws(BackupError) -> [String: String] {
+    public static func export(_ uid: String, from folder: ShardFolder, to file: String, holdTimeout: Double = 30) async throws(BackupError)
+        -> [String: String]
+    {
         let repository = folder.repository(uid)
         guard FileSystem.kind(repository) == .folder else { throw BackupError("there is no repository of \(uid) on this shard") }
         try BackupError.local { () throws(CairnError) in try PushHold.take(repository, timeout: holdTimeout) }
@@ -22,8 +24,10 @@ public enum UserTransfer {
     /// Makes `uid`'s repository from `bundle` (nil: a repository with no commit yet), with
     /// `expected` as its refs and a history that verifies; refused in one line otherwise, with
     /// nothing left behind.
-    public static func importRepository(_ uid: String, bundle: String?, expecting expected: [String: String], into folder: ShardFolder,
-                                        cairn: String, schemaSet: SchemaSetFiles?) async throws(BackupError) -> [String: String] {
+    public static func importRepository(
+        _ uid: String, bundle: String?, expecting expected: [String: String], into folder: ShardFolder,
+        cairn: String, schemaSet: SchemaSetFiles?
+    ) async throws(BackupError) -> [String: String] {
         do {
             return try await RepositoryRebuild(folder: folder, cairn: cairn, schemaSet: schemaSet)
                 .build(uid, from: bundle.map { [$0] } ?? [], expecting: expected, audit: true)

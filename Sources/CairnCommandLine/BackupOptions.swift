@@ -8,7 +8,9 @@ package struct BackupOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the backup goes: s3://BUCKET/PREFIX, or an absolute folder.", valueName: "target"))
     package var to: String
 
-    @Option(name: .customLong("s3-endpoint"), help: ArgumentHelp("The object store's address (default: AWS_ENDPOINT_URL, else AWS S3 itself).", valueName: "url"))
+    @Option(
+        name: .customLong("s3-endpoint"),
+        help: ArgumentHelp("The object store's address (default: AWS_ENDPOINT_URL, else AWS S3 itself).", valueName: "url"))
     package var s3Endpoint: String?
 
     package init() {}
@@ -27,13 +29,20 @@ package struct RestoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The backup: s3://BUCKET/PREFIX, or an absolute folder.", valueName: "target"))
     package var from: String
 
-    @Option(name: .customLong("s3-endpoint"), help: ArgumentHelp("The object store's address (default: AWS_ENDPOINT_URL, else AWS S3 itself).", valueName: "url"))
+    @Option(
+        name: .customLong("s3-endpoint"),
+        help: ArgumentHelp("The object store's address (default: AWS_ENDPOINT_URL, else AWS S3 itself).", valueName: "url"))
     package var s3Endpoint: String?
 
-    @Option(help: ArgumentHelp("The schema set the restored repositories check pushes against, as cairn server init --schema.", valueName: "set"))
+    @Option(
+        help: ArgumentHelp(
+            "The schema set the restored repositories check pushes against, as cairn server init --schema.", valueName: "set"))
     package var schema: String?
 
-    @Flag(help: "Restore into a folder that holds repositories, replacing the backup's users (each replaced one kept in DIR/.cairn-shard/replaced/).")
+    @Flag(
+        help:
+            "Restore into a folder that holds repositories, replacing the backup's users (each replaced one kept in DIR/.cairn-shard/replaced/)."
+    )
     package var force = false
 
     package init() {}

@@ -42,8 +42,10 @@ extension CairnError.Remedy {
         case .checkCredentials: "check CAIRN_USERNAME and CAIRN_PASSWORD"
         case .giveCredentials: "set CAIRN_USERNAME and CAIRN_PASSWORD (or put the user in the URL)"
         case .nameUsers: "cairn server init FOLDER UID…"
-        case .giveStoreKey(let keyID): "set CAIRN_KEY_FILE to the key file that holds key \(keyID) (or CAIRN_KEY to its text) — nothing was read or written"
-        case .skipOtherUsers(let uid): "leave them out with --skip-other-users, or import the file into their store: cairn --user \(uid) import-firestore FILE"
+        case .giveStoreKey(let keyID):
+            "set CAIRN_KEY_FILE to the key file that holds key \(keyID) (or CAIRN_KEY to its text) — nothing was read or written"
+        case .skipOtherUsers(let uid):
+            "leave them out with --skip-other-users, or import the file into their store: cairn --user \(uid) import-firestore FILE"
         case .nameFirestoreProject: "give --project P (and --database D; (default) otherwise), or --shape node, which names no project"
         }
     }
@@ -52,8 +54,10 @@ extension CairnError.Remedy {
     /// treats specially, else in single quotes.
     public static func shellWord(_ word: String) -> String {
         let plain = word.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "/_.+-@%=:,".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "/_.+-@%=:,".unicodeScalars.contains(scalar))
         }
-        return plain && !word.isEmpty ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        return plain && !word.isEmpty
+            ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 }

@@ -1,10 +1,11 @@
 import CairnCore
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
 
 /// The tool's environment variables, read in one place for both of its programs (`cairn`,
 /// and `cairn-web`, which `cairn web` runs). The library never reads them: it takes their
@@ -38,9 +39,10 @@ package struct Environment {
     /// credentials of `CAIRN_USERNAME` and `CAIRN_PASSWORD` for a remote whose URL holds
     /// none, and the name of `CAIRN_DEVICE_NAME` for the commits this device makes.
     package var configuration: Configuration {
-        Configuration(lockTimeout: variables["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? Configuration.standardLockTimeout,
-                      username: variables["CAIRN_USERNAME"], password: variables["CAIRN_PASSWORD"], keys: keys,
-                      deviceName: variables["CAIRN_DEVICE_NAME"].flatMap { $0.isEmpty ? nil : $0 })
+        Configuration(
+            lockTimeout: variables["CAIRN_LOCK_TIMEOUT"].flatMap(Double.init) ?? Configuration.standardLockTimeout,
+            username: variables["CAIRN_USERNAME"], password: variables["CAIRN_PASSWORD"], keys: keys,
+            deviceName: variables["CAIRN_DEVICE_NAME"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The keys of encrypted stores: the key file text of `CAIRN_KEY`, else the key file
@@ -65,7 +67,8 @@ package struct Environment {
     package func networkTimeout() throws(CairnError) -> Double {
         guard let text = variables["CAIRN_NETWORK_TIMEOUT"] else { return SyncOptions.standardNetworkTimeout }
         guard let seconds = Double(String(text.trimmedOfSpaces)), seconds >= 0, seconds <= 86_400 else {
-            throw CairnError(.invalidInput, "invalid CAIRN_NETWORK_TIMEOUT \(String(reflecting: text)): give seconds, like 30 (0 for no timeout)")
+            throw CairnError(
+                .invalidInput, "invalid CAIRN_NETWORK_TIMEOUT \(String(reflecting: text)): give seconds, like 30 (0 for no timeout)")
         }
         return seconds
     }

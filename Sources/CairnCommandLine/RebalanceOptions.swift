@@ -5,19 +5,30 @@ package struct RebalanceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The shard that joins: HAProxy's backend name for it.", valueName: "name"))
     package var add: String
 
-    @Option(name: .customLong("shard"), help: ArgumentHelp("Each shard, the new one too, and the address of its administration (its --metrics address): name=http://host:port.", valueName: "name=url"))
+    @Option(
+        name: .customLong("shard"),
+        help: ArgumentHelp(
+            "Each shard, the new one too, and the address of its administration (its --metrics address): name=http://host:port.",
+            valueName: "name=url"))
     package var shards: [String] = []
 
-    @Option(help: ArgumentHelp("HAProxy's runtime API: its stats socket at level admin, HOST:PORT or a socket's path.", valueName: "address"))
+    @Option(
+        help: ArgumentHelp("HAProxy's runtime API: its stats socket at level admin, HOST:PORT or a socket's path.", valueName: "address"))
     package var haproxy: String
 
-    @Option(name: .customLong("buckets-map"), help: ArgumentHelp("HAProxy's map of buckets, as its configuration names it (written as it changes).", valueName: "file"))
+    @Option(
+        name: .customLong("buckets-map"),
+        help: ArgumentHelp("HAProxy's map of buckets, as its configuration names it (written as it changes).", valueName: "file"))
     package var bucketsMap: String
 
-    @Option(name: .customLong("users-map"), help: ArgumentHelp("HAProxy's map of pinned users, as its configuration names it (written as it changes).", valueName: "file"))
+    @Option(
+        name: .customLong("users-map"),
+        help: ArgumentHelp("HAProxy's map of pinned users, as its configuration names it (written as it changes).", valueName: "file"))
     package var usersMap: String
 
-    @Option(name: .customLong("admin-secret-file"), help: ArgumentHelp("The file of the operator's secret the shards were started with.", valueName: "file"))
+    @Option(
+        name: .customLong("admin-secret-file"),
+        help: ArgumentHelp("The file of the operator's secret the shards were started with.", valueName: "file"))
     package var adminSecretFile: String
 
     package init() {}
@@ -33,10 +44,11 @@ package struct RebalanceOptions: ParsableArguments {
 
     /// Each shard's name and administration URL.
     package var shardAddresses: [String: String] {
-        Dictionary(shards.map { entry in
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }, uniquingKeysWith: { $1 })
+        Dictionary(
+            shards.map { entry in
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }, uniquingKeysWith: { $1 })
     }
 
     package var arguments: [String] {

@@ -1,11 +1,12 @@
+import CairnCore
+import CairnMerge
+import CairnSchemaSets
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import CairnSchemaSets
 
 /// Finds the schema set an option names: a folder path (an argument with a `/` or a leading
 /// `.`: an app's own set), or a set's name, looked up in the folders of `$CAIRN_SCHEMA_PATH`
@@ -37,12 +38,19 @@ package enum SchemaLocator {
             if let set = try SchemaSetFolder.read(folder + "/" + argument) { return set }
         }
         if let set = SchemaSets.named(argument) { return set }
-        let known = Set(folders().flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { set in
-                ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + set)) ?? []).contains { $0.hasSuffix(".schema.json") }
-            }
-        } + SchemaSets.names).sorted()
-        let list = known.isEmpty ? "none found; set CAIRN_SCHEMA_PATH to the folder that holds the sets" : "known: " + known.joined(separator: ", ")
-        throw CairnError(.notFound, "there is no schema set \"\(argument)\" (\(list)); or give the path of a set's folder, like ./schema/my-app")
+        let known = Set(
+            folders().flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { set in
+                    ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + set)) ?? []).contains {
+                        $0.hasSuffix(".schema.json")
+                    }
+                }
+            } + SchemaSets.names
+        ).sorted()
+        let list =
+            known.isEmpty
+            ? "none found; set CAIRN_SCHEMA_PATH to the folder that holds the sets" : "known: " + known.joined(separator: ", ")
+        throw CairnError(
+            .notFound, "there is no schema set \"\(argument)\" (\(list)); or give the path of a set's folder, like ./schema/my-app")
     }
 }

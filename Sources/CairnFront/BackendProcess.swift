@@ -39,7 +39,9 @@ struct BackendProcess: Sendable {
             return ends
         }
         let stdin = try pipe(), stdout = try pipe()
-        let stderr = try Syscalls.unnamedFile(in: scratch).mapError { StartFailure(description: "no file for \(path)'s stderr in \(scratch): \($0)") }.get()
+        let stderr = try Syscalls.unnamedFile(in: scratch).mapError {
+            StartFailure(description: "no file for \(path)'s stderr in \(scratch): \($0)")
+        }.get()
         opened.append(stderr)
         let writtenAhead = input.count <= inputWrittenAhead
         if writtenAhead {
@@ -52,8 +54,10 @@ struct BackendProcess: Sendable {
             opened.removeAll { $0 == stdin.write }
         }
         let pid: Int32
-        switch Syscalls.spawn(path, arguments: [path], environment: environment,
-                              input: stdin.read, output: stdout.write, error: stderr) {
+        switch Syscalls.spawn(
+            path, arguments: [path], environment: environment,
+            input: stdin.read, output: stdout.write, error: stderr)
+        {
         case .success(let started): pid = started
         case .failure(let error): throw StartFailure(description: "cannot start \(path): \(error)")
         }

@@ -20,7 +20,9 @@ struct FrontMetrics: Sendable {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         // From 5 ms to a minute: a fetch of nothing to a restore of a large store.
-        factory.defaultDurationHistogramBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60].map { .milliseconds(Int64($0 * 1000)) }
+        factory.defaultDurationHistogramBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60].map {
+            .milliseconds(Int64($0 * 1000))
+        }
         self.factory = factory
         backendsRunning = CoreMetrics.Gauge(label: "cairn_backends_running", dimensions: [], factory: factory)
     }
@@ -28,7 +30,8 @@ struct FrontMetrics: Sendable {
     let backendsRunning: CoreMetrics.Gauge
 
     func request(route: String, status: Int) {
-        CoreMetrics.Counter(label: "cairn_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory).increment()
+        CoreMetrics.Counter(label: "cairn_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
+            .increment()
     }
 
     func tokenRefused(_ reason: String) {
@@ -40,7 +43,8 @@ struct FrontMetrics: Sendable {
             CoreMetrics.Counter(label: "cairn_pushes_total", dimensions: [("result", "accepted")], factory: factory).increment()
         }
         for rule in Set(refusedRules).sorted() {
-            CoreMetrics.Counter(label: "cairn_pushes_total", dimensions: [("result", "refused"), ("rule", rule)], factory: factory).increment()
+            CoreMetrics.Counter(label: "cairn_pushes_total", dimensions: [("result", "refused"), ("rule", rule)], factory: factory)
+                .increment()
         }
     }
 
@@ -49,7 +53,8 @@ struct FrontMetrics: Sendable {
     }
 
     func hook(_ name: String, seconds: Double) {
-        CoreMetrics.Timer(label: "cairn_hook_seconds", dimensions: [("hook", name)], factory: factory).recordNanoseconds(Int64(seconds * 1e9))
+        CoreMetrics.Timer(label: "cairn_hook_seconds", dimensions: [("hook", name)], factory: factory).recordNanoseconds(
+            Int64(seconds * 1e9))
     }
 
     func provisioned() {

@@ -36,11 +36,13 @@ public struct FrontOptions: Sendable {
     /// git's `http-backend`.
     public var httpBackend: String
 
-    public init(folder: String, host: String = "127.0.0.1", port: Int = 8080, tls: (certificate: String, key: String)? = nil,
-                schemaSet: SchemaSetFiles? = nil, identity: IdentityOptions, allowsAnonymousWrites: Bool = false,
-                maxBackends: Int? = nil, queueTimeout: Double = 10, maxBodyBytes: Int = 100 * 1_048_576,
-                metricsHost: String = "127.0.0.1", metricsPort: Int = 9464, adminSecret: [UInt8]? = nil, cairn: String,
-                httpBackend: String = "/usr/lib/git-core/git-http-backend") {
+    public init(
+        folder: String, host: String = "127.0.0.1", port: Int = 8080, tls: (certificate: String, key: String)? = nil,
+        schemaSet: SchemaSetFiles? = nil, identity: IdentityOptions, allowsAnonymousWrites: Bool = false,
+        maxBackends: Int? = nil, queueTimeout: Double = 10, maxBodyBytes: Int = 100 * 1_048_576,
+        metricsHost: String = "127.0.0.1", metricsPort: Int = 9464, adminSecret: [UInt8]? = nil, cairn: String,
+        httpBackend: String = "/usr/lib/git-core/git-http-backend"
+    ) {
         self.folder = folder
         self.host = host
         self.port = port

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CairnCluster
 import CairnCore
 import Crypto
@@ -10,6 +5,12 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The endpoints that move users between shards (`cairn server rebalance` calls them), on the
 /// private metrics address, each asking for the operator's secret (`--admin-secret-file`) as
@@ -72,7 +73,9 @@ extension FrontServer {
             guard let uid = context.parameters.get("uid"), FileSystem.kind(folder.repository(uid)) == .folder else {
                 return Self.text(404, "there is no repository of that user here")
             }
-            do { return Self.text(200, UserTransfer.text(try await UserTransfer.refs(of: uid, in: folder))) } catch { return Self.text(500, "\(error)") }
+            do { return Self.text(200, UserTransfer.text(try await UserTransfer.refs(of: uid, in: folder))) } catch {
+                return Self.text(500, "\(error)")
+            }
         }
         router.post("/admin/users/:uid/release") { request, context in
             if let refused = server.adminRefusal(request) { return refused }

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CairnCluster
 import CairnCore
 import CairnIdentity
@@ -18,6 +13,12 @@ import NIOSSL
 import ServiceLifecycle
 import Synchronization
 import UnixSignals
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `cairn server run`: one process that serves a whole deployment on one machine. It checks
 /// each request's ID token (``Gatekeeper``), makes the user's repository on their first sync
@@ -44,14 +45,17 @@ public struct FrontServer: Sendable {
         var existing = options.folder
         while FileSystem.kind(existing) == nil, existing != "/" { existing = FileSystem.parent(of: existing) }
         guard FileSystem.kind(existing) == .folder else {
-            throw CairnError(.invalidInput, "\(existing) is not a folder, so \(options.folder) cannot be made; name another folder for the repositories")
+            throw CairnError(
+                .invalidInput, "\(existing) is not a folder, so \(options.folder) cannot be made; name another folder for the repositories")
         }
         try FileSystem.makeFolders(options.folder)
         guard FileManager.default.isWritableFile(atPath: options.folder) else {
-            throw CairnError(.io, "\(options.folder) cannot be written, so no repository can be made there; name a folder this user may write")
+            throw CairnError(
+                .io, "\(options.folder) cannot be written, so no repository can be made there; name a folder this user may write")
         }
         guard FileManager.default.isExecutableFile(atPath: options.httpBackend) else {
-            throw CairnError(.notFound, "\(options.httpBackend) is not there: git's http-backend serves the repositories (Debian's git package has it)")
+            throw CairnError(
+                .notFound, "\(options.httpBackend) is not there: git's http-backend serves the repositories (Debian's git package has it)")
         }
         if let tls = options.tls {
             for file in [tls.certificate, tls.key] where !FileManager.default.isReadableFile(atPath: file) {
@@ -59,7 +63,10 @@ public struct FrontServer: Sendable {
             }
         }
         guard options.port == 0 || (options.host, options.port) != (options.metricsHost, options.metricsPort) else {
-            throw CairnError(.invalidInput, "--metrics \(options.metricsHost):\(options.metricsPort) is the address the repositories are served on; give the metrics an address of their own")
+            throw CairnError(
+                .invalidInput,
+                "--metrics \(options.metricsHost):\(options.metricsPort) is the address the repositories are served on; give the metrics an address of their own"
+            )
         }
         let verifier = try await TokenVerifier.start(options.identity, logger: logger)
         let reports = try FileSystem.makeTemporaryFolder(prefix: "cairn-front-reports")
@@ -77,8 +84,10 @@ public struct FrontServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT; `ready` is told the two ports once both listen.
-    public func run(_ role: Role = .repositories,
-                    ready: @escaping @Sendable (_ port: Int, _ metricsPort: Int) -> Void = { _, _ in }) async throws {
+    public func run(
+        _ role: Role = .repositories,
+        ready: @escaping @Sendable (_ port: Int, _ metricsPort: Int) -> Void = { _, _ in }
+    ) async throws {
         defer { try? FileManager.default.removeItem(atPath: reports) }
         let ports = PortPair()
         let quiet = Logger(label: "cairn.front.http") { _ in SwiftLogNoOpLogHandler() }
@@ -92,11 +101,12 @@ public struct FrontServer: Sendable {
         router.get("**", use: handler)
         router.post("**", use: handler)
         router.head("**", use: handler)
-        let server: HTTPServerBuilder = if let tls = options.tls {
-            try .tls(.http1(), tlsConfiguration: Self.tlsConfiguration(certificate: tls.certificate, key: tls.key))
-        } else {
-            .http1()
-        }
+        let server: HTTPServerBuilder =
+            if let tls = options.tls {
+                try .tls(.http1(), tlsConfiguration: Self.tlsConfiguration(certificate: tls.certificate, key: tls.key))
+            } else {
+                .http1()
+            }
         let application = Application(
             router: router, server: server,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
@@ -105,13 +115,15 @@ public struct FrontServer: Sendable {
             },
             logger: quiet)
         let metricsApplication = Application(
-            router: metricsRouter(), configuration: .init(address: .hostname(options.metricsHost, port: options.metricsPort), serverName: nil),
+            router: metricsRouter(),
+            configuration: .init(address: .hostname(options.metricsHost, port: options.metricsPort), serverName: nil),
             onServerRunning: { channel in
                 if let both = ports.set(metrics: channel.localAddress?.port ?? 0) { ready(both.0, both.1) }
             },
             logger: quiet)
-        let group = ServiceGroup(services: [application, metricsApplication], gracefulShutdownSignals: [.sigterm, .sigint],
-                                 cancellationSignals: [], logger: quiet)
+        let group = ServiceGroup(
+            services: [application, metricsApplication], gracefulShutdownSignals: [.sigterm, .sigint],
+            cancellationSignals: [], logger: quiet)
         try await group.run()
     }
 
@@ -160,7 +172,8 @@ public struct FrontServer: Sendable {
             (identity, repository) = (who, read)
         }
         line.uid = identity.uid
-        let expected: [HTTPRequest.Method] = repository.rest == "git-upload-pack" || repository.rest == "git-receive-pack" ? [.post] : [.get, .head]
+        let expected: [HTTPRequest.Method] =
+            repository.rest == "git-upload-pack" || repository.rest == "git-receive-pack" ? [.post] : [.get, .head]
         guard expected.contains(request.method) else {
             return finish(405, "\(request.method) is not how git asks for \(repository.rest)")
         }
@@ -176,7 +189,9 @@ public struct FrontServer: Sendable {
         }
         // A push runs holding its permit, which a move of the repository waits for.
         var permit: PushPermit?
-        if repository.uid != nil, repository.rest == "git-receive-pack", FileSystem.kind(options.folder + "/" + repository.folder) == .folder {
+        if repository.uid != nil, repository.rest == "git-receive-pack",
+            FileSystem.kind(options.folder + "/" + repository.folder) == .folder
+        {
             permit = PushPermit.acquire(options.folder + "/" + repository.folder)
             if permit == nil {
                 return finish(503, Self.heldMessage(identity.uid), reason: "held", headers: Self.retryAfter(5))
@@ -207,8 +222,10 @@ public struct FrontServer: Sendable {
         guard await slots.acquire(timeout: options.queueTimeout) else {
             var headers = HTTPFields()
             headers[.retryAfter] = "5"
-            return finish(503, "the server runs \(options.maxBackends) git backends at once, all busy for \(Int(options.queueTimeout)) s; try again shortly",
-                          reason: "busy", headers: headers)
+            return finish(
+                503,
+                "the server runs \(options.maxBackends) git backends at once, all busy for \(Int(options.queueTimeout)) s; try again shortly",
+                reason: "busy", headers: headers)
         }
         metrics.backendsRunning.record(await slots.running)
         let report = reports + "/" + line.id
@@ -272,7 +289,9 @@ public struct FrontServer: Sendable {
                 return finish(refusal.status, refusal.message, reason: refusal.reason, headers: Self.retryAfter(5))
             }
             do {
-                if repository.uid != nil, try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet) {
+                if repository.uid != nil,
+                    try Server.provision(uid: identity.uid, in: options.folder, cairn: options.cairn, schemaSet: options.schemaSet)
+                {
                     metrics.provisioned()
                     logger.info("provisioned", metadata: ["request": "\(line.id)", "uid": "\(identity.uid)"])
                 }
@@ -321,9 +340,12 @@ public struct FrontServer: Sendable {
     /// may not push (unless anonymous writes are allowed).
     func anonymousRefusal(_ identity: Identity, _ repository: GitRequestPath) -> (reason: String, message: String)? {
         guard identity.isAnonymous, !options.allowsAnonymousWrites, repository.uid != nil,
-              FileSystem.kind(options.folder + "/" + repository.folder) == nil else { return nil }
-        return (TokenRefusal.Reason.anonymousWrite.rawValue,
-                "user \(identity.uid) is signed in anonymously and the server keeps no progress of anonymous accounts; sign in, or start the server with --allow-anonymous-writes")
+            FileSystem.kind(options.folder + "/" + repository.folder) == nil
+        else { return nil }
+        return (
+            TokenRefusal.Reason.anonymousWrite.rawValue,
+            "user \(identity.uid) is signed in anonymously and the server keeps no progress of anonymous accounts; sign in, or start the server with --allow-anonymous-writes"
+        )
     }
 
     // MARK: Helpers
@@ -345,12 +367,15 @@ public struct FrontServer: Sendable {
                 metrics.hook(hook.hook, seconds: hook.seconds)
                 if hook.hook == "pre-receive" {
                     metrics.push(refusedRules: hook.refusedRules)
-                    extra["push"] = "\(hook.refusedRules.isEmpty ? "accepted" : "refused: " + Set(hook.refusedRules).sorted().joined(separator: ","))"
+                    extra["push"] =
+                        "\(hook.refusedRules.isEmpty ? "accepted" : "refused: " + Set(hook.refusedRules).sorted().joined(separator: ","))"
                 }
             }
             _ = try? FileSystem.removeFile(report)
             if !ending.succeeded {
-                logger.warning("git http-backend failed", metadata: ["request": "\(line.id)", "exit": "\(ending.status)", "stderr": "\(ending.stderr.prefix(500))"])
+                logger.warning(
+                    "git http-backend failed",
+                    metadata: ["request": "\(line.id)", "exit": "\(ending.status)", "stderr": "\(ending.stderr.prefix(500))"])
             }
             line.log(logger, status: status, seconds: clock() - started, extra: extra)
         }
@@ -392,7 +417,8 @@ public struct FrontServer: Sendable {
 
     static func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
         let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-        return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        return TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
     }
 }
 

@@ -21,8 +21,9 @@ struct Gatekeeper: Sendable {
     /// with `query`).
     func decide(authorization: String?, path: String, query: String?) async -> Decision {
         guard let presented = PresentedToken(authorization: authorization) else {
-            return .refused(status: 401, reason: TokenRefusal.Reason.missing.rawValue,
-                            message: "no token: give the app's ID token as the password, with the user ID as the user name")
+            return .refused(
+                status: 401, reason: TokenRefusal.Reason.missing.rawValue,
+                message: "no token: give the app's ID token as the password, with the user ID as the user name")
         }
         let identity: Identity
         switch await verifier.verify(presented.token) {
@@ -32,21 +33,27 @@ struct Gatekeeper: Sendable {
         let repository: GitRequestPath
         switch GitRequestPath.read(path) {
         case .success(let read): repository = read
-        case .failure(let why): return .refused(status: 403, reason: "path", message: "the path names no repository of \(identity.uid): \(why)")
+        case .failure(let why):
+            return .refused(status: 403, reason: "path", message: "the path names no repository of \(identity.uid): \(why)")
         }
         // A user's progress is theirs alone; shared content is read by every signed-in user,
         // and its hook lets only the collection's authors publish.
         if let owner = repository.uid, owner != identity.uid {
-            return .refused(status: 403, reason: TokenRefusal.Reason.otherUser.rawValue,
-                            message: "the token is user \(identity.uid)'s, and the repository is \(owner)'s")
+            return .refused(
+                status: 403, reason: TokenRefusal.Reason.otherUser.rawValue,
+                message: "the token is user \(identity.uid)'s, and the repository is \(owner)'s")
         }
         if let username = presented.username, !username.isEmpty, username != identity.uid {
-            return .refused(status: 403, reason: TokenRefusal.Reason.otherUser.rawValue,
-                            message: "the user name \(username) is not the token's user \(identity.uid)")
+            return .refused(
+                status: 403, reason: TokenRefusal.Reason.otherUser.rawValue,
+                message: "the user name \(username) is not the token's user \(identity.uid)")
         }
         if identity.isAnonymous, !allowsAnonymousWrites, GitRequestPath.isWrite(rest: repository.rest, query: query) {
-            return .refused(status: 403, reason: TokenRefusal.Reason.anonymousWrite.rawValue,
-                            message: "user \(identity.uid) is signed in anonymously and may not push; sign in, or start the server with --allow-anonymous-writes")
+            return .refused(
+                status: 403, reason: TokenRefusal.Reason.anonymousWrite.rawValue,
+                message:
+                    "user \(identity.uid) is signed in anonymously and may not push; sign in, or start the server with --allow-anonymous-writes"
+            )
         }
         return .allowed(identity, repository)
     }

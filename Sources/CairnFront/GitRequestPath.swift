@@ -1,6 +1,6 @@
-import Foundation
 import CairnCore
 import CairnMerge
+import Foundation
 
 /// A request for a repository, read from its path: a user's progress, `/git/<uid>.git/<rest>`,
 /// or an item of shared content, `/git/content/<collection>/<item>.git/<rest>` (as `cairn

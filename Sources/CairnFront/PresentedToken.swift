@@ -20,7 +20,8 @@ struct PresentedToken: Sendable {
             (username, token) = (nil, value)
         case "basic":
             guard let decoded = Data(base64Encoded: value).flatMap({ String(data: $0, encoding: .utf8) }),
-                  let colon = decoded.firstIndex(of: ":") else { return nil }
+                let colon = decoded.firstIndex(of: ":")
+            else { return nil }
             let password = String(decoded[decoded.index(after: colon)...])
             guard !password.isEmpty else { return nil }
             (username, token) = (String(decoded[..<colon]), password)

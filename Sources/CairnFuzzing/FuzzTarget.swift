@@ -34,11 +34,17 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public var policies: [MergePolicy] {
         switch self {
         case .json, .paths, .storeTree, .schemaSet: []
-        case .fields: [.plain, .fields(["n": .counter, "m": .max, "u": .union, "a": .appendOnly], others: nil),
-                       .fields([:], others: .max)]
+        case .fields:
+            [
+                .plain, .fields(["n": .counter, "m": .max, "u": .union, "a": .appendOnly], others: nil),
+                .fields([:], others: .max),
+            ]
         case .lww: [.lww("t", children: [:]), .lww("t", children: ["n": .counter, "u": .union, "f": .plain])]
-        case .highest: [.highest("v", then: "t", children: [:]), .highest("v", then: nil, children: [:]),
-                        .highest("v", then: "t", children: ["n": .counter, "m": .min])]
+        case .highest:
+            [
+                .highest("v", then: "t", children: [:]), .highest("v", then: nil, children: [:]),
+                .highest("v", then: "t", children: ["n": .counter, "m": .min]),
+            ]
         case .entriesLatest: [.entriesLatest(by: "t")]
         case .appendOnly: [.appendOnly]
         case .appendOnlyLatest: [.appendOnlyLatest(by: "t")]

@@ -11,8 +11,9 @@ public enum JSONFuzzing {
         let parsed = try? JSONParser().parse(input)
         let small = try? JSONParser(limits: JSONLimits(maxBytes: 256, maxDepth: 4)).parse(input)
         if let small {
-            Invariant.require(parsed.map { JSONValue.same($0, small) } ?? false,
-                              "tighter limits accepted what the default limits did not, or read it differently")
+            Invariant.require(
+                parsed.map { JSONValue.same($0, small) } ?? false,
+                "tighter limits accepted what the default limits did not, or read it differently")
         }
         guard let value = parsed else { return }
         Invariant.require(String(validating: input, as: UTF8.self) != nil, "accepted bytes that are not UTF-8")

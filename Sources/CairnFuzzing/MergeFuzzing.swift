@@ -18,13 +18,16 @@ public enum MergeFuzzing {
         let (base, ours, theirs) = (sides.base, sides.ours, sides.theirs)
         let forward = policy.merge(base: base, ours: ours, theirs: theirs)
         let name = policy.name
-        Invariant.require(MergeLawChecker.fingerprint(forward) == MergeLawChecker.fingerprint(policy.merge(base: base, ours: ours, theirs: theirs)),
-                          "\(name) is not deterministic")
+        Invariant.require(
+            MergeLawChecker.fingerprint(forward) == MergeLawChecker.fingerprint(policy.merge(base: base, ours: ours, theirs: theirs)),
+            "\(name) is not deterministic")
         Invariant.require(forward.conflicts == forward.conflicts.sorted(), "\(name) records are not sorted")
         // The laws, by the shared checker: on the sides, and on each of them three times
         // (merge(x, x, x) == x).
         let checker = MergeLawChecker(policy: policy)
-        for laws in [LawCase(base: base, ours: ours, theirs: theirs)] + [base, ours, theirs].map({ LawCase(base: $0, ours: $0, theirs: $0) }) {
+        for laws in [LawCase(base: base, ours: ours, theirs: theirs)]
+            + [base, ours, theirs].map({ LawCase(base: $0, ours: $0, theirs: $0) })
+        {
             let violations = checker.violations(of: laws)
             Invariant.require(violations.isEmpty, violations.map(\.description).joined(separator: "\n"))
         }

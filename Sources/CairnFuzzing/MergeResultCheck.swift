@@ -10,7 +10,8 @@ struct MergeResultCheck {
     /// Both sides present and changed from the base, differently: the case a policy decides.
     var bothChanged: (JSONValue, JSONValue)? {
         guard let ours = sides.ours, let theirs = sides.theirs, !JSONValue.same(ours, theirs),
-              !JSONValue.same(ours, sides.base), !JSONValue.same(theirs, sides.base) else { return nil }
+            !JSONValue.same(ours, sides.base), !JSONValue.same(theirs, sides.base)
+        else { return nil }
         return (ours, theirs)
     }
 
@@ -99,10 +100,13 @@ struct MergeResultCheck {
         var base: [JSONValue] = []
         if case .array(let elements)? = sides.base { base = elements }
         let keys = merged.map { $0.canonicalBytes() }
-        require(zip(keys, keys.dropFirst()).allSatisfy { $0.lexicographicallyPrecedes($1) },
-                "elements not in canonical order, or repeated")
-        let (inBase, inOurs, inTheirs) = (Set(base.map { $0.canonicalBytes() }), Set(x.map { $0.canonicalBytes() }),
-                                          Set(y.map { $0.canonicalBytes() }))
+        require(
+            zip(keys, keys.dropFirst()).allSatisfy { $0.lexicographicallyPrecedes($1) },
+            "elements not in canonical order, or repeated")
+        let (inBase, inOurs, inTheirs) = (
+            Set(base.map { $0.canonicalBytes() }), Set(x.map { $0.canonicalBytes() }),
+            Set(y.map { $0.canonicalBytes() })
+        )
         let expected = inOurs.union(inTheirs).filter { !inBase.contains($0) || (inOurs.contains($0) && inTheirs.contains($0)) }
         require(Set(keys) == expected, "not what either side added, less what either removed")
     }

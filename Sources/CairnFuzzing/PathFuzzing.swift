@@ -63,8 +63,9 @@ public enum PathFuzzing {
     static func checkRules(_ id: String) {
         let scalars = id.unicodeScalars
         Invariant.require(!id.isEmpty && id.utf8.count <= DocumentID.maxBytes, "an ID of \(id.utf8.count) bytes")
-        Invariant.require(!id.utf8.contains(UInt8(ascii: "/")) && !id.utf8.contains(UInt8(ascii: "\\")),
-                          "an ID with a slash or a backslash")
+        Invariant.require(
+            !id.utf8.contains(UInt8(ascii: "/")) && !id.utf8.contains(UInt8(ascii: "\\")),
+            "an ID with a slash or a backslash")
         Invariant.require(id != "." && id != "..", "an ID that is a dot name")
         Invariant.require(!scalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "an ID with a control character")
         Invariant.require(!(id.utf8.count >= 4 && id.hasPrefix("__") && id.hasSuffix("__")), "a reserved ID")

@@ -43,8 +43,9 @@ public enum StoreTreeFuzzing {
         Invariant.require(texts.count == names.count, "accepted a name that is not UTF-8")
         for name in texts {
             Invariant.require(!name.isEmpty && name != "." && name != "..", "accepted the name \"\(name)\"")
-            Invariant.require(!name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(UInt8(ascii: "\\")),
-                              "accepted a name with a slash or backslash: \(name)")
+            Invariant.require(
+                !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(UInt8(ascii: "\\")),
+                "accepted a name with a slash or backslash: \(name)")
             Invariant.require(!isGitFolder(name), "accepted a name that could be .git: \(name)")
         }
         if texts == [".gitattributes"] || (texts.count >= 2 && texts[0] == ".cairn") { return }
@@ -53,8 +54,9 @@ public enum StoreTreeFuzzing {
             Invariant.require(false, "accepted \(joined), which is not a document's file")
             return
         }
-        Invariant.require(path.segments.count >= 2 && path.segments[0] == "users" && path.segments[1] == uid,
-                          "accepted \(joined), a document of another user than \(uid)")
+        Invariant.require(
+            path.segments.count >= 2 && path.segments[0] == "users" && path.segments[1] == uid,
+            "accepted \(joined), a document of another user than \(uid)")
         Invariant.require(path.fileName == joined, "a document's file is written differently from \(joined)")
     }
 
@@ -62,8 +64,9 @@ public enum StoreTreeFuzzing {
     static func checkRefused(_ names: [String?], uid: String, refusal: String) {
         let texts = names.compactMap { $0 }
         guard texts.count == names.count, !texts.contains(where: { $0.utf8.contains(UInt8(ascii: "/")) }),
-              let path = DocumentPath(fileName: texts.joined(separator: "/")),
-              path.segments[0] == "users", path.segments[1] == uid else { return }
+            let path = DocumentPath(fileName: texts.joined(separator: "/")),
+            path.segments[0] == "users", path.segments[1] == uid
+        else { return }
         Invariant.require(false, "refused \(path.fileName), a valid document of \(uid): \(refusal)")
     }
 }

@@ -25,8 +25,10 @@ public struct IdentityOptions: Sendable, Hashable {
     /// costs at most one fetch a minute.
     public var refetchInterval: Double
 
-    public init(issuer: String, audience: String, keySet: KeySetSource, uidClaim: String = "sub", leeway: Int64 = 60,
-                maxTokenBytes: Int = 16 * 1024, refetchInterval: Double = 60) {
+    public init(
+        issuer: String, audience: String, keySet: KeySetSource, uidClaim: String = "sub", leeway: Int64 = 60,
+        maxTokenBytes: Int = 16 * 1024, refetchInterval: Double = 60
+    ) {
         self.issuer = issuer
         self.audience = audience
         self.keySet = keySet

@@ -1,11 +1,12 @@
+import CairnCore
+import CairnMerge
+import JWTKit
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import JWTKit
 
 /// The signing keys of an identity provider, read from its JSON Web Key Set (RFC 7517): its
 /// RSA keys (for RS256) and P-256 keys (for ES256), each by its key ID. Keys of other kinds,
@@ -24,7 +25,8 @@ struct ProviderKeys: Sendable {
         do {
             value = try JSONParser(limits: .documents).parse(bytes)
         } catch {
-            throw CairnError(.invalidInput, "the key set \(source) is not JSON (\(error.description)); give the provider's JWKS", cause: error)
+            throw CairnError(
+                .invalidInput, "the key set \(source) is not JSON (\(error.description)); give the provider's JWKS", cause: error)
         }
         guard case .array(let entries)? = value.field("keys") else {
             throw CairnError(.invalidInput, "the key set \(source) has no \"keys\" array; give the provider's JWKS (a JSON Web Key Set)")
@@ -60,7 +62,8 @@ struct ProviderKeys: Sendable {
         }
         guard !algorithms.isEmpty else {
             let why = passedOver.isEmpty ? "it is empty" : passedOver.prefix(3).joined(separator: "; ")
-            throw CairnError(.invalidInput, "the key set \(source) holds no key to verify ID tokens with (an RSA or P-256 key with a kid): \(why)")
+            throw CairnError(
+                .invalidInput, "the key set \(source) holds no key to verify ID tokens with (an RSA or P-256 key with a kid): \(why)")
         }
         // No key stands in for another: a token whose key ID is not here is refused.
         _ = await collection.clearDefault()

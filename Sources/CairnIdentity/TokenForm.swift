@@ -1,9 +1,10 @@
+import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnMerge
 
 /// What a JWT's compact form must be before anything is verified (RFC 7515 §7.1, RFC 7519):
 /// three parts of unpadded base64url, a header and a payload that are JSON objects with no key
@@ -34,7 +35,8 @@ struct TokenForm {
                 value = try JSONParser(limits: .documents).parse(bytes)
             } catch {
                 let duplicate = error.description.contains("duplicate key")
-                throw TokenRefusal(duplicate ? .duplicateKey : .malformed, "the token's \(name) is not a JSON object as a JWT's is: \(error.description)")
+                throw TokenRefusal(
+                    duplicate ? .duplicateKey : .malformed, "the token's \(name) is not a JSON object as a JWT's is: \(error.description)")
             }
             guard case .object(let object) = value else {
                 throw TokenRefusal(.malformed, "the token's \(name) is not a JSON object")

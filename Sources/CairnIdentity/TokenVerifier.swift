@@ -1,13 +1,14 @@
+import CairnCore
+import CairnMerge
+import Dispatch
+import JWTKit
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import Dispatch
-import CairnMerge
-import JWTKit
-import Logging
 
 /// Verifies the ID tokens devices send with the keys of their identity provider: the form
 /// (``TokenForm``), the algorithm (RS256 or ES256, the one the key is for), the key (by its
@@ -28,17 +29,22 @@ public actor TokenVerifier {
 
     /// Reads the key set of `options` and returns a verifier for it. A key set that cannot be
     /// read, is not JSON or holds no usable key is refused in one line.
-    public static func start(_ options: IdentityOptions, logger: Logger = Logger(label: "cairn.identity"),
-                             now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                             fetch: @escaping @Sendable (KeySetSource) async throws(CairnError) -> [UInt8] = TokenVerifier.read)
-        async throws(CairnError) -> TokenVerifier {
+    public static func start(
+        _ options: IdentityOptions, logger: Logger = Logger(label: "cairn.identity"),
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        fetch: @escaping @Sendable (KeySetSource) async throws(CairnError) -> [UInt8] = TokenVerifier.read
+    )
+        async throws(CairnError) -> TokenVerifier
+    {
         let keys = try await ProviderKeys.read(try await fetch(options.keySet), from: options.keySet.description)
         return TokenVerifier(options: options, keys: keys, fetchedAt: now(), fetch: fetch, now: now, logger: logger)
     }
 
-    private init(options: IdentityOptions, keys: ProviderKeys, fetchedAt: Double,
-                 fetch: @escaping @Sendable (KeySetSource) async throws(CairnError) -> [UInt8],
-                 now: @escaping @Sendable () -> Double, logger: Logger) {
+    private init(
+        options: IdentityOptions, keys: ProviderKeys, fetchedAt: Double,
+        fetch: @escaping @Sendable (KeySetSource) async throws(CairnError) -> [UInt8],
+        now: @escaping @Sendable () -> Double, logger: Logger
+    ) {
         self.options = options
         self.keys = keys
         self.fetchedAt = fetchedAt
@@ -62,13 +68,16 @@ public actor TokenVerifier {
     private func identity(of token: String) async throws(TokenRefusal) -> Identity {
         let form = try TokenForm(token, maxBytes: options.maxTokenBytes)
         guard case .string(let algorithm)? = form.header["alg"], ["RS256", "ES256"].contains(algorithm) else {
-            throw TokenRefusal(.algorithm, "the token's algorithm is \(form.header["alg"]?.inlineText ?? "not given"); ID tokens are signed with RS256 or ES256")
+            throw TokenRefusal(
+                .algorithm,
+                "the token's algorithm is \(form.header["alg"]?.inlineText ?? "not given"); ID tokens are signed with RS256 or ES256")
         }
         guard form.header["crit"] == nil else {
             throw TokenRefusal(.malformed, "the token's header has \"crit\" extensions, which this server does not read")
         }
         guard case .string(let kid)? = form.header["kid"], TokenForm.isKeyID(kid) else {
-            throw TokenRefusal(.keyID, "the token's kid is \(form.header["kid"] == nil ? "missing" : "not a key ID (letters, digits, - _ . only)")")
+            throw TokenRefusal(
+                .keyID, "the token's kid is \(form.header["kid"] == nil ? "missing" : "not a key ID (letters, digits, - _ . only)")")
         }
         if keys.algorithms[kid] == nil { await refetch() }
         guard let keyAlgorithm = keys.algorithms[kid] else {
@@ -122,8 +131,9 @@ public actor TokenVerifier {
         }
         var provider: String?
         if case .string(let said)? = payload["firebase"]?.field("sign_in_provider") { provider = said }
-        return Identity(uid: uid, isAnonymous: provider == "anonymous", signInProvider: provider,
-                        expiresAt: Int64(expiry.rounded(.down)))
+        return Identity(
+            uid: uid, isAnonymous: provider == "anonymous", signInProvider: provider,
+            expiresAt: Int64(expiry.rounded(.down)))
     }
 
     /// A NumericDate (RFC 7519 §2): a number of seconds since 1970.

@@ -29,10 +29,12 @@ public struct HookReport: Sendable, Hashable {
     /// cannot be written loses the report, never the push.
     public func append(environment: [String: String]) {
         guard let path = environment[Self.variable], !path.isEmpty else { return }
-        let line = Array(JSONValue.object([
-            "hook": .string(hook), "seconds": .double(seconds), "cpu": .double(cpuSeconds),
-            "refused": .array(refusedRules.map { .string($0) }),
-        ]).inlineText.utf8) + [UInt8(ascii: "\n")]
+        let line =
+            Array(
+                JSONValue.object([
+                    "hook": .string(hook), "seconds": .double(seconds), "cpu": .double(cpuSeconds),
+                    "refused": .array(refusedRules.map { .string($0) }),
+                ]).inlineText.utf8) + [UInt8(ascii: "\n")]
         try? FileSystem.appendLines(line, to: path)
     }
 

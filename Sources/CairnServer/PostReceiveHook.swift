@@ -15,7 +15,9 @@ public struct PostReceiveHook {
         do {
             repository = try Repository.openFromEnvironment()
         } catch {
-            throw CairnError(.notFound, "cairn hook post-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error)
+            throw CairnError(
+                .notFound, "cairn hook post-receive runs inside a bare repository made by cairn server init (\(error.message))",
+                cause: error)
         }
     }
 
@@ -31,7 +33,8 @@ public struct PostReceiveHook {
             let fields = line.split(separator: " ")
             let zero = String(repeating: "0", count: 40)
             guard fields.count == 3, fields[2] == "refs/heads/" + Store.branch, fields[1] != zero,
-                  let new = ObjectID(hex: String(fields[1])) else { continue }
+                let new = ObjectID(hex: String(fields[1]))
+            else { continue }
             updates.append((fields[0] == zero ? nil : ObjectID(hex: String(fields[0])), new))
         }
         var removed: [String] = []

@@ -1,12 +1,13 @@
+import CairnCore
+import CairnMerge
+import Git
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import Git
-import GitFormat
 
 /// The checks a user's bare repository runs on every push (`cairn hook pre-receive`), the
 /// server's side of the Firestore rule `request.auth.uid == uid`: the pusher
@@ -36,7 +37,9 @@ public struct PreReceiveHook {
         do {
             repository = try Repository.openFromEnvironment()
         } catch {
-            throw CairnError(.notFound, "cairn hook pre-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error)
+            throw CairnError(
+                .notFound, "cairn hook pre-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error
+            )
         }
         self.repository = repository
         contentCollection = (try? repository.config(Server.contentConfigKey)).flatMap { $0 }
@@ -57,12 +60,17 @@ public struct PreReceiveHook {
             do throws(CairnError) {
                 if let remoteUser, let authors = try Server.authors(inCollectionFolder: folder), !authors.contains(remoteUser) {
                     // The server's folders are not named to the pusher, only the collection's.
-                    refusals.append("user \(remoteUser) is not an author of \(contentCollection) (\(Server.contentFolder)/\(contentCollection)/\(Server.authorsFile)); only authors publish content")
+                    refusals.append(
+                        "user \(remoteUser) is not an author of \(contentCollection) (\(Server.contentFolder)/\(contentCollection)/\(Server.authorsFile)); only authors publish content"
+                    )
                 }
                 let files = SchemaSetFiles(name: contentCollection, files: try Server.schemaFiles(inCollectionFolder: folder))
                 let set = try SchemaSet(reading: files, then: "the push is refused")
                 guard set.contentCollection == contentCollection else {
-                    throw CairnError(.corrupt, "the schema set of \(Server.contentFolder)/\(contentCollection)/\(Server.contentSchemaFolder) is not a content set of the collection \(contentCollection); the push is refused")
+                    throw CairnError(
+                        .corrupt,
+                        "the schema set of \(Server.contentFolder)/\(contentCollection)/\(Server.contentSchemaFolder) is not a content set of the collection \(contentCollection); the push is refused"
+                    )
                 }
                 content = ContentPushRules(repository: repository, collection: contentCollection, item: uid, schemaSet: set)
             } catch {
@@ -82,7 +90,8 @@ public struct PreReceiveHook {
             let old = fields[0] == zero ? nil : ObjectID(hex: String(fields[0]))
             let new = fields[1] == zero ? nil : ObjectID(hex: String(fields[1]))
             do {
-                refusals += try content.map { try $0.refusals(updating: String(fields[2]), from: old, to: new) }
+                refusals +=
+                    try content.map { try $0.refusals(updating: String(fields[2]), from: old, to: new) }
                     ?? rules.refusals(updating: String(fields[2]), from: old, to: new)
             } catch let error as CairnError {
                 refusals.append("cannot check the push: \(error.message)")
@@ -111,13 +120,15 @@ public struct PreReceiveHook {
             let fields = line.split(separator: " ")
             // A branch made by this push had no assets before it.
             guard fields.count == 3, fields[2] == "refs/heads/" + Store.branch, fields[0] != zero, fields[1] != zero,
-                  let old = ObjectID(hex: String(fields[0])), let new = ObjectID(hex: String(fields[1])) else { continue }
+                let old = ObjectID(hex: String(fields[0])), let new = ObjectID(hex: String(fields[1]))
+            else { continue }
             do {
                 if try SweepMarks.mayLeaveAssets(repository, from: old, to: new) {
                     try marks.mark(from: old, to: new)
                 }
             } catch {
-                return "cannot mark the push for the removal of the assets it leaves behind (\(error)); they stay on the server until a later push removes them"
+                return
+                    "cannot mark the push for the removal of the assets it leaves behind (\(error)); they stay on the server until a later push removes them"
             }
         }
         return nil

@@ -11,12 +11,27 @@ public enum PushRefusalRule {
         ("size", ["; a document is at most "]),
         ("json", [" is not valid JSON", " holds a JSON "]),
         ("derived", [": derived field "]),
-        ("assets", [" names an asset ", " is not the pointer of the asset ", " holds an asset whose pointer ", " points to the asset ",
-                    " says the asset ", " holds no assets "]),
-        ("encryption", ["is not encrypted, and the store is", "is not an encrypted document", "holds the encrypted document of",
-                        "a store is encrypted or plain from its creation"]),
-        ("layout", [" belongs to another user than ", " is outside the store's folders ", " is not a document's file ",
-                    "; a store holds plain files only", " is outside the item's folders "]),
+        (
+            "assets",
+            [
+                " names an asset ", " is not the pointer of the asset ", " holds an asset whose pointer ", " points to the asset ",
+                " says the asset ", " holds no assets ",
+            ]
+        ),
+        (
+            "encryption",
+            [
+                "is not encrypted, and the store is", "is not an encrypted document", "holds the encrypted document of",
+                "a store is encrypted or plain from its creation",
+            ]
+        ),
+        (
+            "layout",
+            [
+                " belongs to another user than ", " is outside the store's folders ", " is not a document's file ",
+                "; a store holds plain files only", " is outside the item's folders ",
+            ]
+        ),
     ]
 
     /// The label of a refusal line: `append-only`, `schema`, …, or `other`.

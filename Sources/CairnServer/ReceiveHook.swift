@@ -23,8 +23,10 @@ public enum ReceiveHook: String, CaseIterable, Sendable {
     /// Runs the hook on git's update lines (`<old> <new> <ref>` per line) with the variables
     /// git and the web server gave it, and reports its time to the file ``HookReport``
     /// names. `wording` words an error and its remedy for the pusher.
-    public func run(_ input: String, environment: [String: String],
-                    wording: (CairnError) -> String = { $0.message }) -> Outcome {
+    public func run(
+        _ input: String, environment: [String: String],
+        wording: (CairnError) -> String = { $0.message }
+    ) -> Outcome {
         let started = Syscalls.monotonicSeconds()
         switch self {
         case .preReceive:
@@ -42,17 +44,22 @@ public enum ReceiveHook: String, CaseIterable, Sendable {
                 refusal = wording(error)
             }
             let lines = refusal.map { $0.split(separator: "\n").map(String.init) } ?? []
-            HookReport(hook: rawValue, seconds: Syscalls.monotonicSeconds() - started, cpuSeconds: Syscalls.processCPUSeconds(),
-                       refusedRules: lines.map(PushRefusalRule.label)).append(environment: environment)
+            HookReport(
+                hook: rawValue, seconds: Syscalls.monotonicSeconds() - started, cpuSeconds: Syscalls.processCPUSeconds(),
+                refusedRules: lines.map(PushRefusalRule.label)
+            ).append(environment: environment)
             return Outcome(lines: lines + (warning.map { [$0] } ?? []), status: refusal == nil ? 0 : 1)
         case .postReceive:
             defer {
-                HookReport(hook: rawValue, seconds: Syscalls.monotonicSeconds() - started,
-                           cpuSeconds: Syscalls.processCPUSeconds()).append(environment: environment)
+                HookReport(
+                    hook: rawValue, seconds: Syscalls.monotonicSeconds() - started,
+                    cpuSeconds: Syscalls.processCPUSeconds()
+                ).append(environment: environment)
             }
             do {
                 let removed = try PostReceiveHook().run(input)
-                return Outcome(lines: removed.isEmpty ? [] : ["removed \(removed.count) asset(s) no document points to any more"], status: 0)
+                return Outcome(
+                    lines: removed.isEmpty ? [] : ["removed \(removed.count) asset(s) no document points to any more"], status: 0)
             } catch {
                 // The push is in whatever happens here: say what was not removed.
                 return Outcome(lines: [wording(error)], status: 1)

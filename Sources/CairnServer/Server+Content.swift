@@ -1,11 +1,12 @@
+import CairnCore
+import CairnMerge
+import Git
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import Git
 
 /// Shared content on the server: `folder/content/<collection>/` holds the collection's schema
 /// set (`schema/`), its authors (`authors`, one user name a line) and one bare repository per
@@ -34,17 +35,25 @@ extension Server {
     /// collection's authors file. Everything is checked before anything is written: names and
     /// items are IDs, the set is a content set of this collection and, when the collection
     /// exists, the very set it holds.
-    public static func createContent(in folder: String, collection: String, items: [String], cairn: String,
-                                     schemaSet: SchemaSetFiles, authors: [String] = []) throws(CairnError) -> CreatedContent {
+    public static func createContent(
+        in folder: String, collection: String, items: [String], cairn: String,
+        schemaSet: SchemaSetFiles, authors: [String] = []
+    ) throws(CairnError) -> CreatedContent {
         try validate(id: collection, what: "collection name")
         for item in items { try validate(id: item, what: "item ID") }
         for author in authors { try validate(id: author, what: "author's user name") }
         let set = try SchemaSet(reading: schemaSet, then: "nothing was created")
         guard let setCollection = set.contentCollection else {
-            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) describes progress, not content: mark its kinds \"x-cairn\": {\"content\": true} with paths under \(collection)/{itemId}; nothing was created")
+            throw CairnError(
+                .invalidInput,
+                "the schema set \(schemaSet.name) describes progress, not content: mark its kinds \"x-cairn\": {\"content\": true} with paths under \(collection)/{itemId}; nothing was created"
+            )
         }
         guard setCollection == collection else {
-            throw CairnError(.invalidInput, "the schema set \(schemaSet.name) describes the collection \(setCollection), not \(collection); name the collection \(setCollection) or use another set; nothing was created")
+            throw CairnError(
+                .invalidInput,
+                "the schema set \(schemaSet.name) describes the collection \(setCollection), not \(collection); name the collection \(setCollection) or use another set; nothing was created"
+            )
         }
         let root = Home.normalize(RemoteURL.absolute(folder, in: FileManager.default.currentDirectoryPath))
         let collectionFolder = root + "/" + contentFolder + "/" + collection
@@ -53,12 +62,16 @@ extension Server {
         if exists {
             let held = try schemaFiles(inCollectionFolder: collectionFolder)
             guard held == schemaSet.files else {
-                throw CairnError(.invalidInput, "\(collectionFolder) holds another schema set than \(schemaSet.name); a collection keeps the set it was made with (update \(schemaFolder) by hand to change it); nothing was created")
+                throw CairnError(
+                    .invalidInput,
+                    "\(collectionFolder) holds another schema set than \(schemaSet.name); a collection keeps the set it was made with (update \(schemaFolder) by hand to change it); nothing was created"
+                )
             }
         }
         try checkWritable(collectionFolder)
         for item in items where FileSystem.kind(collectionFolder + "/\(item).git").map({ $0 != .folder }) ?? false {
-            throw CairnError(.alreadyExists, "\(collectionFolder)/\(item).git exists and is not a repository; move it away; nothing was created")
+            throw CairnError(
+                .alreadyExists, "\(collectionFolder)/\(item).git exists and is not a repository; move it away; nothing was created")
         }
         if !exists {
             try FileSystem.makeFolders(schemaFolder)
@@ -77,11 +90,13 @@ extension Server {
         var created: [String] = []
         for item in items where FileSystem.kind(collectionFolder + "/\(item).git") == nil {
             let path = collectionFolder + "/\(item).git"
-            try createBareRepository(at: path, config: [contentConfigKey: collection], cairn: cairn, hookComment: """
-                # Every push to \(collection)/\(item) is checked by Cairn: only its authors publish,
-                # only \(collection)/\(item).json and \(collection)/\(item)/, documents valid under the
-                # collection's schema set, published versions never rewritten.
-                """)
+            try createBareRepository(
+                at: path, config: [contentConfigKey: collection], cairn: cairn,
+                hookComment: """
+                    # Every push to \(collection)/\(item) is checked by Cairn: only its authors publish,
+                    # only \(collection)/\(item).json and \(collection)/\(item)/, documents valid under the
+                    # collection's schema set, published versions never rewritten.
+                    """)
             created.append(path)
         }
         return CreatedContent(collectionFolder: collectionFolder, createdCollection: !exists, repositories: created)
@@ -109,8 +124,9 @@ extension Server {
     /// and lines starting with `#` are skipped), nil when it has no authors file.
     public static func authors(inCollectionFolder folder: String) throws(CairnError) -> Set<String>? {
         guard let bytes = try FileSystem.read(folder + "/" + authorsFile) else { return nil }
-        return Set(String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+        return Set(
+            String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+                .map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
     }
 
     /// The set files (schemas and migrations) a collection's folder holds in `schema/`.
@@ -140,10 +156,12 @@ extension Server {
         var existing = path
         while FileSystem.kind(existing) == nil, existing != "/" { existing = FileSystem.parent(of: existing) }
         guard FileSystem.kind(existing) == .folder else {
-            throw CairnError(.invalidInput, "\(existing) is not a folder, so \(path) cannot be made; name another folder; nothing was created")
+            throw CairnError(
+                .invalidInput, "\(existing) is not a folder, so \(path) cannot be made; name another folder; nothing was created")
         }
         guard FileManager.default.isWritableFile(atPath: existing) else {
-            throw CairnError(.io, "\(existing) cannot be written, so \(path) cannot be made; name a folder you may write; nothing was created")
+            throw CairnError(
+                .io, "\(existing) cannot be written, so \(path) cannot be made; name a folder you may write; nothing was created")
         }
     }
 }

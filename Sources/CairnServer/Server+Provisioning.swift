@@ -1,10 +1,11 @@
+import CairnCore
+import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
 
 extension Server {
     /// Makes `folder/<uid>.git` as ``createRepositories(in:uids:cairn:schemaSet:)`` makes it,
@@ -16,7 +17,8 @@ extension Server {
     /// once, one rename wins and the other's copy is removed, both ending on the one
     /// repository.
     @discardableResult
-    public static func provision(uid: String, in folder: String, cairn: String, schemaSet: SchemaSetFiles? = nil) throws(CairnError) -> Bool {
+    public static func provision(uid: String, in folder: String, cairn: String, schemaSet: SchemaSetFiles? = nil) throws(CairnError) -> Bool
+    {
         try Home.validate(uid: uid)
         let final = folder + "/\(uid).git"
         if FileSystem.kind(final) != nil { return false }

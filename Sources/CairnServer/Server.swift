@@ -1,11 +1,12 @@
+import CairnCore
+import CairnMerge
+import Git
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import Git
 
 /// The server side of Cairn: a folder of per-user bare repositories (`<uid>.git`) that any
 /// smart-HTTP git server can serve, each guarded by Cairn's `pre-receive` hook.
@@ -15,8 +16,10 @@ public enum Server {
     /// `cairn hook pre-receive` (through `cairn`, the path of the tool) on every push. With a
     /// schema set, the hook checks documents against it (copied into `<uid>.git/cairn/schema/`)
     /// whatever the pushed store carries. All users are checked before any is created.
-    public static func createRepositories(in folder: String, uids: [String], cairn: String,
-                                          schemaSet: SchemaSetFiles? = nil) throws(CairnError) -> [String] {
+    public static func createRepositories(
+        in folder: String, uids: [String], cairn: String,
+        schemaSet: SchemaSetFiles? = nil
+    ) throws(CairnError) -> [String] {
         guard !uids.isEmpty else {
             throw CairnError(.invalidInput, "name at least one user", remedy: .nameUsers)
         }
@@ -32,10 +35,12 @@ public enum Server {
         var created: [String] = []
         for uid in uids {
             let path = Home.normalize(RemoteURL.absolute(folder, in: FileManager.default.currentDirectoryPath) + "/\(uid).git")
-            try createBareRepository(at: path, config: ["cairn.uid": uid], cairn: cairn, hookComment: """
-                # Every push to the progress of \(uid) is checked by Cairn: only users/\(uid)/, valid
-                # documents, append-only documents never changed, history never rewritten.
-                """)
+            try createBareRepository(
+                at: path, config: ["cairn.uid": uid], cairn: cairn,
+                hookComment: """
+                    # Every push to the progress of \(uid) is checked by Cairn: only users/\(uid)/, valid
+                    # documents, append-only documents never changed, history never rewritten.
+                    """)
             if let schemaSet {
                 let folder = path + "/" + StoreLayout.serverSchemaFolder
                 try FileSystem.makeFolders(folder)
@@ -53,8 +58,10 @@ public enum Server {
     /// hook on every push (the hook script starts with `hookComment`) and the post-receive
     /// hook (removing the assets no document points to any more) after a push that changed or
     /// removed an asset's pointer.
-    static func createBareRepository(at path: String, config: [String: String], cairn: String,
-                                     hookComment: String) throws(CairnError) {
+    static func createBareRepository(
+        at path: String, config: [String: String], cairn: String,
+        hookComment: String
+    ) throws(CairnError) {
         do {
             let repository = try Repository.create(at: path, initialBranch: Store.branch, bare: true)
             try repository.setConfig("receive.denyNonFastForwards", to: "true")
@@ -69,11 +76,12 @@ public enum Server {
         // With the hook program beside the tool, the kernel starts it from the script's first
         // line, and no shell runs before it on each push.
         let program = hookProgramPath(beside: cairn)
-        let hook = if let program, program.count <= 100, !program.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
-            "#!\(program) \(ReceiveHook.preReceive.rawValue)\n" + hookComment + "\n"
-        } else {
-            "#!/bin/sh\n" + hookComment + "\nexec \(hookCommand(.preReceive, program: program, cairn: cairn))\n"
-        }
+        let hook =
+            if let program, program.count <= 100, !program.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+                "#!\(program) \(ReceiveHook.preReceive.rawValue)\n" + hookComment + "\n"
+            } else {
+                "#!/bin/sh\n" + hookComment + "\nexec \(hookCommand(.preReceive, program: program, cairn: cairn))\n"
+            }
         try FileSystem.makeFolders(path + "/hooks")
         try FileSystem.writeAtomically(Array(hook.utf8), to: path + "/hooks/pre-receive")
         _ = Syscalls.setMode(of: path + "/hooks/pre-receive", to: 0o755)

@@ -60,7 +60,8 @@ public struct SweepMarks {
             if new == main || (try? repository.isDescendant(main, of: new)) == true {
                 found.append((old, new, file))
             } else if case .success(let status) = Syscalls.status(of: file, followingLinks: false),
-                      Syscalls.now().seconds - status.modified.seconds > Self.staleAfter {
+                Syscalls.now().seconds - status.modified.seconds > Self.staleAfter
+            {
                 _ = try? FileSystem.removeFile(file)
             }
         }

@@ -1,11 +1,12 @@
+import CairnCore
+import CairnMerge
+import CairnServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnCore
-import CairnMerge
-import CairnServer
 
 /// Seed 000's exam session, played through a ``ProgressStore`` on a ``ManualClock``: 24
 /// questions over 45 minutes, the app writing the in-progress exam locally on every answer
@@ -65,28 +66,34 @@ public struct ExamSessionBudget: Sendable {
             if let index = answerTimes[second] {
                 answers[questionIds[index]] = .array([.string("\(index % 4)")])
             }
-            try store.put(JSONValue.object([
-                "schemaVersion": .integer(1), "examId": .string("practice-1"), "attemptId": .string("attempt-1"),
-                "questionIds": .array(questionIds.map(JSONValue.string)), "answers": .object(answers),
-                "currentQuestionIndex": .integer(Int64(answers.count)), "timeRemaining": .integer(Int64(seconds - second)),
-                "timeSpentInSeconds": .integer(Int64(second)), "clientUpdatedAt": .integer(Int64(1_730_000_000_000 + second * 1000)),
-            ]), at: "users/u1/examInProgress/practice-1")
+            try store.put(
+                JSONValue.object([
+                    "schemaVersion": .integer(1), "examId": .string("practice-1"), "attemptId": .string("attempt-1"),
+                    "questionIds": .array(questionIds.map(JSONValue.string)), "answers": .object(answers),
+                    "currentQuestionIndex": .integer(Int64(answers.count)), "timeRemaining": .integer(Int64(seconds - second)),
+                    "timeSpentInSeconds": .integer(Int64(second)), "clientUpdatedAt": .integer(Int64(1_730_000_000_000 + second * 1000)),
+                ]), at: "users/u1/examInProgress/practice-1")
             report.localWrites += 1
         }
         // Submit: the attempt (checkpointed at once), the summary, the resumable exam removed.
-        try store.put(JSONValue.object([
-            "schemaVersion": .integer(1), "attemptId": .string("attempt-1"), "examId": .string("practice-1"),
-            "status": .string("passed"), "score": .integer(83), "totalQuestions": .integer(Int64(questions)),
-            "correctAnswers": .integer(20), "timeSpentInSeconds": .integer(Int64(submitAt)),
-            "questionIds": .array(questionIds.map(JSONValue.string)), "answers": .object(answers),
-            "clientCreatedAt": .integer(1_730_000_000_000 + Int64(submitAt) * 1000),
-        ]), at: "users/u1/examAttempts/attempt-1")
-        try store.put(JSONValue.object([
-            "schemaVersion": .integer(1), "examSummaries": .object(["practice-1": .object([
-                "attemptCount": .integer(1), "bestScore": .integer(83), "lastAttemptId": .string("attempt-1"),
-                "lastScore": .integer(83), "lastStatus": .string("passed"), "lastCompletedAt": .string("2026-11-22T10:40:00Z"),
-            ])]),
-        ]), at: "users/u1/progress/exam")
+        try store.put(
+            JSONValue.object([
+                "schemaVersion": .integer(1), "attemptId": .string("attempt-1"), "examId": .string("practice-1"),
+                "status": .string("passed"), "score": .integer(83), "totalQuestions": .integer(Int64(questions)),
+                "correctAnswers": .integer(20), "timeSpentInSeconds": .integer(Int64(submitAt)),
+                "questionIds": .array(questionIds.map(JSONValue.string)), "answers": .object(answers),
+                "clientCreatedAt": .integer(1_730_000_000_000 + Int64(submitAt) * 1000),
+            ]), at: "users/u1/examAttempts/attempt-1")
+        try store.put(
+            JSONValue.object([
+                "schemaVersion": .integer(1),
+                "examSummaries": .object([
+                    "practice-1": .object([
+                        "attemptCount": .integer(1), "bestScore": .integer(83), "lastAttemptId": .string("attempt-1"),
+                        "lastScore": .integer(83), "lastStatus": .string("passed"), "lastCompletedAt": .string("2026-11-22T10:40:00Z"),
+                    ])
+                ]),
+            ]), at: "users/u1/progress/exam")
         try store.delete("users/u1/examInProgress/practice-1")
         report.localWrites += 3
         clock.advance(by: 5)
@@ -94,15 +101,16 @@ public struct ExamSessionBudget: Sendable {
         // Reading after the exam: a section marked, then marked again.
         for (offset, completed) in [(60, true), (70, false)] {
             clock.advance(by: Double(offset - (offset == 70 ? 60 : 0)))
-            try store.put(JSONValue.object([
-                "schemaVersion": .integer(1), "bookId": .string("life-in-the-uk"),
-                "sections": .object(["s1": .object(["completed": .bool(completed), "updatedAt": .integer(Int64(submitAt + offset))])]),
-                "updatedAt": .integer(Int64(submitAt + offset)),
-            ]), at: "users/u1/books/life-in-the-uk")
+            try store.put(
+                JSONValue.object([
+                    "schemaVersion": .integer(1), "bookId": .string("life-in-the-uk"),
+                    "sections": .object(["s1": .object(["completed": .bool(completed), "updatedAt": .integer(Int64(submitAt + offset))])]),
+                    "updatedAt": .integer(Int64(submitAt + offset)),
+                ]), at: "users/u1/books/life-in-the-uk")
             report.localWrites += 1
         }
         clock.advance(by: 10)
-        try sync()    // the app goes to the background
+        try sync()  // the app goes to the background
         report.checkpoints = try commits(store) - start
         report.naiveWrites = questions + submitAt + 2 + 2
         report.recommendedWrites = 3 + 1 + 1 + 2

@@ -62,7 +62,9 @@ public struct Simulation: Sendable {
         let skipped = Set(generator.unsupported().map(\.file))
         let kinds = set.kinds.filter { !skipped.contains($0.file) }
         guard !kinds.isEmpty else {
-            throw CairnError(.invalidInput, "no document of the schema set \(schemaSet.name) can be generated: \(try skippedKinds().joined(separator: "; "))")
+            throw CairnError(
+                .invalidInput,
+                "no document of the schema set \(schemaSet.name) can be generated: \(try skippedKinds().joined(separator: "; "))")
         }
         _ = try Server.createRepositories(in: folder + "/server", uids: [uid], cairn: "cairn")
         let remote = try RemoteURL(folder + "/server/\(uid).git")
@@ -93,12 +95,16 @@ public struct Simulation: Sendable {
             report.syncs += 1
             if case .merged = result.integration { report.merges += 1 }
             report.conflicts += result.conflicts.count
-            let kind = switch result.integration {
-            case .upToDate: "up to date"
-            case .fastForward: "fast-forward"
-            case .merged: "merged"
-            }
-            note(device, "\(what): \(kind), \(result.changedFiles.count) files in, \(result.conflicts.count) conflicts, \(result.pushedCommits) pushed")
+            let kind =
+                switch result.integration {
+                case .upToDate: "up to date"
+                case .fastForward: "fast-forward"
+                case .merged: "merged"
+                }
+            note(
+                device,
+                "\(what): \(kind), \(result.changedFiles.count) files in, \(result.conflicts.count) conflicts, \(result.pushedCommits) pushed"
+            )
         }
         var generationFailed = false
         func generated<T>(_ make: () throws(GenerationError) -> T) throws(CairnError) -> T {
@@ -140,7 +146,9 @@ public struct Simulation: Sendable {
                         }
                         existing = try patterns.documents(of: kind, in: store)
                         let fresh = kind.policy.isAppendOnly
-                        let path = try generated { () throws(GenerationError) in try generator.path(of: kind, ids: parentIDs, fresh: fresh, using: &random) }
+                        let path = try generated { () throws(GenerationError) in
+                            try generator.path(of: kind, ids: parentIDs, fresh: fresh, using: &random)
+                        }
                         if !existing.contains(path) {
                             let document = try generated { () throws(GenerationError) in
                                 try generator.document(of: kind, at: path, time: time, using: &random)
@@ -181,7 +189,8 @@ public struct Simulation: Sendable {
                     // Deletes where the policy allows them, of documents no other kind lives below.
                     let deletable = kinds.filter { !$0.policy.isAppendOnly && !patterns.hasChildren($0) }
                     guard let kind = deletable.randomElement(using: &random),
-                          let path = try patterns.documents(of: kind, in: store).randomElement(using: &random) else {
+                        let path = try patterns.documents(of: kind, in: store).randomElement(using: &random)
+                    else {
                         note(device, "nothing to delete")
                         continue
                     }
@@ -245,7 +254,9 @@ public struct Simulation: Sendable {
         for (device, store) in stores.enumerated() {
             report.violations += try store.verify().findings.map { "d\(device): cairn verify: \($0)" }
         }
-        report.violations += try Store.verifyRepository(at: folder + "/server/\(uid).git").findings.map { "the server: cairn verify: \($0)" }
+        report.violations += try Store.verifyRepository(at: folder + "/server/\(uid).git").findings.map {
+            "the server: cairn verify: \($0)"
+        }
     }
 
     private func checkTrees(stores: [Store], folder: String, uid: String, report: inout SimulationReport) throws(CairnError) {

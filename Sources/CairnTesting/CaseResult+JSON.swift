@@ -16,12 +16,13 @@ extension CaseResult {
                 "pointer": failure.pointer.map { .string($0) } ?? .null,
                 "step": failure.step.map { .integer(Int64($0)) } ?? .null,
                 "stepDescription": failure.stepDescription.map { .string($0) } ?? .null,
-                "differences": .array(failure.differences.map { difference in
-                    var entry: JSONObject = ["pointer": .string(difference.pointer)]
-                    if let expected = difference.expected { entry["expected"] = expected }
-                    if let found = difference.found { entry["found"] = found }
-                    return .object(entry)
-                }),
+                "differences": .array(
+                    failure.differences.map { difference in
+                        var entry: JSONObject = ["pointer": .string(difference.pointer)]
+                        if let expected = difference.expected { entry["expected"] = expected }
+                        if let found = difference.found { entry["found"] = found }
+                        return .object(entry)
+                    }),
             ])
         }
         return .object(fields)

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -67,13 +68,16 @@ public struct GoldenCase: Sendable {
         fields["x-cairn"] = .object(["path": .string(Self.pathPattern)])
         let set = SchemaSetFiles(name: "golden", files: ["golden.schema.json": JSONValue.object(fields).canonicalBytes()])
         for first in Self.sides {
-            try runStores(set: set, policy: policy, base: base, sides: ["ours": ours, "theirs": theirs], first: first,
-                          expected: expected, expectedRecords: expectedRecords)
+            try runStores(
+                set: set, policy: policy, base: base, sides: ["ours": ours, "theirs": theirs], first: first,
+                expected: expected, expectedRecords: expectedRecords)
         }
     }
 
-    private func runStores(set: SchemaSetFiles, policy: MergePolicy, base: JSONValue?, sides: [String: JSONValue?],
-                           first: String, expected: JSONValue?, expectedRecords: [JSONValue]?) throws(StoryFailure) {
+    private func runStores(
+        set: SchemaSetFiles, policy: MergePolicy, base: JSONValue?, sides: [String: JSONValue?],
+        first: String, expected: JSONValue?, expectedRecords: [JSONValue]?
+    ) throws(StoryFailure) {
         let what = "stores, \(first) pushing first"
         let path = Self.documentPath
         do throws(StoryFailure) {
@@ -116,8 +120,9 @@ public struct GoldenCase: Sendable {
                 let found = try story.document(at: path, on: device)
                 let bytes = try? story.store(device).canonicalBytes(at: try Story.path(path))
                 if bytes != expected?.canonicalBytes() {
-                    throw StoryFailure("the document on \(device) is not expected.json",
-                                       differences: JSONDifference.between(expected: expected, found: found))
+                    throw StoryFailure(
+                        "the document on \(device) is not expected.json",
+                        differences: JSONDifference.between(expected: expected, found: found))
                 }
             }
             try story.expect(.sameTree(devices: [], remote: true))
@@ -130,7 +135,8 @@ public struct GoldenCase: Sendable {
                 }
                 let differences = Self.recordDifferences(expected: expectedRecords, found: found)
                 if !differences.isEmpty {
-                    throw StoryFailure("the conflict records of \(second)'s merge are not expected-conflicts.json", differences: differences)
+                    throw StoryFailure(
+                        "the conflict records of \(second)'s merge are not expected-conflicts.json", differences: differences)
                 }
             }
         } catch var failure {
@@ -141,17 +147,21 @@ public struct GoldenCase: Sendable {
         }
     }
 
-    private func compare(_ found: JSONValue?, _ expected: JSONValue?, records: [ConflictRecord], _ expectedRecords: [JSONValue]?,
-                         what: String) throws(StoryFailure) {
+    private func compare(
+        _ found: JSONValue?, _ expected: JSONValue?, records: [ConflictRecord], _ expectedRecords: [JSONValue]?,
+        what: String
+    ) throws(StoryFailure) {
         if found?.canonicalBytes() != expected?.canonicalBytes() {
-            throw StoryFailure("the merged document is not expected.json", file: folder, stepDescription: what,
-                               differences: JSONDifference.between(expected: expected, found: found))
+            throw StoryFailure(
+                "the merged document is not expected.json", file: folder, stepDescription: what,
+                differences: JSONDifference.between(expected: expected, found: found))
         }
         if let expectedRecords {
             let differences = Self.recordDifferences(expected: expectedRecords, found: records)
             if !differences.isEmpty {
-                throw StoryFailure("the conflict records are not expected-conflicts.json", file: folder, stepDescription: what,
-                                   differences: differences)
+                throw StoryFailure(
+                    "the conflict records are not expected-conflicts.json", file: folder, stepDescription: what,
+                    differences: differences)
             }
         }
     }
@@ -171,8 +181,9 @@ public struct GoldenCase: Sendable {
     static func recordDifferences(expected: [JSONValue], found: [ConflictRecord]) -> [JSONDifference] {
         let found = found.map(\.jsonValue)
         return (0..<max(expected.count, found.count)).flatMap { index in
-            JSONDifference.between(expected: index < expected.count ? expected[index] : nil,
-                                   found: index < found.count ? found[index] : nil, at: "/\(index)")
+            JSONDifference.between(
+                expected: index < expected.count ? expected[index] : nil,
+                found: index < found.count ? found[index] : nil, at: "/\(index)")
         }
     }
 

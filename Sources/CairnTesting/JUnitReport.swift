@@ -1,4 +1,5 @@
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -55,18 +56,24 @@ public struct JUnitReport: Sendable {
         }
         let failures = results.filter { !$0.passed }.count
         var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        text += #"<testsuites name="cairn test" tests="\#(results.count)" failures="\#(failures)" errors="0" time="\#(time(results.map(\.seconds).reduce(0, +)))">"# + "\n"
+        text +=
+            #"<testsuites name="cairn test" tests="\#(results.count)" failures="\#(failures)" errors="0" time="\#(time(results.map(\.seconds).reduce(0, +)))">"#
+            + "\n"
         for (index, suite) in suites.enumerated() {
             let failed = suite.cases.filter { !$0.passed }.count
-            text += #"  <testsuite name="\#(Self.escape(suite.name))" id="\#(index)" tests="\#(suite.cases.count)" failures="\#(failed)" errors="0" skipped="0" time="\#(time(suite.cases.map(\.seconds).reduce(0, +)))" timestamp="\#(timestamp)">"# + "\n"
+            text +=
+                #"  <testsuite name="\#(Self.escape(suite.name))" id="\#(index)" tests="\#(suite.cases.count)" failures="\#(failed)" errors="0" skipped="0" time="\#(time(suite.cases.map(\.seconds).reduce(0, +)))" timestamp="\#(timestamp)">"#
+                + "\n"
             for result in suite.cases {
-                let opening = #"    <testcase name="\#(Self.escape(result.name))" classname="\#(Self.escape(Self.className(of: suite.name)))" time="\#(time(result.seconds))""#
+                let opening =
+                    #"    <testcase name="\#(Self.escape(result.name))" classname="\#(Self.escape(Self.className(of: suite.name)))" time="\#(time(result.seconds))""#
                 guard let failure = result.failure else {
                     text += opening + "/>\n"
                     continue
                 }
                 text += opening + ">\n"
-                text += #"      <failure message="\#(Self.escape(failure.summary))" type="\#(result.kind == .golden ? "GoldenCaseFailure" : "ScenarioFailure")">"#
+                text +=
+                    #"      <failure message="\#(Self.escape(failure.summary))" type="\#(result.kind == .golden ? "GoldenCaseFailure" : "ScenarioFailure")">"#
                 text += Self.escape(failure.description) + "</failure>\n"
                 text += "    </testcase>\n"
             }

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -41,7 +42,13 @@ extension Scenario {
         if case .array(let elements) = json {
             entries = elements.enumerated().map { ("\(stem)[\($0.offset)]", $0.element, "/\($0.offset)") }
             if entries.isEmpty {
-                return [(stem, .failure(StoryFailure("an empty array: the file holds a scenario, or an array of scenarios", file: path, pointer: "")))]
+                return [
+                    (
+                        stem,
+                        .failure(
+                            StoryFailure("an empty array: the file holds a scenario, or an array of scenarios", file: path, pointer: ""))
+                    )
+                ]
             }
         } else {
             entries = [(stem, json, "")]
@@ -83,7 +90,8 @@ extension Scenario {
         guard !devices.isEmpty else { throw StoryFailure("name at least one device", pointer: object.at("devices")) }
         for (index, device) in devices.enumerated() {
             if !Story.isDeviceName(device) {
-                throw StoryFailure("invalid device name \"\(device)\": \(Story.deviceNameRule)", pointer: object.at("devices") + "/\(index)")
+                throw StoryFailure(
+                    "invalid device name \"\(device)\": \(Story.deviceNameRule)", pointer: object.at("devices") + "/\(index)")
             }
             if devices[..<index].contains(device) {
                 throw StoryFailure("the device \"\(device)\" is named twice", pointer: object.at("devices") + "/\(index)")
@@ -127,8 +135,9 @@ extension Scenario {
         guard named.count == 1, let action = named.first else {
             let unknown = object.fields.keys.sorted().filter { $0 != "device" && !actions.contains($0) }
             let hint = unknown.first.map { "unknown step \"\($0)\"; " } ?? (named.count > 1 ? "one action per step; " : "")
-            throw StoryFailure("\(hint)a step has \"device\" and one of \(actions.joined(separator: ", ")), or is an \"expect\"",
-                               pointer: unknown.first.map(object.at) ?? object.pointer)
+            throw StoryFailure(
+                "\(hint)a step has \"device\" and one of \(actions.joined(separator: ", ")), or is an \"expect\"",
+                pointer: unknown.first.map(object.at) ?? object.pointer)
         }
         let device = try device(object, devices: devices)
         switch action {
@@ -145,7 +154,9 @@ extension Scenario {
             let value = try object.value("clock")
             if value == .null { return .clock(device: device, milliseconds: nil) }
             guard let time = MergeClock.milliseconds(of: value), value.typeName != "number" else {
-                throw StoryFailure("the clock is an integer (milliseconds since 1970, or seconds below 10^11), ISO 8601 text or null", pointer: object.at("clock"))
+                throw StoryFailure(
+                    "the clock is an integer (milliseconds since 1970, or seconds below 10^11), ISO 8601 text or null",
+                    pointer: object.at("clock"))
             }
             return .clock(device: device, milliseconds: time)
         default:
@@ -166,7 +177,8 @@ extension Scenario {
         case "equals", "contains":
             try object.allow(["expect", "device", "path", "value"], in: "an \(kind) expectation")
             let (device, path, value) = (try device(object, devices: devices), try path(object, "path"), try object.object("value"))
-            return kind == "equals" ? .equals(device: device, path: path, value: value) : .contains(device: device, path: path, value: value)
+            return kind == "equals"
+                ? .equals(device: device, path: path, value: value) : .contains(device: device, path: path, value: value)
         case "absent":
             try object.allow(["expect", "device", "path"], in: "an absent expectation")
             return .absent(device: try device(object, devices: devices), path: try path(object, "path"))
@@ -176,8 +188,9 @@ extension Scenario {
             if object.fields["devices"] != nil {
                 named = try object.strings("devices")
                 for (index, device) in named.enumerated() where !devices.contains(device) {
-                    throw StoryFailure("unknown device \"\(device)\"; the devices are \(devices.joined(separator: ", "))",
-                                       pointer: object.at("devices") + "/\(index)")
+                    throw StoryFailure(
+                        "unknown device \"\(device)\"; the devices are \(devices.joined(separator: ", "))",
+                        pointer: object.at("devices") + "/\(index)")
                 }
             }
             return .sameTree(devices: named, remote: try object.bool("remote", default: true))
@@ -189,8 +202,9 @@ extension Scenario {
                 let entry = try ScenarioObject(record, at: object.at("records") + "/\(index)", what: "a conflict record")
                 try entry.allow(["document", "pointer", "policy", "kept", "replaced", "note"], in: "a conflict record")
                 guard ConflictRecord(json: record) != nil else {
-                    throw StoryFailure("a conflict record has \"document\" (a document path), \"pointer\" and \"policy\" (strings), and \"kept\", \"replaced\" and \"note\" when they are present",
-                                       pointer: entry.pointer)
+                    throw StoryFailure(
+                        "a conflict record has \"document\" (a document path), \"pointer\" and \"policy\" (strings), and \"kept\", \"replaced\" and \"note\" when they are present",
+                        pointer: entry.pointer)
                 }
             }
             return .conflicts(device: device, records: records)
@@ -204,13 +218,16 @@ extension Scenario {
             var code: CairnError.Code?
             if let name = try object.optionalString("code") {
                 guard let known = codes[name] else {
-                    throw StoryFailure("unknown code \"\(name)\"; use \(codes.keys.sorted().joined(separator: ", "))", pointer: object.at("code"))
+                    throw StoryFailure(
+                        "unknown code \"\(name)\"; use \(codes.keys.sorted().joined(separator: ", "))", pointer: object.at("code"))
                 }
                 code = known
             }
             let message = try object.optionalString("message")
             if message == "" {
-                throw StoryFailure("\"message\" is a part of the refusal's message to look for; an empty one would match any, so leave it out", pointer: object.at("message"))
+                throw StoryFailure(
+                    "\"message\" is a part of the refusal's message to look for; an empty one would match any, so leave it out",
+                    pointer: object.at("message"))
             }
             return .refused(step, code: code, message: message)
         case "verified":

@@ -18,8 +18,10 @@ public struct Scenario: Sendable {
     /// Where the scenario is in its file: empty for a file of one, `/N` in an array.
     public var pointer: String
 
-    public init(name: String, file: String, schema: String, user: String = "u1", devices: [String], steps: [ScenarioStep],
-                pointer: String = "") {
+    public init(
+        name: String, file: String, schema: String, user: String = "u1", devices: [String], steps: [ScenarioStep],
+        pointer: String = ""
+    ) {
         self.pointer = pointer
         self.name = name
         self.file = file

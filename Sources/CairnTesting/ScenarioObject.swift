@@ -18,8 +18,9 @@ struct ScenarioObject {
     /// Refuses keys other than `allowed`, saying which keys `what` has.
     func allow(_ allowed: [String], in what: String) throws(StoryFailure) {
         for key in fields.keys.sorted() where !allowed.contains(key) {
-            throw StoryFailure("unknown key \"\(key)\"; \(what) has \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))",
-                               pointer: pointer + "/" + MergePolicy.escape(key))
+            throw StoryFailure(
+                "unknown key \"\(key)\"; \(what) has \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))",
+                pointer: pointer + "/" + MergePolicy.escape(key))
         }
     }
 

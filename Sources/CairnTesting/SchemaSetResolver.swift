@@ -17,7 +17,9 @@ public struct SchemaSetResolver: Sendable {
 
     /// Folder paths relative to the scenario file; a set's name given to `named`, with the
     /// scenario file's path.
-    public static func folderPaths(names named: @escaping @Sendable (_ name: String, _ file: String) throws -> SchemaSetFiles) -> SchemaSetResolver {
+    public static func folderPaths(names named: @escaping @Sendable (_ name: String, _ file: String) throws -> SchemaSetFiles)
+        -> SchemaSetResolver
+    {
         SchemaSetResolver { reference, file in
             if SchemaSetFolder.isPath(reference) {
                 return try SchemaSetFolder.set(at: reference, relativeTo: folder(of: file))
@@ -39,7 +41,10 @@ public struct SchemaSetResolver: Sendable {
             above = parent
         }
         if let set = SchemaSets.named(name) { return set }
-        throw CairnError(.notFound, "there is no schema set \"\(name)\" in a schema/ folder beside \(file) or above it, nor shipped with Cairn; name the set's folder instead (\"./schema/\(name)\")")
+        throw CairnError(
+            .notFound,
+            "there is no schema set \"\(name)\" in a schema/ folder beside \(file) or above it, nor shipped with Cairn; name the set's folder instead (\"./schema/\(name)\")"
+        )
     }
 
     /// The folder of `file`, from the root.

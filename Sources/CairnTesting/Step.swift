@@ -27,7 +27,7 @@ public enum Step: Hashable, Sendable, CustomStringConvertible {
     public var device: String {
         switch self {
         case .put(let device, _, _), .patch(let device, _, _), .remove(let device, _, _), .checkpoint(let device),
-             .sync(let device), .offline(let device), .online(let device), .clock(let device, _):
+            .sync(let device), .offline(let device), .online(let device), .clock(let device, _):
             device
         }
     }

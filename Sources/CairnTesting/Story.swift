@@ -1,14 +1,15 @@
 import CairnCore
 import CairnMerge
 import CairnServer
+import Git
+import GitFormat
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import GitFormat
-import Logging
 
 /// Devices of one user and a remote, for telling a merge story step by step and checking
 /// what must hold after any step: each device a real ``Home`` and ``Store`` in a temporary
@@ -49,8 +50,10 @@ public final class Story {
 
     /// Devices of `user` with `schemaSet`, in `folder` (a new temporary folder, removed with
     /// the story, when nil). `clock` is every device's clock to begin with (nil: unknown).
-    public init(schemaSet: SchemaSetFiles, devices: [String], user: String = "u1", in folder: String? = nil,
-                clock: Int64?? = .none) throws(StoryFailure) {
+    public init(
+        schemaSet: SchemaSetFiles, devices: [String], user: String = "u1", in folder: String? = nil,
+        clock: Int64?? = .none
+    ) throws(StoryFailure) {
         guard !devices.isEmpty else { throw StoryFailure("a story needs at least one device") }
         if let repeated = devices.first(where: { name in devices.filter { $0 == name }.count > 1 }) {
             throw StoryFailure("the device \"\(repeated)\" is named twice")
@@ -206,15 +209,17 @@ public final class Story {
         case .equals(let device, let path, let value):
             let found = try document(at: path, on: device)
             guard let found, JSONValue.same(found, value) else {
-                throw StoryFailure(found == nil ? "\(path) is absent on \(device)" : "\(path) on \(device) differs",
-                                   differences: JSONDifference.between(expected: value, found: found))
+                throw StoryFailure(
+                    found == nil ? "\(path) is absent on \(device)" : "\(path) on \(device) differs",
+                    differences: JSONDifference.between(expected: value, found: found))
             }
         case .contains(let device, let path, let value):
             let found = try document(at: path, on: device)
             let differences = JSONDifference.between(expected: value, found: found, subset: true)
             guard found != nil, differences.isEmpty else {
-                throw StoryFailure(found == nil ? "\(path) is absent on \(device)" : "\(path) on \(device) does not contain what was expected",
-                                   differences: found == nil ? [JSONDifference(pointer: "", expected: value, found: nil)] : differences)
+                throw StoryFailure(
+                    found == nil ? "\(path) is absent on \(device)" : "\(path) on \(device) does not contain what was expected",
+                    differences: found == nil ? [JSONDifference(pointer: "", expected: value, found: nil)] : differences)
             }
         case .absent(let device, let path):
             if let found = try document(at: path, on: device) {
@@ -274,7 +279,9 @@ public final class Story {
         let result = try read("the remote's history") { try Store.verifyRepository(at: remote.url) }
         findings += result.findings.map { "the remote: \($0)" }
         guard findings.isEmpty else {
-            throw StoryFailure("cairn verify found \(findings.count == 1 ? "a finding" : "\(findings.count) findings"): " + findings.joined(separator: "; "))
+            throw StoryFailure(
+                "cairn verify found \(findings.count == 1 ? "a finding" : "\(findings.count) findings"): "
+                    + findings.joined(separator: "; "))
         }
     }
 
@@ -302,9 +309,10 @@ public final class Story {
                 differences += JSONDifference.between(expected: mine[path], found: theirs[path], at: "\(device): \(path)#")
             }
         }
-        throw StoryFailure("the trees differ: " + trees.map { "\($0.0) \($0.1.prefix(7))" }.joined(separator: ", ")
-                           + (differences.isEmpty ? "" : " (below: \(first)'s documents as expected)"),
-                           differences: differences)
+        throw StoryFailure(
+            "the trees differ: " + trees.map { "\($0.0) \($0.1.prefix(7))" }.joined(separator: ", ")
+                + (differences.isEmpty ? "" : " (below: \(first)'s documents as expected)"),
+            differences: differences)
     }
 
     /// The documents of `device`'s working tree, by path.
@@ -339,7 +347,8 @@ public final class Story {
     /// the writes pending before: there were some and none are left, and the new checkpoint
     /// is one on top of the old one. (The working tree, compared file by file, stays as it
     /// was, so the new checkpoint holds exactly those writes.)
-    private func checkpointedPendingWrites(_ store: Store, before: [String: [UInt8]], after: [String: [UInt8]]) throws(StoryFailure) -> Bool {
+    private func checkpointedPendingWrites(_ store: Store, before: [String: [UInt8]], after: [String: [UInt8]]) throws(StoryFailure) -> Bool
+    {
         guard before[Self.pending]?.isEmpty == false, after[Self.pending]?.isEmpty == true else { return false }
         let parents = try read("the store's checkpoint") { try store.repository.headCommit()?.parentIDs.map(\.description) }
         return parents == [String(decoding: before[Self.head] ?? [], as: UTF8.self)]

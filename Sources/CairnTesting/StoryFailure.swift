@@ -21,8 +21,10 @@ public struct StoryFailure: Error, Sendable, CustomStringConvertible {
     /// cause say why: ``SchemaRefusal``, ``AppendOnlyRefusal``, ``PushRefusal``, …).
     public var storeError: CairnError?
 
-    public init(_ message: String, file: String? = nil, pointer: String? = nil, step: Int? = nil,
-                stepDescription: String? = nil, differences: [JSONDifference] = [], storeError: CairnError? = nil) {
+    public init(
+        _ message: String, file: String? = nil, pointer: String? = nil, step: Int? = nil,
+        stepDescription: String? = nil, differences: [JSONDifference] = [], storeError: CairnError? = nil
+    ) {
         self.message = message
         self.file = file
         self.pointer = pointer

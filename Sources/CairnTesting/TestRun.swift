@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -37,7 +38,8 @@ public struct TestRun: Sendable {
             }
             guard kind == .folder else { return [.scenarioFile(path)] }
             let found = search(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path)
-            return found.isEmpty ? [.nothing(path, reason: "holds no scenario file (*.json) and no golden case folder (with schema.json)")] : found
+            return found.isEmpty
+                ? [.nothing(path, reason: "holds no scenario file (*.json) and no golden case folder (with schema.json)")] : found
         }
     }
 

@@ -39,7 +39,7 @@ enum HTML {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
@@ -58,7 +58,8 @@ enum HTML {
             if byte == UInt8(ascii: "%") {
                 let first = utf8.index(after: index)
                 guard first < utf8.endIndex, utf8.index(after: first) < utf8.endIndex,
-                      let high = hexDigit(utf8[first]), let low = hexDigit(utf8[utf8.index(after: first)]) else { return nil }
+                    let high = hexDigit(utf8[first]), let low = hexDigit(utf8[utf8.index(after: first)])
+                else { return nil }
                 bytes.append(high << 4 | low)
                 index = utf8.index(first, offsetBy: 2)
             } else {

@@ -36,8 +36,9 @@ struct HTMLPage {
 
     /// A page saying what went wrong, in the one line the error carries.
     static func failure(_ message: String, status: Int, trail: [(text: String, href: String?)] = [("stores", "/")]) -> HTMLPage {
-        HTMLPage(title: status == 404 ? "Not found" : "Cannot show this", trail: trail + [("error", nil)],
-                 body: "<p class=\"failure\">\(HTML.escape(message))</p>", status: status)
+        HTMLPage(
+            title: status == 404 ? "Not found" : "Cannot show this", trail: trail + [("error", nil)],
+            body: "<p class=\"failure\">\(HTML.escape(message))</p>", status: status)
     }
 
     static let style = """

@@ -19,7 +19,8 @@ public struct HistoryServer: Sendable {
     public let port: Int
 
     static let host = "127.0.0.1"
-    static let policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+    static let policy =
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
     public init(site: HistorySite, port: Int) {
         self.site = site
@@ -64,8 +65,10 @@ public struct HistoryServer: Sendable {
         router.get("/", use: handler)
         router.get("**", use: handler)
         // Headers of at most 16 KiB: a browser asking for a page sends a few hundred bytes.
-        let http1 = HTTP1Channel.Configuration(httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 16 * 1024,
-                                                                               maxHeaderFieldCount: 100))
+        let http1 = HTTP1Channel.Configuration(
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 16 * 1024,
+                maxHeaderFieldCount: 100))
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in GuardedHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: http1)) },

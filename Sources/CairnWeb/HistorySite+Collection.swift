@@ -69,8 +69,10 @@ extension HistorySite {
         plots += Measures.plots(of: values, joined: false, limit: 6)
 
         var body = "<p>\(documents.count) document\(documents.count == 1 ? "" : "s") at the last checkpoint.</p>"
-        body += plotsSection("Plots", "The count after each checkpoint that changed the collection; then one point per document, in the order they were added.",
-                             plots: plots)
+        body += plotsSection(
+            "Plots",
+            "The count after each checkpoint that changed the collection; then one point per document, in the order they were added.",
+            plots: plots)
         body += "<h2>Documents</h2><ul>"
         for document in ordered {
             body += "<li class=\"doc\"><a href=\"\(documentLink(store, document))\">\(HTML.escape(document.id))</a>"

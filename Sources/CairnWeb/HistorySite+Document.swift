@@ -23,8 +23,9 @@ extension HistorySite {
             guard let version = try store.document(at: path, revision: entry.checkpoint.id.hex) else { continue }
             versions.append((label: Self.label(entry.checkpoint) + " · " + Timeline.lane(of: entry.checkpoint), value: version))
         }
-        body += plotsSection("Over time", "One point per checkpoint that changed the document, oldest first.",
-                             plots: Measures.plots(of: versions, joined: true))
+        body += plotsSection(
+            "Over time", "One point per checkpoint that changed the document, oldest first.",
+            plots: Measures.plots(of: versions, joined: true))
 
         if let current {
             body += "<h2>At the last checkpoint</h2><pre class=\"document\">\(HTML.escape(current.canonicalText))</pre>"
@@ -40,7 +41,8 @@ extension HistorySite {
             let records = try store.conflicts(at: entry.checkpoint.id.hex).flatMap(\.records).filter { $0.document == path }
             if !records.isEmpty { body += decisionsTable(records, in: store, showDocument: false) }
             // The document's own changes, not those of documents below it.
-            body += diffList(try store.diff(in: entry.checkpoint, under: path.description).filter { $0.path == path }, in: store, named: false)
+            body += diffList(
+                try store.diff(in: entry.checkpoint, under: path.description).filter { $0.path == path }, in: store, named: false)
             body += "</div>"
         }
         return HTMLPage(title: path.description, trail: trail(store.uid) + [(path.description, nil)], body: body)
@@ -54,7 +56,8 @@ extension HistorySite {
             table += "<tr><td>\(HTML.pointer(value.pointer))</td><td>\(HTML.value(value.value, limit: 80))</td>"
             table += "<td>\(describe(value.checkpoint, in: store))</td><td>"
             if let decision = value.decision {
-                table += "\(HTML.escape(decision.record.policy.description)) in "
+                table +=
+                    "\(HTML.escape(decision.record.policy.description)) in "
                     + "<a href=\"\(checkpointLink(store, decision.merge.id))\"><code>\(decision.merge.id.short)</code></a>"
                 if let note = decision.record.note { table += " <span class=\"note\">\(HTML.escape(note))</span>" }
             }

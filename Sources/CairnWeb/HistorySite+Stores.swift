@@ -10,12 +10,14 @@ extension HistorySite {
                 let store = try home.openStore(uid)
                 let last = try store.history(limit: 1).first
                 rows += "<tr><td><a href=\"\(storeLink(uid))\">\(HTML.escape(uid))</a></td><td>\(try store.documentPaths().count)</td>"
-                rows += "<td>\(last.map { describe($0.checkpoint, in: store) + " " + HTML.escape($0.checkpoint.summary) } ?? "<span class=\"absent\">none yet</span>")</td></tr>"
+                rows +=
+                    "<td>\(last.map { describe($0.checkpoint, in: store) + " " + HTML.escape($0.checkpoint.summary) } ?? "<span class=\"absent\">none yet</span>")</td></tr>"
             } catch {
                 rows += "<tr><td>\(HTML.escape(uid))</td><td colspan=\"2\" class=\"failure\">\(HTML.escape("\(error)"))</td></tr>"
             }
         }
-        let body = rows.isEmpty
+        let body =
+            rows.isEmpty
             ? "<p>There are no stores in \(HTML.escape(home.root)) yet: <code>cairn init UID</code> makes one.</p>"
             : "<table><tr><th>user</th><th>documents</th><th>last checkpoint</th></tr>\(rows)</table>"
         return HTMLPage(title: "Stores in \(home.root)", trail: [("stores", nil)], body: body)
@@ -31,7 +33,8 @@ extension HistorySite {
             body += "<p class=\"absent\">No checkpoint yet.</p>"
         } else {
             let merges = shown.filter { $0.parents.count > 1 }.count
-            body += "<p>\(shown.count) checkpoint\(shown.count == 1 ? "" : "s")\(history.count > limit ? " (the newest \(limit))" : ""), "
+            body +=
+                "<p>\(shown.count) checkpoint\(shown.count == 1 ? "" : "s")\(history.count > limit ? " (the newest \(limit))" : ""), "
                 + "\(merges) merge\(merges == 1 ? "" : "s"), from \(timeline.lanes.count) device\(timeline.lanes.count == 1 ? "" : "s"): "
                 + "a dot per checkpoint in its device's lane, a diamond per merge.</p>"
             body += "<div class=\"timeline\">\(timeline.svg)</div>"

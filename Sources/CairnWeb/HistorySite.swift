@@ -57,16 +57,18 @@ public struct HistorySite: Sendable {
             case ("collections", 2...):
                 return try collectionPage(store, path: try CollectionPath(rest.dropFirst().joined(separator: "/")))
             default:
-                return .failure("there is no page at \(path); the store's page is /stores/\(uid)", status: 404,
-                                trail: trail(uid))
+                return .failure(
+                    "there is no page at \(path); the store's page is /stores/\(uid)", status: 404,
+                    trail: trail(uid))
             }
         } catch let error as CairnError {
-            let status = switch error.code {
-            case .notFound: 404
-            case .invalidInput: 400
-            case .authentication: 403
-            default: 500
-            }
+            let status =
+                switch error.code {
+                case .notFound: 404
+                case .invalidInput: 400
+                case .authentication: 403
+                default: 500
+                }
             return .failure(error.description, status: status, trail: segments.count > 2 ? trail(uid) : [("stores", "/")])
         } catch {
             return .failure("\(error)", status: 400, trail: trail(uid))

@@ -41,7 +41,9 @@ enum Measures {
         case .object(let fields):
             let isMap = maps.contains(pointer) || isMapOfRecords(fields)
             for (key, field) in fields {
-                walk(field, pointer: pointer + "/" + (isMap ? "*" : MergePolicy.escape(key)), underMap: underMap || isMap, maps: maps, into: &found)
+                walk(
+                    field, pointer: pointer + "/" + (isMap ? "*" : MergePolicy.escape(key)), underMap: underMap || isMap, maps: maps,
+                    into: &found)
             }
         case .array(let elements):
             if !underMap { found["length of " + pointer] = Double(elements.count) }

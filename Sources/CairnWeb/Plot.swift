@@ -34,7 +34,8 @@ struct Plot {
         svg += "<title>\(HTML.escape(title))</title>"
         // Axes, with the lowest and highest value.
         svg += line(Self.margin.left, Self.margin.top, Self.margin.left, Self.height - Self.margin.bottom, "#999")
-        svg += line(Self.margin.left, Self.height - Self.margin.bottom, Self.width - Self.margin.right, Self.height - Self.margin.bottom, "#999")
+        svg += line(
+            Self.margin.left, Self.height - Self.margin.bottom, Self.width - Self.margin.right, Self.height - Self.margin.bottom, "#999")
         svg += text(Self.margin.left - 4, y(top) + 4, Self.number(top), anchor: "end")
         svg += text(Self.margin.left - 4, y(bottom) + 4, Self.number(bottom), anchor: "end")
         svg += text(Self.margin.left, Self.height - 6, "1", anchor: "start")

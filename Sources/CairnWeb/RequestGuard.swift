@@ -60,11 +60,12 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
-        let reason = if case .headerOverflow = error as? HTTPParserError {
-            "the request's headers are larger than this server reads"
-        } else {
-            "the request is not well-formed HTTP/1.1"
-        }
+        let reason =
+            if case .headerOverflow = error as? HTTPParserError {
+                "the request's headers are larger than this server reads"
+            } else {
+                "the request is not well-formed HTTP/1.1"
+            }
         refuse(context: context, status: .badRequest, reason: reason)
     }
 
@@ -97,7 +98,10 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let hosts = head.headers["Host"]
         guard hosts.count == 1, let host = hosts.first else {
-            return (.badRequest, hosts.isEmpty ? "the request has no Host header" : "the request has \(hosts.count) Host headers; it must have one")
+            return (
+                .badRequest,
+                hosts.isEmpty ? "the request has no Host header" : "the request has \(hosts.count) Host headers; it must have one"
+            )
         }
         guard isAuthority(host) else {
             return (.badRequest, "the Host header must hold a host and a port, and nothing else")
@@ -126,7 +130,9 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 port = host[host.index(after: colon)...]
                 host = host[..<colon]
             }
-            guard !host.isEmpty, host.unicodeScalars.allSatisfy({ $0.isASCII && allowedInName.contains(Character($0)) }) else { return false }
+            guard !host.isEmpty, host.unicodeScalars.allSatisfy({ $0.isASCII && allowedInName.contains(Character($0)) }) else {
+                return false
+            }
         }
         if let port {
             guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }

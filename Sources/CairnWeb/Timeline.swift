@@ -54,31 +54,38 @@ struct Timeline {
         func y(_ row: Int) -> Double { Self.header + Self.rowHeight * (Double(row) + 0.5) }
         let textX = Self.laneWidth * Double(lanes.count) + 10
         let height = Self.header + Self.rowHeight * Double(checkpoints.count) + 6
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(Plot.number(textX + 960))\" height=\"\(Plot.number(height))\">"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(Plot.number(textX + 960))\" height=\"\(Plot.number(height))\">"
         for (index, lane) in lanes.enumerated() {
             let centre = Self.laneWidth * (Double(index) + 0.5)
             let shown = lane.label.count > 15 ? String(lane.label.prefix(14)) + "…" : lane.label
-            svg += "<text class=\"lane\" x=\"\(Plot.number(centre))\" y=\"14\" text-anchor=\"middle\" font-weight=\"600\"><title>\(HTML.escape(lane.label))</title>\(HTML.escape(shown))</text>"
-            svg += "<line x1=\"\(Plot.number(centre))\" y1=\"22\" x2=\"\(Plot.number(centre))\" y2=\"\(Plot.number(height))\" stroke=\"#eee\"/>"
+            svg +=
+                "<text class=\"lane\" x=\"\(Plot.number(centre))\" y=\"14\" text-anchor=\"middle\" font-weight=\"600\"><title>\(HTML.escape(lane.label))</title>\(HTML.escape(shown))</text>"
+            svg +=
+                "<line x1=\"\(Plot.number(centre))\" y1=\"22\" x2=\"\(Plot.number(centre))\" y2=\"\(Plot.number(height))\" stroke=\"#eee\"/>"
         }
         // Edges first, so the dots sit on top.
         for (row, checkpoint) in checkpoints.enumerated() {
             for parent in checkpoint.parents {
                 guard let parentRow = rowIndex[parent] else { continue }
-                svg += "<line x1=\"\(Plot.number(x(checkpoint)))\" y1=\"\(Plot.number(y(row)))\" x2=\"\(Plot.number(x(checkpoints[parentRow])))\" y2=\"\(Plot.number(y(parentRow)))\" stroke=\"#9aa7b4\"/>"
+                svg +=
+                    "<line x1=\"\(Plot.number(x(checkpoint)))\" y1=\"\(Plot.number(y(row)))\" x2=\"\(Plot.number(x(checkpoints[parentRow])))\" y2=\"\(Plot.number(y(parentRow)))\" stroke=\"#9aa7b4\"/>"
             }
         }
         for (row, checkpoint) in checkpoints.enumerated() {
             let (cx, cy) = (Plot.number(x(checkpoint)), Plot.number(y(row)))
             let tip = "<title>\(HTML.escape(checkpoint.id.short + " · " + Self.lane(of: checkpoint) + " · " + checkpoint.summary))</title>"
             if checkpoint.parents.count > 1 {
-                svg += "<rect class=\"merge\" x=\"\(Plot.number(x(checkpoint) - 5))\" y=\"\(Plot.number(y(row) - 5))\" width=\"10\" height=\"10\" fill=\"#d9822b\" transform=\"rotate(45 \(cx) \(cy))\">\(tip)</rect>"
+                svg +=
+                    "<rect class=\"merge\" x=\"\(Plot.number(x(checkpoint) - 5))\" y=\"\(Plot.number(y(row) - 5))\" width=\"10\" height=\"10\" fill=\"#d9822b\" transform=\"rotate(45 \(cx) \(cy))\">\(tip)</rect>"
             } else {
                 svg += "<circle class=\"checkpoint\" cx=\"\(cx)\" cy=\"\(cy)\" r=\"5\" fill=\"#1f5fa8\">\(tip)</circle>"
             }
             let summary = checkpoint.summary.count > 120 ? String(checkpoint.summary.prefix(119)) + "…" : checkpoint.summary
-            svg += "<a href=\"\(HTML.escape(link(checkpoint)))\"><text x=\"\(Plot.number(textX))\" y=\"\(Plot.number(y(row) + 4))\" font-family=\"monospace\" fill=\"#1f5fa8\">\(checkpoint.id.short)</text></a>"
-            svg += "<text x=\"\(Plot.number(textX + 70))\" y=\"\(Plot.number(y(row) + 4))\" fill=\"#666\">\(HistorySite.time(checkpoint))</text>"
+            svg +=
+                "<a href=\"\(HTML.escape(link(checkpoint)))\"><text x=\"\(Plot.number(textX))\" y=\"\(Plot.number(y(row) + 4))\" font-family=\"monospace\" fill=\"#1f5fa8\">\(checkpoint.id.short)</text></a>"
+            svg +=
+                "<text x=\"\(Plot.number(textX + 70))\" y=\"\(Plot.number(y(row) + 4))\" fill=\"#666\">\(HistorySite.time(checkpoint))</text>"
             svg += "<text x=\"\(Plot.number(textX + 210))\" y=\"\(Plot.number(y(row) + 4))\">\(HTML.escape(summary))</text>"
         }
         return svg + "</svg>"

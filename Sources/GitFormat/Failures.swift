@@ -13,14 +13,16 @@ func failure(
     file: String = #fileID,
     line: Int = #line
 ) -> GitFormatError {
-    GitFormatError(code: code, message: message, operation: operation, path: path,
-                   location: GitFormatError.SourceLocation(file: file, line: line))
+    GitFormatError(
+        code: code, message: message, operation: operation, path: path,
+        location: GitFormatError.SourceLocation(file: file, line: line))
 }
 
 /// A failed system call on `path`, with the reason from `errno`.
 func posixFailure(_ call: String, _ path: String, file: String = #fileID, line: Int = #line) -> GitFormatError {
     let code = errno
-    return GitFormatError(code: .systemCall, message: "\(call) \(path): \(String(cString: strerror(code)))",
-                          operation: call, path: path, systemErrorCode: code,
-                          location: GitFormatError.SourceLocation(file: file, line: line))
+    return GitFormatError(
+        code: .systemCall, message: "\(call) \(path): \(String(cString: strerror(code)))",
+        operation: call, path: path, systemErrorCode: code,
+        location: GitFormatError.SourceLocation(file: file, line: line))
 }

@@ -18,8 +18,10 @@ package struct GitFormatError: Error, Sendable, CustomStringConvertible {
     /// Where in Cairn the failure was found.
     package var location: SourceLocation
 
-    package init(code: Code, message: String, operation: String, path: String? = nil,
-                 systemErrorCode: Int32? = nil, location: SourceLocation) {
+    package init(
+        code: Code, message: String, operation: String, path: String? = nil,
+        systemErrorCode: Int32? = nil, location: SourceLocation
+    ) {
         self.code = code
         self.message = message
         self.operation = operation

@@ -24,14 +24,20 @@ struct CairnBench: ParsableCommand {
     @Option(help: "Rounds per workload (each side runs once a round).")
     var rounds = 9
 
-    @Option(help: ArgumentHelp(
-        "Workloads to run, comma-separated (\(Workload.allCases.map(\.rawValue).joined(separator: ","))).",
-        discussion: "By default all; above 10,000 documents, sync, link and the timing of clone only when named here (clone's peak memory is measured at every size)."))
+    @Option(
+        help: ArgumentHelp(
+            "Workloads to run, comma-separated (\(Workload.allCases.map(\.rawValue).joined(separator: ","))).",
+            discussion:
+                "By default all; above 10,000 documents, sync, link and the timing of clone only when named here (clone's peak memory is measured at every size)."
+        ))
     var only: String?
 
-    @Option(help: ArgumentHelp(
-        "A schema set's folder to draw the stores' documents from (default: the Life in the UK documents the benchmark is shaped after).",
-        discussion: "Any app's set: valid random documents of its kinds, changed as its merge policies expect. Runs the workloads that take any documents: \(Self.anySet.map(\.rawValue).joined(separator: ","))."))
+    @Option(
+        help: ArgumentHelp(
+            "A schema set's folder to draw the stores' documents from (default: the Life in the UK documents the benchmark is shaped after).",
+            discussion:
+                "Any app's set: valid random documents of its kinds, changed as its merge policies expect. Runs the workloads that take any documents: \(Self.anySet.map(\.rawValue).joined(separator: ","))."
+        ))
     var schema: String?
 
     /// The workloads that run on documents drawn from any schema set (`--schema`).
@@ -72,20 +78,25 @@ struct CairnBench: ParsableCommand {
         }
         let named = only != nil
         let every = schema == nil ? Workload.allCases : Self.anySet
-        let workloads = try Set((only ?? every.map(\.rawValue).joined(separator: ",")).split(separator: ",").map { text -> Workload in
-            guard let workload = Workload(rawValue: String(text)) else {
-                throw ValidationError("unknown workload \(text); choose from \(Workload.allCases.map(\.rawValue).joined(separator: ","))")
-            }
-            guard every.contains(workload) else {
-                throw ValidationError("--schema runs only \(every.map(\.rawValue).joined(separator: ",")); \(text) is shaped after the Life in the UK documents")
-            }
-            return workload
-        })
+        let workloads = try Set(
+            (only ?? every.map(\.rawValue).joined(separator: ",")).split(separator: ",").map { text -> Workload in
+                guard let workload = Workload(rawValue: String(text)) else {
+                    throw ValidationError(
+                        "unknown workload \(text); choose from \(Workload.allCases.map(\.rawValue).joined(separator: ","))")
+                }
+                guard every.contains(workload) else {
+                    throw ValidationError(
+                        "--schema runs only \(every.map(\.rawValue).joined(separator: ",")); \(text) is shaped after the Life in the UK documents"
+                    )
+                }
+                return workload
+            })
         guard checkpoints >= 10 else { throw ValidationError("--checkpoints must be at least 10") }
         guard rounds >= 3 else { throw ValidationError("--rounds must be at least 3 for a median and a spread") }
         // Absolute: git runs the tool as the merge driver from the repository's folder. By
         // default the one beside this program, wherever it was started from.
-        let beside = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let beside =
+            URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
             .deletingLastPathComponent().path + "/cairn"
         let tool = URL(fileURLWithPath: cairn ?? beside).absoluteURL.standardizedFileURL.path
         guard FileManager.default.isExecutableFile(atPath: tool) else {
@@ -93,8 +104,9 @@ struct CairnBench: ParsableCommand {
         }
         let base = scratch ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         let folder = base + "/cairn-bench-\(getpid())"
-        let bench = try Workbench(cairn: tool, folder: folder, rounds: rounds, keep: keep,
-                                      schemaFolder: schema ?? "schema/life-in-uk", generating: schema != nil)
+        let bench = try Workbench(
+            cairn: tool, folder: folder, rounds: rounds, keep: keep,
+            schemaFolder: schema ?? "schema/life-in-uk", generating: schema != nil)
         defer {
             if keep {
                 say("Kept \(folder)")
@@ -104,16 +116,20 @@ struct CairnBench: ParsableCommand {
         }
 
         if let generated = bench.generated {
-            say("Documents drawn from the schema set \(bench.schemaSet.name): \(generated.kinds.map(\.file).joined(separator: ", "))"
-                + (generated.kinds.count < generated.set.kinds.count ? " (the other kinds cannot be generated: cairn simulate --schema says why)" : ""))
+            say(
+                "Documents drawn from the schema set \(bench.schemaSet.name): \(generated.kinds.map(\.file).joined(separator: ", "))"
+                    + (generated.kinds.count < generated.set.kinds.count
+                        ? " (the other kinds cannot be generated: cairn simulate --schema says why)" : ""))
         }
-        var report = Report(machine: .current(workFolder: base, git: bench.git),
-                            command: commandLine, rounds: rounds)
+        var report = Report(
+            machine: .current(workFolder: base, git: bench.git),
+            command: commandLine, rounds: rounds)
         say(report.machine.lines.joined(separator: "\n"))
         func record(_ rows: [Comparison]) {
             for row in rows {
-                say("  \(row.workload) at \(row.documents.formatted()): \(row.cairnSide) \(row.cairn.summary) \(row.unit), "
-                    + "\(row.peerSide) \(row.peer.summary) \(row.unit): \(Samples.format(row.speedup))× faster, \(row.verdict)")
+                say(
+                    "  \(row.workload) at \(row.documents.formatted()): \(row.cairnSide) \(row.cairn.summary) \(row.unit), "
+                        + "\(row.peerSide) \(row.peer.summary) \(row.unit): \(Samples.format(row.speedup))× faster, \(row.verdict)")
             }
             report.comparisons += rows
         }
@@ -138,7 +154,9 @@ struct CairnBench: ParsableCommand {
             } else if workloads.contains(.clone) {
                 // Its peak memory still, over file://.
                 let row = try CloneBenchmark(bench: bench).run(documents: documents, transport: .file, timing: false)
-                say("  restore at \(documents.formatted()), peak memory: cairn clone \(row.cairnPeak.summary) MiB, git clone \(row.peerPeak.summary) MiB")
+                say(
+                    "  restore at \(documents.formatted()), peak memory: cairn clone \(row.cairnPeak.summary) MiB, git clone \(row.peerPeak.summary) MiB"
+                )
                 report.memoryOnly.append(row)
             }
             if heavy, workloads.contains(.link) {

@@ -55,9 +55,10 @@ struct CheckpointBenchmark {
         ]
         for place in places {
             for (side, peer, target) in sides {
-                rows.append(Comparison(
-                    workload: "checkpoint of 10 documents in \(place.rawValue)", documents: documents,
-                    cairnSide: side, peerSide: peer.rawValue, unit: "ms", target: target))
+                rows.append(
+                    Comparison(
+                        workload: "checkpoint of 10 documents in \(place.rawValue)", documents: documents,
+                        cairnSide: side, peerSide: peer.rawValue, unit: "ms", target: target))
                 peers.append(peer)
             }
         }
@@ -95,7 +96,8 @@ struct CheckpointBenchmark {
                 for (path, value) in changes {
                     let document = try DocumentPath(path)
                     try store.put(value, at: document)
-                    for written in [document] + (try store.schemaSet().owners(affectedBy: document)) where !touched.contains(written.description) {
+                    for written in [document] + (try store.schemaSet().owners(affectedBy: document))
+                    where !touched.contains(written.description) {
                         touched.append(written.description)
                     }
                 }
@@ -107,7 +109,8 @@ struct CheckpointBenchmark {
                         throw Command.Failure(description: "cannot read \(path) in the store after writing it")
                     }
                     let file = peer + "/" + path + ".json"
-                    try FileManager.default.createDirectory(atPath: String(file[..<file.lastIndex(of: "/")!]), withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        atPath: String(file[..<file.lastIndex(of: "/")!]), withIntermediateDirectories: true)
                     try Workbench.write(Array(bytes), to: file)
                 }
                 let files = touched.map { $0 + ".json" }
@@ -140,7 +143,9 @@ struct CheckpointBenchmark {
         }
         let (ours, theirs) = (try bench.tree(storeFolder), try bench.tree(peer))
         guard ours == theirs else {
-            throw Command.Failure(description: "checkpoint at \(documents) documents: the store's tree \(ours) is not git's \(theirs); the comparison is void")
+            throw Command.Failure(
+                description: "checkpoint at \(documents) documents: the store's tree \(ours) is not git's \(theirs); the comparison is void"
+            )
         }
         if !bench.keep { bench.remove(work) }
         return rows

@@ -26,10 +26,11 @@ struct CloneBenchmark {
         let work = try bench.scratch("clone-\(documents)")
         defer { if !bench.keep { bench.remove(work) } }
         let remotes = work + "/remote"
-        let source = switch shape {
-        case .benchmarkStore: try bench.remote(documents: documents)
-        case .packedBooks: try bench.packedBooksRemote(documents: documents)
-        }
+        let source =
+            switch shape {
+            case .benchmarkStore: try bench.remote(documents: documents)
+            case .packedBooks: try bench.packedBooksRemote(documents: documents)
+            }
         try bench.copy(source, to: remotes + "/u1.git")
         let password = "bench-password"
         var server: GitHTTPServer?
@@ -45,7 +46,8 @@ struct CloneBenchmark {
             credentials = ["CAIRN_USERNAME": "u1", "CAIRN_PASSWORD": password]
         }
         var row = Comparison(
-            workload: shape == .benchmarkStore ? "restore on a new device, over \(transport.rawValue)"
+            workload: shape == .benchmarkStore
+                ? "restore on a new device, over \(transport.rawValue)"
                 : "restore of a freshly packed store of books, over \(transport.rawValue)",
             documents: documents,
             cairnSide: "cairn clone", peerSide: "git clone", unit: "ms", target: .atMost(1))
@@ -78,13 +80,15 @@ struct CloneBenchmark {
             try row.measure(round: round, cairn: cairnSide, peer: gitSide)
         }
         if transport == .file, shape == .benchmarkStore {
-            try row.measurePeaks(cairn: {
-                defer { bench.remove(home) }
-                return try cairnClone.peakMemory()
-            }, peer: {
-                defer { bench.remove(plain) }
-                return try gitClone.peakMemory()
-            })
+            try row.measurePeaks(
+                cairn: {
+                    defer { bench.remove(home) }
+                    return try cairnClone.peakMemory()
+                },
+                peer: {
+                    defer { bench.remove(plain) }
+                    return try gitClone.peakMemory()
+                })
         }
         return row
     }

@@ -83,8 +83,9 @@ struct Comparison {
     mutating func measurePeaks(cairn cairnSide: () throws -> Double, peer peerSide: () throws -> Double) rethrows {
         var peaks = (cairn: Samples(), peer: Samples())
         for round in 0..<Report.memoryRounds {
-            var turn = Comparison(workload: workload, documents: documents, cairnSide: self.cairnSide, peerSide: self.peerSide,
-                                  unit: "MiB", target: .none)
+            var turn = Comparison(
+                workload: workload, documents: documents, cairnSide: self.cairnSide, peerSide: self.peerSide,
+                unit: "MiB", target: .none)
             try turn.measure(round: round, cairn: cairnSide, peer: peerSide)
             peaks.cairn.append(turn.cairn.values[0])
             peaks.peer.append(turn.peer.values[0])

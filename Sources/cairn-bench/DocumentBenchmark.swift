@@ -1,6 +1,6 @@
 import CairnCore
-import Foundation
 import CairnMerge
+import Foundation
 
 /// One document read from a warm store, and one written, through the library an app uses
 /// (`ProgressStore.get` and `put`), against the same documents in SQLite. Both sides hand
@@ -64,8 +64,10 @@ struct DocumentBenchmark {
                     for path in sample { _ = try database.get(path).map { try JSONParser().parse($0) } }
                 } * perCall
             }
-            let writes = try bench.generated?.changes(Self.batch, of: &current, time: Int64(round * Self.batch * 2),
-                                                          checkpointing: false, using: &rng)
+            let writes =
+                try bench.generated?.changes(
+                    Self.batch, of: &current, time: Int64(round * Self.batch * 2),
+                    checkpointing: false, using: &rng)
                 ?? (0..<Self.batch).map { index in
                     Fixture.book(Int(rng.next() % UInt64(fixture.books)), low: round + 1, high: index % 7)
                 }

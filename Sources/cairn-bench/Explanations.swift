@@ -31,27 +31,36 @@ enum Explanations {
     static func reason(for row: Comparison) -> String? {
         switch row.workload {
         case let name where name.hasPrefix("checkpoint") && row.cairnSide.hasPrefix("cairn"):
-            return "no target: a person or a script runs the tool, and its start is the floor; a whole process: \(processStart); an app checkpoints through the library (next rows)"
+            return
+                "no target: a person or a script runs the tool, and its start is the floor; a whole process: \(processStart); an app checkpoints through the library (next rows)"
         case let name where name.hasPrefix("checkpoint") && row.peerSide == CheckpointBenchmark.Peer.git.rawValue:
-            return "no target: git here fsyncs nothing; the next row sets the checkpoint against a git made as durable, the one after against its own fsyncs alone"
+            return
+                "no target: git here fsyncs nothing; the next row sets the checkpoint against a git made as durable, the one after against its own fsyncs alone"
         case let name where name.hasPrefix("checkpoint") && row.peerSide == CheckpointBenchmark.Peer.fsyncs.rawValue:
-            return "the floor is the 7 fsyncs alone, of files the sizes the checkpoint just wrote; the checkpoint does the rest around them: \(checkpointWork)"
+            return
+                "the floor is the 7 fsyncs alone, of files the sizes the checkpoint just wrote; the checkpoint does the rest around them: \(checkpointWork)"
         case let name where name.hasPrefix("checkpoint") && name.contains("large collections"):
-            return "the new trees of the two large collections are written whole (git's format: about 6 MB at 100,000 documents, hashed and fsynced); \(checkpointWork); \(durability(row))"
+            return
+                "the new trees of the two large collections are written whole (git's format: about 6 MB at 100,000 documents, hashed and fsynced); \(checkpointWork); \(durability(row))"
         case let name where name.hasPrefix("checkpoint"):
             return "\(checkpointWork); \(durability(row)); git's cost grows with its index"
         case let name where name.hasPrefix("sync"):
-            return "three processes, each paying the start of the checkpoint rows; in three syncs over a path (perf, 1,000 documents), libgit2's fetch and push (a pack built, sent and indexed each way) are a quarter of the CPU, the three starts a sixth, writing the merged and fetched files a tenth (a new file for each new attempt), checking every document it pushes as the server will a fifteenth, and recomputing derived fields, checking what was fetched and the merge itself a twenty-fifth each; libgit2's search for deltas, in the pack a push sends (one thread) and in the small packs combined every few syncs (every core), is a seventh of the three syncs' CPU; it makes a push's pack about a third smaller (a merging sync's 268 objects: 85 KB with deltas, 136 KB without, by `git pack-objects`); git's side pays for starting `cairn merge-driver` once per document both sides changed"
+            return
+                "three processes, each paying the start of the checkpoint rows; in three syncs over a path (perf, 1,000 documents), libgit2's fetch and push (a pack built, sent and indexed each way) are a quarter of the CPU, the three starts a sixth, writing the merged and fetched files a tenth (a new file for each new attempt), checking every document it pushes as the server will a fifteenth, and recomputing derived fields, checking what was fetched and the merge itself a twenty-fifth each; libgit2's search for deltas, in the pack a push sends (one thread) and in the small packs combined every few syncs (every core), is a seventh of the three syncs' CPU; it makes a push's pack about a third smaller (a merging sync's 268 objects: 85 KB with deltas, 136 KB without, by `git pack-objects`); git's side pays for starting `cairn merge-driver` once per document both sides changed"
         case let name where name.hasPrefix("three-way merge") && row.cairnSide.hasPrefix("cairn"):
             return "a whole process: \(processStart); \(hashedReads); the library's merge (next row) is the same work without the start"
         case let name where name.hasPrefix("three-way merge"):
-            return "Cairn parses three versions of each book and merges them value by value under the policies, derived fields recomputed, then writes canonical JSON; git compares lines in C and leaves conflict markers; \(hashedReads)"
+            return
+                "Cairn parses three versions of each book and merges them value by value under the policies, derived fields recomputed, then writes canonical JSON; git compares lines in C and leaves conflict markers; \(hashedReads)"
         case let name where name.hasPrefix("a sync that pushes"):
-            return "a sync that only pushes makes three requests on one connection (the fetch's ref advertisement, the push's, and the push), git's pull and push five on two; on this link Cairn's floor of six round trips is itself more than half of git's time, so twice git's speed needs fewer round trips: asking for the push's advertisement first, and fetching only when the server's branch moved, would save one; libgit2 also sends a push's trees whole where git sends them as deltas against what the server holds (a thin pack), 102 KB against 4 KB at 10,000 documents, about 50 ms of this link"
+            return
+                "a sync that only pushes makes three requests on one connection (the fetch's ref advertisement, the push's, and the push), git's pull and push five on two; on this link Cairn's floor of six round trips is itself more than half of git's time, so twice git's speed needs fewer round trips: asking for the push's advertisement first, and fetching only when the server's branch moved, would save one; libgit2 also sends a push's trees whole where git sends them as deltas against what the server holds (a thin pack), 102 KB against 4 KB at 10,000 documents, about 50 ms of this link"
         case let name where name.hasPrefix("restore"):
-            return "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched path and document before writing, hashes every object it reads, and starts a process of about 9 ms; where creating a file is cheap (tmpfs, 3,000 books) the checks are what is left: in perf, writing the files is a quarter of Cairn's CPU, the checks of what was fetched a fifth (parsing every document a third of that), reading and hashing the blobs a fifteenth"
+            return
+                "both create one file per document, most of the time on this file system (ext4 without a journal: a new file's inode is searched past those deleted in the last minute); Cairn creates two folders' files at once, but checks every fetched path and document before writing, hashes every object it reads, and starts a process of about 9 ms; where creating a file is cheap (tmpfs, 3,000 books) the checks are what is left: in perf, writing the files is a quarter of Cairn's CPU, the checks of what was fetched a fifth (parsing every document a third of that), reading and hashing the blobs a fifteenth"
         case let name where name.hasPrefix("put"):
-            return "a put validates the document against its schema (about an eighth of its time, with the schema compiled once), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 19 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
+            return
+                "a put validates the document against its schema (about an eighth of its time, with the schema compiled once), computes derived fields, writes canonical JSON, notes the path for the next checkpoint and swaps the file in atomically: about 19 system calls, among them a write, an append and a rename that each update an inode, where SQLite appends a page to its WAL"
         case let name where name.hasPrefix("get"):
             return "both parse the same JSON; the difference is a file read against a B-tree lookup"
         default:
@@ -61,26 +70,35 @@ enum Explanations {
 
     /// What a Cairn process pays before any work (perf and `perf stat` of `cairn --version`, of
     /// an empty C program with and without libgit2, and of a Swift program printing a line).
-    static let processStart = "before any work Cairn's start takes about 5 ms (`cairn --version`), git's about 1.3: the Swift runtime about 1.5, the command line parser about 2 (the runtime's first look-ups of types and conformances, each a scan of the program's 5,100 conformance records), the shared libraries still loaded (GSSAPI's seven, the C++ runtime) about 0.5, and relocating a 69 MB position-independent program the rest (1.2–3.5 ms less linked at a fixed address, which would give up address randomisation); libgit2 and the libraries it uses are linked in (with Debian's shared libgit2, which brings seven libraries more, a start took about 1 ms and 2.2–2.8 MiB more); starting libgit2 adds about 1 ms for a command that opens a store (its SSH and TLS libraries' set-up), and no longer parses the system's CA certificates (5 ms), which are read at the first connection"
+    static let processStart =
+        "before any work Cairn's start takes about 5 ms (`cairn --version`), git's about 1.3: the Swift runtime about 1.5, the command line parser about 2 (the runtime's first look-ups of types and conformances, each a scan of the program's 5,100 conformance records), the shared libraries still loaded (GSSAPI's seven, the C++ runtime) about 0.5, and relocating a 69 MB position-independent program the rest (1.2–3.5 ms less linked at a fixed address, which would give up address randomisation); libgit2 and the libraries it uses are linked in (with Debian's shared libgit2, which brings seven libraries more, a start took about 1 ms and 2.2–2.8 MiB more); starting libgit2 adds about 1 ms for a command that opens a store (its SSH and TLS libraries' set-up), and no longer parses the system's CA certificates (5 ms), which are read at the first connection"
 
     /// What reading objects safely costs (perf of `cairn merge-tree` at 1,000 documents).
-    static let hashedReads = "every object Cairn reads is hashed against its id (documents with swift-crypto's SHA-1, the trees compared and commits with libgit2's SHA-1 with collision detection), so that a damaged pack is an error and never another document; git's merge reads objects without hashing them"
+    static let hashedReads =
+        "every object Cairn reads is hashed against its id (documents with swift-crypto's SHA-1, the trees compared and commits with libgit2's SHA-1 with collision detection), so that a damaged pack is an error and never another document; git's merge reads objects without hashing them"
 
     /// What a checkpoint does besides its fsyncs.
-    static let checkpointWork = "each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond"
+    static let checkpointWork =
+        "each checkpoint creates at least four files (the pack, its index, `index.lock`, the branch's `.lock`), and on this file system (ext4 without a journal) creating a file soon after deletions takes up to a millisecond"
 
     /// What a durable checkpoint costs that git's commit does not (strace of a checkpoint of
     /// 10 documents at 1,000), against what the target leaves for the whole checkpoint.
     static func durability(_ row: Comparison) -> String {
-        let budget = row.target.budget(peer: row.peer.median).map { "; the target leaves \(Samples.format($0)) \(row.unit) for the whole checkpoint" } ?? ""
+        let budget =
+            row.target.budget(peer: row.peer.median).map {
+                "; the target leaves \(Samples.format($0)) \(row.unit) for the whole checkpoint"
+            } ?? ""
         if row.peerSide == CheckpointBenchmark.Peer.durableGit.rawValue {
-            return "as durable as this git: 7 fsyncs, where git makes one for each new object file (the 10 blobs, the trees above them, the commit) and one for its index; the floor row times the 7 alone\(budget)"
+            return
+                "as durable as this git: 7 fsyncs, where git makes one for each new object file (the 10 blobs, the trees above them, the commit) and one for its index; the floor row times the 7 alone\(budget)"
         }
-        return "durable where git's commit is not: 7 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and its folder; the reflogs are appended unsynced, as git appends them), 1.6–2.7 ms of this disk's time at 1,000 documents (`perf trace`; 1.55 ms in a trace of one library checkpoint, whose other calls took under a millisecond)\(budget)"
+        return
+            "durable where git's commit is not: 7 fsyncs (the pack, its index and their folder; the index and `.git`; the branch and its folder; the reflogs are appended unsynced, as git appends them), 1.6–2.7 ms of this disk's time at 1,000 documents (`perf trace`; 1.55 ms in a trace of one library checkpoint, whose other calls took under a millisecond)\(budget)"
     }
 
     /// Why Cairn's peak memory passed its limit, where it did.
-    static let memoryReason = "a Cairn process holds about 13.5 MiB before any work (`cairn --version`), git about 3.5: the pages of the tool it runs (a 69 MB program with the Swift runtime, FoundationEssentials and libgit2 with its TLS and SSH libraries linked in) and the shared libraries it still loads (GSSAPI's Kerberos libraries, the C++ runtime); with the shared libgit2 it held about 15.8"
+    static let memoryReason =
+        "a Cairn process holds about 13.5 MiB before any work (`cairn --version`), git about 3.5: the pages of the tool it runs (a 69 MB program with the Swift runtime, FoundationEssentials and libgit2 with its TLS and SSH libraries linked in) and the shared libraries it still loads (GSSAPI's Kerberos libraries, the C++ runtime); with the shared libgit2 it held about 15.8"
 
     /// Why a growth limit was passed.
     static func reason(for growth: Growth) -> String? {
@@ -91,7 +109,8 @@ enum Explanations {
 
     static func annotate(_ report: inout Report) {
         // Rows without a target say why they have none, where there is something to say.
-        for index in report.comparisons.indices where report.comparisons[index].target.isMet(speedup: report.comparisons[index].speedup) != true {
+        for index in report.comparisons.indices
+        where report.comparisons[index].target.isMet(speedup: report.comparisons[index].speedup) != true {
             report.comparisons[index].note = reason(for: report.comparisons[index])
         }
         for index in report.growths.indices where report.growths[index].cairn > report.growths[index].limit {

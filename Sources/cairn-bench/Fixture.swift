@@ -31,9 +31,12 @@ struct Fixture {
     }
 
     static func summary() -> (path: String, value: JSONValue) {
-        ("users/\(uid)/progress/exam", .object([
-            "schemaVersion": .integer(1), "examSummaries": .object([:]), "favorites": .object([:]),
-        ]))
+        (
+            "users/\(uid)/progress/exam",
+            .object([
+                "schemaVersion": .integer(1), "examSummaries": .object([:]), "favorites": .object([:]),
+            ])
+        )
     }
 
     /// A completed attempt; numbers at or above the fixture's `attempts` are new ones.

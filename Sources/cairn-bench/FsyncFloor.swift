@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// The disk's time for the fsyncs a durable checkpoint makes, issued alone: the physical
 /// limit a checkpoint is held to.
@@ -24,8 +25,10 @@ struct FsyncFloor {
             .max { try Self.modified(packs + "/" + $0) < Self.modified(packs + "/" + $1) }
         guard let newest else { throw Command.Failure(description: "fsync floor: no pack in \(packs)") }
         let stem = String(newest.dropLast(".pack".count))
-        let sizes = (pack: try Self.size(packs + "/" + newest), index: try Self.size(packs + "/" + stem + ".idx"),
-                     storeIndex: try Self.size(gitdir + "/index"))
+        let sizes = (
+            pack: try Self.size(packs + "/" + newest), index: try Self.size(packs + "/" + stem + ".idx"),
+            storeIndex: try Self.size(gitdir + "/index")
+        )
 
         try? FileManager.default.removeItem(atPath: folder)
         let packFolder = folder + "/objects/pack"
@@ -33,8 +36,10 @@ struct FsyncFloor {
         for made in [packFolder, branchFolder] {
             try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
         }
-        let files = [(packFolder + "/p.pack", sizes.pack), (packFolder + "/p.idx", sizes.index),
-                     (folder + "/index", sizes.storeIndex), (branchFolder + "/main", 41)]
+        let files = [
+            (packFolder + "/p.pack", sizes.pack), (packFolder + "/p.idx", sizes.index),
+            (folder + "/index", sizes.storeIndex), (branchFolder + "/main", 41),
+        ]
         var opened: [String: Int32] = [:]
         defer { for descriptor in opened.values { close(descriptor) } }
         for (path, size) in files {
@@ -52,8 +57,10 @@ struct FsyncFloor {
             guard descriptor >= 0 else { throw Command.Failure(description: "fsync floor: cannot open \(path)") }
             opened[path] = descriptor
         }
-        let order = [packFolder + "/p.pack", packFolder + "/p.idx", packFolder, folder + "/index", folder,
-                     branchFolder + "/main", branchFolder]
+        let order = [
+            packFolder + "/p.pack", packFolder + "/p.idx", packFolder, folder + "/index", folder,
+            branchFolder + "/main", branchFolder,
+        ]
         return try Stopwatch.milliseconds {
             for path in order where fsync(opened[path]!) != 0 {
                 throw Command.Failure(description: "fsync floor: fsync \(path): \(String(cString: strerror(errno)))")

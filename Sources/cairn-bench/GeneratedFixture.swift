@@ -18,7 +18,10 @@ struct GeneratedFixture {
         let skipped = Set(generator.unsupported().map(\.file))
         kinds = set.kinds.filter { !skipped.contains($0.file) }
         guard !kinds.isEmpty else {
-            throw Command.Failure(description: "no document of the schema set \(name) can be generated (cairn simulate --schema says why); benchmark it with a set that has one")
+            throw Command.Failure(
+                description:
+                    "no document of the schema set \(name) can be generated (cairn simulate --schema says why); benchmark it with a set that has one"
+            )
         }
     }
 
@@ -44,7 +47,9 @@ struct GeneratedFixture {
             result.append((path.description, value))
         }
         guard result.count == documents else {
-            throw Command.Failure(description: "the schema set's paths give \(result.count) distinct documents, fewer than \(documents); choose a smaller --sizes")
+            throw Command.Failure(
+                description:
+                    "the schema set's paths give \(result.count) distinct documents, fewer than \(documents); choose a smaller --sizes")
         }
         return result
     }
@@ -53,15 +58,19 @@ struct GeneratedFixture {
     /// them at steps from `time` on: an edit of a document its policy lets change, else a new
     /// document of an append-only kind. With `checkpointing` false, none of a kind the app
     /// checkpoints at each write (`"checkpoint": "immediate"`): such a write is a checkpoint.
-    func changes(_ count: Int, of current: inout [String: JSONValue], time: Int64, checkpointing: Bool = true,
-                 using random: inout SplitMix) throws -> [(path: String, value: JSONValue)] {
+    func changes(
+        _ count: Int, of current: inout [String: JSONValue], time: Int64, checkpointing: Bool = true,
+        using random: inout SplitMix
+    ) throws -> [(path: String, value: JSONValue)] {
         let paths = current.keys.sorted().filter { path in
             checkpointing || (try? DocumentPath(path)).flatMap { set.kind(of: $0) }.map { $0.checkpoint != .immediate } ?? false
         }
         guard !paths.isEmpty else {
-            throw Command.Failure(description: "every generated document is of a kind checkpointed at each write; there is no plain write to time")
+            throw Command.Failure(
+                description: "every generated document is of a kind checkpointed at each write; there is no plain write to time")
         }
-        let noMoreChanges = Command.Failure(description: "the generated documents of this schema set admit no more changes; benchmark it with a larger store")
+        let noMoreChanges = Command.Failure(
+            description: "the generated documents of this schema set admit no more changes; benchmark it with a larger store")
         var result: [(path: String, value: JSONValue)] = []
         var step = time
         var misses = 0

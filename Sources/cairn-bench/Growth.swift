@@ -23,10 +23,11 @@ extension Growth {
             let series = rows.filter { $0.workload == row.workload && $0.cairnSide == row.cairnSide }
                 .sorted { $0.documents < $1.documents }
             for (small, large) in zip(series, series.dropFirst()) {
-                result.append(Growth(
-                    workload: "\(row.workload), \(row.cairnSide)", from: small.documents, to: large.documents,
-                    cairn: large.cairn.median / small.cairn.median, peer: large.peer.median / small.peer.median,
-                    limit: 1.3))
+                result.append(
+                    Growth(
+                        workload: "\(row.workload), \(row.cairnSide)", from: small.documents, to: large.documents,
+                        cairn: large.cairn.median / small.cairn.median, peer: large.peer.median / small.peer.median,
+                        limit: 1.3))
             }
         }
         return result

@@ -34,8 +34,9 @@ struct HistoryFigures {
                 try Workbench.write(value.canonicalBytes(), to: peer + "/" + path + ".json")
             }
             cairnTimes.append(try Stopwatch.milliseconds { _ = try store.checkpoint() })
-            gitTimes.append(try bench.gitCommand(peer, ["add", "--"] + changes.map { $0.path + ".json" }).timed()
-                + bench.gitCommand(peer, ["commit", "-q", "-m", "checkpoint \(number)"]).timed())
+            gitTimes.append(
+                try bench.gitCommand(peer, ["add", "--"] + changes.map { $0.path + ".json" }).timed()
+                    + bench.gitCommand(peer, ["commit", "-q", "-m", "checkpoint \(number)"]).timed())
             if number % 1_000 == 999 { say("  history: \(number + 1) checkpoints") }
         }
         let (ours, theirs) = (try bench.tree(storeFolder), try bench.tree(peer))
@@ -45,8 +46,10 @@ struct HistoryFigures {
         let end = (cairn: ObjectsOnDisk(repository: storeFolder), git: ObjectsOnDisk(repository: peer))
         // The audit: every commit against its parent by the server's rules (documents parsed
         // and checked, derived fields computed), beside git checking every object's format.
-        let audit = (cairn: try bench.cairnCommand(home: home, ["verify"]).timed(),
-                     git: try bench.gitCommand(peer, ["fsck", "--strict", "--no-progress"]).timed())
+        let audit = (
+            cairn: try bench.cairnCommand(home: home, ["verify"]).timed(),
+            git: try bench.gitCommand(peer, ["fsck", "--strict", "--no-progress"]).timed()
+        )
         // Both repacked alike, deltas computed again (`git gc` would keep Cairn's packed
         // objects as they are).
         try bench.gitCommand(storeFolder, ["repack", "-a", "-d", "-f", "-q"]).run()
@@ -70,8 +73,10 @@ struct HistoryFigures {
             ("after git repack -adf: bytes", packed.cairn.bytes.formatted(), packed.git.bytes.formatted()),
             ("checkpoint, first \(window) (ms)", median(cairnTimes.prefix(window)), median(gitTimes.prefix(window))),
             ("checkpoint, last \(window) (ms)", median(cairnTimes.suffix(window)), median(gitTimes.suffix(window))),
-            ("audit of all \(checkpoints.formatted()) checkpoints (s): cairn verify, git fsck --strict",
-             Samples.format(audit.cairn / 1_000), Samples.format(audit.git / 1_000)),
+            (
+                "audit of all \(checkpoints.formatted()) checkpoints (s): cairn verify, git fsck --strict",
+                Samples.format(audit.cairn / 1_000), Samples.format(audit.git / 1_000)
+            ),
         ]
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import Git
 import GitFormat
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Staging 10 changed documents and writing the index, on a repository of the store's size:
 /// Cairn's `Index` writing it whole (version 2, the default below ``Index/splitThreshold``)
@@ -37,8 +38,9 @@ struct IndexBenchmark {
             try index.write()
         }
         var rows = forms.map { form in
-            Comparison(workload: "stage 10 changed documents and write the index", documents: documents,
-                       cairnSide: "Index, \(form.name)", peerSide: "git update-index", unit: "ms", target: .none)
+            Comparison(
+                workload: "stage 10 changed documents and write the index", documents: documents,
+                cairnSide: "Index, \(form.name)", peerSide: "git update-index", unit: "ms", target: .none)
         }
         let fixture = Fixture(documents: documents)
         var rng = SplitMix(seed: 11)
@@ -58,19 +60,23 @@ struct IndexBenchmark {
                 // The files just written reach the disk first, so that neither side's fsync
                 // of its index pays for them.
                 sync()
-                try rows[index].measure(round: round, cairn: {
-                    try Stopwatch.milliseconds {
-                        try stage(changes.map { ($0.path + ".json", $0.value.canonicalBytes()) }, in: copy, split: form.split)
-                    }
-                }, peer: {
-                    try bench.gitCommand(peer, ["update-index", "--"] + files).timed()
-                })
+                try rows[index].measure(
+                    round: round,
+                    cairn: {
+                        try Stopwatch.milliseconds {
+                            try stage(changes.map { ($0.path + ".json", $0.value.canonicalBytes()) }, in: copy, split: form.split)
+                        }
+                    },
+                    peer: {
+                        try bench.gitCommand(peer, ["update-index", "--"] + files).timed()
+                    })
             }
         }
         for (copy, peer) in zip(copies, peers) {
             let listed = try bench.output(bench.git, ["-C", copy, "ls-files", "-s"])
             guard listed == (try bench.output(bench.git, ["-C", peer, "ls-files", "-s"])) else {
-                throw Command.Failure(description: "index at \(documents) documents: \(copy) does not list what git's index lists; the comparison is void")
+                throw Command.Failure(
+                    description: "index at \(documents) documents: \(copy) does not list what git's index lists; the comparison is void")
             }
         }
         return rows

@@ -62,9 +62,10 @@ struct LinkBenchmark {
         /// The traffic per run, with the requests of one run.
         func traffic(requests: Int) -> Traffic {
             let runs = Double(max(runs, 1))
-            return Traffic(requests: Double(requests), connections: Double(link.connections) / runs,
-                           handshakes: Double(link.tlsHandshakes) / runs, bytesUp: Double(link.bytesToServer) / runs,
-                           bytesDown: Double(link.bytesToClient) / runs)
+            return Traffic(
+                requests: Double(requests), connections: Double(link.connections) / runs,
+                handshakes: Double(link.tlsHandshakes) / runs, bytesUp: Double(link.bytesToServer) / runs,
+                bytesDown: Double(link.bytesToClient) / runs)
         }
     }
 
@@ -77,9 +78,13 @@ struct LinkBenchmark {
             try bench.gitCommand(remotes + "/\(name).git", ["config", "http.receivepack", "true"]).run()
         }
         let (certificate, key) = (work + "/certificate.pem", work + "/key.pem")
-        try bench.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                                           "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
-                                           "-addext", "subjectAltName=DNS:localhost"])
+        try bench.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost",
+            ])
         let password = "bench-password"
         let server = try GitHTTPServer(root: remotes, users: ["u1": password, "p1": password], tls: (certificate, key))
         defer { server.stop() }
@@ -91,8 +96,9 @@ struct LinkBenchmark {
         let peerURL = "https://p1:\(password)@localhost:\(link.port)/git/p1.git"
 
         // Two devices of each kind, copies of the generated store, synced once.
-        let (homes, stores, peers) = try bench.devicePairs(documents: documents, in: work, cairnRemote: cairnURL,
-                                                           peerRemote: peerURL, gitEnvironment: trust)
+        let (homes, stores, peers) = try bench.devicePairs(
+            documents: documents, in: work, cairnRemote: cairnURL,
+            peerRemote: peerURL, gitEnvironment: trust)
         let sync = { (device: Int) in bench.cairnCommand(home: homes[device], ["sync", "-q"], credentials) }
         let pullAndPush = { (device: Int) in
             {
@@ -113,8 +119,10 @@ struct LinkBenchmark {
             var paths: [String] = []
             for number in numbers {
                 let state = books[number]
-                let (path, value) = firstHalf ? Fixture.book(number, low: stamp, high: state.high)
-                                              : Fixture.book(number, low: state.low, high: stamp)
+                let (path, value) =
+                    firstHalf
+                    ? Fixture.book(number, low: stamp, high: state.high)
+                    : Fixture.book(number, low: state.low, high: stamp)
                 try stores[device].put(value, at: DocumentPath(path))
                 try Workbench.write(value.canonicalBytes(), to: peers[device] + "/" + path + ".json")
                 paths.append(path + ".json")
@@ -130,11 +138,14 @@ struct LinkBenchmark {
         /// Times `cairnSide` against `peerSide` in rounds (each after `prepare`), counting
         /// each side's traffic; the requests are read from lighttpd's log, whose lines name
         /// each side's repository.
-        func measure(_ workload: String, cairnSide: String, peerSide: String, roundTrips: Int,
-                     prepare: (Int) throws -> Void, cairn: @escaping () throws -> Double,
-                     peer: @escaping () throws -> Double) throws {
-            var row = Comparison(workload: "\(workload), \(Self.link)", documents: documents, cairnSide: cairnSide,
-                                 peerSide: peerSide, unit: "ms", target: .fasterBy(2))
+        func measure(
+            _ workload: String, cairnSide: String, peerSide: String, roundTrips: Int,
+            prepare: (Int) throws -> Void, cairn: @escaping () throws -> Double,
+            peer: @escaping () throws -> Double
+        ) throws {
+            var row = Comparison(
+                workload: "\(workload), \(Self.link)", documents: documents, cairnSide: cairnSide,
+                peerSide: peerSide, unit: "ms", target: .fasterBy(2))
             let counters = (cairn: Counter(), peer: Counter())
             func counted(_ side: @escaping () throws -> Double, into counter: Counter) -> () throws -> Double {
                 {
@@ -160,47 +171,59 @@ struct LinkBenchmark {
             }
             let cairnTraffic = counters.cairn.traffic(requests: try requests(of: cairn, in: "u1"))
             let peerTraffic = counters.peer.traffic(requests: try requests(of: peer, in: "p1"))
-            let floor = (Double(roundTrips) * Self.roundTrip + max(cairnTraffic.bytesUp, cairnTraffic.bytesDown) / Self.bytesPerSecond) * 1_000
-            var toFloor = Comparison(workload: row.workload, documents: documents, cairnSide: cairnSide,
-                                     peerSide: "the floor: \(roundTrips) round trips + bytes ÷ bandwidth", unit: "ms", target: .atMost(1.5))
+            let floor =
+                (Double(roundTrips) * Self.roundTrip + max(cairnTraffic.bytesUp, cairnTraffic.bytesDown) / Self.bytesPerSecond) * 1_000
+            var toFloor = Comparison(
+                workload: row.workload, documents: documents, cairnSide: cairnSide,
+                peerSide: "the floor: \(roundTrips) round trips + bytes ÷ bandwidth", unit: "ms", target: .atMost(1.5))
             toFloor.cairn = row.cairn
             toFloor.peer.append(floor)
             rows += [row, toFloor]
-            figures.append(Figures(workload: workload, documents: documents, cairn: cairnTraffic, peer: peerTraffic,
-                                   roundTrips: roundTrips, floor: floor))
-            say("  \(workload) over the link at \(documents.formatted()): cairn \(row.cairn.summary) ms (\(cairnTraffic.text)), "
-                + "git \(row.peer.summary) ms (\(peerTraffic.text)), floor \(Samples.format(floor)) ms")
+            figures.append(
+                Figures(
+                    workload: workload, documents: documents, cairn: cairnTraffic, peer: peerTraffic,
+                    roundTrips: roundTrips, floor: floor))
+            say(
+                "  \(workload) over the link at \(documents.formatted()): cairn \(row.cairn.summary) ms (\(cairnTraffic.text)), "
+                    + "git \(row.peer.summary) ms (\(peerTraffic.text)), floor \(Samples.format(floor)) ms")
         }
 
         // Restore first, while both remotes hold the same history.
         let restored = (cairn: work + "/restored", peer: work + "/restored-git")
-        try measure("restore on a new device", cairnSide: "cairn clone", peerSide: "git clone", roundTrips: 5,
-                    prepare: { _ in
-                        bench.remove(restored.cairn)
-                        bench.remove(restored.peer)
-                    },
-                    cairn: { try bench.cairnCommand(home: restored.cairn, ["clone", "-q", cairnURL, "--user", "u1"], credentials).timed() },
-                    peer: { try Command(bench.git, ["clone", "-q", peerURL, restored.peer], environment: bench.environment.merging(trust) { $1 }).timed() })
-        try measure("a sync with nothing to do", cairnSide: "cairn sync", peerSide: "git pull && git push", roundTrips: 4,
-                    prepare: { _ in }, cairn: { try sync(0).timed() }, peer: pullAndPush(0))
-        try measure("a sync that pushes 10 changed documents", cairnSide: "cairn sync", peerSide: "git pull && git push",
-                    roundTrips: 6, prepare: { round in try change(0, books: (0..<10).map { (round * 10 + $0) % fixture.books }, firstHalf: true) },
-                    cairn: { try sync(0).timed() }, peer: pullAndPush(0))
-        try measure("a sync that merges 100 documents changed on both devices", cairnSide: "cairn sync",
-                    peerSide: "git pull && git push, merge driver", roundTrips: 7,
-                    prepare: { round in
-                        // Both devices start from the remote; each changes its half of the same books.
-                        for device in 0..<2 {
-                            _ = try sync(device).timed()
-                            _ = try pullAndPush(device)()
-                        }
-                        let numbers = (0..<100).map { (round * 100 + $0) % fixture.books }
-                        try change(0, books: numbers, firstHalf: true)
-                        try change(1, books: numbers, firstHalf: false)
-                        _ = try sync(0).timed()
-                        _ = try pullAndPush(0)()
-                    },
-                    cairn: { try sync(1).timed() }, peer: pullAndPush(1))
+        try measure(
+            "restore on a new device", cairnSide: "cairn clone", peerSide: "git clone", roundTrips: 5,
+            prepare: { _ in
+                bench.remove(restored.cairn)
+                bench.remove(restored.peer)
+            },
+            cairn: { try bench.cairnCommand(home: restored.cairn, ["clone", "-q", cairnURL, "--user", "u1"], credentials).timed() },
+            peer: {
+                try Command(bench.git, ["clone", "-q", peerURL, restored.peer], environment: bench.environment.merging(trust) { $1 })
+                    .timed()
+            })
+        try measure(
+            "a sync with nothing to do", cairnSide: "cairn sync", peerSide: "git pull && git push", roundTrips: 4,
+            prepare: { _ in }, cairn: { try sync(0).timed() }, peer: pullAndPush(0))
+        try measure(
+            "a sync that pushes 10 changed documents", cairnSide: "cairn sync", peerSide: "git pull && git push",
+            roundTrips: 6, prepare: { round in try change(0, books: (0..<10).map { (round * 10 + $0) % fixture.books }, firstHalf: true) },
+            cairn: { try sync(0).timed() }, peer: pullAndPush(0))
+        try measure(
+            "a sync that merges 100 documents changed on both devices", cairnSide: "cairn sync",
+            peerSide: "git pull && git push, merge driver", roundTrips: 7,
+            prepare: { round in
+                // Both devices start from the remote; each changes its half of the same books.
+                for device in 0..<2 {
+                    _ = try sync(device).timed()
+                    _ = try pullAndPush(device)()
+                }
+                let numbers = (0..<100).map { (round * 100 + $0) % fixture.books }
+                try change(0, books: numbers, firstHalf: true)
+                try change(1, books: numbers, firstHalf: false)
+                _ = try sync(0).timed()
+                _ = try pullAndPush(0)()
+            },
+            cairn: { try sync(1).timed() }, peer: pullAndPush(1))
         // After a last sync of each, both Cairn devices hold one tree, and both git clones one.
         for device in [0, 1, 0] {
             _ = try sync(device).timed()
@@ -208,7 +231,8 @@ struct LinkBenchmark {
         }
         let trees = try (homes.map { $0 + "/" + Fixture.uid } + peers).map { try bench.tree($0) }
         guard trees[0] == trees[1], trees[2] == trees[3] else {
-            throw Command.Failure(description: "link at \(documents) documents: the devices did not converge \(trees) (cairn a, cairn b, git a, git b)")
+            throw Command.Failure(
+                description: "link at \(documents) documents: the devices did not converge \(trees) (cairn a, cairn b, git a, git b)")
         }
         return (rows, figures)
     }

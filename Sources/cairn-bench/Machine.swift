@@ -17,10 +17,12 @@ struct Machine {
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
         formatter.timeZone = TimeZone(identifier: "UTC")
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown processor"
         let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
-        let system = release.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+        let system =
+            release.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
             .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "Linux"
         let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
         var fileSystem = "unknown"
@@ -29,13 +31,14 @@ struct Machine {
             let fields = line.split(separator: " ")
             guard fields.count > 2 else { continue }
             let point = String(fields[1])
-            if (workFolder == point || workFolder.hasPrefix(point == "/" ? "/" : point + "/")), point.count > longest {
+            if workFolder == point || workFolder.hasPrefix(point == "/" ? "/" : point + "/"), point.count > longest {
                 longest = point.count
                 fileSystem = "\(fields[2]) (\(point))"
             }
         }
         let gitVersion = (try? Command(git, ["--version"]).run())?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "git ?"
-        let libgit2 = (try? Command("/usr/bin/pkg-config", ["--modversion", "libgit2"]).run())?
+        let libgit2 =
+            (try? Command("/usr/bin/pkg-config", ["--modversion", "libgit2"]).run())?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
         return Machine(
             date: formatter.string(from: Date()) + " UTC",

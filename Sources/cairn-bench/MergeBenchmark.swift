@@ -31,7 +31,8 @@ struct MergeBenchmark {
             var files: [String] = []
             for (path, value) in changes {
                 let file = peer + "/" + path + ".json"
-                try FileManager.default.createDirectory(atPath: String(file[..<file.lastIndex(of: "/")!]), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: String(file[..<file.lastIndex(of: "/")!]), withIntermediateDirectories: true)
                 try Workbench.write(value.canonicalBytes(), to: file)
                 files.append(path + ".json")
             }
@@ -42,13 +43,17 @@ struct MergeBenchmark {
         try bench.gitCommand(storeFolder, ["fetch", "-q", peer, "ours:refs/heads/ours", "theirs:refs/heads/theirs"]).run()
         let store = try Home(root: home).openStore(Fixture.uid)
 
-        let label = bench.generated == nil ? "three-way merge of \(count.formatted()) books changed on both sides"
+        let label =
+            bench.generated == nil
+            ? "three-way merge of \(count.formatted()) books changed on both sides"
             : "three-way merge of two sides that each changed \(count.formatted()) documents of the set"
         var rows = [
-            Comparison(workload: label, documents: documents, cairnSide: "cairn merge-tree",
-                       peerSide: "git merge-tree --write-tree", unit: "ms", target: .atMost(1)),
-            Comparison(workload: label, documents: documents, cairnSide: "Store.mergeTree",
-                       peerSide: "git merge-tree --write-tree", unit: "ms", target: .atMost(1)),
+            Comparison(
+                workload: label, documents: documents, cairnSide: "cairn merge-tree",
+                peerSide: "git merge-tree --write-tree", unit: "ms", target: .atMost(1)),
+            Comparison(
+                workload: label, documents: documents, cairnSide: "Store.mergeTree",
+                peerSide: "git merge-tree --write-tree", unit: "ms", target: .atMost(1)),
         ]
         var expected: String?
         // Exit status 1 says the line merge left conflicts: expected here (any other failure
@@ -64,23 +69,27 @@ struct MergeBenchmark {
             let changed = try bench.gitCommand(peer, ["diff-tree", "-r", "--name-only", side, String(gitTree)]).run()
             let differing = changed.split(separator: "\n").count
             guard bench.generated == nil ? differing == count : differing > 0 else {
-                throw Command.Failure(description: bench.generated == nil
-                    ? "git merge-tree's tree \(gitTree) differs from \(side) in \(differing) documents, not the \(count) books both sides changed"
-                    : "git merge-tree's tree \(gitTree) is \(side) whole; the two sides' changes did not both reach it")
+                throw Command.Failure(
+                    description: bench.generated == nil
+                        ? "git merge-tree's tree \(gitTree) differs from \(side) in \(differing) documents, not the \(count) books both sides changed"
+                        : "git merge-tree's tree \(gitTree) is \(side) whole; the two sides' changes did not both reach it")
             }
         }
         for round in 0..<bench.rounds {
             try rows[0].measure(round: round, cairn: { try cairnMergeTree.timed() }, peer: gitSide)
-            try rows[1].measure(round: round, cairn: {
-                try Stopwatch.milliseconds {
-                    let tree = try store.mergeTree("ours", "theirs").tree.description
-                    if expected == nil { expected = tree }
-                    guard tree == expected else { throw Command.Failure(description: "two merges of the same commits gave two trees") }
-                }
-            }, peer: gitSide)
+            try rows[1].measure(
+                round: round,
+                cairn: {
+                    try Stopwatch.milliseconds {
+                        let tree = try store.mergeTree("ours", "theirs").tree.description
+                        if expected == nil { expected = tree }
+                        guard tree == expected else { throw Command.Failure(description: "two merges of the same commits gave two trees") }
+                    }
+                }, peer: gitSide)
         }
-        try rows[0].measurePeaks(cairn: { try cairnMergeTree.peakMemory() },
-                                 peer: { try gitMergeTree.peakMemory(allowing: [1]) })
+        try rows[0].measurePeaks(
+            cairn: { try cairnMergeTree.peakMemory() },
+            peer: { try gitMergeTree.peakMemory(allowing: [1]) })
         let merged = try bench.output(bench.cairn, ["--home", home, "merge-tree", "ours", "theirs"])
         guard merged.split(separator: "\n").first.map(String.init) == expected else {
             throw Command.Failure(description: "cairn merge-tree and Store.mergeTree disagree")
@@ -98,7 +107,9 @@ struct MergeBenchmark {
     /// the second half on the other; or, for documents drawn from another set, up to 1,000
     /// of its documents changed on each side as two devices change them (and new documents
     /// of its append-only kinds).
-    private func sides(documents: Int) throws -> (count: Int, ours: [(path: String, value: JSONValue)], theirs: [(path: String, value: JSONValue)]) {
+    private func sides(documents: Int) throws -> (
+        count: Int, ours: [(path: String, value: JSONValue)], theirs: [(path: String, value: JSONValue)]
+    ) {
         guard let generated = bench.generated else {
             let count = min(Self.maximumBooks, Fixture(documents: documents).books)
             let side = { (low: Int, high: Int) in (0..<count).map { Fixture.book($0, low: low, high: high) } }
@@ -124,7 +135,10 @@ struct MergeBenchmark {
                 }
                 stalled = order.count == before ? stalled + 1 : 0
                 guard stalled < 100 else {
-                    throw Command.Failure(description: "the set's documents admit changes to \(order.count) of them, fewer than the \(count) a side changes; benchmark it with a larger store")
+                    throw Command.Failure(
+                        description:
+                            "the set's documents admit changes to \(order.count) of them, fewer than the \(count) a side changes; benchmark it with a larger store"
+                    )
                 }
             }
             result.append(order.map { ($0, changed[$0]!) })

@@ -31,7 +31,8 @@ struct ObjectsOnDisk {
         guard let handle = FileHandle(forReadingAtPath: path) else { return 0 }
         defer { try? handle.close() }
         guard (try? handle.seek(toOffset: 8 + 1_020)) != nil,
-              let bytes = try? handle.read(upToCount: 4), bytes.count == 4 else { return 0 }
+            let bytes = try? handle.read(upToCount: 4), bytes.count == 4
+        else { return 0 }
         return bytes.reduce(0) { $0 << 8 | Int($1) }
     }
 }

@@ -46,7 +46,9 @@ struct PushCostBenchmark {
             _ = try store.checkpoint(message: "push \(round)")
             // The push as a device's git sends it, its request kept on the way in.
             let request = work + "/request-\(round)"
-            try bench.gitCommand(store.folder, ["push", "-q", "--receive-pack=tee '\(request)' | git-receive-pack", repository, "main"], server).run()
+            try bench.gitCommand(
+                store.folder, ["push", "-q", "--receive-pack=tee '\(request)' | git-receive-pack", repository, "main"], server
+            ).run()
             let new = try head(of: repository)
             guard new != old else { throw Command.Failure(description: "push cost: the push did not move main") }
             let update = work + "/update-\(round)"
@@ -66,7 +68,9 @@ struct PushCostBenchmark {
             }
             // Each hook as git starts it: in the repository, the update on its standard input.
             func hook(_ name: String) throws -> Double {
-                try cpu(repository + "/hooks/" + name, [], environment: server.merging(["GIT_DIR": "."]) { $1 }, input: update, folder: repository)
+                try cpu(
+                    repository + "/hooks/" + name, [], environment: server.merging(["GIT_DIR": "."]) { $1 }, input: update,
+                    folder: repository)
             }
             parts.postReceive.append(try hook("post-receive"))
             try bench.gitCommand(repository, ["update-ref", "refs/heads/main", old]).run()
@@ -76,14 +80,19 @@ struct PushCostBenchmark {
             let preAsRun = HookReport.read(from: report).filter { $0.hook == ReceiveHook.preReceive.rawValue }
             guard preAsRun.count == 1 else { throw Command.Failure(description: "push cost: the pre-receive hook did not report once") }
             let withoutHooks = try replay(["-c", "core.hooksPath=" + noHooks, "receive-pack", repository], server)
-            let whole = try replay(["http-backend"], cgi.merging([
-                "REQUEST_METHOD": "POST", "PATH_INFO": "/\(uid).git/git-receive-pack", "QUERY_STRING": "",
-                "CONTENT_TYPE": "application/x-git-receive-pack-request", "CONTENT_LENGTH": "\(length)",
-            ]) { $1 })
-            let unpacking = try cpu(bench.git, ["--git-dir", repository, "unpack-objects", "--strict", "-q"], environment: [:], input: pack)
-            let advertisement = try cpu(bench.git, ["http-backend"], environment: cgi.merging([
-                "REQUEST_METHOD": "GET", "PATH_INFO": "/\(uid).git/info/refs", "QUERY_STRING": "service=git-receive-pack",
-            ]) { $1 }, input: "/dev/null")
+            let whole = try replay(
+                ["http-backend"],
+                cgi.merging([
+                    "REQUEST_METHOD": "POST", "PATH_INFO": "/\(uid).git/git-receive-pack", "QUERY_STRING": "",
+                    "CONTENT_TYPE": "application/x-git-receive-pack-request", "CONTENT_LENGTH": "\(length)",
+                ]) { $1 })
+            let unpacking = try cpu(
+                bench.git, ["--git-dir", repository, "unpack-objects", "--strict", "-q"], environment: [:], input: pack)
+            let advertisement = try cpu(
+                bench.git, ["http-backend"],
+                environment: cgi.merging([
+                    "REQUEST_METHOD": "GET", "PATH_INFO": "/\(uid).git/info/refs", "QUERY_STRING": "service=git-receive-pack",
+                ]) { $1 }, input: "/dev/null")
 
             parts.whole.append(whole)
             parts.httpBackend.append(whole - withHooks)
@@ -103,7 +112,10 @@ struct PushCostBenchmark {
             ("of which `git receive-pack` (refs, its report, `gc --auto`) (ms)", parts.receivePack.summary),
             ("of which unpacking and checking the pushed objects (`git unpack-objects --strict`) (ms)", parts.unpacking.summary),
             ("of which Cairn's two hooks, as `git receive-pack` runs them (ms\(target))", parts.hooks.summary + verdict),
-            ("the pre-receive hook's process, as it reported its CPU to `\(HookReport.variable)` when `git receive-pack` ran it (ms)", parts.preReceiveAsRun.summary),
+            (
+                "the pre-receive hook's process, as it reported its CPU to `\(HookReport.variable)` when `git receive-pack` ran it (ms)",
+                parts.preReceiveAsRun.summary
+            ),
             ("the pre-receive hook, run alone as git starts it (ms)", parts.preReceive.summary),
             ("the post-receive hook, run alone as git starts it (ms)", parts.postReceive.summary),
             ("before the push, its ref advertisement (`GET info/refs?service=git-receive-pack`) (ms)", parts.advertisement.summary),
@@ -129,8 +141,10 @@ struct PushCostBenchmark {
 
     /// The CPU (ms) of `executable` run to its end with `input` on its standard input (in
     /// `folder` if given), and of every process it waited for.
-    func cpu(_ executable: String, _ arguments: [String], environment: [String: String], input: String,
-             folder: String? = nil) throws -> Double {
+    func cpu(
+        _ executable: String, _ arguments: [String], environment: [String: String], input: String,
+        folder: String? = nil
+    ) throws -> Double {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -145,7 +159,9 @@ struct PushCostBenchmark {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-            throw Command.Failure(description: "push cost: \(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(said)")
+            throw Command.Failure(
+                description:
+                    "push cost: \(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(said)")
         }
         return process.cpuMilliseconds
     }
@@ -154,7 +170,9 @@ struct PushCostBenchmark {
     static func pack(of request: String, to target: String) throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: request)))
         let signature = Array("0000PACK".utf8)
-        guard let start = (0...(bytes.count - signature.count)).first(where: { bytes[$0..<($0 + signature.count)].elementsEqual(signature) }) else {
+        guard
+            let start = (0...(bytes.count - signature.count)).first(where: { bytes[$0..<($0 + signature.count)].elementsEqual(signature) })
+        else {
             throw Command.Failure(description: "push cost: no pack in the request \(request)")
         }
         try Data(bytes[(start + 4)...]).write(to: URL(fileURLWithPath: target))

@@ -36,12 +36,15 @@ struct ServingBenchmark {
 
         // The same repositories for both: made as cairn server init makes them.
         for side in ["front", "lighttpd"] {
-            try bench.cairnCommand(home: work + "/admin", ["server", "init", work + "/\(side)-repos"] + uids + ["--schema", "life-in-uk"]).run()
+            try bench.cairnCommand(home: work + "/admin", ["server", "init", work + "/\(side)-repos"] + uids + ["--schema", "life-in-uk"])
+                .run()
         }
-        let front = try FrontProcess(cairn: bench.cairn, folder: work + "/front-repos", issuer: issuer, log: work + "/front.log",
-                                     arguments: ["--schema", "life-in-uk"])
+        let front = try FrontProcess(
+            cairn: bench.cairn, folder: work + "/front-repos", issuer: issuer, log: work + "/front.log",
+            arguments: ["--schema", "life-in-uk"])
         defer { front.stop() }
-        let lighttpd = try GitHTTPServer(root: work + "/lighttpd-repos", users: Dictionary(uniqueKeysWithValues: uids.map { ($0, password) }))
+        let lighttpd = try GitHTTPServer(
+            root: work + "/lighttpd-repos", users: Dictionary(uniqueKeysWithValues: uids.map { ($0, password) }))
         defer { lighttpd.stop() }
 
         // Two devices a user on each side: the first made and synced, the second restored.
@@ -53,10 +56,12 @@ struct ServingBenchmark {
             var homes: [(home: String, uid: String)] = []
         }
         var sides = [
-            Side(name: "front", pid: front.pid, url: { "http://\($0)@127.0.0.1:\(front.port)/git/\($0).git" },
-                 credentials: { ["CAIRN_TOKEN": tokens[$0]!] }),
-            Side(name: "lighttpd", pid: lighttpd.pid, url: { lighttpd.url(for: $0) },
-                 credentials: { ["CAIRN_USERNAME": $0, "CAIRN_PASSWORD": password] }),
+            Side(
+                name: "front", pid: front.pid, url: { "http://\($0)@127.0.0.1:\(front.port)/git/\($0).git" },
+                credentials: { ["CAIRN_TOKEN": tokens[$0]!] }),
+            Side(
+                name: "lighttpd", pid: lighttpd.pid, url: { lighttpd.url(for: $0) },
+                credentials: { ["CAIRN_USERNAME": $0, "CAIRN_PASSWORD": password] }),
         ]
         for index in sides.indices {
             for uid in uids {
@@ -78,8 +83,9 @@ struct ServingBenchmark {
             for index in order {
                 let side = sides[index]
                 let commands = side.homes.enumerated().map { number, device in
-                    syncAfterWriting(home: device.home, uid: device.uid, note: "r\(round)-d\(number)",
-                                     environment: side.credentials(device.uid).merging(["CAIRN_SYNC_RETRY": "0.5,1,2,4"]) { $1 })
+                    syncAfterWriting(
+                        home: device.home, uid: device.uid, note: "r\(round)-d\(number)",
+                        environment: side.credentials(device.uid).merging(["CAIRN_SYNC_RETRY": "0.5,1,2,4"]) { $1 })
                 }
                 let server = ServerCPU(pid: side.pid)
                 let (milliseconds, spent, ownSpent) = try server.spent {
@@ -102,13 +108,20 @@ struct ServingBenchmark {
         }
         let ratio = cpu.front.median / cpu.lighttpd.median
         var rows: [(String, String, String)] = [
-            ("syncs a second: \(users * 2) devices of \(users) users, each writing a document and syncing, \(parallel) at once",
-             throughput.front.summary, throughput.lighttpd.summary),
+            (
+                "syncs a second: \(users * 2) devices of \(users) users, each writing a document and syncing, \(parallel) at once",
+                throughput.front.summary, throughput.lighttpd.summary
+            ),
             ("server CPU per sync (ms): the server and every process it ran", cpu.front.summary, cpu.lighttpd.summary),
             ("of which the server's own process (ms)", own.front.summary, own.lighttpd.summary),
-            ("server CPU per sync, cairn server run ÷ lighttpd (target ≤ 1.10×)",
-             Samples.format(ratio) + "× (" + (ratio <= 1.10 ? "met" : "**not met**") + ")", "–"),
-            ("one token verified, its key set held (µs, median of 5 × 2,000)", Samples.format(try verificationMicroseconds(issuer)), "– (passwords)"),
+            (
+                "server CPU per sync, cairn server run ÷ lighttpd (target ≤ 1.10×)",
+                Samples.format(ratio) + "× (" + (ratio <= 1.10 ? "met" : "**not met**") + ")", "–"
+            ),
+            (
+                "one token verified, its key set held (µs, median of 5 × 2,000)", Samples.format(try verificationMicroseconds(issuer)),
+                "– (passwords)"
+            ),
         ]
         front.stop()
         rows += try loadRun(in: work + "/load", issuer: issuer)
@@ -130,8 +143,10 @@ struct ServingBenchmark {
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
-                let verifier = try await TokenVerifier.start(IdentityOptions(issuer: TestIssuer.issuer, audience: TestIssuer.audience,
-                                                                             keySet: .file(issuer.keySet)))
+                let verifier = try await TokenVerifier.start(
+                    IdentityOptions(
+                        issuer: TestIssuer.issuer, audience: TestIssuer.audience,
+                        keySet: .file(issuer.keySet)))
                 for _ in 0..<5 {
                     let start = Stopwatch.now()
                     for _ in 0..<2_000 { _ = try await verifier.verify(token).get() }
@@ -175,13 +190,16 @@ struct ServingBenchmark {
             let start = Stopwatch.now()
             for round in 0..<loadSyncs {
                 let commands = devices.enumerated().map { number, device in
-                    syncAfterWriting(home: device.home, uid: device.uid, note: "load-r\(round)-d\(number)",
-                                     environment: ["CAIRN_TOKEN": tokens[device.uid]!, "CAIRN_SYNC_RETRY": retries])
+                    syncAfterWriting(
+                        home: device.home, uid: device.uid, note: "load-r\(round)-d\(number)",
+                        environment: ["CAIRN_TOKEN": tokens[device.uid]!, "CAIRN_SYNC_RETRY": retries])
                 }
                 let failures = Self.runAll(commands, parallel: loadParallel) { index in
                     acknowledged.withLock { $0.append((everyDevice[index].uid, "load-r\(round)-d\(index)")) }
                 }
-                if !failures.isEmpty { say("  load run, round \(round): \(failures.count) syncs failed after their retries, left for the next") }
+                if !failures.isEmpty {
+                    say("  load run, round \(round): \(failures.count) syncs failed after their retries, left for the next")
+                }
             }
             return Stopwatch.now() - start
         }
@@ -189,19 +207,24 @@ struct ServingBenchmark {
         // Every device syncs twice more, one at a time; then the server holds every write.
         for _ in 0..<2 {
             for device in devices {
-                try bench.cairnCommand(home: device.home, ["sync", "-q"], ["CAIRN_TOKEN": tokens[device.uid]!, "CAIRN_SYNC_RETRY": retries]).run()
+                try bench.cairnCommand(
+                    home: device.home, ["sync", "-q"], ["CAIRN_TOKEN": tokens[device.uid]!, "CAIRN_SYNC_RETRY": retries]
+                ).run()
             }
         }
         var lost = 0
         for (uid, note) in acknowledged.withLock({ $0 }) {
-            let shown = try? bench.gitCommand(folder + "/repos/\(uid).git", ["cat-file", "-e", "main:users/\(uid)/notes/\(note).json"]).run()
+            let shown = try? bench.gitCommand(folder + "/repos/\(uid).git", ["cat-file", "-e", "main:users/\(uid)/notes/\(note).json"])
+                .run()
             if shown == nil { lost += 1 }
         }
         let busy = (try? String(contentsOfFile: folder + "/front.log", encoding: .utf8))?.components(separatedBy: "status=503").count ?? 1
         let acknowledgedCount = acknowledged.withLock { $0.count }
         return [
-            ("load run: \(devices.count) devices of \(loadUsers) users, \(loadSyncs) writes and syncs each, \(loadParallel) at once: syncs a second",
-             Samples.format(Double(syncs) / (milliseconds / 1_000)), "–"),
+            (
+                "load run: \(devices.count) devices of \(loadUsers) users, \(loadSyncs) writes and syncs each, \(loadParallel) at once: syncs a second",
+                Samples.format(Double(syncs) / (milliseconds / 1_000)), "–"
+            ),
             ("load run: server CPU per sync (ms)", Samples.format(spent / Double(syncs)), "–"),
             ("load run: requests answered 503 and retried", (busy - 1).formatted(), "–"),
             ("load run: writes acknowledged by a sync / lost", "\(acknowledgedCount.formatted()) / \(lost)", "–"),
@@ -242,8 +265,11 @@ final class FrontProcess {
         for file in [log, output] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
         process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: cairn)
-        process.arguments = ["server", "run", folder, "--issuer", TestIssuer.issuer, "--audience", TestIssuer.audience,
-                             "--jwks", issuer.keySet, "--listen", "127.0.0.1:\(port)", "--metrics", "127.0.0.1:0"] + arguments
+        process.arguments =
+            [
+                "server", "run", folder, "--issuer", TestIssuer.issuer, "--audience", TestIssuer.audience,
+                "--jwks", issuer.keySet, "--listen", "127.0.0.1:\(port)", "--metrics", "127.0.0.1:0",
+            ] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))

@@ -50,8 +50,9 @@ struct SyncBenchmark {
         if transport != .path {
             // The hook lets only the store's owner push to it: to the served repositories, git's
             // side pushes as u1 too.
-            let started = try GitHTTPServer(root: remotes, users: ["u1": password, "p1": password],
-                                            access: transport == .served ? .anyUser : .owner)
+            let started = try GitHTTPServer(
+                root: remotes, users: ["u1": password, "p1": password],
+                access: transport == .served ? .anyUser : .owner)
             server = started
             cairnRemote = started.url(for: "u1")
             peerRemote = started.url(for: "p1", user: transport == .served ? "u1" : "p1", password: password)
@@ -62,8 +63,9 @@ struct SyncBenchmark {
         }
 
         // Two devices of each kind, copies of the generated store.
-        let (homes, stores, peers) = try bench.devicePairs(documents: documents, in: work, cairnRemote: cairnRemote,
-                                                           peerRemote: peerRemote)
+        let (homes, stores, peers) = try bench.devicePairs(
+            documents: documents, in: work, cairnRemote: cairnRemote,
+            peerRemote: peerRemote)
 
         var row = Comparison(
             workload: "sync of 100 changed documents on each of two devices, over \(transport.rawValue)",
@@ -88,8 +90,10 @@ struct SyncBenchmark {
                 }
                 for number in Array(shared) + Array(own[device]) {
                     let state = books[number]
-                    changes.append(device == 0 ? Fixture.book(number, low: stamp, high: state.high)
-                                               : Fixture.book(number, low: state.low, high: stamp))
+                    changes.append(
+                        device == 0
+                            ? Fixture.book(number, low: stamp, high: state.high)
+                            : Fixture.book(number, low: state.low, high: stamp))
                 }
                 for (path, value) in changes {
                     try stores[device].put(value, at: DocumentPath(path))
@@ -122,15 +126,18 @@ struct SyncBenchmark {
                 // The server's CPU beside each side's time, per sync.
                 let cpu = ServerCPU(pid: server.pid)
                 var spent = (cairn: 0.0, peer: 0.0)
-                try row.measure(round: round, cairn: {
-                    let (time, used, _) = try cpu.spent(during: cairnSide)
-                    spent.cairn = used
-                    return time
-                }, peer: {
-                    let (time, used, _) = try cpu.spent(during: gitSide)
-                    spent.peer = used
-                    return time
-                })
+                try row.measure(
+                    round: round,
+                    cairn: {
+                        let (time, used, _) = try cpu.spent(during: cairnSide)
+                        spent.cairn = used
+                        return time
+                    },
+                    peer: {
+                        let (time, used, _) = try cpu.spent(during: gitSide)
+                        spent.peer = used
+                        return time
+                    })
                 row.cairnServer.append(spent.cairn / 3)
                 row.peerServer.append(spent.peer / 3)
             } else {
@@ -138,7 +145,10 @@ struct SyncBenchmark {
             }
             let trees = try (homes.map { $0 + "/" + Fixture.uid } + peers).map { try bench.tree($0) }
             guard Set(trees).count == 1 else {
-                throw Command.Failure(description: "sync at \(documents) documents, round \(round): the devices ended on different trees \(trees) (cairn a, cairn b, git a, git b); the comparison is void")
+                throw Command.Failure(
+                    description:
+                        "sync at \(documents) documents, round \(round): the devices ended on different trees \(trees) (cairn a, cairn b, git a, git b); the comparison is void"
+                )
             }
         }
         return row

@@ -14,9 +14,12 @@ struct TestIssuer {
     init(folder: String, environment: [String: String]) throws {
         self.folder = folder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Command("/usr/bin/openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", folder + "/key.pem"],
-                    environment: environment).run()
-        let modulus = try Command("/usr/bin/openssl", ["rsa", "-in", folder + "/key.pem", "-noout", "-modulus"], environment: environment).run()
+        try Command(
+            "/usr/bin/openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", folder + "/key.pem"],
+            environment: environment
+        ).run()
+        let modulus = try Command("/usr/bin/openssl", ["rsa", "-in", folder + "/key.pem", "-noout", "-modulus"], environment: environment)
+            .run()
         let hex = modulus.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         var bytes: [UInt8] = []
         var index = hex.startIndex
@@ -33,7 +36,10 @@ struct TestIssuer {
     func token(_ uid: String) throws -> String {
         let now = Int(Date().timeIntervalSince1970)
         let header = Self.base64URL(Array(#"{"alg":"RS256","kid":"bench-1","typ":"JWT"}"#.utf8))
-        let payload = Self.base64URL(Array(#"{"iss":"\#(Self.issuer)","aud":"\#(Self.audience)","sub":"\#(uid)","iat":\#(now),"exp":\#(now + 7200),"firebase":{"sign_in_provider":"password"}}"#.utf8))
+        let payload = Self.base64URL(
+            Array(
+                #"{"iss":"\#(Self.issuer)","aud":"\#(Self.audience)","sub":"\#(uid)","iat":\#(now),"exp":\#(now + 7200),"firebase":{"sign_in_provider":"password"}}"#
+                    .utf8))
         let input = folder + "/signing-input"
         try (header + "." + payload).write(toFile: input, atomically: true, encoding: .utf8)
         let signature = folder + "/signature"

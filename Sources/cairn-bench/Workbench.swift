@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnCore
 import CairnMerge
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What every workload shares: the tools, a scratch folder, the schema set, and the stores
 /// generated for each size (built once, copied for each workload).
@@ -77,8 +78,9 @@ final class Workbench {
 
     func copy(_ source: String, to target: String) throws {
         try? FileManager.default.removeItem(atPath: target)
-        try FileManager.default.createDirectory(atPath: String(target[..<target.lastIndex(of: "/")!]),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: String(target[..<target.lastIndex(of: "/")!]),
+            withIntermediateDirectories: true)
         try run("/bin/cp", ["-a", source, target])
     }
 
@@ -141,8 +143,9 @@ final class Workbench {
                 let (path, value) = Fixture.book(number, low: stamp, high: stamp)
                 let file = store.folder + "/" + path + ".json"
                 if number == 0 {
-                    try FileManager.default.createDirectory(atPath: String(file[..<file.lastIndex(of: "/")!]),
-                                                            withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        atPath: String(file[..<file.lastIndex(of: "/")!]),
+                        withIntermediateDirectories: true)
                 }
                 try Self.write(value.canonicalBytes(), to: file)
             }
@@ -185,8 +188,10 @@ final class Workbench {
     /// Cairn's (`device-a`, `device-b`: each a home, its store open and syncing with
     /// `cairnRemote`) and git's (`peer-a`, `peer-b`: plain git copies whose `origin` is
     /// `peerRemote`, fetched with `gitEnvironment` added).
-    func devicePairs(documents: Int, in work: String, cairnRemote: String, peerRemote: String,
-                     gitEnvironment: [String: String] = [:]) throws -> (homes: [String], stores: [Store], peers: [String]) {
+    func devicePairs(
+        documents: Int, in work: String, cairnRemote: String, peerRemote: String,
+        gitEnvironment: [String: String] = [:]
+    ) throws -> (homes: [String], stores: [Store], peers: [String]) {
         var pairs: (homes: [String], stores: [Store], peers: [String]) = ([], [], [])
         for device in ["a", "b"] {
             let home = work + "/device-\(device)"

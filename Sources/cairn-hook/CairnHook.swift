@@ -21,7 +21,9 @@ enum CairnHook {
         // `--help`, and the description the manual page is made from.
         if arguments.first?.hasPrefix("--") == true { CairnHookCommand.main(arguments) }
         guard (1...2).contains(arguments.count), let hook = ReceiveHook(rawValue: arguments[0]) else {
-            say("usage: cairn-hook pre-receive|post-receive (git runs it in a repository of cairn server init, the updated references on stdin)")
+            say(
+                "usage: cairn-hook pre-receive|post-receive (git runs it in a repository of cairn server init, the updated references on stdin)"
+            )
             exit(64)
         }
         // Only the variables the hooks read, not the whole environment into a dictionary.

@@ -46,9 +46,14 @@ struct CairnServerTool: AsyncParsableCommand {
             let environment = Environment.current.variables
             let target = try CairnServerTool.target(options.to, endpoint: options.s3Endpoint)
             do {
-                let summary = try await ShardBackup(folder: FileSystem.absolutePath(options.folder), target: target, environment: environment).run()
-                let new = summary.backedUp == 0 ? "nothing new" : "\(summary.backedUp) with something new (\(summary.bytes) bytes of bundles)"
-                write("Backed up \(summary.users) user\(summary.users == 1 ? "" : "s") to \(target): \(new), in \((summary.seconds * 10).rounded() / 10) s\n", to: 1)
+                let summary = try await ShardBackup(
+                    folder: FileSystem.absolutePath(options.folder), target: target, environment: environment
+                ).run()
+                let new =
+                    summary.backedUp == 0 ? "nothing new" : "\(summary.backedUp) with something new (\(summary.bytes) bytes of bundles)"
+                write(
+                    "Backed up \(summary.users) user\(summary.users == 1 ? "" : "s") to \(target): \(new), in \((summary.seconds * 10).rounded() / 10) s\n",
+                    to: 1)
             } catch {
                 CairnServerTool.fail(error.description)
             }
@@ -64,13 +69,18 @@ struct CairnServerTool: AsyncParsableCommand {
             let target = try CairnServerTool.target(options.from, endpoint: options.s3Endpoint)
             do {
                 let set = try options.schema.map { try SchemaLocator.set(named: $0) }
-                let restore = ShardRestore(folder: FileSystem.absolutePath(options.folder), target: target, environment: environment,
-                                           cairn: try CairnServerTool.cairnTool(), schemaSet: set)
+                let restore = ShardRestore(
+                    folder: FileSystem.absolutePath(options.folder), target: target, environment: environment,
+                    cairn: try CairnServerTool.cairnTool(), schemaSet: set)
                 let summary = try await restore.run(force: options.force)
                 for (uid, reason) in summary.refused { write("cairn: user \(uid) was not restored: \(reason)\n", to: 2) }
-                write("Restored \(summary.restored.count) user\(summary.restored.count == 1 ? "" : "s") from \(target) in \((summary.seconds * 10).rounded() / 10) s\n", to: 1)
+                write(
+                    "Restored \(summary.restored.count) user\(summary.restored.count == 1 ? "" : "s") from \(target) in \((summary.seconds * 10).rounded() / 10) s\n",
+                    to: 1)
                 if !summary.refused.isEmpty {
-                    CairnServerTool.fail("\(summary.refused.count) user\(summary.refused.count == 1 ? "" : "s") of the backup not restored (above); the others are in place")
+                    CairnServerTool.fail(
+                        "\(summary.refused.count) user\(summary.refused.count == 1 ? "" : "s") of the backup not restored (above); the others are in place"
+                    )
                 }
             } catch let error as CairnError {
                 CairnServerTool.fail(error.description)
@@ -101,10 +111,14 @@ struct CairnServerTool: AsyncParsableCommand {
                     haproxy: HAProxyRuntime(address: options.haproxy), bucketsMap: FileSystem.absolutePath(options.bucketsMap),
                     usersMap: FileSystem.absolutePath(options.usersMap), shards: options.shardAddresses, secret: secret)
                 let summary = try await rebalance.add(options.add) { line in write(line + "\n", to: 1) }
-                write("Moved \(summary.moved.count) user\(summary.moved.count == 1 ? "" : "s") and \(summary.buckets) buckets to \(options.add) in \((summary.seconds * 10).rounded() / 10) s\n", to: 1)
+                write(
+                    "Moved \(summary.moved.count) user\(summary.moved.count == 1 ? "" : "s") and \(summary.buckets) buckets to \(options.add) in \((summary.seconds * 10).rounded() / 10) s\n",
+                    to: 1)
                 if !summary.failed.isEmpty {
                     for (uid, reason) in summary.failed { write("cairn: \(uid) was not moved: \(reason)\n", to: 2) }
-                    CairnServerTool.fail("\(summary.failed.count) user\(summary.failed.count == 1 ? "" : "s") stayed where they were (above); run the rebalance again to move them")
+                    CairnServerTool.fail(
+                        "\(summary.failed.count) user\(summary.failed.count == 1 ? "" : "s") stayed where they were (above); run the rebalance again to move them"
+                    )
                 }
             } catch let error as BackupError {
                 CairnServerTool.fail(error.description)
@@ -131,7 +145,8 @@ struct CairnServerTool: AsyncParsableCommand {
     /// The cairn tool the repositories' hooks run: beside this program.
     static func cairnTool() throws -> String {
         guard let tool = Syscalls.executablePath() else {
-            throw CairnError(.io, "cannot find the path of the running program (/proc/self/exe), beside which the cairn tool the hooks run is")
+            throw CairnError(
+                .io, "cannot find the path of the running program (/proc/self/exe), beside which the cairn tool the hooks run is")
         }
         return FileSystem.parent(of: tool) + "/cairn"
     }
@@ -146,7 +161,8 @@ struct CairnServerTool: AsyncParsableCommand {
             let server = try await FrontServer.prepare(options, logger: Logger(label: "cairn.server"))
             let scheme = options.tls == nil ? "http" : "https"
             try await server.run(role) { port, metricsPort in
-                let what = role == .repositories
+                let what =
+                    role == .repositories
                     ? "the repositories of \(options.folder) at \(scheme)://\(options.host):\(port)/git/<uid>.git"
                     : "nginx's auth_request for \(options.folder) at \(scheme)://\(options.host):\(port)/"
                 write("Serving \(what); metrics at http://\(options.metricsHost):\(metricsPort)/metrics (Ctrl-C stops)\n", to: 1)
@@ -189,7 +205,8 @@ struct CairnServerTool: AsyncParsableCommand {
         }
         let line = Array(bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? [])
         guard line.count >= 16 else {
-            throw CairnError(.invalidInput, "the secret in \(file) is shorter than 16 bytes; write a long random line there (openssl rand -hex 32)")
+            throw CairnError(
+                .invalidInput, "the secret in \(file) is shorter than 16 bytes; write a long random line there (openssl rand -hex 32)")
         }
         return line
     }

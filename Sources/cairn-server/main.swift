@@ -12,7 +12,8 @@ import Glibc
 // the default pool, where a task that waits on a process blocks no connection.
 if let role = CommandLine.arguments.dropFirst().first, ["run", "auth"].contains(role), !EventLoopExecutor.install() {
     // The server still works, on the default pool, at a higher cost per request.
-    let line = "cairn-server: warning: tasks run on the default pool of threads, not on the event loops: another global executor was installed first\n"
+    let line =
+        "cairn-server: warning: tasks run on the default pool of threads, not on the event loops: another global executor was installed first\n"
     _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
 }
 await runCommand()

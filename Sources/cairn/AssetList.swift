@@ -15,16 +15,20 @@ struct AssetList: ParsableCommand {
     func run() throws {
         let assets = try global.openStore().assets()
         if json {
-            return Output.json(.array(assets.map { asset in
-                .object([
-                    "path": .string(asset.document.description), "field": .string(asset.field),
-                    "oid": .string(asset.reference.oid), "size": .integer(asset.reference.size),
-                    "mediaType": Output.text(asset.reference.mediaType), "local": .bool(asset.isLocal),
-                ])
-            }))
+            return Output.json(
+                .array(
+                    assets.map { asset in
+                        .object([
+                            "path": .string(asset.document.description), "field": .string(asset.field),
+                            "oid": .string(asset.reference.oid), "size": .integer(asset.reference.size),
+                            "mediaType": Output.text(asset.reference.mediaType), "local": .bool(asset.isLocal),
+                        ])
+                    }))
         }
         for asset in assets {
-            print("\(asset.document) \(asset.field) \(asset.reference.oid.prefix(12)) \(asset.reference.size) \(asset.isLocal ? "here" : "on the server")")
+            print(
+                "\(asset.document) \(asset.field) \(asset.reference.oid.prefix(12)) \(asset.reference.size) \(asset.isLocal ? "here" : "on the server")"
+            )
         }
     }
 }

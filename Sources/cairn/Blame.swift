@@ -24,25 +24,28 @@ struct Blame: ParsableCommand {
         let revision = at ?? "HEAD"
         let values = try store.blame(document, at: revision)
         if json {
-            return Output.json(.object([
-                "path": .string(document.description),
-                "checkpoint": Output.id(try store.checkpoint(revision).id),
-                "values": .array(values.map { value in
-                    .object([
-                        "pointer": .string(value.pointer),
-                        "value": value.value,
-                        "checkpoint": Output.jsonValue(of: value.checkpoint),
-                        "decision": value.decision.map { decision in
-                            .object(["merge": Output.id(decision.merge.id), "conflict": decision.record.jsonValue])
-                        } ?? .null,
-                    ])
-                }),
-            ]))
+            return Output.json(
+                .object([
+                    "path": .string(document.description),
+                    "checkpoint": Output.id(try store.checkpoint(revision).id),
+                    "values": .array(
+                        values.map { value in
+                            .object([
+                                "pointer": .string(value.pointer),
+                                "value": value.value,
+                                "checkpoint": Output.jsonValue(of: value.checkpoint),
+                                "decision": value.decision.map { decision in
+                                    .object(["merge": Output.id(decision.merge.id), "conflict": decision.record.jsonValue])
+                                } ?? .null,
+                            ])
+                        }),
+                ]))
         }
         let width = values.map { ($0.checkpoint.deviceName ?? "-").count }.max() ?? 1
         for value in values {
             let checkpoint = value.checkpoint
-            var line = "\(checkpoint.id.short) \(ISO8601Stamp.text(seconds: checkpoint.time, separator: " ")) "
+            var line =
+                "\(checkpoint.id.short) \(ISO8601Stamp.text(seconds: checkpoint.time, separator: " ")) "
                 + Output.pad(checkpoint.deviceName ?? "-", to: width) + "  "
                 + "\(value.pointer.isEmpty ? "/" : value.pointer): \(value.value.shortInlineText)"
             if let decision = value.decision {

@@ -16,19 +16,26 @@ struct Clone: ParsableCommand {
     @Option(help: ArgumentHelp("The key file of an encrypted store (mode 0600); default: CAIRN_KEY_FILE, CAIRN_KEY.", valueName: "file"))
     var keyFile: String?
 
-    @Option(name: .customLong("token-command"), help: ArgumentHelp("A command that prints the user's ID token, for a server that takes tokens; kept in the store for its syncs (default token: CAIRN_TOKEN).", valueName: "command"))
+    @Option(
+        name: .customLong("token-command"),
+        help: ArgumentHelp(
+            "A command that prints the user's ID token, for a server that takes tokens; kept in the store for its syncs (default token: CAIRN_TOKEN).",
+            valueName: "command"))
     var tokenCommand: String?
 
     func run() throws {
         var home = global.resolvedHome
         if keyFile != nil { home = try KeyFiles.home(home, keyFile: keyFile, creating: false).home }
         let remote = try RemoteURL(url)
-        let store = try home.cloneStore(from: remote, uid: global.user, options: transfer.syncOptions(tokenCommand: tokenCommand),
-                                        mergeDriver: Syscalls.executablePath())
+        let store = try home.cloneStore(
+            from: remote, uid: global.user, options: transfer.syncOptions(tokenCommand: tokenCommand),
+            mergeDriver: Syscalls.executablePath())
         if let tokenCommand { try store.setTokenCommand(tokenCommand) }
         let documents = try store.documentCount()
         let active = try home.activeUser() == store.uid ? " (active)" : ""
-        print("Restored the store of user \(store.uid) from \(remote) at \(store.folder)\(active): \(documents) document\(documents == 1 ? "" : "s")")
+        print(
+            "Restored the store of user \(store.uid) from \(remote) at \(store.folder)\(active): \(documents) document\(documents == 1 ? "" : "s")"
+        )
         for correction in store.correctedOnRestore {
             print("  corrected " + correction.described(verb: "was") + " (cairn sync pushes the correction)")
         }

@@ -37,8 +37,11 @@ struct Conflicts: ParsableCommand {
     /// merge commits carry them). Without a revision only the merges that decided something;
     /// with one, that checkpoint, its `conflicts` possibly empty.
     static func jsonValue(of found: [(checkpoint: CairnCore.Checkpoint, records: [ConflictRecord])]) -> JSONValue {
-        .object(["merges": .array(found.map { merge in
-            .object(["checkpoint": Output.jsonValue(of: merge.checkpoint), "conflicts": .array(merge.records.map(\.jsonValue))])
-        })])
+        .object([
+            "merges": .array(
+                found.map { merge in
+                    .object(["checkpoint": Output.jsonValue(of: merge.checkpoint), "conflicts": .array(merge.records.map(\.jsonValue))])
+                })
+        ])
     }
 }

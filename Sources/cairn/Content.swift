@@ -17,6 +17,8 @@ struct ContentCommand: ParsableCommand {
             (x-cairn.pins) to an item the server updated or deleted, and names them; decide \
             per item with submit-anyway or discard.
             """,
-        subcommands: [ContentDownloadCommand.self, ContentList.self, ContentGet.self, ContentRemove.self,
-                      ContentLimitsCommand.self, ContentRemoteCommand.self, ContentSubmitAnyway.self, ContentDiscard.self])
+        subcommands: [
+            ContentDownloadCommand.self, ContentList.self, ContentGet.self, ContentRemove.self,
+            ContentLimitsCommand.self, ContentRemoteCommand.self, ContentSubmitAnyway.self, ContentDiscard.self,
+        ])
 }

@@ -49,7 +49,9 @@ struct ContentDiscard: ParsableCommand {
             }
         } catch let error as CairnError {
             // The decision is recorded: that is the command's work, so it succeeds.
-            Output.error("cairn: the answers were discarded, but \(name)/\(item) could not be downloaded again (\(error.message)); download it with: cairn content download \(name) \(item)\n")
+            Output.error(
+                "cairn: the answers were discarded, but \(name)/\(item) could not be downloaded again (\(error.message)); download it with: cairn content download \(name) \(item)\n"
+            )
         }
     }
 }

@@ -39,8 +39,9 @@ struct ContentDownloadCommand: ParsableCommand {
         let home = global.resolvedHome
         let store = try home.openStore(global.user)
         let set = try Self.contentSet(schema, collection: name)
-        let download = try ContentCache(home: home).download(collection: name, item: item, for: store, schemaSet: set,
-                                                             options: transfer.syncOptions(tokenCommand: store.tokenCommand()))
+        let download = try ContentCache(home: home).download(
+            collection: name, item: item, for: store, schemaSet: set,
+            options: transfer.syncOptions(tokenCommand: store.tokenCommand()))
         if json { return Output.json(ContentList.jsonValue(of: download)) }
         for evicted in download.evicted {
             print("Evicted \(evicted.key) (version \(evicted.version), \(ContentCache.shown(evicted.sizeBytes)))")
@@ -51,7 +52,9 @@ struct ContentDownloadCommand: ParsableCommand {
             print("\(held.key) is up to date at \(version); kept until \(ContentList.time(held.expiresAt))")
         } else {
             let from = download.previous.map { " from version \($0.version)" } ?? ""
-            print("Downloaded \(held.key)\(from) to \(version): \(ContentCache.shown(held.sizeBytes)) on disk, \(download.receivedObjects) object(s) received; kept until \(ContentList.time(held.expiresAt))")
+            print(
+                "Downloaded \(held.key)\(from) to \(version): \(ContentCache.shown(held.sizeBytes)) on disk, \(download.receivedObjects) object(s) received; kept until \(ContentList.time(held.expiresAt))"
+            )
             for passed in held.passedOver {
                 print("Passed over " + ContentList.passedOver(passed))
             }
@@ -63,7 +66,10 @@ struct ContentDownloadCommand: ParsableCommand {
         if let schema {
             let set = try SchemaSet(reading: SchemaLocator.set(named: schema), then: "nothing was downloaded")
             guard set.contentCollection == name else {
-                throw CairnError(.invalidInput, "the schema set \(schema) is not the content set of \(name); name the collection's set, or leave --schema out; nothing was downloaded")
+                throw CairnError(
+                    .invalidInput,
+                    "the schema set \(schema) is not the content set of \(name); name the collection's set, or leave --schema out; nothing was downloaded"
+                )
             }
             return set
         }
@@ -71,8 +77,9 @@ struct ContentDownloadCommand: ParsableCommand {
         let marker = Array("\"\(name)/{".utf8)
         for shipped in SchemaSets.names {
             guard let files = SchemaSets.named(shipped),
-                  files.files.values.contains(where: { $0.count >= marker.count && Self.contains($0, marker) }),
-                  let set = try? SchemaSet(reading: files), set.contentCollection == name else { continue }
+                files.files.values.contains(where: { $0.count >= marker.count && Self.contains($0, marker) }),
+                let set = try? SchemaSet(reading: files), set.contentCollection == name
+            else { continue }
             return set
         }
         return nil

@@ -29,7 +29,10 @@ struct ContentGet: ParsableCommand {
             return
         }
         guard let value = try cache.document(at: document) else {
-            throw CairnError(.notFound, "the downloaded \(document.description.split(separator: "/").prefix(2).joined(separator: "/")) holds no document \(document) (cairn content get --list COLLECTION/ITEM lists them)")
+            throw CairnError(
+                .notFound,
+                "the downloaded \(document.description.split(separator: "/").prefix(2).joined(separator: "/")) holds no document \(document) (cairn content get --list COLLECTION/ITEM lists them)"
+            )
         }
         Output.write(value.canonicalBytes())
     }

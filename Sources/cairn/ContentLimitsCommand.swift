@@ -44,7 +44,9 @@ struct ContentLimitsCommand: ParsableCommand {
         if let expiry { limits.expirySeconds = try Self.seconds(expiry) }
         if changing { try cache.setLimits(limits) }
         if json { return Output.json(Self.jsonValue(of: limits)) }
-        print("budget \(ContentCache.shown(limits.budgetBytes)), \(limits.maxItems) item\(limits.maxItems == 1 ? "" : "s"), \(ContentCache.shown(limits.maxItemBytes)) an item, expiry \(Self.duration(limits.expirySeconds))")
+        print(
+            "budget \(ContentCache.shown(limits.budgetBytes)), \(limits.maxItems) item\(limits.maxItems == 1 ? "" : "s"), \(ContentCache.shown(limits.maxItemBytes)) an item, expiry \(Self.duration(limits.expirySeconds))"
+        )
     }
 
     static func jsonValue(of limits: ContentLimits) -> JSONValue {
@@ -66,7 +68,8 @@ struct ContentLimitsCommand: ParsableCommand {
         let scale = trimmed.last.flatMap { units[$0] }
         let number = scale == nil ? trimmed : String(trimmed.dropLast())
         guard let value = Int64(number), value >= 0, value <= 36_500 * 86_400 / (scale ?? 1) else {
-            throw CairnError(.invalidInput, "invalid --expiry \(String(reflecting: text)): give a time like 7d, 12h or 90m; nothing was changed")
+            throw CairnError(
+                .invalidInput, "invalid --expiry \(String(reflecting: text)): give a time like 7d, 12h or 90m; nothing was changed")
         }
         return value * (scale ?? 1)
     }

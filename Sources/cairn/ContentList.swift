@@ -22,17 +22,23 @@ struct ContentList: ParsableCommand {
             let state = item.isExpired(at: now) ? "expired \(Self.time(item.expiresAt))" : "expires \(Self.time(item.expiresAt))"
             let accessed = item.lastAccessedAt.map { "read \(Self.time($0))" } ?? "never read"
             let pending = usage.pending[item.key] ?? 0
-            print("\(item.key)  version \(item.version) (\(item.commit.short))  \(ContentCache.shown(item.sizeBytes))  downloaded \(Self.time(item.downloadedAt))  \(state)  \(accessed)  \(pending) pending")
+            print(
+                "\(item.key)  version \(item.version) (\(item.commit.short))  \(ContentCache.shown(item.sizeBytes))  downloaded \(Self.time(item.downloadedAt))  \(state)  \(accessed)  \(pending) pending"
+            )
             for version in item.passedOver { print("  passed over " + Self.passedOver(version)) }
         }
         let percent = usage.limits.budgetBytes > 0 ? usage.usedBytes * 100 / usage.limits.budgetBytes : 100
-        print("Used: \(ContentCache.shown(usage.usedBytes)) / \(ContentCache.shown(usage.limits.budgetBytes)) (\(percent)%); items: \(usage.items.count) / \(usage.limits.maxItems); pending sync: \(usage.pendingTotal) response(s)")
+        print(
+            "Used: \(ContentCache.shown(usage.usedBytes)) / \(ContentCache.shown(usage.limits.budgetBytes)) (\(percent)%); items: \(usage.items.count) / \(usage.limits.maxItems); pending sync: \(usage.pendingTotal) response(s)"
+        )
         let elsewhere = usage.pending.filter { key, count in count > 0 && !usage.items.contains { $0.key == key } }
         for (key, count) in elsewhere.sorted(by: { $0.key < $1.key }) {
             print("  \(count) pending response(s) answer \(key), which is not downloaded")
         }
         if !usage.unreadableStores.isEmpty {
-            print("  could not read the stores of \(usage.unreadableStores.joined(separator: ", ")): their pending responses are not counted, and nothing is evicted")
+            print(
+                "  could not read the stores of \(usage.unreadableStores.joined(separator: ", ")): their pending responses are not counted, and nothing is evicted"
+            )
         }
     }
 

@@ -14,8 +14,10 @@ struct Diff: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("At most two revisions (an id, HEAD~2, main), then at most one path (users/u1/books/b1).",
-                                 valueName: "rev|path"))
+    @Argument(
+        help: ArgumentHelp(
+            "At most two revisions (an id, HEAD~2, main), then at most one path (users/u1/books/b1).",
+            valueName: "rev|path"))
     var arguments: [String] = []
 
     @Flag(help: "With the working tree: compare every file, so hand edits show too (as status --scan).")
@@ -31,12 +33,13 @@ struct Diff: ParsableCommand {
         let to = revisions.count == 2 ? revisions[1] : nil
         let diffs = try store.diff(from: from, to: to, scan: scan, under: path)
         if json {
-            return Output.json(.object([
-                "from": Output.id(try store.checkpoint(from).id),
-                "to": Output.id(try to.map { try store.checkpoint($0).id }),
-                "path": Output.text(path),
-                "documents": .array(diffs.map(Output.jsonValue(of:))),
-            ]))
+            return Output.json(
+                .object([
+                    "from": Output.id(try store.checkpoint(from).id),
+                    "to": Output.id(try to.map { try store.checkpoint($0).id }),
+                    "path": Output.text(path),
+                    "documents": .array(diffs.map(Output.jsonValue(of:))),
+                ]))
         }
         Output.printDiff(diffs)
     }
@@ -48,13 +51,15 @@ struct Diff: ParsableCommand {
         var path: String?
         for argument in arguments {
             guard path == nil else {
-                throw CairnError(.invalidInput, "\"\(argument)\" comes after the path \(path!): give at most two revisions, then at most one path")
+                throw CairnError(
+                    .invalidInput, "\"\(argument)\" comes after the path \(path!): give at most two revisions, then at most one path")
             }
             if argument == "users" || argument.hasPrefix("users/") {
                 path = try Self.checked(argument)
             } else {
                 guard revisions.count < 2 else {
-                    throw CairnError(.invalidInput, "\"\(argument)\" is a third revision: give at most two, then at most one path (users/…)")
+                    throw CairnError(
+                        .invalidInput, "\"\(argument)\" is a third revision: give at most two, then at most one path (users/…)")
                 }
                 revisions.append(argument)
             }

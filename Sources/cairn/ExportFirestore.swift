@@ -15,19 +15,29 @@ struct ExportFirestore: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("A checkpoint to export (an id, HEAD~2); default: the documents as they are now.", valueName: "rev"))
+    @Option(
+        name: .long, help: ArgumentHelp("A checkpoint to export (an id, HEAD~2); default: the documents as they are now.", valueName: "rev")
+    )
     var at: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("A new file to write (default: stdout); an existing file is never replaced.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("A new file to write (default: stdout); an existing file is never replaced.", valueName: "file"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("The Firestore project the documents are named in (default: the one the last import recorded).", valueName: "id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The Firestore project the documents are named in (default: the one the last import recorded).", valueName: "id")
+    )
     var project: String?
 
-    @Option(name: .long, help: ArgumentHelp("The database ID (default: the one the last import recorded, else (default)).", valueName: "id"))
+    @Option(
+        name: .long, help: ArgumentHelp("The database ID (default: the one the last import recorded, else (default)).", valueName: "id"))
     var database: String?
 
-    @Option(name: .long, help: ArgumentHelp("rest (Firestore's REST documents) or node (node-firestore-import-export's form).", valueName: "shape"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("rest (Firestore's REST documents) or node (node-firestore-import-export's form).", valueName: "shape"))
     var shape: String = FirestoreShape.rest.rawValue
 
     func validate() throws {
@@ -51,7 +61,8 @@ struct ExportFirestore: ParsableCommand {
         if project != nil || database != nil {
             let remembered = try store.rememberedFirestoreDatabase()
             guard let project = project ?? remembered?.project else {
-                throw CairnError(.invalidInput, "--database names a database of a project, and the store knows none", remedy: .nameFirestoreProject)
+                throw CairnError(
+                    .invalidInput, "--database names a database of a project, and the store knows none", remedy: .nameFirestoreProject)
             }
             let id = database ?? (project == remembered?.project ? remembered?.database : nil) ?? FirestoreDatabase.defaultDatabase
             guard let given = FirestoreDatabase(project: project, database: id) else {

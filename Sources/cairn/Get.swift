@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

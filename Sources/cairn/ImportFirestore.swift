@@ -29,8 +29,9 @@ struct ImportFirestore: ParsableCommand {
     static let limit = 1 << 30
 
     func run() throws {
-        let bytes = try Input.read(file == "-" ? nil : file, limit: Self.limit,
-                                   beyondLimit: "the largest export read; export fewer documents at a time")
+        let bytes = try Input.read(
+            file == "-" ? nil : file, limit: Self.limit,
+            beyondLimit: "the largest export read; export fewer documents at a time")
         let store = try global.openStore()
         let result = try store.importFirestore(bytes, skippingOtherUsers: skipOtherUsers)
         if json {
@@ -63,9 +64,10 @@ struct ImportFirestore: ParsableCommand {
             "shape": .string(result.shape.rawValue),
             "project": Output.text(result.database?.project),
             "database": Output.text(result.database?.database),
-            "notes": .array(result.notes.map { note in
-                .object(["document": .string(note.document.description), "pointer": .string(note.pointer), "type": .string(note.type)])
-            }),
+            "notes": .array(
+                result.notes.map { note in
+                    .object(["document": .string(note.document.description), "pointer": .string(note.pointer), "type": .string(note.type)])
+                }),
         ])
     }
 }

@@ -12,7 +12,10 @@ struct Init: ParsableCommand {
     @Argument(help: "The user id: the store will hold users/<uid> and everything under it.")
     var uid: String
 
-    @Option(help: ArgumentHelp("The app's schema set, by name (life-in-uk, …) or the path of its folder (./schema/my-app): documents are checked against it and merge by its policies.", valueName: "set"))
+    @Option(
+        help: ArgumentHelp(
+            "The app's schema set, by name (life-in-uk, …) or the path of its folder (./schema/my-app): documents are checked against it and merge by its policies.",
+            valueName: "set"))
     var schema: String?
 
     @Option(help: ArgumentHelp("The remote to sync with (see cairn remote set).", valueName: "url"))
@@ -21,7 +24,9 @@ struct Init: ParsableCommand {
     @Flag(help: "Encrypt the store's documents at rest, with the key of --key-file (or CAIRN_KEY_FILE, CAIRN_KEY).")
     var encrypted = false
 
-    @Option(help: ArgumentHelp("With --encrypted: the key file (mode 0600). A new key is written there when the file does not exist.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "With --encrypted: the key file (mode 0600). A new key is written there when the file does not exist.", valueName: "file"))
     var keyFile: String?
 
     func run() throws {

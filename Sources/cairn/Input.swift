@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,7 +15,9 @@ import Glibc
 enum Input {
     /// The bytes of `file` (stdin without one); more than `limit` is refused, with
     /// `beyondLimit` saying why (the limit of a document by default).
-    static func read(_ file: String?, limit: Int, beyondLimit: String = "the limit of a document; split it into smaller documents") throws -> [UInt8] {
+    static func read(_ file: String?, limit: Int, beyondLimit: String = "the limit of a document; split it into smaller documents") throws
+        -> [UInt8]
+    {
         let fd: Int32
         let name: String
         if let file {

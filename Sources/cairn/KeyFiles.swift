@@ -1,4 +1,5 @@
 import CairnCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,7 +20,8 @@ enum KeyFiles {
                 let folder = URL(fileURLWithPath: keyFile).deletingLastPathComponent().path
                 if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
                     do {
-                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                        try FileManager.default.createDirectory(
+                            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                     } catch {
                         throw CairnError(.io, "cannot create the folder of key file \(keyFile): \(error)")
                     }
@@ -29,7 +31,10 @@ enum KeyFiles {
             }
             configuration.keys = .file(keyFile)
         } else if configuration.keys == nil {
-            throw CairnError(.invalidInput, "an encrypted store needs a key: give --key-file FILE (a new key is written there if it does not exist), or set CAIRN_KEY_FILE")
+            throw CairnError(
+                .invalidInput,
+                "an encrypted store needs a key: give --key-file FILE (a new key is written there if it does not exist), or set CAIRN_KEY_FILE"
+            )
         }
         // A key file that is unreadable or not one is refused here, before anything is made.
         _ = try configuration.keys?.keyring()

@@ -27,12 +27,17 @@ struct KeyRotate: ParsableCommand {
         } else if environment.keys == nil, let own = store.keyFile {
             file = own
         } else {
-            throw CairnError(.invalidInput, "a rotation writes the new key to a key file: set CAIRN_KEY_FILE to the store's key file (CAIRN_KEY cannot be rewritten) — nothing was changed")
+            throw CairnError(
+                .invalidInput,
+                "a rotation writes the new key to a key file: set CAIRN_KEY_FILE to the store's key file (CAIRN_KEY cannot be rewritten) — nothing was changed"
+            )
         }
         let rotated = keyring.rotated(to: StoreKey.generate())
         try rotated.write(toKeyFile: file)
         let result = try store.rotateKey(to: rotated)
-        print("Rotated the key of user \(store.uid) to \(rotated.current.id) (\(result.changes.count) document\(result.changes.count == 1 ? "" : "s") sealed again); \(file) holds it and the earlier keys")
+        print(
+            "Rotated the key of user \(store.uid) to \(rotated.current.id) (\(result.changes.count) document\(result.changes.count == 1 ? "" : "s") sealed again); \(file) holds it and the earlier keys"
+        )
         if let id = result.id { print("Checkpoint \(id.short)") }
     }
 }

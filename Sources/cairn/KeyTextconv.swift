@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCommandLine
 import CairnCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -32,7 +33,8 @@ struct KeyTextconv: ParsableCommand {
         let keyID = DocumentCipher.keyID(of: bytes).map(\.description) ?? "unknown"
         let keyring: Keyring?
         do {
-            keyring = try Store.keyring(forRepositoryAt: FileManager.default.currentDirectoryPath, configuration: Environment.current.configuration)
+            keyring = try Store.keyring(
+                forRepositoryAt: FileManager.default.currentDirectoryPath, configuration: Environment.current.configuration)
         } catch {
             print("<encrypted with key \(keyID); the key here cannot be read: \(error.message)>")
             return

@@ -15,8 +15,9 @@ struct Log: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Show at most this many checkpoints.")
     var limit: Int?
 
-    @Flag(name: [.customShort("p"), .customLong("patch")],
-          help: "Show what each checkpoint changed, value by value (as cairn diff; a merge against its first parent).")
+    @Flag(
+        name: [.customShort("p"), .customLong("patch")],
+        help: "Show what each checkpoint changed, value by value (as cairn diff; a merge against its first parent).")
     var patch = false
 
     @Flag(help: Output.jsonHelp)

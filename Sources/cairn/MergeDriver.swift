@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCommandLine
 import CairnCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -21,12 +21,13 @@ extension Output {
         .object([
             "path": .string(diff.path.description),
             "change": .string(diff.kind.rawValue),
-            "changes": .array(diff.changes.map { change in
-                var fields: JSONObject = ["pointer": .string(change.pointer)]
-                if let before = change.before { fields["before"] = before }
-                if let after = change.after { fields["after"] = after }
-                return .object(fields)
-            }),
+            "changes": .array(
+                diff.changes.map { change in
+                    var fields: JSONObject = ["pointer": .string(change.pointer)]
+                    if let before = change.before { fields["before"] = before }
+                    if let after = change.after { fields["after"] = after }
+                    return .object(fields)
+                }),
         ])
     }
 }

@@ -1,4 +1,5 @@
 import CairnCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -16,6 +16,8 @@ struct Prune: ParsableCommand {
             return
         }
         let count = result.changes.filter { DocumentPath(fileName: $0.path) != nil }.count
-        print("Checkpoint \(checkpoint.short): \(count) document\(count == 1 ? "" : "s") removed by the retention of the schema set (cairn log -n 1 lists them)")
+        print(
+            "Checkpoint \(checkpoint.short): \(count) document\(count == 1 ? "" : "s") removed by the retention of the schema set (cairn log -n 1 lists them)"
+        )
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -20,8 +21,9 @@ struct Put: ParsableCommand {
     @Argument(help: "A JSON file; without it the document is read from stdin.")
     var file: String?
 
-    @Option(name: .long, parsing: .singleValue,
-            help: ArgumentHelp("Attach a file as the asset of an asset field (repeatable).", valueName: "field=file"))
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp("Attach a file as the asset of an asset field (repeatable).", valueName: "field=file"))
     var asset: [String] = []
 
     func run() throws {
@@ -29,7 +31,8 @@ struct Put: ParsableCommand {
         var attachments: [AssetAttachment] = []
         for given in asset {
             guard let equals = given.firstIndex(of: "="), equals != given.startIndex, given.index(after: equals) != given.endIndex else {
-                throw CairnError(.invalidInput, "--asset \(given): give FIELD=FILE, like --asset audioAsset=session.m4a; nothing was written")
+                throw CairnError(
+                    .invalidInput, "--asset \(given): give FIELD=FILE, like --asset audioAsset=session.m4a; nothing was written")
             }
             attachments.append(AssetAttachment(field: String(given[..<equals]), file: String(given[given.index(after: equals)...])))
         }

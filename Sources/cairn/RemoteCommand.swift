@@ -9,7 +9,8 @@ struct RemoteCommand: ParsableCommand {
         defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the remote and the checkpoints not pushed to it.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show the remote and the checkpoints not pushed to it.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -33,7 +34,11 @@ struct RemoteCommand: ParsableCommand {
         @Argument(help: "A path or file:// URL of a bare repository, http(s)://, ssh:// or git://.")
         var url: String
 
-        @Option(name: .customLong("token-command"), help: ArgumentHelp("A command that prints the user's ID token (as git's credential helpers print passwords), run before each sync and again, with CAIRN_TOKEN_FRESH=1, when the server refuses the token; kept in the store, never the token. An empty one forgets it.", valueName: "command"))
+        @Option(
+            name: .customLong("token-command"),
+            help: ArgumentHelp(
+                "A command that prints the user's ID token (as git's credential helpers print passwords), run before each sync and again, with CAIRN_TOKEN_FRESH=1, when the server refuses the token; kept in the store, never the token. An empty one forgets it.",
+                valueName: "command"))
         var tokenCommand: String?
 
         func run() throws {

@@ -21,11 +21,14 @@ struct Repair: ParsableCommand {
     func run() throws {
         let home = global.resolvedHome
         let remote = try url.map { try RemoteURL($0) }
-        let result = try home.repairStore(global.user, from: remote, options: transfer.syncOptions(),
-                                          mergeDriver: Syscalls.executablePath())
+        let result = try home.repairStore(
+            global.user, from: remote, options: transfer.syncOptions(),
+            mergeDriver: Syscalls.executablePath())
         let kept = result.kept.count
         let merged = result.merged > 0 ? " (\(result.merged) merged with the remote's)" : ""
-        print("Repaired the store from \(result.remote.map { "\($0)" } ?? "its remote"): kept \(kept) document\(kept == 1 ? "" : "s") not yet pushed\(merged); the damaged store is at \(result.damagedCopy)")
+        print(
+            "Repaired the store from \(result.remote.map { "\($0)" } ?? "its remote"): kept \(kept) document\(kept == 1 ? "" : "s") not yet pushed\(merged); the damaged store is at \(result.damagedCopy)"
+        )
         for file in result.skipped {
             print("  not kept (unreadable or invalid; still in the damaged copy): \(file)")
         }

@@ -35,7 +35,8 @@ struct Restore: ParsableCommand {
         let result = try global.openStore().restore(documents, from: source)
         guard result.restored > 0 else {
             let what = documents.count == 1 ? "\(documents[0]) is" : "the documents are"
-            let version = result.fromRemote ? "the remote's version" : "\(documents.count == 1 ? "its" : "their") version at \(result.sourceName)"
+            let version =
+                result.fromRemote ? "the remote's version" : "\(documents.count == 1 ? "its" : "their") version at \(result.sourceName)"
             print("Nothing to restore: \(what) \(version) already.")
             return
         }

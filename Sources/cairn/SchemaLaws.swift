@@ -61,7 +61,9 @@ struct SchemaLaws: ParsableCommand {
             }
             broken += 1
             let minimal = checker.shrink(first)
-            print("\(name): \(first.law.rawValue) broken (case \(first.caseNumber.map(String.init) ?? "?") of seed \(seed &+ UInt64(index))); minimal counter-example:")
+            print(
+                "\(name): \(first.law.rawValue) broken (case \(first.caseNumber.map(String.init) ?? "?") of seed \(seed &+ UInt64(index))); minimal counter-example:"
+            )
             for line in minimal.description.split(separator: "\n").dropFirst() { print(String(line)) }
             print("  at \(minimal.pointer.isEmpty ? "/" : minimal.pointer): the law wants \(minimal.expectation)")
         }

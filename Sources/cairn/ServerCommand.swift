@@ -7,7 +7,8 @@ import CairnServer
 struct ServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
-        abstract: "Serve the users' repositories, or set them up for another server: bare repositories guarded by Cairn's hook, and shared content.",
+        abstract:
+            "Serve the users' repositories, or set them up for another server: bare repositories guarded by Cairn's hook, and shared content.",
         subcommands: [Run.self, Auth.self, Init.self, Content.self, Backup.self, Restore.self, Map.self, Rebalance.self])
 
     /// `cairn server run` and `cairn server auth`: their options checked here, then the tool
@@ -22,7 +23,8 @@ struct ServerCommand: ParsableCommand {
         }
         let server = FileSystem.parent(of: tool) + "/cairn-server"
         let failure = Syscalls.execute(server, arguments: ["cairn-server", role] + arguments)
-        throw CairnError(.notFound, "cannot run \(server): \(failure); install cairn-server beside cairn (swift build --product cairn-server builds it)")
+        throw CairnError(
+            .notFound, "cannot run \(server): \(failure); install cairn-server beside cairn (swift build --product cairn-server builds it)")
     }
 
     struct Run: ParsableCommand {
@@ -83,7 +85,10 @@ struct ServerCommand: ParsableCommand {
         @Argument(help: "The users to create repositories for.")
         var uids: [String]
 
-        @Option(help: ArgumentHelp("Check pushed documents against this schema set, by name or the path of its folder (default: the set each store carries).", valueName: "set"))
+        @Option(
+            help: ArgumentHelp(
+                "Check pushed documents against this schema set, by name or the path of its folder (default: the set each store carries).",
+                valueName: "set"))
         var schema: String?
 
         func run() throws {
@@ -102,7 +107,8 @@ extension ServerCommand {
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "backup",
-            abstract: "Back up a server's repositories into an object store: a git bundle for each user with something new, and a manifest.",
+            abstract:
+                "Back up a server's repositories into an object store: a git bundle for each user with something new, and a manifest.",
             discussion: """
                 For each DIR/<uid>.git that changed since its last backup, a git bundle of what \
                 changed (the first time, of everything) goes to TARGET/bundles/<uid>/, all in one \
@@ -207,7 +213,10 @@ extension ServerCommand {
             @Option(help: ArgumentHelp("The collection's content set, by name or the path of its folder.", valueName: "set"))
             var schema: String
 
-            @Option(help: ArgumentHelp("A user who may publish the collection's items (repeat for more); added to FOLDER/content/NAME/authors.", valueName: "user"))
+            @Option(
+                help: ArgumentHelp(
+                    "A user who may publish the collection's items (repeat for more); added to FOLDER/content/NAME/authors.",
+                    valueName: "user"))
             var author: [String] = []
 
             func run() throws {
@@ -215,8 +224,9 @@ extension ServerCommand {
                     throw CairnError(.io, "cannot find the path of the running cairn tool (/proc/self/exe) for the hook")
                 }
                 let set = try SchemaLocator.set(named: schema)
-                let created = try Server.createContent(in: folder, collection: name, items: items, cairn: cairn,
-                                                       schemaSet: set, authors: author)
+                let created = try Server.createContent(
+                    in: folder, collection: name, items: items, cairn: cairn,
+                    schemaSet: set, authors: author)
                 if created.createdCollection {
                     print("Created \(created.collectionFolder) (schema set \(set.name))")
                 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CairnCommandLine
 import CairnCore
 import CairnSimulation
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -33,7 +34,8 @@ struct Simulate: ParsableCommand {
         defaultSubcommand: Devices.self)
 
     struct Devices: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "devices", abstract: "Random schedules of several devices (the default).")
+        static let configuration = CommandConfiguration(
+            commandName: "devices", abstract: "Random schedules of several devices (the default).")
 
         @Option(help: "Devices of the user.") var devices = 3
         @Option(help: "Operations per schedule.") var steps = 40
@@ -64,7 +66,9 @@ struct Simulate: ParsableCommand {
                     for line in report.schedule { print("  " + line) }
                 }
                 guard report.passed else {
-                    print("FAILED: seed \(seed) (replay: cairn simulate --schema \(Self.quoted(schema)) --devices \(devices) --steps \(steps) --seed \(seed) --schedules 1 --verbose)")
+                    print(
+                        "FAILED: seed \(seed) (replay: cairn simulate --schema \(Self.quoted(schema)) --devices \(devices) --steps \(steps) --seed \(seed) --schedules 1 --verbose)"
+                    )
                     for violation in report.violations { print("  " + violation) }
                     throw ExitCode(1)
                 }
@@ -82,16 +86,23 @@ struct Simulate: ParsableCommand {
                 total.offlinePeriods += report.offlinePeriods
             }
             let seconds = Date().timeIntervalSince(started)
-            print("\(schedules) schedule\(schedules == 1 ? "" : "s") of \(devices) devices × \(steps) steps (seeds \(seed)…\(seed &+ UInt64(schedules - 1))): every invariant held")
+            print(
+                "\(schedules) schedule\(schedules == 1 ? "" : "s") of \(devices) devices × \(steps) steps (seeds \(seed)…\(seed &+ UInt64(schedules - 1))): every invariant held"
+            )
             let promises = total.promises.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             print("  values checked: \(promises.isEmpty ? "none" : promises)")
-            print("  \(total.writes) writes, \(total.deletes) deletes, \(total.checkpoints) checkpoints, \(total.syncs) syncs, \(total.merges) merges, \(total.conflicts) conflicts decided, \(total.kills) kills, \(total.offlinePeriods) offline periods; \(Int(seconds.rounded())) s")
+            print(
+                "  \(total.writes) writes, \(total.deletes) deletes, \(total.checkpoints) checkpoints, \(total.syncs) syncs, \(total.merges) merges, \(total.conflicts) conflicts decided, \(total.kills) kills, \(total.offlinePeriods) offline periods; \(Int(seconds.rounded())) s"
+            )
         }
 
         /// `text` as a shell word: quoted when it holds anything but safe characters.
         static func quoted(_ text: String) -> String {
-            let safe = text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./+:=@".unicodeScalars.contains($0)) }
-            return safe && !text.isEmpty ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+            let safe = text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./+:=@".unicodeScalars.contains($0))
+            }
+            return safe && !text.isEmpty
+                ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
         }
 
         static func temporaryFolder() throws -> String {
@@ -111,13 +122,21 @@ extension Simulate {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let budget = ExamSessionBudget()
             let report = try budget.run(in: folder, schemaSet: try SchemaLocator.set(named: "life-in-uk"))
-            print("Exam session: \(budget.questions) answers over \(budget.seconds / 60) min, the in-progress exam written on every answer and every 1 s tick, submit at \(budget.submitAt / 60) min, a book section marked twice")
+            print(
+                "Exam session: \(budget.questions) answers over \(budget.seconds / 60) min, the in-progress exam written on every answer and every 1 s tick, submit at \(budget.submitAt / 60) min, a book section marked twice"
+            )
             print("")
             print("                                  local writes  checkpoints  pushes  bytes pushed")
-            print("cairn (life-in-uk policies)       " + [report.localWrites, report.checkpoints, report.pushes, report.bytesPushed]
-                .enumerated().map { Output.pad(String($1), to: [14, 13, 8, 12][$0], right: true) }.joined())
-            print("Firestore, a write per action     " + Output.pad(String(report.naiveWrites), to: 14, right: true) + "  (one billed write each)")
-            print("Firestore, seed's recommendation  " + Output.pad("≤ \(report.recommendedWrites)", to: 14, right: true) + "  (1–3 checkpoints, attempt, summary, 2 marks)")
+            print(
+                "cairn (life-in-uk policies)       "
+                    + [report.localWrites, report.checkpoints, report.pushes, report.bytesPushed]
+                    .enumerated().map { Output.pad(String($1), to: [14, 13, 8, 12][$0], right: true) }.joined())
+            print(
+                "Firestore, a write per action     " + Output.pad(String(report.naiveWrites), to: 14, right: true)
+                    + "  (one billed write each)")
+            print(
+                "Firestore, seed's recommendation  " + Output.pad("≤ \(report.recommendedWrites)", to: 14, right: true)
+                    + "  (1–3 checkpoints, attempt, summary, 2 marks)")
             guard report.pushes <= 2 else {
                 throw CairnError(.invalidInput, "the session pushed \(report.pushes) times; the goal is at most 2")
             }

@@ -65,9 +65,11 @@ struct Sync: ParsableCommand {
         let items = Set(held.map { "\($0.collection) \($0.item)" })
         let target = items.count == 1 ? items.first! : "NAME ITEM"
         if held.allSatisfy({ $0.state == .deleted }) {
-            return "Answers to deleted content cannot be submitted; they stay here. To put them aside (kept in history): cairn content discard \(target)"
+            return
+                "Answers to deleted content cannot be submitted; they stay here. To put them aside (kept in history): cairn content discard \(target)"
         }
-        return "Decide: cairn content submit-anyway \(target) (send them as they are), or cairn content discard \(target) (back to the remote's version, kept in history, and the new version downloaded)"
+        return
+            "Decide: cairn content submit-anyway \(target) (send them as they are), or cairn content discard \(target) (back to the remote's version, kept in history, and the new version downloaded)"
     }
 
     /// `checkpoint` (the one made of pending writes first: `id`, `changes`; null when none),
@@ -86,9 +88,10 @@ struct Sync: ParsableCommand {
         case .fastForward: integration = "fastForward"
         case .merged(let id): (integration, merge) = ("merged", id)
         }
-        let checkpoint: JSONValue = result.checkpoint.id.map { id in
-            .object(["id": .string(id.hex), "changes": .array(result.checkpoint.changes.map(Output.jsonValue(of:)))])
-        } ?? .null
+        let checkpoint: JSONValue =
+            result.checkpoint.id.map { id in
+                .object(["id": .string(id.hex), "changes": .array(result.checkpoint.changes.map(Output.jsonValue(of:)))])
+            } ?? .null
         return .object([
             "checkpoint": checkpoint,
             "integration": .string(integration),
@@ -97,21 +100,24 @@ struct Sync: ParsableCommand {
             "changed": .array(result.changedFiles.map { .string(Output.documentPath(ofFile: $0)) }),
             "conflicts": .array(result.conflicts.map(\.jsonValue)),
             "corrections": .array(result.corrections.map(Output.jsonValue(of:))),
-            "clearedAssets": .array(result.clearedAssets.map { .object(["path": .string($0.document.description), "field": .string($0.field)]) }),
+            "clearedAssets": .array(
+                result.clearedAssets.map { .object(["path": .string($0.document.description), "field": .string($0.field)]) }),
             "pushed": .integer(Int64(result.pushedCommits)),
             "rounds": .integer(Int64(result.rounds)),
             "held": .bool(result.held),
-            "pins": .array(result.pins.map { check in
-                .object([
-                    "collection": .string(check.collection), "item": .string(check.item),
-                    "pinnedVersion": .string(check.pinnedVersion), "pinnedNumber": check.pinnedNumber.map { .integer(Int64($0)) } ?? .null,
-                    "state": .string(check.state.rawValue),
-                    "serverVersion": check.serverVersion.map(JSONValue.string) ?? .null,
-                    "serverNumber": check.serverNumber.map { .integer(Int64($0)) } ?? .null,
-                    "submittedAnyway": .bool(check.submittedAnyway), "held": .bool(check.held),
-                    "documents": .array(check.documents.map { .string($0.description) }),
-                ])
-            }),
+            "pins": .array(
+                result.pins.map { check in
+                    .object([
+                        "collection": .string(check.collection), "item": .string(check.item),
+                        "pinnedVersion": .string(check.pinnedVersion),
+                        "pinnedNumber": check.pinnedNumber.map { .integer(Int64($0)) } ?? .null,
+                        "state": .string(check.state.rawValue),
+                        "serverVersion": check.serverVersion.map(JSONValue.string) ?? .null,
+                        "serverNumber": check.serverNumber.map { .integer(Int64($0)) } ?? .null,
+                        "submittedAnyway": .bool(check.submittedAnyway), "held": .bool(check.held),
+                        "documents": .array(check.documents.map { .string($0.description) }),
+                    ])
+                }),
         ])
     }
 }

@@ -3,6 +3,7 @@ import CairnCommandLine
 import CairnCore
 import CairnMerge
 import CairnTesting
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -45,7 +46,8 @@ struct Test: ParsableCommand {
             guard !json else { return }
             print((result.passed ? "PASS " : "FAIL ") + result.name)
             if let failure = result.failure {
-                print(failure.description.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+                print(
+                    failure.description.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
             }
             fflush(nil)
         }

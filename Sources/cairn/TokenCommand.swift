@@ -29,7 +29,8 @@ enum TokenCommand {
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         guard pipe(&output) == 0 else { throw failure("cannot be run: \(String(cString: strerror(errno)))") }
         guard pipe(&errors) == 0 else {
-            close(output[0]); close(output[1])
+            close(output[0])
+            close(output[1])
             throw failure("cannot be run: \(String(cString: strerror(errno)))")
         }
         // Neither end stays open in another program the tool starts.
@@ -52,7 +53,10 @@ enum TokenCommand {
         let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, arguments, variables)
         close(output[1])
         close(errors[1])
-        defer { close(output[0]); close(errors[0]) }
+        defer {
+            close(output[0])
+            close(errors[0])
+        }
         guard spawned == 0 else { throw failure("cannot be run: \(String(cString: strerror(spawned)))") }
 
         // Read both while it runs (a full pipe would stop it), for 30 s at most.

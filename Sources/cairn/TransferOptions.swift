@@ -12,7 +12,10 @@ struct TransferOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print no progress (progress shows only on a terminal anyway).")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Pauses in seconds before retrying after a network failure, like 5,30,300, or none (default: $CAIRN_SYNC_RETRY, else 5,30,300).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Pauses in seconds before retrying after a network failure, like 5,30,300, or none (default: $CAIRN_SYNC_RETRY, else 5,30,300).",
+            valueName: "seconds"))
     var retry: String?
 
     /// Sync options with this command's progress and retries, and the ID token to present

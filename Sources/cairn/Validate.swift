@@ -31,7 +31,9 @@ struct Validate: ParsableCommand {
             }
         }
         guard report.isEmpty else { throw Self.invalid(count: report.count) }
-        print(try store.schemaSet().kinds.isEmpty ? "All documents are valid JSON objects (the store has no schema set)." : "All documents match their schemas.")
+        print(
+            try store.schemaSet().kinds.isEmpty
+                ? "All documents are valid JSON objects (the store has no schema set)." : "All documents match their schemas.")
     }
 
     /// The failure of a store with `count` documents that are not valid.

@@ -22,7 +22,9 @@ struct Verify: ParsableCommand {
     @Argument(help: ArgumentHelp("A revision (all that leads to it) or A..B; HEAD by default.", valueName: "range"))
     var range: String = "HEAD"
 
-    @Option(name: .customLong("git-dir"), help: ArgumentHelp("A server's bare repository to audit instead of a store (made by cairn server init).", valueName: "dir"))
+    @Option(
+        name: .customLong("git-dir"),
+        help: ArgumentHelp("A server's bare repository to audit instead of a store (made by cairn server init).", valueName: "dir"))
     var gitDir: String?
 
     @Flag(help: Output.jsonHelp)
@@ -31,24 +33,34 @@ struct Verify: ParsableCommand {
     func run() throws {
         let result = try audit()
         if json {
-            Output.json(.object([
-                "commits": .integer(Int64(result.commits)), "valid": .bool(result.isSound),
-                "findings": .array(result.findings.map { .object(["commit": .string($0.commit.hex), "message": .string($0.message)]) }),
-                "notJudged": .array(result.gaps.map { .object(["reason": .string($0.reason), "commits": .array($0.commits.map { .string($0.hex) })]) }),
-            ]))
+            Output.json(
+                .object([
+                    "commits": .integer(Int64(result.commits)), "valid": .bool(result.isSound),
+                    "findings": .array(
+                        result.findings.map { .object(["commit": .string($0.commit.hex), "message": .string($0.message)]) }),
+                    "notJudged": .array(
+                        result.gaps.map { .object(["reason": .string($0.reason), "commits": .array($0.commits.map { .string($0.hex) })]) }),
+                ]))
         } else {
             for finding in result.findings { print(finding.description) }
             for gap in result.gaps { print(gap.description) }
         }
         let commits = result.commits
         guard result.isSound else {
-            throw CairnError(.invalidInput, "\(result.findings.count) finding\(result.findings.count == 1 ? "" : "s") in \(commits) commit\(commits == 1 ? "" : "s") (above)")
+            throw CairnError(
+                .invalidInput,
+                "\(result.findings.count) finding\(result.findings.count == 1 ? "" : "s") in \(commits) commit\(commits == 1 ? "" : "s") (above)"
+            )
         }
         guard !json else { return }
         if result.gaps.isEmpty {
-            print("Verified \(commits) commit\(commits == 1 ? "" : "s"): every commit meets the rules, every merge is what the policies give.")
+            print(
+                "Verified \(commits) commit\(commits == 1 ? "" : "s"): every commit meets the rules, every merge is what the policies give."
+            )
         } else {
-            print("Verified \(result.judged) of \(commits) commit\(commits == 1 ? "" : "s"): every one checked meets the rules, every merge checked is what the policies give; the others are named above.")
+            print(
+                "Verified \(result.judged) of \(commits) commit\(commits == 1 ? "" : "s"): every one checked meets the rules, every merge checked is what the policies give; the others are named above."
+            )
         }
     }
 

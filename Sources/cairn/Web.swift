@@ -39,6 +39,8 @@ struct Web: ParsableCommand {
         }
         let server = FileSystem.parent(of: tool) + "/" + Self.program
         let failure = Syscalls.execute(server, arguments: arguments)
-        throw CairnError(.notFound, "cannot run \(server): \(failure); install \(Self.program) beside cairn (swift build --product \(Self.program) builds it)")
+        throw CairnError(
+            .notFound,
+            "cannot run \(server): \(failure); install \(Self.program) beside cairn (swift build --product \(Self.program) builds it)")
     }
 }

@@ -14,8 +14,10 @@ import Testing
     var server: String { cli.scratch("server") }
     var remote: String { server + "/u1.git" }
     static let note = "users/u1/notes/n1"
-    static let lfsFilters = ["-c", "filter.lfs.smudge=git-lfs smudge -- %f", "-c", "filter.lfs.clean=git-lfs clean -- %f",
-                             "-c", "filter.lfs.process=git-lfs filter-process", "-c", "filter.lfs.required=true"]
+    static let lfsFilters = [
+        "-c", "filter.lfs.smudge=git-lfs smudge -- %f", "-c", "filter.lfs.clean=git-lfs clean -- %f",
+        "-c", "filter.lfs.process=git-lfs filter-process", "-c", "filter.lfs.required=true",
+    ]
 
     @discardableResult
     func tablet(_ arguments: String..., input: String? = nil) throws -> ProcessResult {
@@ -41,8 +43,9 @@ import Testing
         """#.write(toFile: set + "/note.schema.json", atomically: true, encoding: .utf8)
         #expect(try cli("server", "init", server, "u1", "--schema", set).status == 0)
         #expect(try cli("init", "u1", "--schema", set, "--remote", remote).status == 0)
-        let put = try runProcess(CLI.executable, ["--home", cli.home, "put", Self.note] + (first.map { ["--asset", "photo=" + $0] } ?? []),
-                                 input: #"{"text":"heron"}"#)
+        let put = try runProcess(
+            CLI.executable, ["--home", cli.home, "put", Self.note] + (first.map { ["--asset", "photo=" + $0] } ?? []),
+            input: #"{"text":"heron"}"#)
         #expect(put.status == 0, "\(put.stderr)")
         #expect(try cli("sync").status == 0)
         #expect(try runProcess(CLI.executable, ["--home", tablet, "clone", remote]).status == 0)
@@ -183,7 +186,11 @@ import Testing
         cleared["photo"] = NSNull()
         try JSONSerialization.data(withJSONObject: cleared, options: [.sortedKeys]).write(to: URL(fileURLWithPath: file))
         #expect(try cli.git("u1", "commit", "-qam", "No photo after all").status == 0)
-        HistoriesVerified.exemptHead(of: cli.home + "/u1", because: "plain git committed the cleared field without clearing its pointer; the next commit, Cairn's, writes the pointers again, and verify names the first as it names a stale derived field")
+        HistoriesVerified.exemptHead(
+            of: cli.home + "/u1",
+            because:
+                "plain git committed the cleared field without clearing its pointer; the next commit, Cairn's, writes the pointers again, and verify names the first as it names a stale derived field"
+        )
         let synced = try cli("sync")
         #expect(synced.status == 0, "\(synced.stderr)")
         let listed = try runProcess("/usr/bin/git", ["--git-dir", remote, "ls-tree", "-r", "--name-only", "main"]).stdout

@@ -47,13 +47,15 @@ import Testing
 
     @Test func notANumber() throws {
         try cli.expectRefused(["put", "users/u1/books/b1"], input: #"{"score": NaN}"#, saying: "NaN and Infinity are not JSON numbers")
-        try cli.expectRefused(["put", "users/u1/books/b1"], input: #"{"score": -Infinity}"#, saying: "NaN and Infinity are not JSON numbers")
+        try cli.expectRefused(
+            ["put", "users/u1/books/b1"], input: #"{"score": -Infinity}"#, saying: "NaN and Infinity are not JSON numbers")
     }
 
     @Test func numbersOutOfRange() throws {
         try cli.expectRefused(["put", "users/u1/books/b1"], input: #"{"score": 1e400}"#, saying: "number 1e400 is too large for a double")
-        try cli.expectRefused(["put", "users/u1/books/b1"], input: #"{"score": 9223372036854775808}"#,
-                              saying: "outside the 64-bit range; store it as a string")
+        try cli.expectRefused(
+            ["put", "users/u1/books/b1"], input: #"{"score": 9223372036854775808}"#,
+            saying: "outside the 64-bit range; store it as a string")
     }
 
     @Test func nestingTenThousandDeep() throws {
@@ -85,7 +87,8 @@ import Testing
     @Test func namesOfGitsFolder() throws {
         try cli.expectRefused(["put", "users/u1/books/.git"], input: "{}", saying: "may not start with '.'; choose another ID")
         try cli.expectRefused(["put", "users/u1/.git/b1"], input: "{}", saying: "may not start with '.'")
-        try cli.expectRefused(["put", "users/u1/books/GIT~1"], input: "{}", saying: "how Windows names the '.git' folder; choose another ID")
+        try cli.expectRefused(
+            ["put", "users/u1/books/GIT~1"], input: "{}", saying: "how Windows names the '.git' folder; choose another ID")
         try cli.expectRefused(["put", "users/u1/books/git~1 "], input: "{}", saying: "how Windows names the '.git' folder")
         try cli.expectRefused(["put", "users/u1/books/a\\b"], input: "{}", saying: "may not contain '\\'")
     }
@@ -98,8 +101,11 @@ import Testing
     /// NUL cannot travel in a command's arguments: the library refuses it, and through `cairn`
     /// every other control character is refused by the same rule.
     @Test func nulAndControlCharacters() throws {
-        #expect(throws: PathError(rule: .controlCharacter, path: "users/u1/books/a\u{0}b", id: "a\u{0}b",
-                                  explanation: "an ID may not contain NUL or other control characters")) {
+        #expect(
+            throws: PathError(
+                rule: .controlCharacter, path: "users/u1/books/a\u{0}b", id: "a\u{0}b",
+                explanation: "an ID may not contain NUL or other control characters")
+        ) {
             try DocumentPath("users/u1/books/a\u{0}b")
         }
         try cli.expectRefused(["put", "users/u1/books/a\u{1}b"], input: "{}", saying: "may not contain NUL or other control characters")
@@ -108,8 +114,9 @@ import Testing
 
     @Test func normalizationForms() throws {
         #expect(try cli("put", "users/u1/books/caf\u{E9}", input: "{}").status == 0)
-        try cli.expectRefused(["put", "users/u1/books/cafe\u{301}"], input: "{}",
-                              saying: "already exists in the same collection and differs only in case or accents")
+        try cli.expectRefused(
+            ["put", "users/u1/books/cafe\u{301}"], input: "{}",
+            saying: "already exists in the same collection and differs only in case or accents")
         #expect(try cli("ls", "users/u1/books").stdout.contains("caf\u{E9}"))
     }
 
@@ -145,7 +152,8 @@ import Testing
         let empty = CLI()
         let result = try empty("ls", "users/u1/books")
         #expect(result.status == 1)
-        #expect(result.stderr == "cairn: no active user in \(empty.home); create one with: cairn init UID (or pick one with: cairn use UID)\n")
+        #expect(
+            result.stderr == "cairn: no active user in \(empty.home); create one with: cairn init UID (or pick one with: cairn use UID)\n")
     }
 
     @Test func usageErrorsExitWithTheUsageStatus() throws {
@@ -167,12 +175,19 @@ import Testing
             (["users", "u1", "..", "x.json"], "100644", document, "users/u1/../x.json: '..' is not a name"),
             (["users", "u1", "books", "..", "b9.json"], "100644", document, "users/u1/books/../b9.json: '..' is not a name"),
             ([".GIT", "config"], "100644", document, ".GIT/config: '.GIT' could stand for git's own folder"),
-            (["users", "u1", ".GIT", "hooks.json"], "100644", document, "users/u1/.GIT/hooks.json: '.GIT' could stand for git's own folder"),
+            (
+                ["users", "u1", ".GIT", "hooks.json"], "100644", document,
+                "users/u1/.GIT/hooks.json: '.GIT' could stand for git's own folder"
+            ),
             (["users", "u1", "GIT~1", "x.json"], "100644", document, "users/u1/GIT~1/x.json: 'GIT~1' could stand for git's own folder"),
-            (["users", "u1", "books", "b9.json"], "120000", try remote.blob("../../../.git/config"),
-             "users/u1/books/b9.json is a symbolic link; a store holds plain files only"),
-            (["users", "u1", "books", "b9"], "160000", try remote.head(),
-             "users/u1/books/b9 is a submodule; a store holds plain files only"),
+            (
+                ["users", "u1", "books", "b9.json"], "120000", try remote.blob("../../../.git/config"),
+                "users/u1/books/b9.json is a symbolic link; a store holds plain files only"
+            ),
+            (
+                ["users", "u1", "books", "b9"], "160000", try remote.head(),
+                "users/u1/books/b9 is a submodule; a store holds plain files only"
+            ),
             (["users", "u2", "books", "b1.json"], "100644", document, "users/u2/books/b1.json belongs to another user than u1"),
             (["users", "u2.json"], "100644", document, "users/u2.json belongs to another user than u1"),
             (["users", "u1", "books\\b9.json"], "100644", document, "users/u1/books\\b9.json: a name with a backslash"),

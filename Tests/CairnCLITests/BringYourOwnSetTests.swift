@@ -20,19 +20,19 @@ import Testing
 
     static let practice = [
         "session.schema.json": #"""
-            {"x-cairn": {"path": "users/{uid}/sessions/{sessionId}", "checkpoint": "immediate"},
-             "type": "object", "x-merge": "append-only", "required": ["minutes"],
-             "properties": {"minutes": {"type": "integer", "minimum": 1}}}
-            """#,
+        {"x-cairn": {"path": "users/{uid}/sessions/{sessionId}", "checkpoint": "immediate"},
+         "type": "object", "x-merge": "append-only", "required": ["minutes"],
+         "properties": {"minutes": {"type": "integer", "minimum": 1}}}
+        """#,
         "piece.schema.json": #"""
-            {"x-cairn": {"path": "users/{uid}/pieces/{pieceId}"},
-             "type": "object",
-             "properties": {
-               "plays": {"type": "integer", "x-merge": "counter"},
-               "bars": {"type": "object", "x-merge": {"entries": "latest", "by": "at"},
-                        "additionalProperties": {"type": "object", "properties": {"ok": {"type": "boolean"}, "at": {"type": "integer"}}}},
-               "mastered": {"type": "integer", "x-merge": {"derive": {"count": "bars", "where": {"ok": true}}}}}}
-            """#,
+        {"x-cairn": {"path": "users/{uid}/pieces/{pieceId}"},
+         "type": "object",
+         "properties": {
+           "plays": {"type": "integer", "x-merge": "counter"},
+           "bars": {"type": "object", "x-merge": {"entries": "latest", "by": "at"},
+                    "additionalProperties": {"type": "object", "properties": {"ok": {"type": "boolean"}, "at": {"type": "integer"}}}},
+           "mastered": {"type": "integer", "x-merge": {"derive": {"count": "bars", "where": {"ok": true}}}}}}
+        """#,
         "README.md": "Not a schema: ignored.",
     ]
 
@@ -57,11 +57,16 @@ import Testing
     @Test func aFolderThatIsNotThereOrHoldsNoSchemaIsOneLineAndNothingIsCreated() throws {
         let missing = try cli("init", "u1", "--schema", cli.scratch("no-such-folder"))
         #expect(missing.status == 1)
-        #expect(missing.stderr == "cairn: there is no folder \(cli.scratch("no-such-folder")); a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files\n")
+        #expect(
+            missing.stderr
+                == "cairn: there is no folder \(cli.scratch("no-such-folder")); a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files\n"
+        )
         let empty = try folder("empty", ["README.md": "nothing here"])
         let none = try cli("init", "u1", "--schema", empty)
         #expect(none.status == 1)
-        #expect(none.stderr == "cairn: \(empty) holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document\n")
+        #expect(
+            none.stderr
+                == "cairn: \(empty) holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document\n")
         let relative = try cli("init", "u1", "--schema", "./no-such-set")
         #expect(relative.status == 1)
         #expect(relative.stderr.hasPrefix("cairn: there is no folder ./no-such-set; "))
@@ -79,17 +84,19 @@ import Testing
 
     @Test func checkPrintsOneLinePerFindingAndExitsWithStatusOne() throws {
         var files = Self.practice
-        files["piece.schema.json"] = files["piece.schema.json"]!.replacingOccurrences(of: #""x-merge": "counter""#, with: #""x-merge": "conter""#)
+        files["piece.schema.json"] = files["piece.schema.json"]!.replacingOccurrences(
+            of: #""x-merge": "counter""#, with: #""x-merge": "conter""#)
         files["other.schema.json"] = #"{"x-cairn": {"path": "users/{uid}/pieces/{id}"}, "type": "object", "minimun": 1}"#
         let set = try folder("bad-practice", files)
         let result = try cli("schema", "check", set)
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            \(set)/other.schema.json: /minimun: unclaimed-keyword: "minimun" is not a keyword Cairn's validator checks, so documents are not held to it; did you mean "minimum"?
-            \(set)/piece.schema.json: /properties/plays/x-merge: merge-word: unknown x-merge word "conter"; did you mean "counter"?
-            \(set)/piece.schema.json: /x-cairn/path: path-overlap: users/{uid}/pieces/{pieceId} and other.schema.json's users/{uid}/pieces/{id} both match users/uid/pieces/id, equally specifically; name a collection or an ID literally in one of them
+        #expect(
+            result.stdout == """
+                \(set)/other.schema.json: /minimun: unclaimed-keyword: "minimun" is not a keyword Cairn's validator checks, so documents are not held to it; did you mean "minimum"?
+                \(set)/piece.schema.json: /properties/plays/x-merge: merge-word: unknown x-merge word "conter"; did you mean "counter"?
+                \(set)/piece.schema.json: /x-cairn/path: path-overlap: users/{uid}/pieces/{pieceId} and other.schema.json's users/{uid}/pieces/{id} both match users/uid/pieces/id, equally specifically; name a collection or an ID literally in one of them
 
-            """)
+                """)
         #expect(result.stderr == "cairn: 3 findings in the schema set bad-practice; fix them and run cairn schema check again\n")
         // init refuses what loading refuses, and creates nothing.
         let refused = try cli("init", "u1", "--schema", set)
@@ -100,28 +107,29 @@ import Testing
     @Test func showPrintsEachKindWithItsPolicyTree() throws {
         let result = try cli("schema", "show", try folder("music-practice", Self.practice))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == """
-            music-practice: 2 kinds of document, version 1
+        #expect(
+            result.stdout == """
+                music-practice: 2 kinds of document, version 1
 
-            users/{uid}/pieces/{pieceId}
-              file: piece.schema.json
-              checkpoint: debounce 10 s (the default)
-              retention: keep all
-              ids: any valid ID
-              policy: fields
-                bars: entries latest by at
-                plays: counter
-              derived:
-                mastered: how many entries of bars where ok is true
+                users/{uid}/pieces/{pieceId}
+                  file: piece.schema.json
+                  checkpoint: debounce 10 s (the default)
+                  retention: keep all
+                  ids: any valid ID
+                  policy: fields
+                    bars: entries latest by at
+                    plays: counter
+                  derived:
+                    mastered: how many entries of bars where ok is true
 
-            users/{uid}/sessions/{sessionId}
-              file: session.schema.json
-              checkpoint: immediate
-              retention: keep all
-              ids: any valid ID
-              policy: append-only
+                users/{uid}/sessions/{sessionId}
+                  file: session.schema.json
+                  checkpoint: immediate
+                  retention: keep all
+                  ids: any valid ID
+                  policy: append-only
 
-            """)
+                """)
     }
 
     @Test func showAsJSONIsOneObjectWithAKindPerPath() throws {
@@ -133,14 +141,18 @@ import Testing
             Issue.record("no kinds in \(result.stdout)")
             return
         }
-        #expect(kinds.compactMap { $0.field("path") } == [
-            "users/{uid}", "users/{uid}/books/{bookId}", "users/{uid}/examAttempts/{attemptId}",
-            "users/{uid}/examInProgress/{examId}", "users/{uid}/progress/exam",
-        ].map { JSONValue.string($0) })
+        #expect(
+            kinds.compactMap { $0.field("path") }
+                == [
+                    "users/{uid}", "users/{uid}/books/{bookId}", "users/{uid}/examAttempts/{attemptId}",
+                    "users/{uid}/examInProgress/{examId}", "users/{uid}/progress/exam",
+                ].map { JSONValue.string($0) })
         let book = kinds[1]
         #expect(book.field("checkpoint") == .object(["debounce": .integer(5)]))
         #expect(book.field("policy")?.field("fields")?.field("sections")?.field("policy") == .string("entries latest by updatedAt"))
-        #expect(book.field("derived")?.field("completedCount")?.field("derive") == .object(["count": .string("sections"), "where": .object(["completed": .bool(true)])]))
+        #expect(
+            book.field("derived")?.field("completedCount")?.field("derive")
+                == .object(["count": .string("sections"), "where": .object(["completed": .bool(true)])]))
     }
 
     @Test func checkAndShowRefuseAnUnknownSetInOneLine() throws {
@@ -159,7 +171,8 @@ import Testing
     @Test func everySetOfTheSchemaFolderIsAResource() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: shippedSchemaRoot.path).filter { name in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: shippedSchemaRoot.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue
+            return FileManager.default.fileExists(atPath: shippedSchemaRoot.appendingPathComponent(name).path, isDirectory: &isFolder)
+                && isFolder.boolValue
         }.sorted()
         #expect(!folders.isEmpty)
         #expect(SchemaSets.names == folders)
@@ -177,7 +190,9 @@ import Testing
         let bin = cli.scratch("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLI.executable, toPath: bin + "/cairn")
-        let resources = URL(fileURLWithPath: CLI.executable).deletingLastPathComponent().appendingPathComponent("Cairn_CairnSchemaSets.resources").path
+        let resources = URL(fileURLWithPath: CLI.executable).deletingLastPathComponent().appendingPathComponent(
+            "Cairn_CairnSchemaSets.resources"
+        ).path
         try FileManager.default.copyItem(atPath: resources, toPath: bin + "/Cairn_CairnSchemaSets.resources")
         let result = try runProcess(bin + "/cairn", ["--home", cli.home, "init", "u1", "--schema", "oybc"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,7 +1,8 @@
 import ArgumentParser
-@testable import cairn
-import Testing
 import CairnToolTestSupport
+import Testing
+
+@testable import cairn
 
 /// Every command of the tool says its own name. A command without one is named after its
 /// Swift type, which the argument parser works out through the runtime's type description

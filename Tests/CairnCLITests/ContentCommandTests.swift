@@ -7,7 +7,8 @@ import Testing
 /// `cairn server content init`: download with the seed's storage screen, read offline, a new
 /// version, limits, removal, and bad input answered in one line with the cache as it was.
 @Suite(.historiesVerified) struct ContentCommandTests {
-    static let assessment = #"{"title": "Algebra Quiz", "timeLimitSeconds": 600, "publishedAt": "2026-11-23T10:00:00Z", "questionCount": 1}"#
+    static let assessment =
+        #"{"title": "Algebra Quiz", "timeLimitSeconds": 600, "publishedAt": "2026-11-23T10:00:00Z", "questionCount": 1}"#
     static let question = #"{"type": "true_false", "order": 1, "prompt": "2 + 2 = 4", "correctAnswers": ["true"], "points": 1}"#
 
     /// A home with u1 syncing to `server/u1.git`, and the collection `assessments` with a1
@@ -16,7 +17,9 @@ import Testing
         let cli = CLI()
         let server = cli.scratch("server")
         #expect(try cli("server", "init", server, "u1").status == 0)
-        #expect(try cli("server", "content", "init", server, "assessments", "a1", "a2", "--schema", "edumind-content", "--author", "ada").status == 0)
+        #expect(
+            try cli("server", "content", "init", server, "assessments", "a1", "a2", "--schema", "edumind-content", "--author", "ada").status
+                == 0)
         #expect(try cli("init", "u1", "--schema", "edumind", "--remote", server + "/u1.git").status == 0)
         try publish(cli, "a1", files: ["assessments/a1.json": assessment, "assessments/a1/questions/q-001.json": question])
         return cli
@@ -36,12 +39,14 @@ import Testing
             _ = try runBounded("/usr/bin/git", ["clone", "-q", cli.scratch("server") + "/content/assessments/\(item).git", clone])
         }
         for (path, text) in files {
-            try FileManager.default.createDirectory(atPath: clone + "/" + (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: clone + "/" + (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try text.write(toFile: clone + "/" + path, atomically: true, encoding: .utf8)
         }
         _ = try runBounded("/usr/bin/git", ["-C", clone, "add", "-A"])
-        _ = try runBounded("/usr/bin/git", ["-C", clone, "-c", "user.name=Ada", "-c", "user.email=ada@example.org", "commit", "-q", "-m", "publish"])
+        _ = try runBounded(
+            "/usr/bin/git", ["-C", clone, "-c", "user.name=Ada", "-c", "user.email=ada@example.org", "commit", "-q", "-m", "publish"])
     }
 
     @Test func aStudentDownloadsAnAssessmentSeesTheStorageScreenAndReadsItOffline() throws {
@@ -51,10 +56,13 @@ import Testing
         let screen = try cli("content", "ls")
         let lines = screen.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(screen.stdout)")
-        #expect(lines.first?.hasPrefix("assessments/a1  version 1 (") == true && lines.first?.contains("never read") == true
-            && lines.first?.hasSuffix("0 pending") == true, "\(screen.stdout)")
-        #expect(lines.last?.hasPrefix("Used: ") == true && lines.last?.contains(" / 500.0 MB (0%); items: 1 / 50; pending sync: 0 response(s)") == true,
-                "\(screen.stdout)")
+        #expect(
+            lines.first?.hasPrefix("assessments/a1  version 1 (") == true && lines.first?.contains("never read") == true
+                && lines.first?.hasSuffix("0 pending") == true, "\(screen.stdout)")
+        #expect(
+            lines.last?.hasPrefix("Used: ") == true
+                && lines.last?.contains(" / 500.0 MB (0%); items: 1 / 50; pending sync: 0 response(s)") == true,
+            "\(screen.stdout)")
         // Offline: the server's folder is gone; the questions are read from the cache.
         try FileManager.default.moveItem(atPath: cli.scratch("server"), toPath: cli.scratch("server-away"))
         let question = try cli("content", "get", "assessments/a1/questions/q-001")
@@ -72,7 +80,9 @@ import Testing
     @Test func aNewVersionReplacesTheOldOneAndRemovalFreesTheSpace() throws {
         let cli = try Self.served()
         #expect(try cli("content", "download", "assessments", "a1").status == 0)
-        try Self.publish(cli, "a1", files: ["assessments/a1.json": Self.assessment.replacingOccurrences(of: "Algebra Quiz", with: "Algebra Quiz (fixed)")])
+        try Self.publish(
+            cli, "a1",
+            files: ["assessments/a1.json": Self.assessment.replacingOccurrences(of: "Algebra Quiz", with: "Algebra Quiz (fixed)")])
         let update = try cli("content", "download", "assessments", "a1")
         #expect(update.stdout.hasPrefix("Downloaded assessments/a1 from version 1 to version 2 ("), "\(update.stdout)\(update.stderr)")
         #expect(try cli("content", "get", "assessments/a1").stdout.contains("Algebra Quiz (fixed)"))
@@ -93,7 +103,8 @@ import Testing
         let fetched = try runBounded("/usr/bin/git", ["--git-dir", bare, "fetch", "-q", clone, "+HEAD:refs/heads/main"])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         _ = try runBounded("/usr/bin/git", ["-C", clone, "fetch", "-q", "origin"])
-        return try runBounded("/usr/bin/git", ["--git-dir", bare, "rev-parse", "main"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try runBounded("/usr/bin/git", ["--git-dir", bare, "rev-parse", "main"]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// A version that breaks the content set reached the server; the device refuses it and
@@ -102,18 +113,27 @@ import Testing
     @Test func aBrokenVersionIsPassedOverOnceAFixedOneFollows() throws {
         let cli = try Self.served()
         #expect(try cli("content", "download", "assessments", "a1").status == 0)
-        let broken = try Self.publishUnchecked(cli, "a1", files: ["assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": "lots""#)])
+        let broken = try Self.publishUnchecked(
+            cli, "a1",
+            files: [
+                "assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": "lots""#)
+            ])
         let refused = try cli("content", "download", "assessments", "a1")
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(refused.stderr.contains("commit \(broken.prefix(7))") && refused.stderr.contains("/points"), "\(refused.stderr)")
         #expect(try cli("content", "ls").stdout.hasPrefix("assessments/a1  version 1 ("))
 
-        let fixed = try Self.publishUnchecked(cli, "a1", files: ["assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": 2"#)])
+        let fixed = try Self.publishUnchecked(
+            cli, "a1",
+            files: ["assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": 2"#)])
         let taken = try cli("content", "download", "assessments", "a1")
         #expect(taken.status == 0, "\(taken.stderr)")
         let lines = taken.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("Downloaded assessments/a1 from version 1 to version 3 (\(fixed.prefix(7)))") }, "\(taken.stdout)")
-        #expect(lines.contains { $0.hasPrefix("Passed over version 2 (\(broken.prefix(7))): ") && $0.contains("/points") }, "\(taken.stdout)")
+        #expect(
+            lines.contains { $0.hasPrefix("Downloaded assessments/a1 from version 1 to version 3 (\(fixed.prefix(7)))") }, "\(taken.stdout)"
+        )
+        #expect(
+            lines.contains { $0.hasPrefix("Passed over version 2 (\(broken.prefix(7))): ") && $0.contains("/points") }, "\(taken.stdout)")
         #expect(try cli("content", "get", "assessments/a1/questions/q-001").stdout.contains(#""points": 2"#))
         // The record keeps what was passed over, for the storage screen and scripts.
         let json = try cli("content", "ls", "--json").stdout
@@ -126,7 +146,9 @@ import Testing
         _ = try Self.publishUnchecked(cli, "a1", files: ["assessments/a1.json": "not json"])
         let first = try other("content", "download", "assessments", "a1")
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("to version 3 (\(fixed.prefix(7)))") && first.stdout.contains("Passed over version 4 ("), "\(first.stdout)")
+        #expect(
+            first.stdout.contains("to version 3 (\(fixed.prefix(7)))") && first.stdout.contains("Passed over version 4 ("),
+            "\(first.stdout)")
     }
 
     @Test func limitsAreSetShownAndHeld() throws {
@@ -134,8 +156,11 @@ import Testing
         let set = try cli("content", "limits", "--budget", "200MB", "--items", "2", "--item-size", "1kB", "--expiry", "3d")
         #expect(set.stdout == "budget 200.0 MB, 2 items, 1.0 kB an item, expiry 3d\n", "\(set.stdout)\(set.stderr)")
         let refused = try cli("content", "download", "assessments", "a1")
-        #expect(refused.status == 1 && refused.stderr.contains("over the limit of 1.0 kB an item; raise it with cairn content limits --item-size; nothing was downloaded"),
-                "\(refused.stderr)")
+        #expect(
+            refused.status == 1
+                && refused.stderr.contains(
+                    "over the limit of 1.0 kB an item; raise it with cairn content limits --item-size; nothing was downloaded"),
+            "\(refused.stderr)")
         #expect(try cli("content", "ls").stdout.hasPrefix("Used: 0 B / 200.0 MB (0%); items: 0 / 2"))
         #expect(try cli("content", "limits", "--json").stdout.contains(#""expirySeconds": 259200"#))
     }
@@ -150,15 +175,27 @@ import Testing
             (["content", "download", "assessments", "a2"], "cairn: assessments/a2 at "),
             (["content", "download", "assessments", "a/b"], "cairn: invalid item ID: "),
             (["content", "download", "__x__", "a1"], "cairn: invalid collection name: "),
-            (["content", "download", "assessments", "a1", "--schema", "edumind"], "cairn: the schema set edumind is not the content set of assessments"),
-            (["content", "get", "assessments/a9/questions/q-001"], "cairn: assessments/a9 is not downloaded; download it with: cairn content download assessments a9"),
-            (["content", "get", "assessments/a1/questions/q-404"], "cairn: the downloaded assessments/a1 holds no document assessments/a1/questions/q-404"),
+            (
+                ["content", "download", "assessments", "a1", "--schema", "edumind"],
+                "cairn: the schema set edumind is not the content set of assessments"
+            ),
+            (
+                ["content", "get", "assessments/a9/questions/q-001"],
+                "cairn: assessments/a9 is not downloaded; download it with: cairn content download assessments a9"
+            ),
+            (
+                ["content", "get", "assessments/a1/questions/q-404"],
+                "cairn: the downloaded assessments/a1 holds no document assessments/a1/questions/q-404"
+            ),
             (["content", "get", "assessments"], "cairn: "),
             (["content", "rm", "assessments", "a9"], "cairn: assessments/a9 is not downloaded"),
             (["content", "limits", "--budget", "lots"], "cairn: invalid --budget \"lots\": give a size like 500MB"),
             (["content", "limits", "--expiry", "soon"], "cairn: invalid --expiry \"soon\": give a time like 7d"),
             (["content", "limits", "--items", "0"], "cairn: invalid --items 0: give at least 1"),
-            (["content", "remote", "https://host/content/books"], "cairn: invalid content URL https://host/content/books: it needs {item}"),
+            (
+                ["content", "remote", "https://host/content/books"],
+                "cairn: invalid content URL https://host/content/books: it needs {item}"
+            ),
         ]
         for (arguments, phrase) in cases {
             let result = try runProcess(CLI.executable, ["--home", cli.home] + arguments)

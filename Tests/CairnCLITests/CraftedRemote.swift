@@ -19,8 +19,10 @@ struct CraftedRemote {
 
     @discardableResult
     func git(_ arguments: [String], input: String? = nil) throws -> String {
-        let result = try runProcess("/usr/bin/git", ["-C", folder, "-c", "user.name=Intruder", "-c", "user.email=x@example.com"]
-                                    + arguments, input: input)
+        let result = try runProcess(
+            "/usr/bin/git",
+            ["-C", folder, "-c", "user.name=Intruder", "-c", "user.email=x@example.com"]
+                + arguments, input: input)
         guard result.status == 0 else { throw Failure(message: "git \(arguments): \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import CairnTestSupport
 import CairnToolTestSupport
+import Foundation
+import Testing
 
 /// Fields that count other documents (a board's stats, a user's profile and habit counts)
 /// follow every write and delete below them.
@@ -14,7 +14,8 @@ import CairnToolTestSupport
 
     @Test func aBoardsStatsFollowItsTasksAndLines() throws {
         try cli("init", "u1", "--schema", "oybc")
-        let board = #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01","endDate":"2026-11-30","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
+        let board =
+            #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01","endDate":"2026-11-30","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
         let put = try cli("put", "users/u1/boards/b1", input: board)
         #expect(put.status == 0, "\(put.stderr)")
         for (id, done) in [("t1", true), ("t2", false), ("t3", true), ("t4", false)] {
@@ -22,7 +23,9 @@ import CairnToolTestSupport
             #expect(result.status == 0, "\(result.stderr)")
         }
         var stored = try cli("get", "users/u1/boards/b1").stdout
-        #expect(stored.contains("\"totalTasks\": 4") && stored.contains("\"completedTasks\": 2") && stored.contains("\"completionPercentage\": 50.0"), "\(stored)")
+        #expect(
+            stored.contains("\"totalTasks\": 4") && stored.contains("\"completedTasks\": 2")
+                && stored.contains("\"completionPercentage\": 50.0"), "\(stored)")
         #expect(try cli("rm", "users/u1/boards/b1/boardTasks/t2").status == 0)
         stored = try cli("get", "users/u1/boards/b1").stdout
         #expect(stored.contains("\"totalTasks\": 3") && stored.contains("\"completedTasks\": 2"), "\(stored)")
@@ -32,10 +35,12 @@ import CairnToolTestSupport
 
     @Test func aUsersCountsFollowACascadeDelete() throws {
         try cli("init", "u1", "--schema", "remi")
-        let user = #"{"id":"u1","email":"a@example.com","fullName":"A","phoneNumber":"","createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","profileCount":0,"taskCount":0}"#
+        let user =
+            #"{"id":"u1","email":"a@example.com","fullName":"A","phoneNumber":"","createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","profileCount":0,"taskCount":0}"#
         let put = try cli("put", "users/u1", input: user)
         #expect(put.status == 0, "\(put.stderr)")
-        let profile = #"{"id":"+447700900123","userId":"u1","phoneNumber":"+447700900123","displayName":"Mum","status":"confirmed","createdAt":"2026-11-01T08:00:00Z"}"#
+        let profile =
+            #"{"id":"+447700900123","userId":"u1","phoneNumber":"+447700900123","displayName":"Mum","status":"confirmed","createdAt":"2026-11-01T08:00:00Z"}"#
         let created = try cli("put", "users/u1/profiles/+447700900123", input: profile)
         #expect(created.status == 0, "\(created.stderr)")
         var stored = try cli("get", "users/u1").stdout
@@ -53,10 +58,12 @@ import CairnToolTestSupport
     /// checkpoint can commit it; `validate` names it.
     @Test func aUsersHabitCountFindsTheHabitsOfEveryProfileAndNothingElse() throws {
         try cli("init", "u1", "--schema", "remi")
-        let user = #"{"id":"u1","email":"a@example.com","fullName":"A","phoneNumber":"","createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","profileCount":0,"taskCount":0}"#
+        let user =
+            #"{"id":"u1","email":"a@example.com","fullName":"A","phoneNumber":"","createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","profileCount":0,"taskCount":0}"#
         #expect(try cli("put", "users/u1", input: user).status == 0)
         for phone in ["+447700900123", "+447700900456"] {
-            let profile = #"{"id":"\#(phone)","userId":"u1","phoneNumber":"\#(phone)","displayName":"P","status":"confirmed","createdAt":"2026-11-01T08:00:00Z"}"#
+            let profile =
+                #"{"id":"\#(phone)","userId":"u1","phoneNumber":"\#(phone)","displayName":"P","status":"confirmed","createdAt":"2026-11-01T08:00:00Z"}"#
             let created = try cli("put", "users/u1/profiles/\(phone)", input: profile)
             #expect(created.status == 0, "\(created.stderr)")
         }
@@ -65,7 +72,8 @@ import CairnToolTestSupport
             let habit = try cli("put", "users/u1/profiles/\(phone)/habits/\(id)", input: Self.habit(id, phone: phone))
             #expect(habit.status == 0, "\(habit.stderr)")
         }
-        let message = #"{"id":"m1","userId":"u1","profileId":"+447700900123","receivedAt":"2026-11-01T09:00:00Z","responseType":"text","textResponse":"Done"}"#
+        let message =
+            #"{"id":"m1","userId":"u1","profileId":"+447700900123","receivedAt":"2026-11-01T09:00:00Z","responseType":"text","textResponse":"Done"}"#
         let sent = try cli("put", "users/u1/profiles/+447700900123/messages/m1", input: message)
         #expect(sent.status == 0, "\(sent.stderr)")
         var stored = try cli("get", "users/u1").stdout

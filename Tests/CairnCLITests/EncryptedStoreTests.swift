@@ -31,9 +31,19 @@ import Testing
         #expect(mode == 0o600)
         #expect(try cli("server", "init", cli.scratch("server"), "u1").status == 0)
         #expect(try cli("remote", "set", remote).status == 0)
-        #expect(try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":12,"percentComplete":40}"#).status == 0)
-        #expect(try cli("put", "users/u1/readingSessions/s1", input: #"{"book":"\#(Self.secrets[1])","startedAt":"2026-11-20T08:00:00Z","durationSeconds":600}"#).status == 0)
-        #expect(try cli("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":3,"incorrectCount":1}"#).status == 0)
+        #expect(
+            try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":12,"percentComplete":40}"#)
+                .status == 0)
+        #expect(
+            try cli(
+                "put", "users/u1/readingSessions/s1",
+                input: #"{"book":"\#(Self.secrets[1])","startedAt":"2026-11-20T08:00:00Z","durationSeconds":600}"#
+            ).status == 0)
+        #expect(
+            try cli(
+                "put", "users/u1/wordProgress/w1",
+                input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":3,"incorrectCount":1}"#
+            ).status == 0)
         let synced = try cli("sync")
         #expect(synced.status == 0, "\(synced.stderr)")
         let cloned = try runProcess(CLI.executable, ["--home", tablet, "clone", remote, "--key-file", keyFile])
@@ -44,8 +54,13 @@ import Testing
         try twoDevices()
         // Both devices change one book offline: the merge decides a conflict, whose record
         // names values, and counts a word on both sides.
-        #expect(try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":30,"percentComplete":40}"#).status == 0)
-        #expect(try tablet("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":4711993,"percentComplete":55}"#).status == 0)
+        #expect(
+            try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":30,"percentComplete":40}"#)
+                .status == 0)
+        #expect(
+            try tablet(
+                "put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":4711993,"percentComplete":55}"#
+            ).status == 0)
         #expect(try tablet("sync").status == 0)
         let merged = try cli("sync")
         #expect(merged.status == 0, "\(merged.stderr)")
@@ -68,8 +83,16 @@ import Testing
 
     /// Both devices count the word offline, then sync: the phone merges, the tablet takes it.
     func bothCountTheWord() throws {
-        #expect(try cli("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":5,"incorrectCount":1}"#).status == 0)
-        #expect(try tablet("put", "users/u1/wordProgress/w1", input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":4,"incorrectCount":2}"#).status == 0)
+        #expect(
+            try cli(
+                "put", "users/u1/wordProgress/w1",
+                input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":5,"incorrectCount":1}"#
+            ).status == 0)
+        #expect(
+            try tablet(
+                "put", "users/u1/wordProgress/w1",
+                input: #"{"lemma":"\#(Self.secrets[2])","proficiency":0.5,"correctCount":4,"incorrectCount":2}"#
+            ).status == 0)
         #expect(try tablet("sync").status == 0)
         #expect(try cli("sync").status == 0)
         #expect(try tablet("sync").status == 0)
@@ -88,12 +111,16 @@ import Testing
 
     @Test func gitShowsJSONWhereTheKeyIsAndNeverWhereItIsNot() throws {
         try twoDevices()
-        #expect(try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":13,"percentComplete":41}"#).status == 0)
+        #expect(
+            try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":13,"percentComplete":41}"#)
+                .status == 0)
         #expect(try cli("checkpoint").status == 0)
         let log = try cli.git("u1", "log", "-p", "-1")
         #expect(log.stdout.contains(#"-  "lastPageIndex": 12,"#) && log.stdout.contains(#"+  "lastPageIndex": 13,"#), "\(log.stdout)")
         // An uncommitted write, through git diff in the working tree.
-        #expect(try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":14,"percentComplete":41}"#).status == 0)
+        #expect(
+            try cli("put", "users/u1/bookProgress/b1", input: #"{"book":"\#(Self.secrets[0])","lastPageIndex":14,"percentComplete":41}"#)
+                .status == 0)
         let diff = try cli.git("u1", "diff", "HEAD")
         #expect(diff.stdout.contains(#"+  "lastPageIndex": 14,"#), "\(diff.stdout)")
         // Git's own status sees the sealed files exactly as committed.
@@ -110,7 +137,9 @@ import Testing
         // Cairn's text converter without a key says so in one line, and git goes on.
         let blindTextconv = try runProcess(CLI.executable, ["key", "textconv", plain + "/users/u1/bookProgress/b1.json"])
         #expect(blindTextconv.status == 0)
-        #expect(blindTextconv.stdout.hasPrefix("<encrypted with key ") && blindTextconv.stdout.hasSuffix("; no key here>\n"), "\(blindTextconv.stdout)")
+        #expect(
+            blindTextconv.stdout.hasPrefix("<encrypted with key ") && blindTextconv.stdout.hasSuffix("; no key here>\n"),
+            "\(blindTextconv.stdout)")
     }
 
     @Test func aRotationSealsEveryDocumentAgainInOneCheckpointAndKeepsHistoryReadable() throws {
@@ -189,7 +218,8 @@ import Testing
         try twoDevices()
         let snapshot = try cli.snapshot("u1")
         let wrong = cli.scratch("wrong.key")
-        #expect(try runProcess(CLI.executable, ["--home", cli.scratch("other"), "init", "u9", "--encrypted", "--key-file", wrong]).status == 0)
+        #expect(
+            try runProcess(CLI.executable, ["--home", cli.scratch("other"), "init", "u9", "--encrypted", "--key-file", wrong]).status == 0)
         let open = cli.scratch("open.key")
         try FileManager.default.copyItem(atPath: keyFile, toPath: open)
         #expect(chmod(open, 0o644) == 0)
@@ -200,7 +230,8 @@ import Testing
             (["CAIRN_KEY": "not a key"], "CAIRN_KEY"),
         ]
         for (environment, says) in cases {
-            let result = try cli("put", "users/u1/bookProgress/b2", input: #"{"book":"b","lastPageIndex":1,"percentComplete":1}"#, environment: environment)
+            let result = try cli(
+                "put", "users/u1/bookProgress/b2", input: #"{"book":"b","lastPageIndex":1,"percentComplete":1}"#, environment: environment)
             #expect(result.status == 1, "\(environment)")
             #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(says), "\(environment): \(result.stderr)")
         }
@@ -235,7 +266,8 @@ import Testing
         let sessions = hacker + "/users/u1/readingSessions"
         // A plain document in an encrypted store.
         let plain = try push {
-            try #"{"startedAt":"2026-11-21T08:00:00Z","durationSeconds":5}"#.write(toFile: sessions + "/s2.json", atomically: true, encoding: .utf8)
+            try #"{"startedAt":"2026-11-21T08:00:00Z","durationSeconds":5}"#.write(
+                toFile: sessions + "/s2.json", atomically: true, encoding: .utf8)
         }
         #expect(plain.status != 0 && plain.stderr.contains("is not encrypted, and the store is"), "\(plain.stderr)")
         // An append-only document changed: another sealed blob, refused by its id.
@@ -249,7 +281,9 @@ import Testing
         let moved = try push {
             try FileManager.default.copyItem(atPath: sessions + "/s1.json", toPath: sessions + "/s3.json")
         }
-        #expect(moved.status != 0 && moved.stderr.contains("holds the encrypted document of users/u1/readingSessions/s1.json"), "\(moved.stderr)")
+        #expect(
+            moved.status != 0 && moved.stderr.contains("holds the encrypted document of users/u1/readingSessions/s1.json"),
+            "\(moved.stderr)")
         // The store turned plain.
         let unmarked = try push {
             let identity = hacker + "/.cairn/store.json"
@@ -258,7 +292,8 @@ import Testing
         }
         #expect(unmarked.status != 0 && unmarked.stderr.contains("a store is encrypted or plain from its creation"), "\(unmarked.stderr)")
         // What a device with the key pushes still goes through.
-        #expect(try cli("put", "users/u1/readingSessions/s4", input: #"{"startedAt":"2026-11-22T08:00:00Z","durationSeconds":60}"#).status == 0)
+        #expect(
+            try cli("put", "users/u1/readingSessions/s4", input: #"{"startedAt":"2026-11-22T08:00:00Z","durationSeconds":60}"#).status == 0)
         #expect(try cli("sync").status == 0)
     }
 
@@ -273,7 +308,8 @@ import Testing
             let path = folder + "/" + name
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-                  let data = FileManager.default.contents(atPath: path) else { continue }
+                let data = FileManager.default.contents(atPath: path)
+            else { continue }
             if data.range(of: needle) != nil { return true }
         }
         return false

@@ -1,4 +1,3 @@
-@testable import cairn
 import CairnCommandLine
 import CairnCore
 import CairnMerge
@@ -6,6 +5,8 @@ import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+@testable import cairn
 
 /// What the tool prints of a failure: one line by default, the way out worded as its own
 /// commands, and at `CAIRN_LOG=debug` the chain of causes first.
@@ -31,13 +32,19 @@ import Testing
     }
 
     @Test func remediesAreWordedAsTheToolsCommands() throws {
-        let error = CairnError(.refused, "the store is back on its last checkpoint",
-                               remedy: .restoreDocuments([try DocumentPath("users/u1/examAttempts/a1"), try DocumentPath("users/u1/notes/my note")]))
-        #expect(error.commandLineMessage == "the store is back on its last checkpoint — to take those documents back to the remote's version, keeping every other unpushed change, run: cairn restore users/u1/examAttempts/a1 'users/u1/notes/my note', then sync again")
-        #expect(CairnError(.notFound, "there is no store for user u1 at /h/u1", remedy: .createStore(uid: "u1")).commandLineMessage
-                    == "there is no store for user u1 at /h/u1; create it with: cairn init u1")
-        #expect(CairnError(.invalidInput, "name at least one user", remedy: .nameUsers).commandLineMessage
-                    == "name at least one user: cairn server init FOLDER UID…")
+        let error = CairnError(
+            .refused, "the store is back on its last checkpoint",
+            remedy: .restoreDocuments([try DocumentPath("users/u1/examAttempts/a1"), try DocumentPath("users/u1/notes/my note")]))
+        #expect(
+            error.commandLineMessage
+                == "the store is back on its last checkpoint — to take those documents back to the remote's version, keeping every other unpushed change, run: cairn restore users/u1/examAttempts/a1 'users/u1/notes/my note', then sync again"
+        )
+        #expect(
+            CairnError(.notFound, "there is no store for user u1 at /h/u1", remedy: .createStore(uid: "u1")).commandLineMessage
+                == "there is no store for user u1 at /h/u1; create it with: cairn init u1")
+        #expect(
+            CairnError(.invalidInput, "name at least one user", remedy: .nameUsers).commandLineMessage
+                == "name at least one user: cairn server init FOLDER UID…")
         #expect(CairnError(.io, "write /h/u1/x: Input/output error").commandLineMessage == "write /h/u1/x: Input/output error")
     }
 

@@ -25,10 +25,13 @@ import Testing
         #expect(driver == "'\(CLI.executable)' merge-driver %O %A %B %P\n")
 
         let book = #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":100}},"updatedAt":100}"#
-        let summary = #"{"schemaVersion":1,"favorites":{"Q1":true},"examSummaries":{"practice-1":{"attemptCount":1,"bestScore":80,"lastCompletedAt":"2025-12-01T10:00:00Z"}}}"#
+        let summary =
+            #"{"schemaVersion":1,"favorites":{"Q1":true},"examSummaries":{"practice-1":{"attemptCount":1,"bestScore":80,"lastCompletedAt":"2025-12-01T10:00:00Z"}}}"#
         #expect(try cli("put", "users/u1/books/b1", input: book).status == 0)
         #expect(try cli("put", "users/u1/progress/exam", input: summary).status == 0)
-        #expect(try cli("put", "users/u1/examAttempts/a1", input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#).status == 0)
+        #expect(
+            try cli("put", "users/u1/examAttempts/a1", input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#)
+                .status == 0)
         try cli("checkpoint", "-m", "before going offline")
 
         // The tablet restores the user with plain git and the same driver.
@@ -37,13 +40,38 @@ import Testing
         try git("config", "merge.cairn.driver", "'\(CLI.executable)' merge-driver %O %A %B %P", in: tablet + "/u1")
 
         // Offline on both.
-        #expect(try cli("put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":100},"s2":{"completed":true,"updatedAt":200}},"updatedAt":200}"#).status == 0)
-        #expect(try cli("put", "users/u1/progress/exam", input: #"{"schemaVersion":1,"favorites":{"Q1":true,"Q2":true},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":95,"lastCompletedAt":"2025-12-02T10:00:00Z"}}}"#).status == 0)
-        #expect(try cli("put", "users/u1/examAttempts/a2", input: #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":95}"#).status == 0)
+        #expect(
+            try cli(
+                "put", "users/u1/books/b1",
+                input:
+                    #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":100},"s2":{"completed":true,"updatedAt":200}},"updatedAt":200}"#
+            ).status == 0)
+        #expect(
+            try cli(
+                "put", "users/u1/progress/exam",
+                input:
+                    #"{"schemaVersion":1,"favorites":{"Q1":true,"Q2":true},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":95,"lastCompletedAt":"2025-12-02T10:00:00Z"}}}"#
+            ).status == 0)
+        #expect(
+            try cli("put", "users/u1/examAttempts/a2", input: #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":95}"#)
+                .status == 0)
         try cli("checkpoint")
-        #expect(try device(tablet, "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":300},"s3":{"completed":true,"updatedAt":250}},"updatedAt":300}"#).status == 0)
-        #expect(try device(tablet, "put", "users/u1/progress/exam", input: #"{"schemaVersion":1,"favorites":{"Q1":true},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":70,"lastCompletedAt":"2025-12-03T10:00:00Z"}}}"#).status == 0)
-        #expect(try device(tablet, "put", "users/u1/examAttempts/a3", input: #"{"attemptId":"a3","examId":"practice-1","status":"failed","score":70}"#).status == 0)
+        #expect(
+            try device(
+                tablet, "put", "users/u1/books/b1",
+                input:
+                    #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":300},"s3":{"completed":true,"updatedAt":250}},"updatedAt":300}"#
+            ).status == 0)
+        #expect(
+            try device(
+                tablet, "put", "users/u1/progress/exam",
+                input:
+                    #"{"schemaVersion":1,"favorites":{"Q1":true},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":70,"lastCompletedAt":"2025-12-03T10:00:00Z"}}}"#
+            ).status == 0)
+        #expect(
+            try device(
+                tablet, "put", "users/u1/examAttempts/a3", input: #"{"attemptId":"a3","examId":"practice-1","status":"failed","score":70}"#
+            ).status == 0)
         try device(tablet, "checkpoint")
 
         // Each device fetches the other's work, then both merge: in opposite directions.
@@ -66,7 +94,9 @@ import Testing
         #expect(try cli("ls", "users/u1/examAttempts").stdout == "a1\na2\na3\n")
         // The store goes on as usual after git's merge.
         #expect(try cli.git("u1", "status", "--porcelain").stdout == "")
-        #expect(try cli("put", "users/u1/examAttempts/a4", input: #"{"attemptId":"a4","examId":"practice-2","status":"passed","score":88}"#).status == 0)
+        #expect(
+            try cli("put", "users/u1/examAttempts/a4", input: #"{"attemptId":"a4","examId":"practice-2","status":"passed","score":88}"#)
+                .status == 0)
         #expect(try cli("checkpoint").status == 0)
         #expect(try cli.git("u1", "status", "--porcelain").stdout == "")
         #expect(try cli.git("u1", "fsck", "--strict").status == 0)
@@ -79,12 +109,22 @@ import Testing
         try "".write(toFile: folder + "/base", atomically: true, encoding: .utf8)
         try #"{"word":"forest","correctCount":1}"#.write(toFile: folder + "/ours", atomically: true, encoding: .utf8)
         try #"{"word":"forest","correctCount":2}"#.write(toFile: folder + "/theirs", atomically: true, encoding: .utf8)
-        let result = try runProcess("/bin/sh", ["-c", "cd '\(cli.home)/u1' && '\(CLI.executable)' merge-driver '\(folder)/base' '\(folder)/ours' '\(folder)/theirs' users/u1/words/forest.json"])
+        let result = try runProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "cd '\(cli.home)/u1' && '\(CLI.executable)' merge-driver '\(folder)/base' '\(folder)/ours' '\(folder)/theirs' users/u1/words/forest.json",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOfFile: folder + "/ours", encoding: .utf8) == "{\n  \"correctCount\": 2,\n  \"word\": \"forest\"\n}\n")
         #expect(result.stderr.contains("users/u1/words/forest#/correctCount [fields] kept 2, replaced 1"))
         try "{broken".write(toFile: folder + "/theirs", atomically: true, encoding: .utf8)
-        let broken = try runProcess("/bin/sh", ["-c", "cd '\(cli.home)/u1' && '\(CLI.executable)' merge-driver '\(folder)/base' '\(folder)/ours' '\(folder)/theirs' users/u1/words/forest.json"])
+        let broken = try runProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "cd '\(cli.home)/u1' && '\(CLI.executable)' merge-driver '\(folder)/base' '\(folder)/ours' '\(folder)/theirs' users/u1/words/forest.json",
+            ])
         #expect(broken.status == 1)
         #expect(broken.stderr.hasPrefix("cairn: cannot merge users/u1/words/forest.json: the other version is not valid JSON"))
     }

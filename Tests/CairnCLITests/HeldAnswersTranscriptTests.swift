@@ -35,14 +35,16 @@ import Testing
 
     @Test func aSyncHoldsTheAnswerToAnUpdatedAssessmentAndNamesTheDecisions() throws {
         #expect(try cli("server", "init", server, "u1").status == 0)
-        #expect(try cli("server", "content", "init", server, "assessments", "a1", "--schema", "edumind-content", "--author", "ada").status == 0)
+        #expect(
+            try cli("server", "content", "init", server, "assessments", "a1", "--schema", "edumind-content", "--author", "ada").status == 0)
         let first = try publish("Algebra")
         #expect(try cli("init", "u1", "--schema", "edumind").status == 0)
         #expect(try cli("remote", "set", server + "/u1.git").status == 0)
         #expect(try cli("sync").status == 0)
         // What a download leaves: the item's bare clone in the home's content folder.
         try git("clone", "-q", "--bare", item, cli.home + "/.content/assessments/a1.git")
-        let answer = #"{"id":"r1","student_id":"u1","assessment_id":"a1","question_id":"q-001","response_data":"B","answered_at":1735689600000}"#
+        let answer =
+            #"{"id":"r1","student_id":"u1","assessment_id":"a1","question_id":"q-001","response_data":"B","answered_at":1735689600000}"#
         #expect(try cli("put", "users/u1/pending_responses/a1_q-001", input: answer).status == 0)
         #expect(try cli("get", "users/u1/pending_responses/a1_q-001").stdout.contains(#""content_version": "\#(first)""#))
         let second = try publish("Algebra, corrected")
@@ -51,8 +53,14 @@ import Testing
         let sync = try cli("sync")
         #expect(sync.status == 1)
         let lines = sync.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("  held users/u1/pending_responses/a1_q-001: assessments/a1 version 1 (\(first.prefix(7))) was updated to version \(second.prefix(7))"))
-        #expect(lines.last == "Decide: cairn content submit-anyway assessments a1 (send them as they are), or cairn content discard assessments a1 (back to the remote's version, kept in history, and the new version downloaded)")
+        #expect(
+            lines.contains(
+                "  held users/u1/pending_responses/a1_q-001: assessments/a1 version 1 (\(first.prefix(7))) was updated to version \(second.prefix(7))"
+            ))
+        #expect(
+            lines.last
+                == "Decide: cairn content submit-anyway assessments a1 (send them as they are), or cairn content discard assessments a1 (back to the remote's version, kept in history, and the new version downloaded)"
+        )
         #expect(try git("--git-dir", server + "/u1.git", "rev-parse", "main") == before, "nothing pushed")
 
         let json = try cli("sync", "--json")

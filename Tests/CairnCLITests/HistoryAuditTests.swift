@@ -24,7 +24,8 @@ import Testing
         try devices.put("phone", book, book(#""s1":{"completed":true,"updatedAt":1730000000000}"#))
         try devices.sync("phone")
         try devices.clone("tablet")
-        try devices.put("phone", book, book(#""s1":{"completed":true,"updatedAt":1730000000000},"s2":{"completed":true,"updatedAt":1730100000000}"#))
+        try devices.put(
+            "phone", book, book(#""s1":{"completed":true,"updatedAt":1730000000000},"s2":{"completed":true,"updatedAt":1730100000000}"#))
         try devices.sync("phone")
         try devices.put("tablet", book, book(#""s1":{"completed":false,"updatedAt":1730200000000}"#))
         try devices.on("tablet", "checkpoint")
@@ -39,7 +40,8 @@ import Testing
         let wrong = try devices.git("tablet", "rev-parse", "HEAD")
         let (ours, theirs) = (try devices.git("tablet", "rev-parse", "HEAD^1"), try devices.git("tablet", "rev-parse", "HEAD^2"))
         let before = try devices.remoteGit("rev-parse", "main").stdout
-        let said = "commit \(wrong.prefix(7)): the merge of \(ours.prefix(7)) and \(theirs.prefix(7)) is not what the policies give: users/u1/books/b1 differs"
+        let said =
+            "commit \(wrong.prefix(7)): the merge of \(ours.prefix(7)) and \(theirs.prefix(7)) is not what the policies give: users/u1/books/b1 differs"
 
         let pushed = try runProcess("/usr/bin/git", ["-C", devices.store("tablet"), "push", "origin", "main"])
         #expect(pushed.status != 0)
@@ -49,7 +51,9 @@ import Testing
         let synced = try devices.sync("tablet", expecting: 1)
         #expect(synced.stderr.split(separator: "\n").count == 1, "\(synced.stderr)")
         #expect(synced.stderr.contains("breaks the server's rules, and was not sent: " + said), "\(synced.stderr)")
-        #expect(synced.stderr.contains("git reset --keep") && !synced.stderr.contains("cairn restore"), "the way out undoes the merge: \(synced.stderr)")
+        #expect(
+            synced.stderr.contains("git reset --keep") && !synced.stderr.contains("cairn restore"),
+            "the way out undoes the merge: \(synced.stderr)")
         #expect(try devices.remoteGit("rev-parse", "main").stdout == before, "nothing reached the server")
 
         // The store's own history holds it: verify says so, one line, and fails.
@@ -102,7 +106,8 @@ import Testing
             let file = devices.store("phone") + "/" + Self.attempt + ".json"
             if step == 4 {
                 // Someone raises the failed attempt's score with plain git…
-                try #"{"attemptId":"a1","examId":"practice-1","score":75,"status":"passed"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+                try #"{"attemptId":"a1","examId":"practice-1","score":75,"status":"passed"}"#.write(
+                    toFile: file, atomically: true, encoding: .utf8)
                 _ = try devices.git("phone", "commit", "-q", "-am", "fix score")
             }
             if step == 7 {
@@ -114,8 +119,10 @@ import Testing
         HistoriesVerified.exempt(devices.folder.path, because: "the history is made unsound on purpose, for verify to find")
         let changed = try devices.git("phone", "log", "-1", "--format=%H", "--grep", "fix score")
         let dropped = try devices.git("phone", "log", "-1", "--format=%H", "--grep", "drop attempt")
-        let said = "commit \(changed.prefix(7)): users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never changed"
-        let saidLater = "commit \(dropped.prefix(7)): users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never deleted"
+        let said =
+            "commit \(changed.prefix(7)): users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never changed"
+        let saidLater =
+            "commit \(dropped.prefix(7)): users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never deleted"
         let verified = try devices.on("phone", "verify")
         #expect(verified.status == 1)
         #expect(verified.stdout == said + "\n" + saidLater + "\n", "oldest first: \(verified.stdout)")
@@ -129,7 +136,9 @@ import Testing
         #expect(try devices.on("phone", "verify", dropped + "..HEAD").stdout.hasPrefix("Verified \(after) commits"))
         #expect(try devices.on("phone", "verify", changed + "..HEAD").stdout == saidLater + "\n")
         let unknown = try devices.on("phone", "verify", "nosuch..HEAD")
-        #expect(unknown.status == 1 && unknown.stdout.isEmpty && unknown.stderr == "cairn: unknown revision \"nosuch\": revspec 'nosuch' not found\n")
+        #expect(
+            unknown.status == 1 && unknown.stdout.isEmpty
+                && unknown.stderr == "cairn: unknown revision \"nosuch\": revspec 'nosuch' not found\n")
 
         // A server whose hook was taken away accepted it: verify of its repository finds it.
         try FileManager.default.removeItem(atPath: devices.remote() + "/hooks/pre-receive")
@@ -138,9 +147,11 @@ import Testing
         let served = try devices.on("phone", "verify", "--git-dir", devices.remote(), user: nil)
         #expect(served.status == 1)
         #expect(served.stdout == said + "\n" + saidLater + "\n", "\(served.stdout)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: devices.remote() + "/objects/pack").sorted() == packs,
-                "verify wrote no pack beside those git serves")
-        let loose = try runProcess("/usr/bin/find", [devices.remote() + "/objects", "-newer", devices.remote() + "/refs/heads/main", "-type", "f"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: devices.remote() + "/objects/pack").sorted() == packs,
+            "verify wrote no pack beside those git serves")
+        let loose = try runProcess(
+            "/usr/bin/find", [devices.remote() + "/objects", "-newer", devices.remote() + "/refs/heads/main", "-type", "f"])
         #expect(loose.stdout.isEmpty, "nor any loose object: \(loose.stdout)")
     }
 
@@ -168,8 +179,9 @@ import Testing
         #expect(lines.count == 2, "\(verified.stdout)")
         #expect(lines.allSatisfy { $0.hasPrefix("commit \(both.prefix(7)): ") }, "\(verified.stdout)")
         #expect(lines.contains { $0.contains("notes.txt") }, "\(verified.stdout)")
-        #expect(lines.contains { $0.contains("users/u1/examAttempts/a1 breaks its schema (exam-attempt.schema.json) at /score") },
-                "\(verified.stdout)")
+        #expect(
+            lines.contains { $0.contains("users/u1/examAttempts/a1 breaks its schema (exam-attempt.schema.json) at /score") },
+            "\(verified.stdout)")
         #expect(verified.stderr.contains("2 findings in "), "\(verified.stderr)")
 
         // Findings spread over commits: each commit's own, oldest first.
@@ -205,7 +217,9 @@ import Testing
         let restore = try devices.git("phone", "log", "-1", "--format=%B")
         #expect(restore.contains("Cairn-Restore-Source: " + (try devices.git("phone", "rev-parse", "origin/main"))), "\(restore)")
         let verified = try devices.on("phone", "verify")
-        #expect(verified.stdout.split(separator: "\n").map { $0.prefix(14) } == ["commit \(hand.prefix(7))"], "only the hand commit: \(verified.stdout)")
+        #expect(
+            verified.stdout.split(separator: "\n").map { $0.prefix(14) } == ["commit \(hand.prefix(7))"],
+            "only the hand commit: \(verified.stdout)")
 
         // The same trailer over another change of the attempt.
         try #"{"attemptId":"a1","examId":"practice-1","score":99,"status":"passed"}"#.write(toFile: file, atomically: true, encoding: .utf8)
@@ -227,9 +241,13 @@ import Testing
         let clock = message.split(separator: "\n").first { $0.hasPrefix("Cairn-Merge-Clock: ") }.map { $0.dropFirst(19) }
         #expect(clock != nil, "\(message)")
         let note = try devices.get("tablet", "users/u1/notes/n1")
-        #expect(note.map { ScriptOutputTests.at($0, "updatedAt") } == clock.flatMap { Int64($0) }.map { .integer($0) }, "\(String(describing: note))")
+        #expect(
+            note.map { ScriptOutputTests.at($0, "updatedAt") } == clock.flatMap { Int64($0) }.map { .integer($0) },
+            "\(String(describing: note))")
         #expect(ScriptOutputTests.text(note, "text") == "from the future")
-        #expect(try devices.remoteGit("rev-parse", "main").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try devices.git("tablet", "rev-parse", "HEAD")))
+        #expect(
+            try devices.remoteGit("rev-parse", "main").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == (try devices.git("tablet", "rev-parse", "HEAD")))
         #expect(try devices.on("tablet", "verify").status == 0)
     }
 
@@ -239,10 +257,10 @@ import Testing
     static func aStampFromTheFutureMerged() throws -> (Devices, TemporaryFolder) {
         let set = TemporaryFolder("cairn-clamp")
         try #"""
-            {"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object",
-             "x-merge": {"lww": "updatedAt", "future": "clamp"},
-             "properties": {"text": {"type": "string"}, "updatedAt": {"type": "integer"}}}
-            """#.write(toFile: set.path + "/note.schema.json", atomically: true, encoding: .utf8)
+        {"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object",
+         "x-merge": {"lww": "updatedAt", "future": "clamp"},
+         "properties": {"text": {"type": "string"}, "updatedAt": {"type": "integer"}}}
+        """#.write(toFile: set.path + "/note.schema.json", atomically: true, encoding: .utf8)
         let devices = try Devices(schema: set.path)
         try devices.start("phone")
         try devices.clone("tablet")

@@ -18,8 +18,9 @@ import Testing
     /// The phone named by `CAIRN_DEVICE_NAME`, the tablet by its store's `cairn.deviceName`.
     static func twoNamedDevices() throws -> Devices {
         let devices = try Devices(schema: "life-in-uk")
-        let created = try devices.on("phone", "init", "u1", "--schema", "life-in-uk", "--remote", devices.remote(), user: nil,
-                                     environment: ["CAIRN_DEVICE_NAME": "phone"])
+        let created = try devices.on(
+            "phone", "init", "u1", "--schema", "life-in-uk", "--remote", devices.remote(), user: nil,
+            environment: ["CAIRN_DEVICE_NAME": "phone"])
         #expect(created.status == 0, "\(created.stderr)")
         return devices
     }
@@ -27,13 +28,21 @@ import Testing
     @Test func eachValueNamesTheCheckpointAndDeviceThatSetItAndTheMergeThatKeptIt() throws {
         let devices = try Self.twoNamedDevices()
         let phone = ["CAIRN_DEVICE_NAME": "phone"]
-        #expect(try devices.on("phone", "put", Self.book, input: Self.book(#""s1":{"completed":true,"updatedAt":1730000000000}"#), environment: phone).status == 0)
+        #expect(
+            try devices.on(
+                "phone", "put", Self.book, input: Self.book(#""s1":{"completed":true,"updatedAt":1730000000000}"#), environment: phone
+            ).status == 0)
         try devices.sync("phone", environment: phone)
         try devices.clone("tablet")
         _ = try devices.git("tablet", "config", "cairn.deviceName", "tablet")
 
         // Offline: the phone reads s2 and marks s1 again later; the tablet marks s1 not done.
-        #expect(try devices.on("phone", "put", Self.book, input: Self.book(#""s1":{"completed":true,"updatedAt":1730300000000},"s2":{"completed":true,"updatedAt":1730100000000}"#), environment: phone).status == 0)
+        #expect(
+            try devices.on(
+                "phone", "put", Self.book,
+                input: Self.book(#""s1":{"completed":true,"updatedAt":1730300000000},"s2":{"completed":true,"updatedAt":1730100000000}"#),
+                environment: phone
+            ).status == 0)
         try devices.put("tablet", Self.book, Self.book(#""s1":{"completed":false,"updatedAt":1730250000000}"#))
         try devices.sync("phone", environment: phone)
         try devices.sync("tablet")
@@ -41,8 +50,9 @@ import Testing
         let first = try devices.git("tablet", "log", "--format=%H", "--diff-filter=A", "--", "users/u1/books/b1.json")
         let phoneSecond = try devices.git("tablet", "rev-parse", "HEAD^2")
         let merge = try devices.git("tablet", "rev-parse", "HEAD")
-        #expect(try devices.git("tablet", "log", "-1", "--format=%(trailers:key=Cairn-Device-Name,valueonly)").hasPrefix("tablet"),
-                "the merge names the device that made it")
+        #expect(
+            try devices.git("tablet", "log", "-1", "--format=%(trailers:key=Cairn-Device-Name,valueonly)").hasPrefix("tablet"),
+            "the merge names the device that made it")
         let blame = try devices.on("tablet", "blame", Self.book)
         #expect(blame.status == 0, "\(blame.stderr)")
         let lines = blame.stdout.split(separator: "\n").map(String.init)
@@ -53,7 +63,9 @@ import Testing
         // s1 was done from the first checkpoint on the phone's side; the merge kept that side.
         #expect(line("/sections/s1/completed")?.hasPrefix(String(first.prefix(7))) == true, "\(blame.stdout)")
         #expect(line("/sections/s1/updatedAt")?.hasPrefix(String(phoneSecond.prefix(7))) == true, "\(blame.stdout)")
-        #expect(line("/sections/s1/completed")?.hasSuffix(": true  [\(merge.prefix(7)) lww(updatedAt) kept it, replaced false]") == true, "\(blame.stdout)")
+        #expect(
+            line("/sections/s1/completed")?.hasSuffix(": true  [\(merge.prefix(7)) lww(updatedAt) kept it, replaced false]") == true,
+            "\(blame.stdout)")
         #expect(line("/sections/s1/updatedAt")?.hasSuffix("[\(merge.prefix(7)) lww(updatedAt) kept it, replaced 1730250000000]") == true)
         #expect(line("/sections/s2/completed")?.contains("[") == false, "no merge decided s2")
 
@@ -70,7 +82,9 @@ import Testing
             #expect(JSONValue.same(at?.value(atTokens: JSONValue.tokens(ofPointer: pointer)), value), "\(pointer) at \(id)")
             for parent in try devices.git("tablet", "rev-list", "--parents", "-n", "1", id).split(separator: " ").dropFirst() {
                 let before = try document(devices, String(parent))
-                #expect(!JSONValue.same(before?.value(atTokens: JSONValue.tokens(ofPointer: pointer)), value), "\(pointer): \(parent) holds it already")
+                #expect(
+                    !JSONValue.same(before?.value(atTokens: JSONValue.tokens(ofPointer: pointer)), value),
+                    "\(pointer): \(parent) holds it already")
             }
         }
         let decided = (0..<values).first { ScriptOutputTests.text(json, "values", $0, "pointer") == "/sections/s1/completed" } ?? -1

@@ -25,16 +25,17 @@ import Testing
         // Not checkpointed yet: against the last checkpoint, derived fields included.
         let pending = try devices.on("phone", "diff")
         #expect(pending.status == 0 && pending.stderr.isEmpty, "\(pending.stderr)")
-        #expect(pending.stdout == """
-            changed users/u1/books/b1
-              /lastSectionId: "s1" → "s2"
-              /sections/s1/completed: true → false
-              /sections/s1/updatedAt: 1 → 2
-              /sections/s2: absent → { "completed": true, "updatedAt": 3 }
-            added   users/u1/examAttempts/a1
-              /: absent → { "attemptId": "a1", "examId": "practice-1", "score": 83, "status": "passed" }
+        #expect(
+            pending.stdout == """
+                changed users/u1/books/b1
+                  /lastSectionId: "s1" → "s2"
+                  /sections/s1/completed: true → false
+                  /sections/s1/updatedAt: 1 → 2
+                  /sections/s2: absent → { "completed": true, "updatedAt": 3 }
+                added   users/u1/examAttempts/a1
+                  /: absent → { "attemptId": "a1", "examId": "practice-1", "score": 83, "status": "passed" }
 
-            """)
+                """)
         #expect(try devices.on("phone", "diff", Self.book).stdout.hasPrefix("changed users/u1/books/b1\n"))
         #expect(try devices.on("phone", "diff", "users/u1/books").stdout.split(separator: "\n").first == "changed users/u1/books/b1")
         #expect(try devices.on("phone", "diff", "users/u1/examAttempts/a2").stdout.isEmpty)
@@ -54,7 +55,9 @@ import Testing
         #expect(ScriptOutputTests.count(ScriptOutputTests.at(json, "documents")) == 2)
         #expect(ScriptOutputTests.text(json, "documents", 0, "path") == "users/u1/books/b1")
         #expect(ScriptOutputTests.text(json, "documents", 0, "change") == "changed")
-        #expect(ScriptOutputTests.at(json, "documents", 0, "changes", 0) == .object(["pointer": .string("/lastSectionId"), "before": .string("s1"), "after": .string("s2")]))
+        #expect(
+            ScriptOutputTests.at(json, "documents", 0, "changes", 0)
+                == .object(["pointer": .string("/lastSectionId"), "before": .string("s1"), "after": .string("s2")]))
         #expect(ScriptOutputTests.text(json, "documents", 1, "change") == "added")
         #expect(ScriptOutputTests.at(json, "documents", 1, "changes", 0, "before") == nil)
         #expect(ScriptOutputTests.at(json, "documents", 1, "changes", 0, "after", "score") == .integer(83))
@@ -67,7 +70,9 @@ import Testing
         try devices.sync("phone")
         try devices.clone("tablet")
         // Offline on both: the phone reads s2, the tablet marks s1 not done later.
-        try devices.put("phone", Self.book, Self.book(#""s1":{"completed":true,"updatedAt":1730000000000},"s2":{"completed":true,"updatedAt":1730100000000}"#))
+        try devices.put(
+            "phone", Self.book,
+            Self.book(#""s1":{"completed":true,"updatedAt":1730000000000},"s2":{"completed":true,"updatedAt":1730100000000}"#))
         try devices.put("tablet", Self.book, Self.book(#""s1":{"completed":false,"updatedAt":1730200000000}"#))
         try devices.sync("phone")
         try devices.sync("tablet")
@@ -79,11 +84,12 @@ import Testing
         #expect(headers.count == 4, "the merge, the tablet's checkpoint, the phone's, the first: \(log.stdout)")
         #expect(headers.first?.contains("Sync: merged") == true, "\(log.stdout)")
         // The merge, against the tablet's own checkpoint: the phone's s2 came in.
-        #expect(entries.first?.map { $0.trimmingCharacters(in: .whitespaces) } == [
-            "changed users/u1/books/b1",
-            "/completedCount: 0 → 1",
-            "/sections/s2: absent → { \"completed\": true, \"updatedAt\": 1730100000000 }",
-        ], "\(log.stdout)")
+        #expect(
+            entries.first?.map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "changed users/u1/books/b1",
+                "/completedCount: 0 → 1",
+                "/sections/s2: absent → { \"completed\": true, \"updatedAt\": 1730100000000 }",
+            ], "\(log.stdout)")
         #expect(entries.dropFirst().first?.contains("    changed users/u1/books/b1") == true)
         #expect(entries.dropFirst().first?.contains("      /sections/s1/completed: true → false") == true, "\(log.stdout)")
 

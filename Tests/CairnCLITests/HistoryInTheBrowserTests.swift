@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// "What did the last merge decide?", read where people would rather look: `cairn web` serves
 /// a store's history on 127.0.0.1, and a real browser (Debian's chromium, headless) loads its
@@ -72,11 +73,18 @@ import Testing
         let phone = ["CAIRN_DEVICE_NAME": "phone"]
         let path = Self.book
         func book(_ sections: String) -> String { HistoryBlameTests.book(sections) }
-        #expect(try devices.on("phone", "put", path, input: book(#""s1":{"completed":true,"updatedAt":1730000000000}"#), environment: phone).status == 0)
+        #expect(
+            try devices.on("phone", "put", path, input: book(#""s1":{"completed":true,"updatedAt":1730000000000}"#), environment: phone)
+                .status == 0)
         try devices.sync("phone", environment: phone)
         try devices.clone("tablet")
         _ = try devices.git("tablet", "config", "cairn.deviceName", "tablet")
-        #expect(try devices.on("phone", "put", path, input: book(#""s1":{"completed":true,"updatedAt":1730300000000},"s2":{"completed":true,"updatedAt":1730100000000}"#), environment: phone).status == 0)
+        #expect(
+            try devices.on(
+                "phone", "put", path,
+                input: book(#""s1":{"completed":true,"updatedAt":1730300000000},"s2":{"completed":true,"updatedAt":1730100000000}"#),
+                environment: phone
+            ).status == 0)
         try devices.put("tablet", path, book(#""s1":{"completed":false,"updatedAt":1730250000000}"#))
         try devices.sync("phone", environment: phone)
         try devices.sync("tablet")
@@ -103,8 +111,12 @@ import Testing
         let dom = try browser.dom(of: page)
         let row = try #require(Self.row(containing: "<code>/sections/s1</code>", in: dom), "a decision row for s1: \(dom)")
         #expect(row.contains("lww(updatedAt)"), "\(row)")
-        #expect(row.contains("class=\"kept\"><code>{ \"completed\": true, \"updatedAt\": 1730300000000 }</code>"), "the phone's mark kept: \(row)")
-        #expect(row.contains("class=\"replaced\"><code>{ \"completed\": false, \"updatedAt\": 1730250000000 }</code>"), "the tablet's replaced: \(row)")
+        #expect(
+            row.contains("class=\"kept\"><code>{ \"completed\": true, \"updatedAt\": 1730300000000 }</code>"),
+            "the phone's mark kept: \(row)")
+        #expect(
+            row.contains("class=\"replaced\"><code>{ \"completed\": false, \"updatedAt\": 1730250000000 }</code>"),
+            "the tablet's replaced: \(row)")
         let device = try #require(Self.row(containing: "<th>device</th>", in: dom), "\(dom)")
         #expect(device.contains("<td>tablet <span class=\"muted\">("), "the device that merged: \(device)")
 
@@ -158,7 +170,8 @@ import Testing
         let page = try served.curl("/stores/u1/checkpoints/\(merge)").stdout
         let row = try #require(Self.row(containing: "users/u1/notes/n1</a>", in: page), "\(page)")
         #expect(row.contains("&quot;text&quot;: &quot;from the future&quot;"), "\(row)")
-        let note = try #require(row.range(of: #"<td class="note">[^<]+</td>"#, options: .regularExpression).map { String(row[$0]) }, "\(row)")
+        let note = try #require(
+            row.range(of: #"<td class="note">[^<]+</td>"#, options: .regularExpression).map { String(row[$0]) }, "\(row)")
         #expect(note.contains("ahead of the merging device&#39;s clock"), "\(note)")
     }
 
@@ -168,18 +181,23 @@ import Testing
         let devices = try Devices(schema: "life-in-uk")
         try devices.start("phone")
         for (index, score) in [55, 72, 91].enumerated() {
-            try devices.put("phone", "users/u1/examAttempts/a\(index + 1)",
-                            #"{"attemptId":"a\#(index + 1)","examId":"practice-1","status":"\#(score >= 75 ? "passed" : "failed")","score":\#(score)}"#)
+            try devices.put(
+                "phone", "users/u1/examAttempts/a\(index + 1)",
+                #"{"attemptId":"a\#(index + 1)","examId":"practice-1","status":"\#(score >= 75 ? "passed" : "failed")","score":\#(score)}"#)
             #expect(try devices.on("phone", "checkpoint").status == 0)
         }
         let served = try Served(devices, "phone")
         defer { _ = served.stop() }
         let page = try served.curl("/stores/u1/collections/users/u1/examAttempts").stdout
         #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(300))")
-        let figure = try #require(page.range(of: #"<figcaption>/score</figcaption>.*?</svg>"#, options: .regularExpression).map { String(page[$0]) }, "\(page)")
+        let figure = try #require(
+            page.range(of: #"<figcaption>/score</figcaption>.*?</svg>"#, options: .regularExpression).map { String(page[$0]) }, "\(page)")
         let tips = figure.split(separator: "<title>").dropFirst(2).map { $0.prefix { $0 != "<" } }
         #expect(tips == ["a1: 55", "a2: 72", "a3: 91"], "one point per attempt, in order: \(tips)")
-        let count = try #require(page.range(of: #"<figcaption>documents in users/u1/examAttempts</figcaption>.*?</svg>"#, options: .regularExpression).map { String(page[$0]) })
+        let count = try #require(
+            page.range(of: #"<figcaption>documents in users/u1/examAttempts</figcaption>.*?</svg>"#, options: .regularExpression).map {
+                String(page[$0])
+            })
         #expect(count.hasSuffix("</circle></svg>") && count.components(separatedBy: "<circle").count == 4, "three checkpoints: \(count)")
         #expect(page.contains("3 documents at the last checkpoint."))
     }
@@ -206,7 +224,10 @@ import Testing
         defer { _ = served.stop() }
         let page = try served.curl("/stores/u1/collections/users/u1/examAttempts").stdout
         #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(600))")
-        let count = try #require(page.range(of: #"<figcaption>documents in users/u1/examAttempts</figcaption>.*?</svg>"#, options: .regularExpression).map { String(page[$0]) }, "\(page)")
+        let count = try #require(
+            page.range(of: #"<figcaption>documents in users/u1/examAttempts</figcaption>.*?</svg>"#, options: .regularExpression).map {
+                String(page[$0])
+            }, "\(page)")
         let values = count.split(separator: "<title>").dropFirst(2).compactMap { $0.prefix { $0 != "<" }.split(separator: " ").last }
         #expect(values == ["1", "2", "3"], "1, then the tablet's own, then the merge bringing the phone's: \(values)")
         #expect(page.contains("<figcaption>/timeSpentInSeconds</figcaption>") && page.contains("a2: 9e+18"), "the huge number plotted")
@@ -244,7 +265,9 @@ import Testing
             .map { $0.split(separator: " ") }
         let listening = sockets.filter { $0.count > 3 && $0[3] == "0A" && $0[1].hasSuffix(hexPort) }
         #expect(!listening.isEmpty && listening.allSatisfy { $0[1].hasPrefix("0100007F:") }, "\(listening)")
-        #expect(try String(contentsOfFile: "/proc/net/tcp6", encoding: .utf8).contains(String(format: ":%04X 00000000000000000000000000000000:0000 0A", port)) == false)
+        #expect(
+            try String(contentsOfFile: "/proc/net/tcp6", encoding: .utf8).contains(
+                String(format: ":%04X 00000000000000000000000000000000:0000 0A", port)) == false)
         // A page asked for by another name (a rebinding attack's) is refused.
         #expect(try served.curl("/stores/u1", host: "attacker.example:\(port)").stdout.hasPrefix("HTTP/1.1 421"))
         #expect(try served.curl("/stores/u1", host: "localhost:\(port)").stdout.hasPrefix("HTTP/1.1 200"))
@@ -275,7 +298,10 @@ import Testing
         #expect(good == "HTTP/1.1 200", "\(good)")
         let cases: [(String, String)] = [
             ("two Host headers", "GET /stores/u1 HTTP/1.1\r\nHost: \(host)\r\nHost: evil.com\r\nConnection: close\r\n\r\n"),
-            ("two Host headers, the foreign one first", "GET /stores/u1 HTTP/1.1\r\nHost: evil.com\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
+            (
+                "two Host headers, the foreign one first",
+                "GET /stores/u1 HTTP/1.1\r\nHost: evil.com\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
+            ),
             ("no Host", "GET /stores/u1 HTTP/1.1\r\nConnection: close\r\n\r\n"),
             ("an absolute-form target elsewhere", "GET http://evil.com/stores/u1 HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
             ("an absolute-form target here", "GET http://\(host)/stores/u1 HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
@@ -284,7 +310,10 @@ import Testing
             ("a foreign Host", "GET /stores/u1 HTTP/1.1\r\nHost: evil.com:\(port)\r\nConnection: close\r\n\r\n"),
             ("HTTP/1.0", "GET /stores/u1 HTTP/1.0\r\nHost: \(host)\r\n\r\n"),
             ("HTTP/1.0 without Host", "GET /stores/u1 HTTP/1.0\r\n\r\n"),
-            ("oversized headers", "GET /stores/u1 HTTP/1.1\r\nHost: \(host)\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\nConnection: close\r\n\r\n"),
+            (
+                "oversized headers",
+                "GET /stores/u1 HTTP/1.1\r\nHost: \(host)\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\nConnection: close\r\n\r\n"
+            ),
             ("an asterisk-form target", "OPTIONS * HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"),
         ]
         for (what, head) in cases {
@@ -306,7 +335,8 @@ import Testing
         let served = try Served(devices, "phone")
         defer { _ = served.stop() }
         let store = try served.curl("/stores/u1").stdout
-        let link = try #require(store.range(of: #"/stores/u1/documents/users/u1/notes/[^"]+"#, options: .regularExpression).map { String(store[$0]) })
+        let link = try #require(
+            store.range(of: #"/stores/u1/documents/users/u1/notes/[^"]+"#, options: .regularExpression).map { String(store[$0]) })
         #expect(link == "/stores/u1/documents/users/u1/notes/r%C3%A9%20sum%C3%A9%20%252F%20%26%20%3Cb%3E")
         let page = try served.curl(link).stdout
         #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(400))")
@@ -329,7 +359,8 @@ import Testing
         let busy = try runBounded(CLI.executable, ["--home", devices.home("phone"), "web", "--port", "\(taken.port)"], limit: 30)
         #expect(busy.status == 1)
         #expect(busy.stderr.hasPrefix("cairn: cannot serve on 127.0.0.1:\(taken.port): "), "\(busy.stderr)")
-        #expect(busy.stderr.hasSuffix("; choose another port with --port\n") && busy.stderr.split(separator: "\n").count == 1, "\(busy.stderr)")
+        #expect(
+            busy.stderr.hasSuffix("; choose another port with --port\n") && busy.stderr.split(separator: "\n").count == 1, "\(busy.stderr)")
         #expect(busy.stdout == "", "no address printed")
 
         // The tool alone, without its server beside it, says what is missing.
@@ -337,15 +368,18 @@ import Testing
         try FileManager.default.copyItem(atPath: CLI.executable, toPath: alone.path + "/cairn")
         let missing = try runBounded(alone.path + "/cairn", ["--home", devices.home("phone"), "web", "--port", "0"], limit: 30)
         #expect(missing.status == 1)
-        #expect(missing.stderr == "cairn: cannot run \(alone.path)/cairn-web: No such file or directory; install cairn-web beside cairn (swift build --product cairn-web builds it)\n",
-                "\(missing.stderr)")
+        #expect(
+            missing.stderr
+                == "cairn: cannot run \(alone.path)/cairn-web: No such file or directory; install cairn-web beside cairn (swift build --product cairn-web builds it)\n",
+            "\(missing.stderr)")
     }
 
     /// The table row of `dom` that holds `text`.
     static func row(containing text: String, in dom: String) -> String? {
         guard let hit = dom.range(of: text),
-              let start = dom.range(of: "<tr>", options: .backwards, range: dom.startIndex..<hit.lowerBound),
-              let end = dom.range(of: "</tr>", range: hit.upperBound..<dom.endIndex) else { return nil }
+            let start = dom.range(of: "<tr>", options: .backwards, range: dom.startIndex..<hit.lowerBound),
+            let end = dom.range(of: "</tr>", range: hit.upperBound..<dom.endIndex)
+        else { return nil }
         return String(dom[start.lowerBound..<end.upperBound])
     }
 }

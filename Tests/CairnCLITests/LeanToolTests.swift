@@ -1,5 +1,5 @@
-import CairnToolTestSupport
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
 
@@ -20,15 +20,19 @@ import Testing
         // (SchemaSets finds its folder from the program's path), so the release build's linker
         // drops it and, with it, every need for Foundation; a debug build keeps it.
         let objects = linked.filter { $0.hasSuffix(".o") && !$0.hasSuffix("/resource_bundle_accessor.swift.o") }
-        for module in ["CairnMerge", "GitFormat", "Git", "CairnCore", "CairnServer", "CairnSimulation", "CairnTesting",
-                       "CairnSchemaSets", "CairnCommandLine", "cairn", "ArgumentParser", "Logging", "Crypto"] {
+        for module in [
+            "CairnMerge", "GitFormat", "Git", "CairnCore", "CairnServer", "CairnSimulation", "CairnTesting",
+            "CairnSchemaSets", "CairnCommandLine", "cairn", "ArgumentParser", "Logging", "Crypto",
+        ] {
             #expect(objects.contains { $0.contains("/" + module + ".build/") }, "no object file of \(module) in the program's list")
         }
         let undefined = try runProcess("/usr/bin/nm", ["-u"] + objects)
         #expect(undefined.status == 0, "\(undefined.stderr)")
-        let symbols = Set(undefined.stdout.split(separator: "\n").compactMap { line in
-            line.split(separator: " ").last.map(String.init)
-        }).sorted()
+        let symbols = Set(
+            undefined.stdout.split(separator: "\n").compactMap { line in
+                line.split(separator: " ").last.map(String.init)
+            }
+        ).sorted()
         #expect(symbols.count > 1_000)
         // The names as arguments, a few hundred at a time (on stdin, the whole list would
         // fill the pipe before its answer is read).

@@ -15,7 +15,8 @@ import Testing
     }
 
     static let book = #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#
-    static let bookRead = #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":true,"updatedAt":20}},"updatedAt":20}"#
+    static let bookRead =
+        #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":true,"updatedAt":20}},"updatedAt":20}"#
 
     /// A store of the life-in-uk set that pushed attempt a1 and book b1 to a path remote.
     func setUp() throws {
@@ -43,7 +44,8 @@ import Testing
         try Self.attempt("a3", score: 150).write(toFile: cli.home + "/u1/users/u1/examAttempts/a3.json", atomically: true, encoding: .utf8)
         #expect(try cli.git("u1", "add", "-A").status == 0)
         #expect(try cli.git("u1", "commit", "-qm", "By hand").status == 0)
-        HistoriesVerified.exemptHead(of: cli.home + "/u1", because: "a commit by plain git that breaks two rules stays in history under the restore that undoes it")
+        HistoriesVerified.exemptHead(
+            of: cli.home + "/u1", because: "a commit by plain git that breaks two rules stays in history under the restore that undoes it")
         let handCommit = try cli.git("u1", "rev-parse", "HEAD").stdout
         #expect(try cli("put", "users/u1/examAttempts/a4", input: Self.attempt("a4")).status == 0)
 
@@ -53,14 +55,18 @@ import Testing
         // The pending write is checkpointed first, as a sync does, then the restore.
         #expect(lines.count == 4, "\(restored.stdout)")
         #expect(lines.first?.hasPrefix("Checkpoint ") == true && lines.first?.hasSuffix(": 1 added") == true, "\(restored.stdout)")
-        #expect(lines.dropFirst().first?.hasPrefix("Restored 2 documents to the remote's version (origin/main ") == true, "\(restored.stdout)")
-        #expect(lines.dropFirst(2) == ["  modified  users/u1/examAttempts/a1", "  deleted   users/u1/examAttempts/a3"], "\(restored.stdout)")
+        #expect(
+            lines.dropFirst().first?.hasPrefix("Restored 2 documents to the remote's version (origin/main ") == true, "\(restored.stdout)")
+        #expect(
+            lines.dropFirst(2) == ["  modified  users/u1/examAttempts/a1", "  deleted   users/u1/examAttempts/a3"], "\(restored.stdout)")
         #expect(try cli("get", "users/u1/examAttempts/a1").stdout.contains("\"score\": 80"))
         #expect(try cli("get", "users/u1/examAttempts/a3").status == 1)
         #expect(try cli("validate").status == 0)
         #expect(try cli.git("u1", "status", "--porcelain").stdout == "")
         // History is kept: the hand commit is an ancestor of the restore.
-        #expect(try cli.git("u1", "merge-base", "--is-ancestor", handCommit.trimmingCharacters(in: .whitespacesAndNewlines), "HEAD").status == 0)
+        #expect(
+            try cli.git("u1", "merge-base", "--is-ancestor", handCommit.trimmingCharacters(in: .whitespacesAndNewlines), "HEAD").status == 0
+        )
         let message = try cli.git("u1", "log", "-1", "--format=%B").stdout
         #expect(message.hasPrefix("Restore 2 documents to the remote's version (origin/main "), "\(message)")
         #expect(message.contains("modified users/u1/examAttempts/a1") && message.contains("deleted users/u1/examAttempts/a3"), "\(message)")
@@ -88,7 +94,9 @@ import Testing
         try setUp()
         #expect(try cli.git("u1", "rm", "-q", "users/u1/examAttempts/a1.json").status == 0)
         #expect(try cli.git("u1", "commit", "-qm", "Delete a1 by hand").status == 0)
-        HistoriesVerified.exemptHead(of: cli.home + "/u1", because: "an attempt deleted with plain git stays deleted in that commit, under the restore that brings it back")
+        HistoriesVerified.exemptHead(
+            of: cli.home + "/u1",
+            because: "an attempt deleted with plain git stays deleted in that commit, under the restore that brings it back")
         let result = try cli("restore", "users/u1/examAttempts/a1")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("\n  added     users/u1/examAttempts/a1\n"), "\(result.stdout)")
@@ -113,18 +121,24 @@ import Testing
         #expect(try cli("put", "users/u1/examAttempts/a2", input: Self.attempt("a2")).status == 0)
         #expect(try cli("checkpoint").status == 0)
         try cli.expectRefused(["restore", "users/u2/books/b1"], saying: "outside the store of user u1")
-        try cli.expectRefused(["restore", "users/u1/books/nope"], saying: "there is no document at users/u1/books/nope here or on the remote")
+        try cli.expectRefused(
+            ["restore", "users/u1/books/nope"], saying: "there is no document at users/u1/books/nope here or on the remote")
         try cli.expectRefused(["restore", "--source", "no-such-rev", "users/u1/books/b1"], saying: "unknown revision")
         // An attempt the remote holds is never taken to another version than the remote's.
         #expect(try cli("put", "users/u1/books/b1", input: Self.bookRead).status == 0)
         #expect(try cli("checkpoint").status == 0)
-        try cli.expectRefused(["restore", "--source", "HEAD~3", "users/u1/examAttempts/a1"],
-                              saying: "users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): the remote holds it, so it can only be restored to the remote's version")
+        try cli.expectRefused(
+            ["restore", "--source", "HEAD~3", "users/u1/examAttempts/a1"],
+            saying:
+                "users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): the remote holds it, so it can only be restored to the remote's version"
+        )
         // A document the remote lacks cannot go while documents below it stay.
         #expect(try cli("put", "users/u1/books/b2", input: #"{"schemaVersion":1,"bookId":"b2","sections":{},"updatedAt":1}"#).status == 0)
         #expect(try cli("put", "users/u1/books/b2/notes/n1", input: #"{"text":"hello"}"#).status == 0)
         #expect(try cli("checkpoint").status == 0)
-        try cli.expectRefused(["restore", "users/u1/books/b2"], saying: "users/u1/books/b2 has documents below it that would stay (users/u1/books/b2/notes/n1)")
+        try cli.expectRefused(
+            ["restore", "users/u1/books/b2"],
+            saying: "users/u1/books/b2 has documents below it that would stay (users/u1/books/b2/notes/n1)")
         let both = try cli("restore", "users/u1/books/b2", "users/u1/books/b2/notes/n1")
         #expect(both.status == 0, "\(both.stderr)")
         #expect(try cli("ls", "users/u1/books").stdout == "b1\n")

@@ -21,9 +21,13 @@ import Testing
 
     @Test func aDocumentThatBreaksItsSchemaIsRefusedAndNothingIsWritten() throws {
         let before = try cli.snapshot("u1")
-        let result = try cli("put", "users/u1/examAttempts/a1", input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":120}"#)
+        let result = try cli(
+            "put", "users/u1/examAttempts/a1", input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":120}"#)
         #expect(result.status == 1)
-        #expect(result.stderr == "cairn: users/u1/examAttempts/a1 breaks its schema (exam-attempt.schema.json) at /score: is 120; maximum is 100 (maximum at /properties/score/maximum); nothing was written\n")
+        #expect(
+            result.stderr
+                == "cairn: users/u1/examAttempts/a1 breaks its schema (exam-attempt.schema.json) at /score: is 120; maximum is 100 (maximum at /properties/score/maximum); nothing was written\n"
+        )
         #expect(try cli.snapshot("u1") == before)
     }
 
@@ -41,7 +45,8 @@ import Testing
     }
 
     @Test func derivedFieldsAreFilledOnWrite() throws {
-        let book = #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":5},"s2":{"completed":true,"updatedAt":9},"s3":{"completed":false,"updatedAt":7}},"completedCount":0}"#
+        let book =
+            #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":5},"s2":{"completed":true,"updatedAt":9},"s3":{"completed":false,"updatedAt":7}},"completedCount":0}"#
         #expect(try cli("put", "users/u1/books/b1", input: book).status == 0)
         let stored = try cli("get", "users/u1/books/b1").stdout
         #expect(stored.contains("\"completedCount\": 2"))

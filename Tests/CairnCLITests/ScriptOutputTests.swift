@@ -72,9 +72,13 @@ import Testing
         #expect(Self.at(before, "headElsewhere") == .null)
         #expect(Self.text(before, "head", "id") == (try devices.git("phone", "rev-parse", "HEAD")))
         #expect(Self.isISOTime(Self.text(before, "head", "time")))
-        #expect(Self.at(before, "pending") == .array([.object([
-            "path": .string(Self.book), "file": .string(Self.book + ".json"), "kind": .string("added"),
-        ])]))
+        #expect(
+            Self.at(before, "pending")
+                == .array([
+                    .object([
+                        "path": .string(Self.book), "file": .string(Self.book + ".json"), "kind": .string("added"),
+                    ])
+                ]))
         #expect(Self.text(before, "remote", "url") == devices.remote())
         #expect(Self.at(before, "remote", "unpushed") == .integer(0))
         #expect(Self.at(before, "remote", "unmerged") == .integer(0))
@@ -101,7 +105,10 @@ import Testing
 
         // Offline: the phone marks s1 done and reads s2; the tablet later marks s1 not done,
         // and adds an attempt.
-        try devices.put("phone", Self.book, #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":1730100000000},"s2":{"completed":true,"updatedAt":1730100050000}}}"#)
+        try devices.put(
+            "phone", Self.book,
+            #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":1730100000000},"s2":{"completed":true,"updatedAt":1730100050000}}}"#
+        )
         try devices.put("tablet", Self.book, Self.book(completed: false, stamp: 1_730_200_000_000))
         try devices.put("tablet", "users/u1/examAttempts/a1", #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":83}"#)
 
@@ -120,10 +127,15 @@ import Testing
         #expect(Self.text(merged, "head") == merge)
         #expect(Self.at(merged, "pushed") == .integer(2))
         #expect(Self.at(merged, "changed") == .array([.string(Self.book)]))
-        #expect(Self.at(merged, "checkpoint", "changes") == .array([
-            .object(["path": .string(Self.book), "file": .string(Self.book + ".json"), "kind": .string("modified")]),
-            .object(["path": .string("users/u1/examAttempts/a1"), "file": .string("users/u1/examAttempts/a1.json"), "kind": .string("added")]),
-        ]))
+        #expect(
+            Self.at(merged, "checkpoint", "changes")
+                == .array([
+                    .object(["path": .string(Self.book), "file": .string(Self.book + ".json"), "kind": .string("modified")]),
+                    .object([
+                        "path": .string("users/u1/examAttempts/a1"), "file": .string("users/u1/examAttempts/a1.json"),
+                        "kind": .string("added"),
+                    ]),
+                ]))
         guard let conflicts = Self.at(merged, "conflicts"), Self.count(conflicts) == 1 else {
             Issue.record("one conflict decided: \(merged.canonicalText)")
             return
@@ -160,9 +172,13 @@ import Testing
         #expect(Self.text(newest, "parents", 1) == Self.text(pushed, "head"))
         #expect(Self.at(newest, "conflicts") == conflicts)
         #expect(Self.at(newest, "change") == .null)
-        #expect(Self.at(newest, "changes") == .array([.object([
-            "path": .string(Self.book), "file": .string(Self.book + ".json"), "kind": .string("modified"),
-        ])]))
+        #expect(
+            Self.at(newest, "changes")
+                == .array([
+                    .object([
+                        "path": .string(Self.book), "file": .string(Self.book + ".json"), "kind": .string("modified"),
+                    ])
+                ]))
         #expect(Self.isISOTime(Self.text(newest, "time")))
         #expect(Self.text(newest, "author") == "Cairn <u1@cairn.invalid>")
         #expect(Self.text(newest, "message")?.hasPrefix(Self.text(newest, "summary") ?? "-") == true)
@@ -171,9 +187,10 @@ import Testing
         // log PATH: the checkpoints that changed the book, newest first, with what each did.
         let history = try Self.json(devices.on("tablet", "log", Self.book, "--json"))
         #expect(Self.text(history, "document") == Self.book)
-        let changes = (Self.at(history, "checkpoints").flatMap { value -> [JSONValue]? in
-            if case .array(let elements) = value { return elements } else { return nil }
-        } ?? []).map { Self.text($0, "change") ?? "-" }
+        let changes =
+            (Self.at(history, "checkpoints").flatMap { value -> [JSONValue]? in
+                if case .array(let elements) = value { return elements } else { return nil }
+            } ?? []).map { Self.text($0, "change") ?? "-" }
         #expect(changes == ["modified", "modified", "modified", "added"])
 
         // get --at: the tablet's own book before the merge, and the merged book now.
@@ -232,11 +249,13 @@ import Testing
         let report = try JSONParser().parse(result.stdout)
         #expect(Self.at(report, "valid") == .bool(false))
         #expect(Self.count(Self.at(report, "findings")) == 3)
-        #expect(Self.at(report, "findings", 0) == .object([
-            "path": .string("users/u1/books/b2"), "pointer": .string("/bookId"), "keyword": .string("type"),
-            "schema": .string("book.schema.json"), "schemaPath": .string("/properties/bookId/type"),
-            "message": .string("is integer, must be string"),
-        ]))
+        #expect(
+            Self.at(report, "findings", 0)
+                == .object([
+                    "path": .string("users/u1/books/b2"), "pointer": .string("/bookId"), "keyword": .string("type"),
+                    "schema": .string("book.schema.json"), "schemaPath": .string("/properties/bookId/type"),
+                    "message": .string("is integer, must be string"),
+                ]))
         // Written by hand, b2 also lacks the derived fields its sections give.
         #expect(Self.text(report, "findings", 1, "path") == "users/u1/books/b2")
         #expect(Self.text(report, "findings", 1, "keyword") == "derive")
@@ -246,7 +265,8 @@ import Testing
         #expect(Self.at(report, "findings", 2, "schemaPath") == .null)
         #expect(Self.text(report, "findings", 2, "schema") == "book.schema.json")
         // The human output says the same, unchanged.
-        #expect(try cli("validate").stdout.contains("users/u1/books/b2: /bookId: is integer, must be string (type at /properties/bookId/type)"))
+        #expect(
+            try cli("validate").stdout.contains("users/u1/books/b2: /bookId: is integer, must be string (type at /properties/bookId/type)"))
 
         let one = try cli("validate", Self.book, "--json")
         #expect(try Self.json(one) == .object(["valid": .bool(true), "findings": .array([])]))

@@ -36,7 +36,8 @@ import Testing
             let path = folder + "/" + name
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-                  let data = FileManager.default.contents(atPath: path), data.range(of: needle) != nil else { continue }
+                let data = FileManager.default.contents(atPath: path), data.range(of: needle) != nil
+            else { continue }
             found.append(name)
         }
         return found
@@ -51,8 +52,9 @@ import Testing
     func phoneWithARecordedSession(_ audio: String) throws {
         #expect(try cli("server", "init", server, "u1", "--schema", "bonfire").status == 0)
         #expect(try cli("init", "u1", "--schema", "bonfire", "--remote", remote).status == 0)
-        let put = try cli("put", Self.session, "--asset", "audioAsset=" + cli.scratch(audio),
-                          input: #"{"book":"starry-forest","startedAt":"2026-11-20T18:00:00Z","durationSeconds":600}"#)
+        let put = try cli(
+            "put", Self.session, "--asset", "audioAsset=" + cli.scratch(audio),
+            input: #"{"book":"starry-forest","startedAt":"2026-11-20T18:00:00Z","durationSeconds":600}"#)
         #expect(put.status == 0, "\(put.stderr)")
     }
 
@@ -65,7 +67,8 @@ import Testing
         let stored = objects(in: remote + "/lfs/objects")
         #expect(stored.count == 1)
         #expect(FileManager.default.contents(atPath: remote + "/lfs/objects/" + (stored.first ?? "")) == audio)
-        let pointer = try runProcess("/usr/bin/git", ["--git-dir", remote, "cat-file", "-p", "main:.cairn/assets/\(Self.session)/.audioAsset"])
+        let pointer = try runProcess(
+            "/usr/bin/git", ["--git-dir", remote, "cat-file", "-p", "main:.cairn/assets/\(Self.session)/.audioAsset"])
         #expect(pointer.stdout.hasPrefix("version https://git-lfs.github.com/spec/v1\noid sha256:"), "\(pointer.stderr)")
         #expect(pointer.stdout.hasSuffix("size 300000\n"))
         let attributes = try runProcess("/usr/bin/git", ["--git-dir", remote, "show", "main:.gitattributes"]).stdout
@@ -81,7 +84,8 @@ import Testing
         #expect(try tablet("asset", "ls").stdout.hasSuffix("here\n"))
 
         // A session is append-only: changing it is refused, clearing its recording is not.
-        let changed = try cli("put", Self.session, input: #"{"book":"starry-forest","startedAt":"2026-11-20T18:00:00Z","durationSeconds":601}"#)
+        let changed = try cli(
+            "put", Self.session, input: #"{"book":"starry-forest","startedAt":"2026-11-20T18:00:00Z","durationSeconds":601}"#)
         #expect(changed.status != 0 && changed.stderr.contains("append-only"))
         let cleared = try cli("asset", "rm", Self.session, "audioAsset")
         #expect(cleared.status == 0, "\(cleared.stderr)")
@@ -103,7 +107,10 @@ import Testing
         #expect(old.stderr.hasPrefix("cairn: the asset in audioAsset of \(Self.session) at HEAD~1 was deleted:"), "\(old.stderr)")
         #expect(old.stderr.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: cli.scratch("old.m4a")))
-        let trees = try (cli.git("u1", "rev-parse", "HEAD^{tree}").stdout, runProcess("/usr/bin/git", ["-C", tablet + "/u1", "rev-parse", "HEAD^{tree}"]).stdout)
+        let trees = try (
+            cli.git("u1", "rev-parse", "HEAD^{tree}").stdout,
+            runProcess("/usr/bin/git", ["-C", tablet + "/u1", "rev-parse", "HEAD^{tree}"]).stdout
+        )
         #expect(trees.0 == trees.1)
     }
 
@@ -116,10 +123,14 @@ import Testing
         try handle.close()
         #expect(try cli("init", "u1", "--schema", "bonfire").status == 0)
         let before = try cli.snapshot("u1")
-        let refused = try cli("put", Self.session, "--asset", "audioAsset=" + large,
-                              input: #"{"startedAt":"2026-11-20T18:00:00Z","durationSeconds":600}"#)
+        let refused = try cli(
+            "put", Self.session, "--asset", "audioAsset=" + large,
+            input: #"{"startedAt":"2026-11-20T18:00:00Z","durationSeconds":600}"#)
         #expect(refused.status != 0)
-        #expect(refused.stderr == "cairn: \(large) is 52428801 bytes; audioAsset of \(Self.session) takes at most 52428800 bytes (x-cairn.assets maxBytes, else git config cairn.assetMaxBytes) — nothing was written\n")
+        #expect(
+            refused.stderr
+                == "cairn: \(large) is 52428801 bytes; audioAsset of \(Self.session) takes at most 52428800 bytes (x-cairn.assets maxBytes, else git config cairn.assetMaxBytes) — nothing was written\n"
+        )
         #expect(try cli.snapshot("u1") == before)
         #expect(objects(in: cli.home + "/u1/.git/lfs/objects").isEmpty)
         #expect(try cli("status").stdout.contains("0 pending") || !cli("status").stdout.contains(Self.session))
@@ -129,8 +140,9 @@ import Testing
         #expect(try cli("init", "u2", "--schema", set).status == 0)
         #expect(try runProcess("/usr/bin/git", ["-C", cli.home + "/u2", "config", "cairn.assetMaxBytes", "1000"]).status == 0)
         _ = try recording("photo.jpg", 1001)
-        let photo = try cli("--user", "u2", "put", "users/u2/responses/r1", "--asset", "photo=" + cli.scratch("photo.jpg"),
-                            input: #"{"answeredAt":"2026-11-20T18:00:00Z"}"#)
+        let photo = try cli(
+            "--user", "u2", "put", "users/u2/responses/r1", "--asset", "photo=" + cli.scratch("photo.jpg"),
+            input: #"{"answeredAt":"2026-11-20T18:00:00Z"}"#)
         #expect(photo.status != 0)
         #expect(photo.stderr.contains("takes at most 1000 bytes"), "\(photo.stderr)")
         #expect(try cli("--user", "u2", "get", "users/u2/responses/r1").status != 0)
@@ -143,24 +155,31 @@ import Testing
         #expect(try cli("sync").status == 0)
         // A second recording, committed, then pushed with plain git: no upload went first.
         _ = try recording("second.m4a")
-        let second = try cli("put", "users/u1/readingSessions/s2", "--asset", "audioAsset=" + cli.scratch("second.m4a"),
-                             input: #"{"startedAt":"2026-11-21T18:00:00Z","durationSeconds":300}"#)
+        let second = try cli(
+            "put", "users/u1/readingSessions/s2", "--asset", "audioAsset=" + cli.scratch("second.m4a"),
+            input: #"{"startedAt":"2026-11-21T18:00:00Z","durationSeconds":300}"#)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try cli("checkpoint").status == 0)
         let pushed = try cli.git("u1", "push", "origin", "main")
         #expect(pushed.status != 0)
-        #expect(pushed.stderr.contains("points to the asset") && pushed.stderr.contains("which the server's asset storage does not have"), "\(pushed.stderr)")
+        #expect(
+            pushed.stderr.contains("points to the asset") && pushed.stderr.contains("which the server's asset storage does not have"),
+            "\(pushed.stderr)")
         // A hand-made pointer that no document's field holds is refused too.
         let stray = cli.home + "/u1/.cairn/assets/users/u1/readingSessions/s9/.audioAsset"
         try FileManager.default.createDirectory(atPath: (stray as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try "version https://git-lfs.github.com/spec/v1\noid sha256:\(String(repeating: "a", count: 64))\nsize 3\n".write(toFile: stray, atomically: true, encoding: .utf8)
+        try "version https://git-lfs.github.com/spec/v1\noid sha256:\(String(repeating: "a", count: 64))\nsize 3\n".write(
+            toFile: stray, atomically: true, encoding: .utf8)
         #expect(try cli.git("u1", "add", "-A").status == 0)
         #expect(try cli.git("u1", "commit", "-q", "-m", "A stray pointer").status == 0)
-        HistoriesVerified.exemptHead(of: cli.home + "/u1", because: "a stray pointer committed with plain git stays in history under the commit that removes it")
+        HistoriesVerified.exemptHead(
+            of: cli.home + "/u1", because: "a stray pointer committed with plain git stays in history under the commit that removes it")
         // (git-lfs, which installed its pre-push hook when git added the pointer, would
         // refuse the push first: its object is on no device.)
         let strayPush = try cli.git("u1", "-c", "lfs.allowincompletepush=true", "push", "origin", "main")
-        #expect(strayPush.status != 0 && strayPush.stderr.contains("names an asset that no field of users/u1/readingSessions/s9 holds"), "\(strayPush.stderr)")
+        #expect(
+            strayPush.status != 0 && strayPush.stderr.contains("names an asset that no field of users/u1/readingSessions/s9 holds"),
+            "\(strayPush.stderr)")
         // Cairn's sync makes the pointers again from the documents (the stray one goes),
         // uploads the second recording, then pushes.
         let synced = try cli("sync")
@@ -177,14 +196,17 @@ import Testing
         // recording itself, as in any git-lfs clone.
         let pointerFile = ".cairn/assets/\(Self.session)/.audioAsset"
         try FileManager.default.removeItem(atPath: cli.home + "/u1/" + pointerFile)
-        let lfs = ["-c", "filter.lfs.smudge=git-lfs smudge -- %f", "-c", "filter.lfs.clean=git-lfs clean -- %f",
-                   "-c", "filter.lfs.process=git-lfs filter-process", "-c", "filter.lfs.required=true"]
+        let lfs = [
+            "-c", "filter.lfs.smudge=git-lfs smudge -- %f", "-c", "filter.lfs.clean=git-lfs clean -- %f",
+            "-c", "filter.lfs.process=git-lfs filter-process", "-c", "filter.lfs.required=true",
+        ]
         let checkout = try runProcess("/usr/bin/git", ["-C", cli.home + "/u1"] + lfs + ["checkout", "--", pointerFile])
         #expect(checkout.status == 0, "\(checkout.stderr)")
         #expect(FileManager.default.contents(atPath: cli.home + "/u1/" + pointerFile) == audio)
         // Its time changes too (a copy, a backup restore): a scan reads it again.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)],
-                                              ofItemAtPath: cli.home + "/u1/" + pointerFile)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 60)],
+            ofItemAtPath: cli.home + "/u1/" + pointerFile)
         // Cairn stages the pointer its document makes, whatever the file holds.
         let next = try cli("put", "users/u1/readingSessions/s2", input: #"{"startedAt":"2026-11-21T18:00:00Z","durationSeconds":60}"#)
         #expect(next.status == 0, "\(next.stderr)")
@@ -225,9 +247,15 @@ import Testing
         #expect(try runProcess(CLI.executable, ["--home", tablet, "clone", remote]).status == 0)
         let early = try recording("early.jpg", 5_000)
         let late = try recording("late.jpg", 6_000)
-        let phoneEdit = try cli("put", "users/u1/responses/r1", "--asset", "photo=" + cli.scratch("early.jpg"), input: #"{"answeredAt":"2026-11-20T09:00:00Z"}"#)
+        let phoneEdit = try cli(
+            "put", "users/u1/responses/r1", "--asset", "photo=" + cli.scratch("early.jpg"), input: #"{"answeredAt":"2026-11-20T09:00:00Z"}"#
+        )
         #expect(phoneEdit.status == 0, "\(phoneEdit.stderr)")
-        #expect(try tablet("put", "users/u1/responses/r1", "--asset", "photo=" + cli.scratch("late.jpg"), input: #"{"answeredAt":"2026-11-20T10:00:00Z"}"#).status == 0)
+        #expect(
+            try tablet(
+                "put", "users/u1/responses/r1", "--asset", "photo=" + cli.scratch("late.jpg"),
+                input: #"{"answeredAt":"2026-11-20T10:00:00Z"}"#
+            ).status == 0)
         #expect(try cli("sync").status == 0)
         let merged = try tablet("sync")
         #expect(merged.status == 0, "\(merged.stderr)")

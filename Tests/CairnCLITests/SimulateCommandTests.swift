@@ -11,7 +11,8 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasPrefix("2 schedules of 2 devices × 20 steps (seeds 3…4): every invariant held\n"))
         #expect(result.stdout.contains("  values checked: "))
-        let verbose = try runProcess(CLI.executable, ["simulate", "--devices", "2", "--steps", "5", "--schedules", "1", "--seed", "3", "--verbose"])
+        let verbose = try runProcess(
+            CLI.executable, ["simulate", "--devices", "2", "--steps", "5", "--schedules", "1", "--seed", "3", "--verbose"])
         #expect(verbose.stdout.hasPrefix("schedule 3:\n  d"), "\(verbose.stdout)")
         #expect(verbose.stdout.contains("final sync"))
         for bad in [["--devices", "0"], ["--steps", "0"], ["--schedules", "-1"]] {
@@ -38,18 +39,24 @@ import Testing
         let folder = TemporaryFolder("cairn-simulate-set")
         let set = folder.path + "/capped-tags"
         try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
-        let schema = #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "required": ["tags"], "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b", "c", "d", "e"]}, "maxItems": 2, "x-merge": "union"}}}"#
+        let schema =
+            #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "required": ["tags"], "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b", "c", "d", "e"]}, "maxItems": 2, "x-merge": "union"}}}"#
         try schema.write(toFile: set + "/note.schema.json", atomically: true, encoding: .utf8)
-        let result = try runProcess(CLI.executable, ["simulate", "--schema", "capped-tags", "--schedules", "5"],
-                                    environment: ["CAIRN_SCHEMA_PATH": folder.path])
+        let result = try runProcess(
+            CLI.executable, ["simulate", "--schema", "capped-tags", "--schedules", "5"],
+            environment: ["CAIRN_SCHEMA_PATH": folder.path])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let failed = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("FAILED: seed ") }, "\(result.stdout)")
         let seed = try #require(failed.split(separator: " ").dropFirst(2).first)
-        #expect(failed.contains("(replay: cairn simulate --schema capped-tags --devices 3 --steps 40 --seed \(seed) --schedules 1 --verbose)"), "\(failed)")
+        #expect(
+            failed.contains("(replay: cairn simulate --schema capped-tags --devices 3 --steps 40 --seed \(seed) --schedules 1 --verbose)"),
+            "\(failed)")
         #expect(result.stdout.contains("at most 2 allowed (maxItems"), "\(result.stdout)")
         // The replay fails the same way.
-        let replay = try runProcess(CLI.executable, ["simulate", "--schema", "capped-tags", "--devices", "3", "--steps", "40", "--seed", String(seed), "--schedules", "1"],
-                                    environment: ["CAIRN_SCHEMA_PATH": folder.path])
+        let replay = try runProcess(
+            CLI.executable,
+            ["simulate", "--schema", "capped-tags", "--devices", "3", "--steps", "40", "--seed", String(seed), "--schedules", "1"],
+            environment: ["CAIRN_SCHEMA_PATH": folder.path])
         #expect(replay.status == 1 && replay.stdout.contains("FAILED: seed \(seed) "), "\(replay.stdout)")
     }
 
@@ -61,24 +68,30 @@ import Testing
         let set = folder.path + "/extremes"
         try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
         let schemas = [
-            "note": #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 0, "x-merge": "counter"}}}"#,
-            "huge": #"{"x-cairn": {"path": "users/{uid}/huge/{hugeId}"}, "type": "object", "required": ["items"], "properties": {"items": {"type": "array", "minItems": 1e12}}}"#,
-            "code": #"{"x-cairn": {"path": "users/{uid}/codes/{codeId}"}, "type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^[\\uD800-\\uDBFF]$"}}}"#,
+            "note":
+                #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 0, "x-merge": "counter"}}}"#,
+            "huge":
+                #"{"x-cairn": {"path": "users/{uid}/huge/{hugeId}"}, "type": "object", "required": ["items"], "properties": {"items": {"type": "array", "minItems": 1e12}}}"#,
+            "code":
+                #"{"x-cairn": {"path": "users/{uid}/codes/{codeId}"}, "type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^[\\uD800-\\uDBFF]$"}}}"#,
         ]
         for (name, schema) in schemas { try schema.write(toFile: set + "/\(name).schema.json", atomically: true, encoding: .utf8) }
         let result = try runProcess(CLI.executable, ["simulate", "--schema", set, "--schedules", "2"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let skipped = result.stdout.split(separator: "\n").filter { $0.hasPrefix("skipped: ") }
-        #expect(skipped == [
-            "skipped: code.schema.json is left out: code.schema.json: /properties/code/pattern: the pattern ^[\\uD800-\\uDBFF]$ cannot be generated from: a class of no character (surrogates are no characters)",
-            "skipped: huge.schema.json is left out: huge.schema.json: /properties/items/minItems: minItems is 1000000000000; generated values hold at most 10000",
-        ], "\(result.stdout)")
+        #expect(
+            skipped == [
+                "skipped: code.schema.json is left out: code.schema.json: /properties/code/pattern: the pattern ^[\\uD800-\\uDBFF]$ cannot be generated from: a class of no character (surrogates are no characters)",
+                "skipped: huge.schema.json is left out: huge.schema.json: /properties/items/minItems: minItems is 1000000000000; generated values hold at most 10000",
+            ], "\(result.stdout)")
         #expect(result.stdout.contains("2 schedules of 3 devices × 40 steps (seeds 1…2): every invariant held"))
 
         try FileManager.default.removeItem(atPath: set + "/note.schema.json")
         let nothing = try runProcess(CLI.executable, ["simulate", "--schema", set, "--schedules", "2"])
         #expect(nothing.status == 1, "\(nothing.stdout)\(nothing.stderr)")
-        #expect(nothing.stderr.split(separator: "\n").count == 1 && nothing.stderr.contains("no document of the schema set extremes can be generated"), "\(nothing.stderr)")
+        #expect(
+            nothing.stderr.split(separator: "\n").count == 1
+                && nothing.stderr.contains("no document of the schema set extremes can be generated"), "\(nothing.stderr)")
     }
 
     @Test func theExamSessionPushesTwice() throws {

@@ -43,7 +43,9 @@ import Testing
     }
 
     @Test func aFailingScenarioShowsItsStepAndTheDiff() throws {
-        let file = try scenario("laptop.json", #"""
+        let file = try scenario(
+            "laptop.json",
+            #"""
             {"name": "the laptop sees the mark", "schema": "./set", "devices": ["phone", "laptop"], "steps": [
               {"device": "phone", "put": "users/u1/books/b1", "value": \#(Self.book)},
               {"device": "phone", "sync": true},
@@ -53,13 +55,14 @@ import Testing
             """#)
         let result = try cairn(["test", file])
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            FAIL the laptop sees the mark
-              \(file): /steps/3: step 3 (expect users/u1/books/b1 on laptop contains): users/u1/books/b1 on laptop does not contain what was expected
-                /sections/s1/completed: expected false, found true
-            0 passed, 1 failed
+        #expect(
+            result.stdout == """
+                FAIL the laptop sees the mark
+                  \(file): /steps/3: step 3 (expect users/u1/books/b1 on laptop contains): users/u1/books/b1 on laptop does not contain what was expected
+                    /sections/s1/completed: expected false, found true
+                0 passed, 1 failed
 
-            """, "\(result.stdout)")
+                """, "\(result.stdout)")
     }
 
     @Test func theGoldenCasesPassThroughTheTool() throws {
@@ -75,17 +78,25 @@ import Testing
         let changed = folder.path + "/changed"
         try FileManager.default.copyItem(atPath: golden + "/union-flagged-questions", toPath: changed)
         let expected = try JSONParser().parse([UInt8](Data(contentsOf: URL(fileURLWithPath: changed + "/expected.json"))))
-        guard case .object(var fields) = expected else { Issue.record("expected.json is an object"); return }
+        guard case .object(var fields) = expected else {
+            Issue.record("expected.json is an object")
+            return
+        }
         fields["flaggedQuestions"] = .array([.string("q0")])
         try Data(JSONValue.object(fields).canonicalBytes()).write(to: URL(fileURLWithPath: changed + "/expected.json"))
         let failed = try cairn(["test", changed])
         #expect(failed.status == 1)
-        #expect(failed.stdout.contains("FAIL changed\n  \(changed): the policy's merge, ours as ours: the merged document is not expected.json\n    /flaggedQuestions"), "\(failed.stdout)")
+        #expect(
+            failed.stdout.contains(
+                "FAIL changed\n  \(changed): the policy's merge, ours as ours: the merged document is not expected.json\n    /flaggedQuestions"
+            ), "\(failed.stdout)")
     }
 
     @Test func badInputFailsItsCaseAndTheOthersRun() throws {
         let broken = try scenario("broken.json", #"{"schema": "./set", "devices": ["phone"], "steps": ["#)
-        let wrongWord = try scenario("word.json", #"""
+        let wrongWord = try scenario(
+            "word.json",
+            #"""
             [{"name": "good", "schema": "./set", "devices": ["phone"], "steps": [{"device": "phone", "put": "users/u1/books/b1", "value": \#(Self.book)}]},
              {"name": "misspelt", "schema": "./set", "devices": ["phone"], "steps": [{"device": "phone", "sync": true}, {"expect": "equal", "device": "phone", "path": "users/u1/books/b1", "value": {}}]},
              {"name": "unknown key", "schema": "./set", "devices": ["phone"], "steps": [{"device": "phone", "put": "users/u1/books/b1", "valu": {}}]},
@@ -99,10 +110,20 @@ import Testing
         #expect(lines.last == "1 passed, 6 failed", "\(result.stdout)")
         #expect(lines.contains("PASS good"))
         #expect(lines.contains { $0.hasPrefix("  \(broken): not valid JSON") }, "\(result.stdout)")
-        #expect(lines.contains(#"  \#(wrongWord): /1/steps/1/expect: unknown expectation "equal"; use equals, contains, absent, sameTree, conflicts, refused, verified"#), "\(result.stdout)")
-        #expect(lines.contains(#"  \#(wrongWord): /2/steps/0: "value" is missing"#) || lines.contains { $0.contains(#"/2/steps/0/valu: unknown key "valu""#) }, "\(result.stdout)")
+        #expect(
+            lines.contains(
+                #"  \#(wrongWord): /1/steps/1/expect: unknown expectation "equal"; use equals, contains, absent, sameTree, conflicts, refused, verified"#
+            ), "\(result.stdout)")
+        #expect(
+            lines.contains(#"  \#(wrongWord): /2/steps/0: "value" is missing"#)
+                || lines.contains { $0.contains(#"/2/steps/0/valu: unknown key "valu""#) }, "\(result.stdout)")
         #expect(lines.contains(#"  \#(wrongWord): /3/steps/0/device: unknown device "tablet"; the devices are phone"#), "\(result.stdout)")
-        #expect(lines.contains { $0.hasPrefix("  \(wrongWord): /4/steps/0/value: step 0 (put users/u1/books/b1 on phone): refused: users/u1/books/b1 breaks its schema") }, "\(result.stdout)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "  \(wrongWord): /4/steps/0/value: step 0 (put users/u1/books/b1 on phone): refused: users/u1/books/b1 breaks its schema"
+                )
+            }, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("  \(wrongWord): /5/schema: ") }, "\(result.stdout)")
         // Each failure is one line (no differences for bad input).
         #expect(lines.filter { $0.hasPrefix("    ") }.isEmpty, "\(result.stdout)")
@@ -114,10 +135,14 @@ import Testing
         // An app's set whose union the remote caps at two tags.
         let set = folder.path + "/capped"
         try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
-        try Data(#"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}, "maxItems": 2, "x-merge": "union"}}}"#.utf8)
-            .write(to: URL(fileURLWithPath: set + "/note.schema.json"))
+        try Data(
+            #"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object", "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}, "maxItems": 2, "x-merge": "union"}}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: set + "/note.schema.json"))
         let file = folder.path + "/refused.json"
-        try Data(#"""
+        try Data(
+            #"""
             {"schema": "./capped", "devices": ["phone", "laptop"], "steps": [
               {"device": "phone", "put": "users/u1/notes/n1", "value": {"tags": ["a"]}},
               {"device": "phone", "sync": true}, {"device": "laptop", "sync": true},
@@ -127,14 +152,17 @@ import Testing
               {"expect": "refused", "step": {"device": "laptop", "sync": true}, "code": "refused", "message": "maxItems"},
               {"expect": "equals", "device": "laptop", "path": "users/u1/notes/n1", "value": {"tags": ["a", "c"]}},
               {"expect": "sameTree", "devices": ["phone"], "remote": true}]}
-            """#.utf8).write(to: URL(fileURLWithPath: file))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: file))
         let result = try cairn(["test", file])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout == "PASS refused\n1 passed, 0 failed\n", "\(result.stdout)")
     }
 
     @Test func junitXMLReadsAsCIViewersReadIt() throws {
-        let file = try scenario("junit.json", #"""
+        let file = try scenario(
+            "junit.json",
+            #"""
             [{"name": "passes", "schema": "./set", "devices": ["phone"], "steps": [{"expect": "absent", "device": "phone", "path": "users/u1/books/b1"}]},
              {"name": "fails <&\"'> \u0001 here", "schema": "./set", "devices": ["phone"], "steps": [
                {"device": "phone", "put": "users/u1/books/b1", "value": \#(Self.book)},
@@ -178,7 +206,9 @@ import Testing
         let read = try runProcess("/bin/bash", [clients, "run", "junitparser", report, "read"])
         #expect(read.status == 0, "\(read.stderr)")
         let summary = try JSONParser().parse(read.stdout)
-        #expect(summary.field("tests") == .integer(2) && summary.field("failures") == .integer(1) && summary.field("errors") == .integer(0), "\(read.stdout)")
+        #expect(
+            summary.field("tests") == .integer(2) && summary.field("failures") == .integer(1) && summary.field("errors") == .integer(0),
+            "\(read.stdout)")
         guard case .array(let readCases)? = summary.field("cases"), readCases.count == 2 else {
             Issue.record("junitparser read no cases: \(read.stdout)")
             return
@@ -202,7 +232,9 @@ import Testing
     }
 
     @Test func jsonPrintsOneObject() throws {
-        let file = try scenario("json.json", #"""
+        let file = try scenario(
+            "json.json",
+            #"""
             [{"name": "passes", "schema": "./set", "devices": ["phone"], "steps": [{"expect": "absent", "device": "phone", "path": "users/u1/books/b1"}]},
              {"name": "fails", "schema": "./set", "devices": ["phone"], "steps": [{"expect": "contains", "device": "phone", "path": "users/u1/books/b1", "value": {"a": 1}}]}]
             """#)
@@ -214,7 +246,8 @@ import Testing
             Issue.record("cases: \(result.stdout)")
             return
         }
-        #expect(cases[0].field("name") == .string("passes") && cases[0].field("passed") == .bool(true) && cases[0].field("failure") == .null)
+        #expect(
+            cases[0].field("name") == .string("passes") && cases[0].field("passed") == .bool(true) && cases[0].field("failure") == .null)
         #expect(cases[0].field("file") == .string(file) && cases[0].field("kind") == .string("scenario"))
         let failure = cases[1].field("failure")
         #expect(failure?.field("pointer") == .string("/1/steps/0"))
@@ -229,12 +262,16 @@ import Testing
             Issue.record("cases: \(missing.stdout)")
             return
         }
-        #expect(failed.field("pointer") == .null && failed.field("step") == .null && failed.field("stepDescription") == .null, "\(missing.stdout)")
+        #expect(
+            failed.field("pointer") == .null && failed.field("step") == .null && failed.field("stepDescription") == .null,
+            "\(missing.stdout)")
         #expect(failed.field("differences") == .array([]))
     }
 
     @Test func nothingOutsideItsTemporaryFoldersIsWritten() throws {
-        let file = try scenario("quiet.json", #"""
+        let file = try scenario(
+            "quiet.json",
+            #"""
             {"schema": "./set", "devices": ["phone", "laptop"], "steps": [
               {"device": "phone", "put": "users/u1/books/b1", "value": \#(Self.book)},
               {"device": "phone", "sync": true}, {"device": "laptop", "sync": true},

@@ -1,8 +1,8 @@
-import CairnCommandLine
 import CMalloc
+import CairnCommandLine
+import CairnToolTestSupport
 import Glibc
 import Testing
-import CairnToolTestSupport
 
 /// The tool keeps the memory its processes free for their next allocations (glibc's
 /// `mallopt`), so the zlib stream libgit2 opens for each object it packs or reads does not

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import CairnTestSupport
 import CairnToolTestSupport
+import Foundation
+import Testing
 
 /// The tool as a user meets it: the commands of the README's transcript, their output and
 /// their exit status.
@@ -13,35 +13,39 @@ import CairnToolTestSupport
         #expect(try cli("init", "u2").stdout == "Created the store of user u2 at \(cli.home)/u2\n")
         #expect(try cli("users").stdout == "* u1\n  u2\n")
 
-        let attempt = #"{"attemptId":"attempt-1730000000000","examId":"practice-1","score":83,"status":"passed","answers":{"Q10169":["1"]}}"#
+        let attempt =
+            #"{"attemptId":"attempt-1730000000000","examId":"practice-1","score":83,"status":"passed","answers":{"Q10169":["1"]}}"#
         #expect(try cli("put", "users/u1/examAttempts/attempt-1730000000000", input: attempt).status == 0)
         let file = cli.scratch("book.json")
         try #"{"schemaVersion":1,"bookId":"life-in-the-uk","sections":{"s1":{"completed":true,"updatedAt":1730000000000}}}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try cli("put", "users/u1/books/life-in-the-uk", file).status == 0)
 
-        #expect(try cli("get", "users/u1/examAttempts/attempt-1730000000000").stdout == """
-            {
-              "answers": {
-                "Q10169": [
-                  "1"
-                ]
-              },
-              "attemptId": "attempt-1730000000000",
-              "examId": "practice-1",
-              "score": 83,
-              "status": "passed"
-            }
+        #expect(
+            try cli("get", "users/u1/examAttempts/attempt-1730000000000").stdout == """
+                {
+                  "answers": {
+                    "Q10169": [
+                      "1"
+                    ]
+                  },
+                  "attemptId": "attempt-1730000000000",
+                  "examId": "practice-1",
+                  "score": 83,
+                  "status": "passed"
+                }
 
-            """)
+                """)
         #expect(try cli("ls", "users/u1/books").stdout == "life-in-the-uk\n")
         let status = try cli("status").stdout
-        #expect(status.hasSuffix("""
-            2 documents not checkpointed:
-              added     users/u1/books/life-in-the-uk
-              added     users/u1/examAttempts/attempt-1730000000000
+        #expect(
+            status.hasSuffix(
+                """
+                2 documents not checkpointed:
+                  added     users/u1/books/life-in-the-uk
+                  added     users/u1/examAttempts/attempt-1730000000000
 
-            """))
+                """))
 
         let checkpoint = try cli("checkpoint", "-m", "First exam")
         #expect(checkpoint.status == 0)
@@ -73,8 +77,10 @@ import CairnToolTestSupport
 
     @Test func cascadeDeleteOfADocumentWithSubcollections() throws {
         try cli("init", "u1")
-        for path in ["users/u1/profiles/p1", "users/u1/profiles/p1/habits/h1",
-                     "users/u1/profiles/p1/habits/h1/messages/m1", "users/u1/profiles/p2"] {
+        for path in [
+            "users/u1/profiles/p1", "users/u1/profiles/p1/habits/h1",
+            "users/u1/profiles/p1/habits/h1/messages/m1", "users/u1/profiles/p2",
+        ] {
             #expect(try cli("put", path, input: "{}").status == 0)
         }
         try cli("checkpoint")

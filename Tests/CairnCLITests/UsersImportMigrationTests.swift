@@ -18,8 +18,9 @@ import Testing
     /// Runs the tool on a home (a device: each device is a home) as `user`.
     @discardableResult
     func on(_ device: String, _ user: String, _ arguments: String..., input: String? = nil) throws -> ProcessResult {
-        try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "--user", user] + arguments,
-                       input: input, environment: environment)
+        try runProcess(
+            CLI.executable, ["--home", folder.path + "/" + device, "--user", user] + arguments,
+            input: input, environment: environment)
     }
 
     /// Runs the tool without `--user` (init, clone, server init).
@@ -99,11 +100,28 @@ import Testing
         for (id, score, day) in [("a1", 80, 1), ("a2", 90, 2)] {
             #expect(try on("h", "anon-1", "put", "users/anon-1/examAttempts/\(id)", input: attempt(id, score: score, day: day)).status == 0)
         }
-        #expect(try on("h", "anon-1", "put", "users/anon-1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#).status == 0)
-        #expect(try on("h", "anon-1", "put", "users/anon-1/progress/exam", input: #"{"schemaVersion":1,"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":90,"lastCompletedAt":"2026-11-02T10:00:00Z"}}}"#).status == 0)
+        #expect(
+            try on(
+                "h", "anon-1", "put", "users/anon-1/books/b1",
+                input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#
+            ).status == 0)
+        #expect(
+            try on(
+                "h", "anon-1", "put", "users/anon-1/progress/exam",
+                input:
+                    #"{"schemaVersion":1,"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":90,"lastCompletedAt":"2026-11-02T10:00:00Z"}}}"#
+            ).status == 0)
         #expect(try on("h", "u1", "put", "users/u1/examAttempts/b1", input: attempt("b1", score: 70, day: 3)).status == 0)
-        #expect(try on("h", "u1", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s2":{"completed":true,"updatedAt":20}},"updatedAt":20}"#).status == 0)
-        #expect(try on("h", "u1", "put", "users/u1/progress/exam", input: #"{"schemaVersion":1,"examSummaries":{"practice-1":{"attemptCount":1,"bestScore":70}}}"#).status == 0)
+        #expect(
+            try on(
+                "h", "u1", "put", "users/u1/books/b1",
+                input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s2":{"completed":true,"updatedAt":20}},"updatedAt":20}"#
+            ).status == 0)
+        #expect(
+            try on(
+                "h", "u1", "put", "users/u1/progress/exam",
+                input: #"{"schemaVersion":1,"examSummaries":{"practice-1":{"attemptCount":1,"bestScore":70}}}"#
+            ).status == 0)
         #expect(try on("h", "u1", "checkpoint").status == 0)
 
         // The anonymous store still has writes not checkpointed: nothing is imported yet.
@@ -160,7 +178,12 @@ import Testing
 
         // The summary there went 2 → 3 with a new attempt: only that delta is added (4, not 6).
         #expect(try on("h", "anon-1", "put", "users/anon-1/examAttempts/a4", input: attempt("a4", score: 85, day: 5)).status == 0)
-        #expect(try on("h", "anon-1", "put", "users/anon-1/progress/exam", input: #"{"schemaVersion":1,"examSummaries":{"practice-1":{"attemptCount":3,"bestScore":90,"lastCompletedAt":"2026-11-05T10:00:00Z"}}}"#).status == 0)
+        #expect(
+            try on(
+                "h", "anon-1", "put", "users/anon-1/progress/exam",
+                input:
+                    #"{"schemaVersion":1,"examSummaries":{"practice-1":{"attemptCount":3,"bestScore":90,"lastCompletedAt":"2026-11-05T10:00:00Z"}}}"#
+            ).status == 0)
         #expect(try on("h", "anon-1", "checkpoint").status == 0)
         let delta = try on("h", "u1", "import", "anon-1")
         #expect(delta.status == 0 && delta.stdout.hasPrefix("Imported 2 documents of anon-1 into u1"), "\(delta.stdout)\(delta.stderr)")
@@ -168,7 +191,9 @@ import Testing
         let counted = try on("h", "u1", "get", "users/u1/progress/exam").stdout
         #expect(field(counted, "examSummaries", "practice-1", "attemptCount") as? Int == 4, "\(counted)")
         #expect(field(counted, "examSummaries", "practice-1", "bestScore") as? Int == 90, "\(counted)")
-        #expect(try git("h", "u1", "log", "-1", "--format=%B").contains("Cairn-Imported: anon-1 \(try git("h", "anon-1", "rev-parse", "HEAD"))"))
+        #expect(
+            try git("h", "u1", "log", "-1", "--format=%B").contains("Cairn-Imported: anon-1 \(try git("h", "anon-1", "rev-parse", "HEAD"))")
+        )
         #expect(try commits("h", "u1") == count + 3)
         #expect(try git("h", "u1", "status", "--porcelain").isEmpty)
         #expect(try on("h", "u1", "validate").status == 0)
@@ -217,7 +242,12 @@ import Testing
         #expect(try on("h", "u1", "put", "users/u1/profiles/\(phone)", input: profile).status == 0)
         #expect(try on("h", "u1", "put", "users/u1/tasks/t1", input: task("t1")).status == 0)
         #expect(try on("h", "u1", "put", "users/u1/tasks/t2", input: task("t2")).status == 0)
-        #expect(try on("h", "u1", "put", "users/u1/responses/r1", input: #"{"id":"r1","userId":"u1","profileId":"\#(phone)","receivedAt":"2026-11-01T09:05:00Z","responseType":"text","textResponse":"done"}"#).status == 0)
+        #expect(
+            try on(
+                "h", "u1", "put", "users/u1/responses/r1",
+                input:
+                    #"{"id":"r1","userId":"u1","profileId":"\#(phone)","receivedAt":"2026-11-01T09:05:00Z","responseType":"text","textResponse":"done"}"#
+            ).status == 0)
         #expect(try on("h", "u1", "checkpoint").status == 0)
         let count = try commits("h", "u1")
 
@@ -307,7 +337,11 @@ import Testing
             if name == "exam-attempt.schema.json" {
                 let plain = #""x-cairn": {"path": "users/{uid}/examAttempts/{attemptId}", "checkpoint": "immediate"}"#
                 #expect(text.contains(plain))
-                text = text.replacingOccurrences(of: plain, with: #""x-cairn": {"path": "users/{uid}/examAttempts/{attemptId}", "checkpoint": "immediate", "retention": {"keep": 3, "by": "completedAt"}}"#)
+                text = text.replacingOccurrences(
+                    of: plain,
+                    with:
+                        #""x-cairn": {"path": "users/{uid}/examAttempts/{attemptId}", "checkpoint": "immediate", "retention": {"keep": 3, "by": "completedAt"}}"#
+                )
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: set + "/" + name))
         }
@@ -322,7 +356,8 @@ import Testing
         #expect(try cairn("server", "init", folder.path + "/server", "u1", "--schema", "life-in-uk-kept").status == 0)
         #expect(try cairn("--home", folder.path + "/a", "init", "u1", "--schema", "life-in-uk-kept", "--remote", remote).status == 0)
         for day in 1...5 {
-            #expect(try on("a", "u1", "put", "users/u1/examAttempts/a\(day)", input: attempt("a\(day)", score: 80 + day, day: day)).status == 0)
+            #expect(
+                try on("a", "u1", "put", "users/u1/examAttempts/a\(day)", input: attempt("a\(day)", score: 80 + day, day: day)).status == 0)
         }
         #expect(try on("a", "u1", "sync").status == 0)
         #expect(try cairn("--home", folder.path + "/b", "clone", remote).status == 0)
@@ -350,8 +385,9 @@ import Testing
         // git runs the server's hook for its own pushes: the prune's deletions are accepted…
         let push = try gitRun("a", "u1", "push", "origin", "main")
         #expect(push.status == 0, "\(push.stderr)")
-        #expect(try runProcess("/usr/bin/git", ["--git-dir", remote, "rev-parse", "main"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines) == git("a", "u1", "rev-parse", "HEAD"))
+        #expect(
+            try runProcess("/usr/bin/git", ["--git-dir", remote, "rev-parse", "main"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines) == git("a", "u1", "rev-parse", "HEAD"))
         // …but deleting a kept attempt by hand is not.
         #expect(try gitRun("a", "u1", "rm", "-q", "users/u1/examAttempts/a5.json").status == 0)
         #expect(try gitRun("a", "u1", "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "by hand").status == 0)

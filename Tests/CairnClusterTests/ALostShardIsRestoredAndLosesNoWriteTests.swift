@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnCluster
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The drill: while devices sync, a shard's process is killed and its folder deleted. It is
 /// restored from its last backup in the object store — older than some pushes the devices
@@ -28,15 +29,18 @@ import Testing
         let acknowledged = Mutex<[(uid: String, note: String)]>([])
         let base = folder.path
         @Sendable func cairn(_ device: String, _ uid: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
-            try runBounded(CLI.executable, ["--home", base + "/" + device] + arguments, input: input,
-                           environment: ["CAIRN_SYNC_RETRY": "0.5,1,2,4", "CAIRN_TOKEN": tokens[uid]!], limit: 120)
+            try runBounded(
+                CLI.executable, ["--home", base + "/" + device] + arguments, input: input,
+                environment: ["CAIRN_SYNC_RETRY": "0.5,1,2,4", "CAIRN_TOKEN": tokens[uid]!], limit: 120)
         }
         /// Every device writes a note and syncs, four at once; an acknowledged note is kept.
         @Sendable func round(_ name: String) {
             DispatchQueue.concurrentPerform(iterations: 4) { lane in
                 for (device, uid) in devices.enumerated().filter({ $0.offset % 4 == lane }).map(\.element) {
                     let note = "\(name)-\(device)"
-                    guard (try? cairn(device, uid, ["put", "users/\(uid)/notes/\(note)"], input: #"{"n": "\#(note)"}"#).status) == 0 else { continue }
+                    guard (try? cairn(device, uid, ["put", "users/\(uid)/notes/\(note)"], input: #"{"n": "\#(note)"}"#).status) == 0 else {
+                        continue
+                    }
                     if (try? cairn(device, uid, ["sync"]).status) == 0 { acknowledged.withLock { $0.append((uid, note)) } }
                 }
             }
@@ -53,7 +57,8 @@ import Testing
             }
         }
         round("r1")
-        let backup = try runBounded(CLI.executable, ["server", "backup", shardFolder, "--to", "s3://drill/shard"], environment: store.environment, limit: 120)
+        let backup = try runBounded(
+            CLI.executable, ["server", "backup", shardFolder, "--to", "s3://drill/shard"], environment: store.environment, limit: 120)
         #expect(backup.status == 0, "\(backup.stderr)")
         round("r2")
         let afterBackup = acknowledged.withLock { $0.filter { $0.note.hasPrefix("r2") }.count }
@@ -66,16 +71,19 @@ import Testing
         served.process.send(SIGKILL)
         served.process.waitUntilExit()
         try FileManager.default.removeItem(atPath: shardFolder)
-        let restore = try runBounded(CLI.executable, ["server", "restore", shardFolder, "--from", "s3://drill/shard", "--schema", "life-in-uk"],
-                                     environment: store.environment, limit: 120)
+        let restore = try runBounded(
+            CLI.executable, ["server", "restore", shardFolder, "--from", "s3://drill/shard", "--schema", "life-in-uk"],
+            environment: store.environment, limit: 120)
         #expect(restore.status == 0, "\(restore.stderr)")
         var lacked = 0
         for (uid, note) in acknowledged.withLock({ $0 }) {
-            let found = try runBounded("/usr/bin/git", ["--git-dir", shardFolder + "/\(uid).git", "cat-file", "-e", "main:users/\(uid)/notes/\(note).json"])
+            let found = try runBounded(
+                "/usr/bin/git", ["--git-dir", shardFolder + "/\(uid).git", "cat-file", "-e", "main:users/\(uid)/notes/\(note).json"])
             if found.status != 0 { lacked += 1 }
         }
         #expect(lacked >= afterBackup, "the backup is older than the pushes after it")
-        served = try ServedFront(folder: shardFolder, provider: provider, arguments: ["--schema", "life-in-uk"], port: port, metricsPort: metricsPort)
+        served = try ServedFront(
+            folder: shardFolder, provider: provider, arguments: ["--schema", "life-in-uk"], port: port, metricsPort: metricsPort)
         defer { served.stop() }
         while load.isExecuting || !load.isFinished { usleep(50_000) }
 
@@ -87,7 +95,8 @@ import Testing
         let all = acknowledged.withLock { $0 }
         var lost: [String] = []
         for (uid, note) in all {
-            let found = try runBounded("/usr/bin/git", ["--git-dir", shardFolder + "/\(uid).git", "cat-file", "-e", "main:users/\(uid)/notes/\(note).json"])
+            let found = try runBounded(
+                "/usr/bin/git", ["--git-dir", shardFolder + "/\(uid).git", "cat-file", "-e", "main:users/\(uid)/notes/\(note).json"])
             if found.status != 0 { lost.append("\(uid)/\(note)") }
         }
         #expect(lost.isEmpty, "lost: \(lost)")

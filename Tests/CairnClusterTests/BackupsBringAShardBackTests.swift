@@ -14,7 +14,8 @@ import Testing
     /// `cairn ARGS…` with retries off.
     @discardableResult
     func cairn(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
-        try runBounded(CLI.executable, arguments, input: input, environment: ["CAIRN_SYNC_RETRY": "none"].merging(environment) { $1 }, limit: 120)
+        try runBounded(
+            CLI.executable, arguments, input: input, environment: ["CAIRN_SYNC_RETRY": "none"].merging(environment) { $1 }, limit: 120)
     }
 
     /// A device of `uid` on the server's folder writes `note` and syncs.
@@ -45,7 +46,8 @@ import Testing
         try write("u1", "c")
         let third = try cairn(["server", "backup", server, "--to", target])
         #expect(third.stdout.contains("1 with something new"), "\(third.stdout)")
-        let manifest = try JSONDecoder().decode(BackupManifest.self, from: Data(contentsOf: URL(fileURLWithPath: target + "/manifest.json")))
+        let manifest = try JSONDecoder().decode(
+            BackupManifest.self, from: Data(contentsOf: URL(fileURLWithPath: target + "/manifest.json")))
         #expect(manifest.users["u1"]?.bundles.map(\.name) == ["bundles/u1/000001.bundle", "bundles/u1/000002.bundle"])
         #expect(manifest.users["u2"]?.bundles.count == 1)
         #expect(manifest.users["u3"] == nil, "a repository with no commit has nothing to back up")
@@ -64,7 +66,9 @@ import Testing
 
         // A folder that holds repositories is not restored into, unless forced.
         let refused = try cairn(["server", "restore", restored, "--from", target])
-        #expect(refused.status == 1 && refused.stderr.contains("already holds 2 repositories") && refused.stderr.contains("--force"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("already holds 2 repositories") && refused.stderr.contains("--force"),
+            "\(refused.stderr)")
         #expect(try head(restored + "/u1.git") != head(server + "/u1.git"), "nothing was replaced")
         let forced = try cairn(["server", "restore", restored, "--from", target, "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
@@ -93,7 +97,8 @@ import Testing
         #expect(lines.contains { $0.contains("user u1 was not restored") && $0.contains("cut short") }, "\(restore.stderr)")
         #expect(lines.contains { $0.contains("user u2 was not restored") && $0.contains("refs/heads/main") }, "\(restore.stderr)")
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: restored)).filter { $0.hasSuffix(".git") } == ["u3.git"])
-        #expect(try !FileManager.default.contentsOfDirectory(atPath: restored).contains { $0.hasPrefix(".rebuilding") }, "nothing half made")
+        #expect(
+            try !FileManager.default.contentsOfDirectory(atPath: restored).contains { $0.hasPrefix(".rebuilding") }, "nothing half made")
 
         let nothing = try cairn(["server", "restore", folder.path + "/other", "--from", folder.path + "/no-backup"])
         #expect(nothing.status == 1 && nothing.stderr.contains("no manifest.json"), "\(nothing.stderr)")
@@ -115,8 +120,11 @@ import Testing
         #expect(try cairn(["--home", home, "put", "users/u1/notes/big"], input: #"{"n": "\#(noise)"}"#).status == 0)
         #expect(try cairn(["--home", home, "sync"]).status == 0)
         let full = try cairn(["server", "backup", server, "--to", disk.path])
-        #expect(full.status == 1 && full.stderr.contains("is full") && full.stderr.split(separator: "\n").count == 1, "\(full.status) \(full.stdout) \(full.stderr)")
-        #expect(try String(contentsOfFile: disk.path + "/manifest.json", encoding: .utf8) == before, "the manifest still names the last backup")
+        #expect(
+            full.status == 1 && full.stderr.contains("is full") && full.stderr.split(separator: "\n").count == 1,
+            "\(full.status) \(full.stdout) \(full.stderr)")
+        #expect(
+            try String(contentsOfFile: disk.path + "/manifest.json", encoding: .utf8) == before, "the manifest still names the last backup")
     }
 
     /// The same through SeaweedFS's S3 gateway (three volume servers, every file twice), and a
@@ -139,11 +147,13 @@ import Testing
         try write("u1", "c")
         let before = try store.read("cairn-backups/shard1/manifest.json")
         let refused = try cairn(["server", "backup", server, "--to", "s3://cairn-backups/shard1"], environment: wrong)
-        #expect(refused.status == 1 && refused.stderr.contains("refused the credentials") && refused.stderr.split(separator: "\n").count == 1,
-                "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("refused the credentials") && refused.stderr.split(separator: "\n").count == 1,
+            "\(refused.stderr)")
         #expect(try store.read("cairn-backups/shard1/manifest.json") == before, "the backup is as it was")
-        #expect(try cairn(["server", "backup", server, "--to", "s3://cairn-backups/shard1"], environment: store.environment).stdout
-                    .contains("1 with something new"))
+        #expect(
+            try cairn(["server", "backup", server, "--to", "s3://cairn-backups/shard1"], environment: store.environment).stdout
+                .contains("1 with something new"))
     }
 }
 

@@ -12,14 +12,15 @@ import Testing
     @Test func haproxyFindsTheBucketCairnFindsForEveryUser() throws {
         let shipped = try String(contentsOfFile: Self.root + "/examples/cluster/haproxy.cfg", encoding: .utf8)
         let uidLine = try #require(shipped.split(separator: "\n").first { $0.contains("set-var(txn.uid)") })
-        let proxy = try HAProxyServer(sections: """
-            frontend git
-                bind 127.0.0.1:@PORT@
-                acl progress path_beg /git/
-                acl content path_beg /git/content/
-            \(uidLine)
-                http-request return status 200 content-type text/plain lf-string "%[var(txn.uid),crc32,mod(1024)]\\n"
-            """)
+        let proxy = try HAProxyServer(
+            sections: """
+                frontend git
+                    bind 127.0.0.1:@PORT@
+                    acl progress path_beg /git/
+                    acl content path_beg /git/content/
+                \(uidLine)
+                    http-request return status 200 content-type text/plain lf-string "%[var(txn.uid),crc32,mod(1024)]\\n"
+                """)
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
         var uids = ["u1", "u2", "load42", "Xq3vP8mRkLd0aZ2bT7nY9wE1fG4h"]
@@ -81,5 +82,6 @@ import Testing
         }
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .path
 }

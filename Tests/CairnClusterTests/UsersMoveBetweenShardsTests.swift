@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnCluster
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Shards behind HAProxy: each user reaches the shard of their bucket, a shard makes
 /// repositories only for the buckets it owns, a user's pushes wait while their repository is
@@ -27,15 +28,17 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder.path + "/\(name)/.cairn-shard", withIntermediateDirectories: true)
             try (buckets + "\n").write(toFile: folder.path + "/\(name)/.cairn-shard/buckets", atomically: true, encoding: .utf8)
         }
-        return try ServedFront(folder: folder.path + "/" + name, provider: provider, arguments: ["--admin-secret-file", folder.path + "/secret"],
-                               port: port, metricsPort: metricsPort)
+        return try ServedFront(
+            folder: folder.path + "/" + name, provider: provider, arguments: ["--admin-secret-file", folder.path + "/secret"],
+            port: port, metricsPort: metricsPort)
     }
 
     /// `cairn --home DEVICE ARGS…` with `uid`'s token, retries off.
     @discardableResult
     func on(_ device: String, _ uid: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
-        try runBounded(CLI.executable, ["--home", folder.path + "/" + device] + arguments, input: input,
-                       environment: ["CAIRN_SYNC_RETRY": "none", "CAIRN_TOKEN": try provider.token(for: uid)], limit: 60)
+        try runBounded(
+            CLI.executable, ["--home", folder.path + "/" + device] + arguments, input: input,
+            environment: ["CAIRN_SYNC_RETRY": "none", "CAIRN_TOKEN": try provider.token(for: uid)], limit: 60)
     }
 
     func write(_ device: String, _ uid: String, _ note: String) throws -> ProcessResult {
@@ -46,8 +49,13 @@ import Testing
     func admin(_ shard: ServedFront, _ method: String, _ path: String, secret: String? = nil) throws -> (status: Int, body: String) {
         // The body to a file: a bundle is not text.
         let body = folder.path + "/answer-\(UUID().uuidString)"
-        let status = try runBounded("/usr/bin/curl", ["-s", "-o", body, "-w", "%{http_code}", "-X", method, "-H", "Authorization: Bearer \(secret ?? self.secret)",
-                                                      "--max-time", "30", "http://127.0.0.1:\(shard.metricsPort)\(path)"]).stdout
+        let status = try runBounded(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", body, "-w", "%{http_code}", "-X", method, "-H", "Authorization: Bearer \(secret ?? self.secret)",
+                "--max-time", "30", "http://127.0.0.1:\(shard.metricsPort)\(path)",
+            ]
+        ).stdout
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data()
         return (Int(status) ?? 0, String(decoding: bytes, as: UTF8.self))
     }
@@ -61,8 +69,12 @@ import Testing
         let refused = try write("phone", "u1", "a")
         #expect(refused.status == 75 && refused.stderr.contains("503"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/s1/u1.git"))
-        let owned = try runBounded("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Authorization: Bearer \(secret)", "--data", "\(UserBucket.of("u1"))",
-                                                     "http://127.0.0.1:\(served.metricsPort)/admin/buckets"])
+        let owned = try runBounded(
+            "/usr/bin/curl",
+            [
+                "-s", "-X", "PUT", "-H", "Authorization: Bearer \(secret)", "--data", "\(UserBucket.of("u1"))",
+                "http://127.0.0.1:\(served.metricsPort)/admin/buckets",
+            ])
         #expect(owned.stdout.contains("\(UserBucket.of("u1"))"), "\(owned.stdout)")
         #expect(try on("phone", "u1", ["sync"]).status == 0, "the bucket is this shard's now")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/s1/u1.git"))
@@ -110,13 +122,18 @@ import Testing
         try BucketMap(evenlyOver: ["shard1", "shard2", "shard3"]).text.write(toFile: buckets, atomically: true, encoding: .utf8)
         try "".write(toFile: users, atomically: true, encoding: .utf8)
         let shipped = try String(contentsOfFile: UsersAreSpreadByBucketTests.root + "/examples/cluster/haproxy.cfg", encoding: .utf8)
-        let frontend = shipped.split(separator: "\n").filter { $0.hasPrefix("    acl ") || $0.hasPrefix("    http-request ") || $0.hasPrefix("    use_backend") }
-            .joined(separator: "\n").replacingOccurrences(of: "@USERS_MAP@", with: users).replacingOccurrences(of: "@BUCKETS_MAP@", with: buckets)
+        let frontend = shipped.split(separator: "\n").filter {
+            $0.hasPrefix("    acl ") || $0.hasPrefix("    http-request ") || $0.hasPrefix("    use_backend")
+        }
+        .joined(separator: "\n").replacingOccurrences(of: "@USERS_MAP@", with: users).replacingOccurrences(
+            of: "@BUCKETS_MAP@", with: buckets)
         let backends = shards.enumerated().map { index, served in
             "backend shard\(index + 1)\n    option httpchk GET /healthz\n    server s\(index + 1) 127.0.0.1:\(served.port) check port \(served.metricsPort) inter 500ms fall 1 rise 1\n"
         }.joined(separator: "\n")
-        let proxy = try HAProxyServer(sections: "frontend git\n    bind 127.0.0.1:@PORT@\n\(frontend)\n    default_backend shard1\n\n\(backends)",
-                                      errorFile503: "HTTP/1.0 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain\r\n\r\nthe shard does not answer\n")
+        let proxy = try HAProxyServer(
+            sections: "frontend git\n    bind 127.0.0.1:@PORT@\n\(frontend)\n    default_backend shard1\n\n\(backends)",
+            errorFile503:
+                "HTTP/1.0 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain\r\n\r\nthe shard does not answer\n")
         let uids = (1...16).map { "u\($0)" }
         for uid in uids {
             #expect(try on(uid, uid, ["init", uid, "--remote", "http://\(uid)@127.0.0.1:\(proxy.port)/git/\(uid).git"]).status == 0)
@@ -140,20 +157,32 @@ import Testing
                 for uid in uids where !stop.withLock({ $0 }) {
                     let note = "load\(round)"
                     let environment = ["CAIRN_SYNC_RETRY": "0.5,1,2,4", "CAIRN_TOKEN": (try? issuer.token(for: uid)) ?? ""]
-                    guard (try? runBounded(CLI.executable, ["--home", base + "/" + uid, "put", "users/\(uid)/notes/\(note)"], input: #"{"n": "x"}"#,
-                                           environment: environment).status) == 0 else { continue }
+                    guard
+                        (try? runBounded(
+                            CLI.executable, ["--home", base + "/" + uid, "put", "users/\(uid)/notes/\(note)"], input: #"{"n": "x"}"#,
+                            environment: environment
+                        ).status) == 0
+                    else { continue }
                     let synced = try? runBounded(CLI.executable, ["--home", base + "/" + uid, "sync"], environment: environment, limit: 60)
                     outcomes.withLock {
-                        if synced?.status == 0 { $0.acknowledged.append((uid, note)) } else { $0.failed.append("\(uid): \(synced?.stderr ?? "")") }
+                        if synced?.status == 0 {
+                            $0.acknowledged.append((uid, note))
+                        } else {
+                            $0.failed.append("\(uid): \(synced?.stderr ?? "")")
+                        }
                     }
                 }
             }
         }
         load.start()
-        let rebalance = try runBounded(CLI.executable, ["server", "rebalance", "--add", "shard4", "--haproxy", "127.0.0.1:\(proxy.statsPort)",
-                                                        "--buckets-map", buckets, "--users-map", users, "--admin-secret-file", folder.path + "/secret"]
-                                       + shards.enumerated().flatMap { ["--shard", "shard\($0.offset + 1)=http://127.0.0.1:\($0.element.metricsPort)"] },
-                                       limit: 120)
+        let rebalance = try runBounded(
+            CLI.executable,
+            [
+                "server", "rebalance", "--add", "shard4", "--haproxy", "127.0.0.1:\(proxy.statsPort)",
+                "--buckets-map", buckets, "--users-map", users, "--admin-secret-file", folder.path + "/secret",
+            ]
+                + shards.enumerated().flatMap { ["--shard", "shard\($0.offset + 1)=http://127.0.0.1:\($0.element.metricsPort)"] },
+            limit: 120)
         #expect(rebalance.status == 0, "\(rebalance.stdout)\(rebalance.stderr)")
         usleep(2_000_000)
         stop.withLock { $0 = true }
@@ -178,11 +207,13 @@ import Testing
         }
         // The old shard of a moved user takes nothing from them any more, even asked directly.
         if let mover = moved.first, let old = Int(three[UserBucket.of(mover)].dropFirst(5)) {
-            let direct = try runBounded(CLI.executable, ["--home", folder.path + "/direct", "clone", shards[old - 1].url(mover)],
-                                        environment: ["CAIRN_SYNC_RETRY": "none", "CAIRN_TOKEN": try provider.token(for: mover)])
+            let direct = try runBounded(
+                CLI.executable, ["--home", folder.path + "/direct", "clone", shards[old - 1].url(mover)],
+                environment: ["CAIRN_SYNC_RETRY": "none", "CAIRN_TOKEN": try provider.token(for: mover)])
             #expect(direct.status == 75 && direct.stderr.contains("503"), "\(direct.stderr)")
         }
-        #expect(try String(contentsOfFile: users, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.isEmpty, "no pin left")
+        #expect(
+            try String(contentsOfFile: users, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.isEmpty, "no pin left")
 
         // Shard 2 goes down: its users' syncs fail with a status to retry; the others' go on.
         shards[1].stop()

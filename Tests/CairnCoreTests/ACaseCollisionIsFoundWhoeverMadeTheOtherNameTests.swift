@@ -1,7 +1,8 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
 import Testing
+
+@testable import CairnCore
 
 #if canImport(Glibc)
 import Glibc
@@ -140,7 +141,8 @@ import CairnToolTestSupport
         let scratch = notes(store) + "/scratch.json"
         // Two events a round: past the kernel's queue, or past the 64 buffers one check reads
         // (about 32,000 events of this name) where the queue is larger.
-        let queue = (try? FileSystem.read("/proc/sys/fs/inotify/max_queued_events")).flatMap { $0 }
+        let queue =
+            (try? FileSystem.read("/proc/sys/fs/inotify/max_queued_events")).flatMap { $0 }
             .flatMap { Int(String(decoding: $0.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }, as: UTF8.self)) } ?? 16_384
         for _ in 0..<(min(queue, 34_000) / 2 + 100) {
             let fd = open(scratch, O_WRONLY | O_CREAT, 0o644)
@@ -185,7 +187,9 @@ import CairnToolTestSupport
                 guard FileSystem.kind(file) != .file else { continue }
                 let listing = FileSystem.entries(in: notes(store), followingLink: true).map(\.name)
                 let expected = listing.contains { DocumentID.collides(name, withEntry: $0) }
-                #expect(try isRefused(store, name) == expected, "step \(step): \(name) among \(listing.filter { $0.lowercased().hasPrefix(stem) })")
+                #expect(
+                    try isRefused(store, name) == expected,
+                    "step \(step): \(name) among \(listing.filter { $0.lowercased().hasPrefix(stem) })")
                 if expected { refusals += 1 }
             }
         }

@@ -1,10 +1,11 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Git
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// A garden app nobody here wrote: a garden counts its beds, its plants in every bed, and
 /// the ripe ones. A put or a delete below the garden moves its counts by difference, reading
@@ -16,14 +17,14 @@ import CairnToolTestSupport
     let garden = try! DocumentPath("users/u1/gardens/g1")
 
     static let gardenSchema = #"""
-    {"x-cairn": {"path": "users/{uid}/gardens/{gardenId}"}, "type": "object",
-     "properties": {
-       "name": {"type": "string"},
-       "beds": {"type": "integer", "x-merge": {"derive": {"countDocuments": "beds"}}},
-       "plants": {"type": "integer", "x-merge": {"derive": {"countDocuments": "beds/*/plants"}}},
-       "ripe": {"type": "integer", "x-merge": {"derive": {"countDocuments": "beds/*/plants", "where": {"ripe": true}}}},
-       "ripeShare": {"type": "number", "x-merge": {"derive": {"ratio": ["ripe", "plants"], "scale": 100}}}}}
-    """#
+        {"x-cairn": {"path": "users/{uid}/gardens/{gardenId}"}, "type": "object",
+         "properties": {
+           "name": {"type": "string"},
+           "beds": {"type": "integer", "x-merge": {"derive": {"countDocuments": "beds"}}},
+           "plants": {"type": "integer", "x-merge": {"derive": {"countDocuments": "beds/*/plants"}}},
+           "ripe": {"type": "integer", "x-merge": {"derive": {"countDocuments": "beds/*/plants", "where": {"ripe": true}}}},
+           "ripeShare": {"type": "number", "x-merge": {"derive": {"ratio": ["ripe", "plants"], "scale": 100}}}}}
+        """#
     static let bedSchema = #"{"x-cairn": {"path": "users/{uid}/gardens/{gardenId}/beds/{bedId}"}, "type": "object"}"#
     static let plantSchema = #"{"x-cairn": {"path": "users/{uid}/gardens/{gardenId}/beds/{bedId}/plants/{plantId}"}, "type": "object"}"#
 
@@ -88,8 +89,10 @@ import CairnToolTestSupport
                 try store.put(json("{\"name\": \"Back \(step)\", \"plants\": 99, \"ripe\": -1}"), at: garden)
             }
             let all = plants.values.flatMap(\.values)
-            let expected: [String: JSONValue] = ["beds": .integer(Int64(beds.count)), "plants": .integer(Int64(all.count)),
-                                                 "ripe": .integer(Int64(all.filter { $0 }.count))]
+            let expected: [String: JSONValue] = [
+                "beds": .integer(Int64(beds.count)), "plants": .integer(Int64(all.count)),
+                "ripe": .integer(Int64(all.filter { $0 }.count)),
+            ]
             let found = try counts(store)
             #expect(found == expected, "step \(step)")
             if found != expected { return }

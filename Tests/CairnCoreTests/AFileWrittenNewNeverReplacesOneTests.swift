@@ -1,9 +1,10 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// A file a command creates for its user (`export-firestore --output`) is written whole or not
 /// at all, and never over a file, even one that appeared after the command checked the name:

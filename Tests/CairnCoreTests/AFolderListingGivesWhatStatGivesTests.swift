@@ -1,9 +1,10 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// A folder's listing with the kind of each entry read from the listing itself (`d_type`) gives
 /// what the reference does — the names Foundation lists, each `lstat`ed — for files, folders,

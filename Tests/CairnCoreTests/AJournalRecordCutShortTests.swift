@@ -1,9 +1,10 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Git
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// A put records its path in `.git/cairn/pending` before it writes the document. A process
 /// killed in that append, or a disk that filled up in it, leaves a record cut short, which

@@ -1,10 +1,11 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
 import Git
 import GitFormat
 import Synchronization
 import Testing
+
+@testable import CairnCore
 
 #if canImport(Glibc)
 import Glibc
@@ -36,8 +37,10 @@ import CairnToolTestSupport
         for section in sections {
             entries["s\(section)"] = .object(["completed": .bool(section % 2 == 0), "updatedAt": .integer(stamp + Int64(section))])
         }
-        return .object(["schemaVersion": .integer(1), "bookId": .string("b\(number)"), "sections": .object(entries),
-                        "updatedAt": .integer(stamp)])
+        return .object([
+            "schemaVersion": .integer(1), "bookId": .string("b\(number)"), "sections": .object(entries),
+            "updatedAt": .integer(stamp),
+        ])
     }
 
     /// The documents as ``RepositoryMergeSource/merging(_:_:)`` hands them to a merge, each
@@ -69,7 +72,8 @@ import CairnToolTestSupport
             let path = try DocumentPath("users/u1/books/b\(number)")
             stores[0][path] = set.filled(book(number, sections: [0, 1], stamp: 10), at: path)
             stores[1][path] = set.filled(book(number, sections: [0, 1, 2], stamp: 20), at: path)
-            stores[2][path] = set.filled(number % 7 == 0 ? book(number, sections: [0, 1], stamp: 10) : book(number, sections: [1, 3], stamp: 30), at: path)
+            stores[2][path] = set.filled(
+                number % 7 == 0 ? book(number, sections: [0, 1], stamp: 10) : book(number, sections: [1, 3], stamp: 30), at: path)
         }
         let expected = set.mergeDocuments(base: stores[0], ours: stores[1], theirs: stores[2])
         let merge = StoreMerge(repository: repository, schemaSet: set, codec: .plain)

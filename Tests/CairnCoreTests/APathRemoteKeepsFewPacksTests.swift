@@ -1,10 +1,11 @@
 import CairnCore
 import CairnMerge
 import CairnTestSupport
-import Foundation
-@testable import Git
-import Testing
 import CairnToolTestSupport
+import Foundation
+import Testing
+
+@testable import Git
 
 /// A push by path is written by libgit2 into the bare repository itself, one pack each time.
 /// Over HTTP or SSH, `git receive-pack` keeps a repository's packs few (`git gc --auto`);
@@ -25,8 +26,9 @@ import CairnToolTestSupport
         try phone.setRemote(RemoteURL(remote))
         let syncs = Repository.packLimit + 8
         for number in 0..<syncs {
-            try phone.put(.object(["schemaVersion": .integer(1), "bookId": .string("b\(number)"), "sections": .object([:])]),
-                          at: DocumentPath("users/u1/books/b\(number)"))
+            try phone.put(
+                .object(["schemaVersion": .integer(1), "bookId": .string("b\(number)"), "sections": .object([:])]),
+                at: DocumentPath("users/u1/books/b\(number)"))
             _ = try phone.checkpoint(message: "book \(number)")
             _ = try phone.sync(SyncOptions(retry: .none))
         }

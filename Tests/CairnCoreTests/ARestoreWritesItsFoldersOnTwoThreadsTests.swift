@@ -1,11 +1,12 @@
-@testable import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
-import Foundation
-@testable import Git
-import Testing
 import CairnToolTestSupport
+import Foundation
+import Testing
+
+@testable import CairnCore
+@testable import Git
 
 /// A restore writes the new working tree's folders on two threads. Whatever thread wrote a
 /// file, the working tree and the index are the commit's, as git reads them.
@@ -37,8 +38,9 @@ import CairnToolTestSupport
         _ = try phone.checkpoint()
         _ = try phone.sync(SyncOptions(retry: .none))
 
-        let laptop = try Home(root: folder.path + "/laptop").cloneStore(from: RemoteURL("file://" + server + "/u1.git"),
-                                                                         options: SyncOptions(retry: .none))
+        let laptop = try Home(root: folder.path + "/laptop").cloneStore(
+            from: RemoteURL("file://" + server + "/u1.git"),
+            options: SyncOptions(retry: .none))
         for (path, value) in written {
             #expect(try laptop.document(at: path) == value, "\(path)")
         }
@@ -48,8 +50,9 @@ import CairnToolTestSupport
         func entries(_ text: String) -> [String] {
             text.split(separator: "\n").map { line in
                 let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-                return fields.count == 4 && fields[1] == "blob" ? "\(fields[0]) \(fields[2]) \(fields[3])"
-                                                                : "\(fields[0]) \(fields[1]) \(fields.last!)"
+                return fields.count == 4 && fields[1] == "blob"
+                    ? "\(fields[0]) \(fields[2]) \(fields[3])"
+                    : "\(fields[0]) \(fields[1]) \(fields.last!)"
             }
         }
         #expect(entries(listed) == entries(committed))
@@ -64,10 +67,11 @@ import CairnToolTestSupport
     @Test func foldersAreSharedLargestFirstAndOneFolderStaysOnOneThread() {
         let paths = (0..<5).map { "a/x\($0).json" } + (0..<3).map { "b/y\($0).json" } + (0..<3).map { "c/z\($0).json" } + ["top.json"]
         let shares = Store.sharedByFolder(paths)
-        #expect(shares.map { $0.map { paths[$0] } } == [
-            (0..<5).map { "a/x\($0).json" } + ["top.json"],
-            (0..<3).map { "b/y\($0).json" } + (0..<3).map { "c/z\($0).json" },
-        ])
+        #expect(
+            shares.map { $0.map { paths[$0] } } == [
+                (0..<5).map { "a/x\($0).json" } + ["top.json"],
+                (0..<3).map { "b/y\($0).json" } + (0..<3).map { "c/z\($0).json" },
+            ])
         #expect(Store.sharedByFolder((0..<100).map { "a/x\($0).json" })[1].isEmpty)
     }
 }

@@ -1,8 +1,9 @@
-@testable import CairnCore
 import CairnTestSupport
+import CairnToolTestSupport
 import Git
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// A server's bare repository holds one user's progress: the user its `cairn.uid` names
 /// (`cairn server init` sets it), else the one its folder is named after. The pre-receive

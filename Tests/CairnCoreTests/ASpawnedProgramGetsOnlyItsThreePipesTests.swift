@@ -1,5 +1,6 @@
-@testable import CairnCore
 import Testing
+
+@testable import CairnCore
 
 #if canImport(Glibc)
 import Glibc
@@ -26,8 +27,10 @@ import CairnToolTestSupport
         // One simple command, not a pipeline: while a shell starts a pipeline it holds the pipes'
         // ends itself, and a listing taken then would count them.
         let script = "ls -m /proc/$$/fd; grep SigIgn /proc/$$/status; cat; echo \"env=$CAIRN_SPAWN_TEST\""
-        let pid = try Syscalls.spawn("/bin/sh", arguments: ["sh", "-c", script], environment: ["CAIRN_SPAWN_TEST=given"],
-                                     input: stdin.read, output: stdout.write, error: stdout.write).get()
+        let pid = try Syscalls.spawn(
+            "/bin/sh", arguments: ["sh", "-c", script], environment: ["CAIRN_SPAWN_TEST=given"],
+            input: stdin.read, output: stdout.write, error: stdout.write
+        ).get()
         _ = Syscalls.close(stdin.read)
         _ = Syscalls.close(stdout.write)
         let said: [UInt8] = Array("from stdin\n".utf8)
@@ -56,10 +59,19 @@ import CairnToolTestSupport
 
     @Test func aProgramThatIsNotThereIsAnErrorNotAChild() {
         let ends = try? Syscalls.pipe().get()
-        defer { if let ends { _ = Syscalls.close(ends.read); _ = Syscalls.close(ends.write) } }
-        guard let ends else { Issue.record("no pipe"); return }
-        let result = Syscalls.spawn("/nonexistent/program", arguments: ["program"], environment: [],
-                                    input: ends.read, output: ends.write, error: ends.write)
+        defer {
+            if let ends {
+                _ = Syscalls.close(ends.read)
+                _ = Syscalls.close(ends.write)
+            }
+        }
+        guard let ends else {
+            Issue.record("no pipe")
+            return
+        }
+        let result = Syscalls.spawn(
+            "/nonexistent/program", arguments: ["program"], environment: [],
+            input: ends.read, output: ends.write, error: ends.write)
         #expect(throws: Syscalls.Errno.self) { try result.get() }
     }
 }

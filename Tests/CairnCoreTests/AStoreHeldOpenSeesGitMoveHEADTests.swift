@@ -1,9 +1,10 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
 import Git
 import GitFormat
 import Testing
+
+@testable import CairnCore
 
 #if canImport(Glibc)
 import Glibc

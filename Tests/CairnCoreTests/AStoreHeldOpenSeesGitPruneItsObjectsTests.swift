@@ -1,9 +1,10 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Git
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// An app holds its store open while the user runs git in the same folder: a reset drops the
 /// last checkpoint, and `git gc --prune=now` removes what nothing reaches any more, packs

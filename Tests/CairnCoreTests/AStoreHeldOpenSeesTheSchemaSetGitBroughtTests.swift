@@ -1,8 +1,9 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
 import Dispatch
 import Testing
+
+@testable import CairnCore
 
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +23,8 @@ import CairnToolTestSupport
     /// Any object is a note.
     static let loose = #"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","properties":{"text":{"type":"string"}}}"#
     /// A note has a text.
-    static let strict = #"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","required":["text"],"properties":{"text":{"type":"string"}}}"#
+    static let strict =
+        #"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","required":["text"],"properties":{"text":{"type":"string"}}}"#
 
     func note(_ json: String) throws -> JSONValue { try JSONParser().parse(json) }
 
@@ -33,7 +35,8 @@ import CairnToolTestSupport
 
     /// A store that read its set (the loose one) at a put, and trusts its folder's stamp.
     func heldStore() throws -> Store {
-        let store = try home.createStore("u1", schemaSet: SchemaSetFiles(name: "notes", files: ["note.schema.json": Array(Self.loose.utf8)]))
+        let store = try home.createStore(
+            "u1", schemaSet: SchemaSetFiles(name: "notes", files: ["note.schema.json": Array(Self.loose.utf8)]))
         store.letTimePass(2)
         try store.put(note(#"{"title": "first"}"#), at: path)
         try store.checkpoint()
@@ -134,7 +137,8 @@ import CairnToolTestSupport
 
     @Test func aSetReadInItsFoldersFirstSecondIsReadOnceMoreWhenItSettles() throws {
         // A new store: its schema folder changed just now, so its stamp is not trusted yet.
-        let store = try home.createStore("u1", schemaSet: SchemaSetFiles(name: "notes", files: ["note.schema.json": Array(Self.loose.utf8)]))
+        let store = try home.createStore(
+            "u1", schemaSet: SchemaSetFiles(name: "notes", files: ["note.schema.json": Array(Self.loose.utf8)]))
         let folder = store.folder + "/.cairn/schema"
         let made = try #require(FileStamp(path: folder, kind: .folder))
         store.stopFileClock(at: made.changed)

@@ -1,9 +1,10 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// The LFS client (libcurl) tells a server whose certificate this machine does not trust
 /// from one it cannot reach: the first is refused at once (trying again meets the same

@@ -1,11 +1,12 @@
-@testable import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Git
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// Assets on three devices under random sequences of attaching a file, clearing a field,
 /// editing a note's text (so that devices merge), reading an asset and syncing, checked
@@ -27,7 +28,9 @@ import CairnToolTestSupport
         for seed in PropertySeeds.seeds(3) {
             try run(seed: seed, seen: &seen)
         }
-        #expect(seen.isSuperset(of: ["a merge", "an asset swept from the server", "an asset read from the server"]), "reached: \(seen.sorted())")
+        #expect(
+            seen.isSuperset(of: ["a merge", "an asset swept from the server", "an asset read from the server"]), "reached: \(seen.sorted())"
+        )
     }
 
     func run(seed: UInt64, seen: inout Set<String>) throws {
@@ -57,7 +60,9 @@ import CairnToolTestSupport
         func named(_ store: Store) throws -> Set<String> {
             var oids: Set<String> = []
             for note in Self.notes {
-                if let reference = try store.document(at: DocumentPath("users/u1/notes/\(note)"))?.field("sketch").flatMap(AssetReference.init) {
+                if let reference = try store.document(at: DocumentPath("users/u1/notes/\(note)"))?.field("sketch").flatMap(
+                    AssetReference.init)
+                {
                     oids.insert(reference.oid)
                 }
             }
@@ -151,7 +156,9 @@ import CairnToolTestSupport
         for device in Self.devices {
             let store = stores[device]!
             if try store.repository.headCommit()?.id != tip { fail("\(device) is not on the server's commit") }
-            if !local(store).isSubset(of: tipNamed) { fail("\(device) keeps assets nothing names: \(local(store).subtracting(tipNamed).map { $0.prefix(6) })") }
+            if !local(store).isSubset(of: tipNamed) {
+                fail("\(device) keeps assets nothing names: \(local(store).subtracting(tipNamed).map { $0.prefix(6) })")
+            }
             try readsBack(device)
         }
     }

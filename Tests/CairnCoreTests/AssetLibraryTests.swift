@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// Assets through the library, with a set nobody here wrote (a field-notes app whose notes
 /// carry a sketch): attached through the app's `ProgressStore`, carried by an import, kept by
@@ -12,10 +12,16 @@ import CairnToolTestSupport
 @Suite(.historiesVerified) struct AssetLibraryTests {
     let folder = TemporaryFolder()
     let options = SyncOptions(retry: .none, sleep: { _ in })
-    static let set = SchemaSetFiles(name: "field-notes", files: [
-        "note.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":{"sketch":{"maxBytes":100000}}},"type":"object","required":["text"],"properties":{"text":{"type":"string"},"sketch":{"type":["object","null"]}}}"#.utf8),
-        "entry.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/entries/{id}","assets":{"photo":{}}},"x-merge":"append-only","type":"object","properties":{"at":{"type":"string"},"photo":{"type":["object","null"]}}}"#.utf8),
-    ])
+    static let set = SchemaSetFiles(
+        name: "field-notes",
+        files: [
+            "note.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":{"sketch":{"maxBytes":100000}}},"type":"object","required":["text"],"properties":{"text":{"type":"string"},"sketch":{"type":["object","null"]}}}"#
+                    .utf8),
+            "entry.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/entries/{id}","assets":{"photo":{}}},"x-merge":"append-only","type":"object","properties":{"at":{"type":"string"},"photo":{"type":["object","null"]}}}"#
+                    .utf8),
+        ])
 
     func home(_ name: String) -> Home {
         Home(root: folder.path + "/" + name)
@@ -37,8 +43,9 @@ import CairnToolTestSupport
         try phone.createStore("u1", schemaSet: Self.set).setRemote(remote)
         let app = try ProgressStore(home: phone, user: "u1")
         let sketch = try file("sketch.png")
-        let references = try app.put(.object(["text": .string("heron at dusk")]), at: "users/u1/notes/n1",
-                                     attaching: [AssetAttachment(field: "sketch", file: sketch.path, mediaType: "image/png")])
+        let references = try app.put(
+            .object(["text": .string("heron at dusk")]), at: "users/u1/notes/n1",
+            attaching: [AssetAttachment(field: "sketch", file: sketch.path, mediaType: "image/png")])
         #expect(references.count == 1 && references[0].size == 2_000 && references[0].mediaType == "image/png")
         #expect(try app.get("users/u1/notes/n1")?.field("sketch") == references[0].json)
         _ = try await app.sync(options)
@@ -57,19 +64,24 @@ import CairnToolTestSupport
         let refused = #expect(throws: CairnError.self) {
             try store.put(.object(["text": .string("x"), "sketch": stranger.json]), at: DocumentPath("users/u1/notes/n1"))
         }
-        #expect(refused?.message == "users/u1/notes/n1: sketch points to the asset \(stranger.oid), which this store does not hold; add the file with cairn asset add users/u1/notes/n1 sketch FILE — nothing was written")
+        #expect(
+            refused?.message
+                == "users/u1/notes/n1: sketch points to the asset \(stranger.oid), which this store does not hold; add the file with cairn asset add users/u1/notes/n1 sketch FILE — nothing was written"
+        )
         #expect(try store.document(at: DocumentPath("users/u1/notes/n1")) == nil)
         // Not an asset reference at all: the schema's own check says what one is.
         let malformed = #expect(throws: CairnError.self) {
-            try store.put(.object(["text": .string("x"), "sketch": .object(["oid": .string("not-hex"), "size": .integer(1)])]),
-                          at: DocumentPath("users/u1/notes/n1"))
+            try store.put(
+                .object(["text": .string("x"), "sketch": .object(["oid": .string("not-hex"), "size": .integer(1)])]),
+                at: DocumentPath("users/u1/notes/n1"))
         }
         #expect(malformed?.message.contains(AssetReference.form) == true)
         // Over the field's limit, before anything is written.
         let large = try file("large.png", 100_001)
         let over = #expect(throws: CairnError.self) {
-            try store.put(.object(["text": .string("x")]), at: DocumentPath("users/u1/notes/n1"),
-                          attaching: [AssetAttachment(field: "sketch", file: large.path)])
+            try store.put(
+                .object(["text": .string("x")]), at: DocumentPath("users/u1/notes/n1"),
+                attaching: [AssetAttachment(field: "sketch", file: large.path)])
         }
         #expect(over?.message.contains("takes at most 100000 bytes") == true)
         #expect(try store.assets().isEmpty)
@@ -80,7 +92,8 @@ import CairnToolTestSupport
         let store = try home("phone").createStore("u1", schemaSet: Self.set)
         let path = try DocumentPath("users/u1/entries/e1")
         let photo = try file("photo.jpg")
-        try store.put(.object(["at": .string("2026-11-20T08:00:00Z")]), at: path, attaching: [AssetAttachment(field: "photo", file: photo.path)])
+        try store.put(
+            .object(["at": .string("2026-11-20T08:00:00Z")]), at: path, attaching: [AssetAttachment(field: "photo", file: photo.path)])
         let changed = #expect(throws: CairnError.self) { try store.put(.object(["at": .string("2026-11-21T08:00:00Z")]), at: path) }
         #expect(changed?.cause is AppendOnlyRefusal)
         try store.removeAsset("photo", of: path)
@@ -95,8 +108,9 @@ import CairnToolTestSupport
         let home = home("phone")
         let anonymous = try home.createStore("anon-1", schemaSet: Self.set)
         let sketch = try file("sketch.png")
-        try anonymous.put(.object(["text": .string("owl")]), at: DocumentPath("users/anon-1/notes/n1"),
-                          attaching: [AssetAttachment(field: "sketch", file: sketch.path)])
+        try anonymous.put(
+            .object(["text": .string("owl")]), at: DocumentPath("users/anon-1/notes/n1"),
+            attaching: [AssetAttachment(field: "sketch", file: sketch.path)])
         try anonymous.checkpoint()
         let store = try home.createStore("u1", schemaSet: Self.set)
         let imported = try store.importProgress(of: anonymous)
@@ -115,8 +129,9 @@ import CairnToolTestSupport
         let store = try home.createStore("u1", schemaSet: Self.set, encrypted: true)
         let sketch = try file("sketch.png")
         let refused = #expect(throws: CairnError.self) {
-            try store.put(.object(["text": .string("x")]), at: DocumentPath("users/u1/notes/n1"),
-                          attaching: [AssetAttachment(field: "sketch", file: sketch.path)])
+            try store.put(
+                .object(["text": .string("x")]), at: DocumentPath("users/u1/notes/n1"),
+                attaching: [AssetAttachment(field: "sketch", file: sketch.path)])
         }
         #expect(refused?.code == .refused)
         #expect(refused?.message.contains("is encrypted, and assets are not encrypted yet") == true)

@@ -80,7 +80,9 @@ import Testing
             let deadline = Date() + 10
             var ports: [Int] = []
             while ports.count < 2, Date() < deadline {
-                ports = ((try? String(contentsOfFile: folder + "/ports", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0) }
+                ports = ((try? String(contentsOfFile: folder + "/ports", encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+                    Int($0)
+                }
                 usleep(20_000)
             }
             self.ports = ports
@@ -93,20 +95,27 @@ import Testing
         var log: String { (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "" }
     }
 
-    let set = SchemaSetFiles(name: "field-notes", files: [
-        "note.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":{"sketch":{}}},"type":"object","properties":{"sketch":{"type":["object","null"]}}}"#.utf8),
-    ])
+    let set = SchemaSetFiles(
+        name: "field-notes",
+        files: [
+            "note.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":{"sketch":{}}},"type":"object","properties":{"sketch":{"type":["object","null"]}}}"#
+                    .utf8)
+        ])
     let sketch = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
     /// A device whose store, with the remote's password `password`, holds a note with the
     /// sketch attached, the device's copy of it gone: the next read downloads it.
-    func deviceMissingItsCopy(password: String, of listeners: Listeners) throws -> (store: Store, note: DocumentPath, sketch: AssetReference) {
+    func deviceMissingItsCopy(password: String, of listeners: Listeners) throws -> (
+        store: Store, note: DocumentPath, sketch: AssetReference
+    ) {
         try sketch.write(to: URL(fileURLWithPath: folder.path + "/sketch.png"))
         let home = Home(root: folder.path + "/home", configuration: Configuration(username: "u1", password: password))
         let store = try home.createStore("u1", schemaSet: set)
         try store.setRemote(RemoteURL("http://127.0.0.1:\(listeners.ports[0])/u1.git"))
         let note = try DocumentPath("users/u1/notes/n1")
-        let reference = try store.put(.object([:]), at: note, attaching: [AssetAttachment(field: "sketch", file: folder.path + "/sketch.png")])[0]
+        let reference = try store.put(
+            .object([:]), at: note, attaching: [AssetAttachment(field: "sketch", file: folder.path + "/sketch.png")])[0]
         try FileManager.default.removeItem(atPath: try store.assetFile("sketch", of: note))
         return (store, note, reference)
     }
@@ -130,7 +139,9 @@ import Testing
         let error = #expect(throws: CairnError.self) { try store.assetFile("sketch", of: note) }
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(error?.code == .authentication, "\(String(describing: error))")
-        #expect(error?.message.contains("HTTP 401") == true && error?.message.contains("user name and password") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("HTTP 401") == true && error?.message.contains("user name and password") == true,
+            "\(String(describing: error))")
         #expect(listeners.log == "endpoint /u1.git/info/lfs/objects/batch authorized\n")
     }
 }

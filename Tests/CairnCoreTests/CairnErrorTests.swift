@@ -1,14 +1,16 @@
 import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Git
 import Testing
-import CairnToolTestSupport
 
 /// What a program gets from an error: a code it can match, a remedy it words itself, and the
 /// chain of causes down to libgit2.
 @Suite(.historiesVerified) struct CairnErrorTests {
-    static let codes: [CairnError.Code] = [.invalidInput, .notFound, .alreadyExists, .busy, .corrupt, .io, .network, .authentication, .refused]
+    static let codes: [CairnError.Code] = [
+        .invalidInput, .notFound, .alreadyExists, .busy, .corrupt, .io, .network, .authentication, .refused,
+    ]
 
     @Test func everyCodeIsItsOwn() {
         #expect(Set(Self.codes).count == Self.codes.count)
@@ -26,8 +28,9 @@ import CairnToolTestSupport
     }
 
     @Test func theDetailedDescriptionShowsTheChainOfCauses() {
-        let git = GitError(code: .notFound, message: "object not found - no match for id (1234567)", function: "git_odb_read",
-                           location: GitError.SourceLocation(file: "Git/Repository+Objects.swift", line: 40))
+        let git = GitError(
+            code: .notFound, message: "object not found - no match for id (1234567)", function: "git_odb_read",
+            location: GitError.SourceLocation(file: "Git/Repository+Objects.swift", line: 40))
         let damaged = CairnError(.corrupt, "cannot read users/u1/books/b1: corrupt store (object not found)", remedy: .repair, cause: git)
         let error = CairnError(.io, "cannot repair the store of u1", cause: damaged)
         let lines = error.detailedDescription().split(separator: "\n").map(String.init)
@@ -47,15 +50,22 @@ import CairnToolTestSupport
         #expect(Array(lines.prefix(expected.count)) == expected)
         // Each error says where it was raised: here, the inner one first.
         #expect(lines.count == expected.count + 2)
-        #expect(lines[expected.count].hasPrefix("│     └─ Location: theDetailedDescriptionShowsTheChainOfCauses() (CairnCoreTests/CairnErrorTests.swift:"))
-        #expect(lines[expected.count + 1].hasPrefix("└─ Location: theDetailedDescriptionShowsTheChainOfCauses() (CairnCoreTests/CairnErrorTests.swift:"))
+        #expect(
+            lines[expected.count].hasPrefix(
+                "│     └─ Location: theDetailedDescriptionShowsTheChainOfCauses() (CairnCoreTests/CairnErrorTests.swift:"))
+        #expect(
+            lines[expected.count + 1].hasPrefix(
+                "└─ Location: theDetailedDescriptionShowsTheChainOfCauses() (CairnCoreTests/CairnErrorTests.swift:"))
     }
 
     @Test func theLibrarySpeaksOfNoCommand() throws {
         let remedy = CairnError.Remedy.restoreDocuments([try DocumentPath("users/u1/examAttempts/a1")])
-        let error = CairnError(.refused, "the remote refused the push: a1 breaks its schema; the store is back on its last checkpoint", remedy: remedy)
+        let error = CairnError(
+            .refused, "the remote refused the push: a1 breaks its schema; the store is back on its last checkpoint", remedy: remedy)
         #expect(error.message == "the remote refused the push: a1 breaks its schema; the store is back on its last checkpoint")
-        #expect(error.description == error.message + " — take that document back to the remote's version, keeping every other unpushed change, then sync again")
+        #expect(
+            error.description == error.message
+                + " — take that document back to the remote's version, keeping every other unpushed change, then sync again")
         #expect(!error.description.contains("cairn "))
     }
 

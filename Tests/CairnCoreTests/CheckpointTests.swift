@@ -1,17 +1,17 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Git
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// Checkpoints commit exactly the written documents, and leave a repository plain git
 /// reads as clean and sound.
 @Suite(.historiesVerified) struct CheckpointTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
-
 
     @Test func commitsTheWrittenDocumentsAndLeavesGitClean() throws {
         let store = try home.createStore("u1")
@@ -48,12 +48,16 @@ import CairnToolTestSupport
         try store.put(json(#"{"v":2}"#), at: path("users/u1/books/b1"))
         try store.delete(path("users/u1/books/b2"))
         let result = try store.checkpoint()
-        #expect(result.changes == [
-            FileChange(path: "users/u1/books/b1.json", kind: .modified),
-            FileChange(path: "users/u1/books/b2.json", kind: .deleted),
-        ])
+        #expect(
+            result.changes == [
+                FileChange(path: "users/u1/books/b1.json", kind: .modified),
+                FileChange(path: "users/u1/books/b2.json", kind: .deleted),
+            ])
         let log = try git("log", "--format=%an <%ae>|%s", in: store.folder).stdout
-        #expect(log == "Cairn <u1@cairn.invalid>|Checkpoint: 1 modified, 1 deleted\nCairn <u1@cairn.invalid>|first books\nCairn <u1@cairn.invalid>|Create the store of user u1\n")
+        #expect(
+            log
+                == "Cairn <u1@cairn.invalid>|Checkpoint: 1 modified, 1 deleted\nCairn <u1@cairn.invalid>|first books\nCairn <u1@cairn.invalid>|Create the store of user u1\n"
+        )
         #expect(try git("status", "--porcelain", in: store.folder).stdout == "")
     }
 
@@ -90,7 +94,9 @@ import CairnToolTestSupport
         let result = try store.checkpoint(scan: true)
         #expect(result.changes.map(\.kind) == [.modified, .added])
         // The hand edit was rewritten in canonical form before it was committed.
-        #expect(try String(contentsOfFile: store.folder + "/users/u1/books/b1.json", encoding: .utf8) == "{\n  \"hand\": true,\n  \"v\": 5\n}\n")
+        #expect(
+            try String(contentsOfFile: store.folder + "/users/u1/books/b1.json", encoding: .utf8) == "{\n  \"hand\": true,\n  \"v\": 5\n}\n"
+        )
         #expect(try git("status", "--porcelain", in: store.folder).stdout == "")
     }
 

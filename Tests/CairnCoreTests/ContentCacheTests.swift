@@ -1,10 +1,11 @@
-@testable import CairnCore
 import CairnMerge
 import CairnServer
-import Foundation
-import Testing
 import CairnTestSupport
 import CairnToolTestSupport
+import Foundation
+import Testing
+
+@testable import CairnCore
 
 /// Shared content downloaded for offline use, told for an app none of the seeds describe (a
 /// language course: lessons and their flash cards), served from bare repositories on this
@@ -20,8 +21,12 @@ import CairnToolTestSupport
          "type": "object", "required": ["front", "back"],
          "properties": {"front": {"type": "string"}, "back": {"type": "string"}}}
         """#
-    static let files = SchemaSetFiles(name: "lessons", files: ["lesson.schema.json": Array(lesson.utf8),
-                                                              "card.schema.json": Array(card.utf8)])
+    static let files = SchemaSetFiles(
+        name: "lessons",
+        files: [
+            "lesson.schema.json": Array(lesson.utf8),
+            "card.schema.json": Array(card.utf8),
+        ])
 
     /// A server with the collection `lessons`, a home with user u1 syncing there, and a clock
     /// the test moves.
@@ -54,8 +59,9 @@ import CairnToolTestSupport
         func publish(_ item: String, cards: Int, title: String = "Greetings", extra: [String: String] = [:]) throws {
             let repository = server + "/content/lessons/\(item).git"
             if FileManager.default.fileExists(atPath: repository) == false {
-                _ = try Server.createContent(in: server, collection: "lessons", items: [item], cairn: "/bin/true",
-                                             schemaSet: ContentCacheTests.files)
+                _ = try Server.createContent(
+                    in: server, collection: "lessons", items: [item], cairn: "/bin/true",
+                    schemaSet: ContentCacheTests.files)
             }
             let clone = folder.path + "/author-\(item)"
             if !FileManager.default.fileExists(atPath: clone) {
@@ -66,8 +72,9 @@ import CairnToolTestSupport
                 files["lessons/\(item)/cards/c\(card).json"] = #"{"front": "word \#(card)", "back": "Wort \#(card) \#(title)"}"#
             }
             for (path, text) in files.merging(extra, uniquingKeysWith: { $1 }) {
-                try FileManager.default.createDirectory(atPath: clone + "/" + (path as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: clone + "/" + (path as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
                 try text.write(toFile: clone + "/" + path, atomically: true, encoding: .utf8)
             }
             try git(["-C", clone, "add", "-A"])
@@ -82,8 +89,9 @@ import CairnToolTestSupport
 
         func download(_ item: String, limits: ContentLimits? = nil) throws(CairnError) -> ContentDownload {
             if let limits { try cache.setLimits(limits) }
-            return try cache.download(collection: "lessons", item: item, for: store, schemaSet: set,
-                                      options: SyncOptions(retry: .none))
+            return try cache.download(
+                collection: "lessons", item: item, for: store, schemaSet: set,
+                options: SyncOptions(retry: .none))
         }
 
         /// The cache's files, path → bytes: what "as it was" compares.
@@ -114,12 +122,17 @@ import CairnToolTestSupport
         let card = try world.cache.document(at: DocumentPath("lessons/greetings/cards/c2"))
         #expect(card?.field("back") == .string("Wort 2 Greetings"))
         #expect(try world.cache.item(collection: "lessons", item: "greetings")?.lastAccessedAt == world.now)
-        #expect(try world.cache.documents(collection: "lessons", item: "greetings").map(\.description)
-            == ["lessons/greetings", "lessons/greetings/cards/c1", "lessons/greetings/cards/c2", "lessons/greetings/cards/c3"])
+        #expect(
+            try world.cache.documents(collection: "lessons", item: "greetings").map(\.description)
+                == ["lessons/greetings", "lessons/greetings/cards/c1", "lessons/greetings/cards/c2", "lessons/greetings/cards/c3"])
         #expect(try world.cache.document(at: DocumentPath("lessons/greetings/cards/c9")) == nil)
         // The item is a bare repository plain git reads.
-        let log = try runBounded("/usr/bin/git", ["--git-dir", world.home.contentRepository(collection: "lessons", item: "greetings"),
-                                                  "rev-list", "--count", "main"])
+        let log = try runBounded(
+            "/usr/bin/git",
+            [
+                "--git-dir", world.home.contentRepository(collection: "lessons", item: "greetings"),
+                "rev-list", "--count", "main",
+            ])
         #expect(log.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
     }
 
@@ -145,14 +158,14 @@ import CairnToolTestSupport
         let world = try World()
         for item in ["a", "b", "c", "d", "e"] { try world.publish(item, cards: 1) }
         let limits = ContentLimits(maxItems: 3, expirySeconds: 100)
-        _ = try world.download("a", limits: limits)       // t0: expires t0+100
+        _ = try world.download("a", limits: limits)  // t0: expires t0+100
         world.now += 50
-        _ = try world.download("b")                       // t0+50
+        _ = try world.download("b")  // t0+50
         world.now += 10
-        _ = try world.download("c")                       // t0+60
+        _ = try world.download("c")  // t0+60
         world.now += 10
-        _ = try world.cache.document(at: DocumentPath("lessons/b"))   // b read at t0+70
-        world.now += 50                                   // t0+120: a expired
+        _ = try world.cache.document(at: DocumentPath("lessons/b"))  // b read at t0+70
+        world.now += 50  // t0+120: a expired
         let fourth = try world.download("d")
         #expect(fourth.evicted.map(\.key) == ["lessons/a"])
         world.now += 10
@@ -194,21 +207,28 @@ import CairnToolTestSupport
     }
 
     /// The learner's answers, each pinned to the lesson it answers.
-    static let answers = SchemaSetFiles(name: "course", files: ["answer.schema.json": Array(#"""
-        {"x-cairn": {"path": "users/{uid}/answers/{answerId}",
-                     "pins": {"collection": "lessons", "item": "/lesson", "version": "/lessonVersion"}},
-         "x-merge": "append-only", "type": "object", "required": ["lesson", "answer"],
-         "properties": {"lesson": {"type": "string"}, "lessonVersion": {"type": "string"}, "answer": {"type": "string"}}}
-        """#.utf8)])
+    static let answers = SchemaSetFiles(
+        name: "course",
+        files: [
+            "answer.schema.json": Array(
+                #"""
+                {"x-cairn": {"path": "users/{uid}/answers/{answerId}",
+                             "pins": {"collection": "lessons", "item": "/lesson", "version": "/lessonVersion"}},
+                 "x-merge": "append-only", "type": "object", "required": ["lesson", "answer"],
+                 "properties": {"lesson": {"type": "string"}, "lessonVersion": {"type": "string"}, "answer": {"type": "string"}}}
+                """#.utf8)
+        ])
 
     @Test func aLessonWithAnswersNotYetPushedIsNeverEvicted() throws {
         let world = try World(progress: Self.answers)
         try world.publish("a", cards: 1)
         try world.publish("b", cards: 1)
         _ = try world.download("a", limits: ContentLimits(maxItems: 1))
-        try world.store.put(JSONValue.object(["lesson": .string("a"), "answer": .string("Hallo")]), at: DocumentPath("users/u1/answers/x1"))
-        #expect(try world.store.document(at: DocumentPath("users/u1/answers/x1"))?.field("lessonVersion")
-            == .string(try world.cache.item(collection: "lessons", item: "a")!.commit.hex))
+        try world.store.put(
+            JSONValue.object(["lesson": .string("a"), "answer": .string("Hallo")]), at: DocumentPath("users/u1/answers/x1"))
+        #expect(
+            try world.store.document(at: DocumentPath("users/u1/answers/x1"))?.field("lessonVersion")
+                == .string(try world.cache.item(collection: "lessons", item: "a")!.commit.hex))
         #expect(try world.cache.usage().pending == ["lessons/a": 1])
         let before = world.cacheFiles()
         do {
@@ -241,7 +261,8 @@ import CairnToolTestSupport
         #expect(try world.store.put(answer, at: path) == .unchanged)
         #expect(try world.store.document(at: path)?.field("lessonVersion") == .string(first))
         // Another answer, the item not downloaded: written unpinned.
-        try world.store.put(JSONValue.object(["lesson": .string("a"), "answer": .string("Tschüss")]), at: DocumentPath("users/u1/answers/x2"))
+        try world.store.put(
+            JSONValue.object(["lesson": .string("a"), "answer": .string("Tschüss")]), at: DocumentPath("users/u1/answers/x2"))
         #expect(try world.store.document(at: DocumentPath("users/u1/answers/x2"))?.field("lessonVersion") == nil)
     }
 
@@ -257,7 +278,10 @@ import CairnToolTestSupport
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = ["-o", world.home.contentFolder + "/lock", "sleep", "20"]
         try holder.run()
-        defer { holder.terminate(); holder.waitUntilExit() }
+        defer {
+            holder.terminate()
+            holder.waitUntilExit()
+        }
         Thread.sleep(forTimeInterval: 0.3)
         let started = Date()
         world.now += 5
@@ -308,9 +332,11 @@ import CairnToolTestSupport
         try world.publish("greetings", cards: 1)
         _ = try world.download("greetings")
         let before = world.cacheFiles()
-        for (item, code, words) in [("nowhere", CairnError.Code.notFound, "there is no item lessons/nowhere"),
-                                    ("../up", .invalidInput, "invalid item ID"),
-                                    (".hidden", .invalidInput, "invalid item ID")] {
+        for (item, code, words) in [
+            ("nowhere", CairnError.Code.notFound, "there is no item lessons/nowhere"),
+            ("../up", .invalidInput, "invalid item ID"),
+            (".hidden", .invalidInput, "invalid item ID"),
+        ] {
             do {
                 _ = try world.download(item)
                 Issue.record("\(item) was downloaded")
@@ -322,8 +348,9 @@ import CairnToolTestSupport
         let listener = try UnansweringListener()
         try world.store.setContentTemplate("http://127.0.0.1:\(listener.port)/git/content/{collection}/{item}.git")
         do {
-            _ = try ContentCache(home: world.home).download(collection: "lessons", item: "greetings", for: world.store,
-                                                            options: SyncOptions(retry: .none, networkTimeout: 1))
+            _ = try ContentCache(home: world.home).download(
+                collection: "lessons", item: "greetings", for: world.store,
+                options: SyncOptions(retry: .none, networkTimeout: 1))
             Issue.record("a download from a server that does not answer succeeded")
         } catch {
             #expect(error.code == .network, "\(error.message)")
@@ -333,7 +360,8 @@ import CairnToolTestSupport
         // A collection never downloaded: no folder is left for it.
         try world.store.setContentTemplate(nil)
         #expect(throws: CairnError.self) {
-            try ContentCache(home: world.home).download(collection: "books", item: "b1", for: world.store, options: SyncOptions(retry: .none))
+            try ContentCache(home: world.home).download(
+                collection: "books", item: "b1", for: world.store, options: SyncOptions(retry: .none))
         }
         #expect(!FileManager.default.fileExists(atPath: world.home.contentFolder + "/books"))
     }
@@ -357,8 +385,14 @@ import CairnToolTestSupport
     /// `?` reach the server as the ID; a path takes the ID as it is.
     @Test func anIDIsPercentEncodedInAnHTTPURLAndLeftAsItIsInAPath() throws {
         for (template, collection, item, url) in [
-            ("https://host/c/{collection}/{item}.git", "assessments", "Quiz Ünï 1", "https://host/c/assessments/Quiz%20%C3%9Cn%C3%AF%201.git"),
-            ("http://u1@host:8080/git/content/{collection}/{item}.git", "é t", "a%b#c?d+e", "http://u1@host:8080/git/content/%C3%A9%20t/a%25b%23c%3Fd%2Be.git"),
+            (
+                "https://host/c/{collection}/{item}.git", "assessments", "Quiz Ünï 1",
+                "https://host/c/assessments/Quiz%20%C3%9Cn%C3%AF%201.git"
+            ),
+            (
+                "http://u1@host:8080/git/content/{collection}/{item}.git", "é t", "a%b#c?d+e",
+                "http://u1@host:8080/git/content/%C3%A9%20t/a%25b%23c%3Fd%2Be.git"
+            ),
             ("https://host/c/{collection}/{item}.git", "books", "b-1_x.y~z", "https://host/c/books/b-1_x.y~z.git"),
             ("/srv/cairn/content/{collection}/{item}.git", "assessments", "Quiz Ünï 1", "/srv/cairn/content/assessments/Quiz Ünï 1.git"),
         ] {
@@ -370,33 +404,46 @@ import CairnToolTestSupport
 /// Which items a download evicts, decided alone.
 @Suite(.historiesVerified) struct ContentEvictionTests {
     static func item(_ name: String, size: Int64, downloaded: Int64, expires: Int64, read: Int64? = nil) -> CachedItem {
-        CachedItem(collection: "c", item: name, commit: CheckpointID(hex: String(repeating: "a", count: 40))!, version: 1,
-                   sizeBytes: size, downloadedAt: downloaded, expiresAt: expires, lastAccessedAt: read)
+        CachedItem(
+            collection: "c", item: name, commit: CheckpointID(hex: String(repeating: "a", count: 40))!, version: 1,
+            sizeBytes: size, downloadedAt: downloaded, expiresAt: expires, lastAccessedAt: read)
     }
 
     @Test func anItemWithResponsesNotYetSyncedIsNeverEvicted() throws {
         let items = [Self.item("old", size: 100, downloaded: 0, expires: 10), Self.item("new", size: 100, downloaded: 50, expires: 500)]
         let limits = ContentLimits(budgetBytes: 250, maxItems: 50)
-        let plan = try ContentEviction.plan(items: items, incoming: "c/x", incomingBytes: 100, limits: limits,
-                                            protected: ["c/old"], now: 100).get()
+        let plan = try ContentEviction.plan(
+            items: items, incoming: "c/x", incomingBytes: 100, limits: limits,
+            protected: ["c/old"], now: 100
+        ).get()
         #expect(plan.evicted.map(\.key) == ["c/new"])
-        let refused = ContentEviction.plan(items: items, incoming: "c/x", incomingBytes: 100, limits: limits,
-                                           protected: ["c/old", "c/new"], now: 100)
-        guard case .failure(let shortfall) = refused else { Issue.record("a protected item was evicted"); return }
+        let refused = ContentEviction.plan(
+            items: items, incoming: "c/x", incomingBytes: 100, limits: limits,
+            protected: ["c/old", "c/new"], now: 100)
+        guard case .failure(let shortfall) = refused else {
+            Issue.record("a protected item was evicted")
+            return
+        }
         #expect(shortfall.protected == ["c/new", "c/old"] && shortfall.keptBytes == 200)
     }
 
     @Test func nothingIsEvictedWhenTheDownloadFitsAndTheReplacedVersionIsNotCounted() throws {
         let items = [Self.item("a", size: 100, downloaded: 0, expires: 10), Self.item("b", size: 100, downloaded: 0, expires: 10)]
-        let fits = try ContentEviction.plan(items: items, incoming: "c/c", incomingBytes: 100, limits: ContentLimits(budgetBytes: 300),
-                                            protected: [], now: 100).get()
+        let fits = try ContentEviction.plan(
+            items: items, incoming: "c/c", incomingBytes: 100, limits: ContentLimits(budgetBytes: 300),
+            protected: [], now: 100
+        ).get()
         #expect(fits.evicted.isEmpty)
         // A new version of b replaces b: only its new size counts.
-        let replacing = try ContentEviction.plan(items: items, incoming: "c/b", incomingBytes: 150, limits: ContentLimits(budgetBytes: 250),
-                                                 protected: [], now: 100).get()
+        let replacing = try ContentEviction.plan(
+            items: items, incoming: "c/b", incomingBytes: 150, limits: ContentLimits(budgetBytes: 250),
+            protected: [], now: 100
+        ).get()
         #expect(replacing.evicted.isEmpty)
-        let count = try ContentEviction.plan(items: items, incoming: "c/c", incomingBytes: 1, limits: ContentLimits(maxItems: 2),
-                                             protected: [], now: 5).get()
+        let count = try ContentEviction.plan(
+            items: items, incoming: "c/c", incomingBytes: 1, limits: ContentLimits(maxItems: 2),
+            protected: [], now: 5
+        ).get()
         #expect(count.evicted.map(\.key) == ["c/a"])
     }
 }

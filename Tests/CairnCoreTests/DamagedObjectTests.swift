@@ -1,10 +1,11 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
-import Foundation
-import Testing
-import Git
 import CairnToolTestSupport
+import Foundation
+import Git
+import Testing
+
+@testable import CairnCore
 
 /// The bytes of a store's packs and pack indexes flipped in turn: reading the documents of
 /// HEAD either gives exactly what was written or fails as a corrupt store, never other content.
@@ -66,8 +67,9 @@ import CairnToolTestSupport
                 } catch {
                     // A damaged pack index is found when the store is opened.
                     refused += paths.count
-                    #expect(error.code == .corrupt && error.message.contains("corrupt store"),
-                            "byte \(position) of \(file): \(error.message)")
+                    #expect(
+                        error.code == .corrupt && error.message.contains("corrupt store"),
+                        "byte \(position) of \(file): \(error.message)")
                     continue
                 }
                 for path in paths {
@@ -79,8 +81,9 @@ import CairnToolTestSupport
                         }
                     } catch {
                         refused += 1
-                        #expect(error.code == .corrupt && error.message.contains("corrupt store"),
-                                "byte \(position) of \(file): \(error.message)")
+                        #expect(
+                            error.code == .corrupt && error.message.contains("corrupt store"),
+                            "byte \(position) of \(file): \(error.message)")
                     }
                 }
             }

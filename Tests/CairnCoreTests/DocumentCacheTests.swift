@@ -1,8 +1,9 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import CairnCore
 
 #if canImport(Glibc)
 import Glibc

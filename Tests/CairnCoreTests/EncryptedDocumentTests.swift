@@ -1,9 +1,9 @@
 import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// A document sealed with the store's key: the same document at the same path under the same
 /// key is the same bytes on every device, anything else is different bytes; it opens only at
@@ -18,7 +18,8 @@ import CairnToolTestSupport
     /// change without a new format version.
     @Test func formatOneIsTheSchemeItsDocumentationDescribes() throws {
         let plaintext = Array(#"{"title":"Moby-Dick; or, The Whale"}"#.utf8)
-        let expected = "434149524e0001331c3c62ef714b30001675736572732f75312f626f6f6b732f62312e6a736f6ed6656f820925303e5099ff613e29b0be6e58770d31f88ab13ae49b88b6c0a4f10f78cd37c66ee5fab202061bb444120aa6f83de66f99a19e3259270dfdac175a"
+        let expected =
+            "434149524e0001331c3c62ef714b30001675736572732f75312f626f6f6b732f62312e6a736f6ed6656f820925303e5099ff613e29b0be6e58770d31f88ab13ae49b88b6c0a4f10f78cd37c66ee5fab202061bb444120aa6f83de66f99a19e3259270dfdac175a"
         let sealed = try cipher.seal(plaintext, at: path("users/u1/books/b1"))
         #expect(hex(sealed) == expected)
         #expect(key.id.description == "331c3c62ef714b30")
@@ -92,14 +93,20 @@ import CairnToolTestSupport
                 case 6:
                     #expect(error?.message.contains("is in cipher format \(1 ^ flip)") == true, "byte \(index)")
                 case 7..<15:
-                    #expect(error?.code == .notFound && error?.message.contains("which is not among the keys given (\(key.id))") == true, "byte \(index)")
+                    #expect(
+                        error?.code == .notFound && error?.message.contains("which is not among the keys given (\(key.id))") == true,
+                        "byte \(index)")
                 case 15..<17:
                     // Another length: the path read from the header is another, or runs past the end.
-                    #expect(error?.message.contains("it was encrypted for") == true || error?.message.contains("is cut short") == true, "byte \(index)")
+                    #expect(
+                        error?.message.contains("it was encrypted for") == true || error?.message.contains("is cut short") == true,
+                        "byte \(index)")
                 case 17..<39:
                     #expect(error?.message.contains("it was encrypted for ") == true, "byte \(index)")
                 default:
-                    #expect(error?.code == .corrupt && error?.message.contains("it fails authentication under key \(key.id)") == true, "byte \(index)")
+                    #expect(
+                        error?.code == .corrupt && error?.message.contains("it fails authentication under key \(key.id)") == true,
+                        "byte \(index)")
                 }
             }
         }
@@ -115,7 +122,10 @@ import CairnToolTestSupport
     @Test func aBlobMovedToAnotherPathFailsToOpen() throws {
         let sealed = try cipher.seal(book, at: "users/u1/books/b1.json")
         let error = #expect(throws: CairnError.self) { try cipher.open(sealed, at: path("users/u1/books/b2")) }
-        #expect(error?.description == "cannot decrypt users/u1/books/b2.json: it was encrypted for users/u1/books/b1.json — a blob moved from another path; restore it from the store's history or its remote")
+        #expect(
+            error?.description
+                == "cannot decrypt users/u1/books/b2.json: it was encrypted for users/u1/books/b1.json — a blob moved from another path; restore it from the store's history or its remote"
+        )
         // A header rewritten to name the new path does not pass either: the header is authenticated.
         var renamed = sealed
         renamed[33] = UInt8(ascii: "2")

@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// An app's encrypted store through the library: the app gives its keyring (from Keychain or
 /// KeyStore) in the configuration, and the store reads, writes, merges and rotates with it —
@@ -13,10 +13,16 @@ import CairnToolTestSupport
     let folder = TemporaryFolder()
     let key = StoreKey.generate()
     let options = SyncOptions(retry: .none, sleep: { _ in })
-    static let set = SchemaSetFiles(name: "garden", files: [
-        "plot.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/plots/{id}"},"type":"object","required":["crop"],"properties":{"crop":{"type":"string"},"height":{"type":"integer","x-merge":"max"},"waterings":{"type":"integer","x-merge":"counter"}}}"#.utf8),
-        "harvest.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/harvests/{id}"},"x-merge":"append-only","type":"object","properties":{"kg":{"type":"number"}}}"#.utf8),
-    ])
+    static let set = SchemaSetFiles(
+        name: "garden",
+        files: [
+            "plot.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/plots/{id}"},"type":"object","required":["crop"],"properties":{"crop":{"type":"string"},"height":{"type":"integer","x-merge":"max"},"waterings":{"type":"integer","x-merge":"counter"}}}"#
+                    .utf8),
+            "harvest.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/harvests/{id}"},"x-merge":"append-only","type":"object","properties":{"kg":{"type":"number"}}}"#
+                    .utf8),
+        ])
 
     func home(_ name: String, _ keyring: Keyring?) -> Home {
         Home(root: folder.path + "/" + name, configuration: Configuration(keys: keyring.map { .keyring($0) }))
@@ -112,11 +118,13 @@ import CairnToolTestSupport
     @Test func aDocumentWrittenInTheClearByHandIsSealedByTheScan() throws {
         let store = try home("phone", Keyring(current: key)).createStore("u1", schemaSet: Self.set, encrypted: true)
         try FileManager.default.createDirectory(atPath: store.folder + "/users/u1/plots", withIntermediateDirectories: true)
-        try #"{"crop":"Chard-Aurora","height":1}"#.write(toFile: store.folder + "/users/u1/plots/p2.json", atomically: true, encoding: .utf8)
+        try #"{"crop":"Chard-Aurora","height":1}"#.write(
+            toFile: store.folder + "/users/u1/plots/p2.json", atomically: true, encoding: .utf8)
         try store.checkpoint(scan: true)
         let file = try Data(contentsOf: URL(fileURLWithPath: store.folder + "/users/u1/plots/p2.json"))
         #expect(DocumentCipher.isSealed([UInt8](file)) && file.range(of: Data("Chard".utf8)) == nil)
-        #expect(try store.document(at: DocumentPath("users/u1/plots/p2")) == .object(["crop": .string("Chard-Aurora"), "height": .integer(1)]))
+        #expect(
+            try store.document(at: DocumentPath("users/u1/plots/p2")) == .object(["crop": .string("Chard-Aurora"), "height": .integer(1)]))
         // A sealed file altered by hand stops the scan, with nothing committed.
         var altered = [UInt8](file)
         altered[altered.count - 1] ^= 1

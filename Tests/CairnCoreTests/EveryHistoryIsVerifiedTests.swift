@@ -25,9 +25,15 @@ import Testing
         let made = TestFolders.$current.withValue(folders) { TemporaryFolder("cairn-audit-case") }
         let root = made.path
         _ = try Server.createRepositories(in: root + "/server", uids: ["u1"], cairn: "cairn")
-        let store = try Home(root: root + "/phone").createStore("u1", schemaSet: SchemaSetFiles(name: "notes", files: [
-            "note.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","properties":{"n":{"type":"integer","maximum":5}}}"#.utf8),
-        ]))
+        let store = try Home(root: root + "/phone").createStore(
+            "u1",
+            schemaSet: SchemaSetFiles(
+                name: "notes",
+                files: [
+                    "note.schema.json": Array(
+                        #"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","properties":{"n":{"type":"integer","maximum":5}}}"#
+                            .utf8)
+                ]))
         try store.setRemote(RemoteURL(root + "/server/u1.git"))
         try store.put(.object(["n": .integer(1)]), at: DocumentPath("users/u1/notes/a"))
         try store.sync(SyncOptions(retry: .none))
@@ -58,7 +64,10 @@ import Testing
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         var missing: [String] = []
         var suites = 0
-        for target in ["CairnCLITests", "CairnScenarioTests", "CairnServerTests", "CairnCoreTests", "CairnTestingTests", "CairnSimulationTests", "CairnFrontTests"] {
+        for target in [
+            "CairnCLITests", "CairnScenarioTests", "CairnServerTests", "CairnCoreTests", "CairnTestingTests", "CairnSimulationTests",
+            "CairnFrontTests",
+        ] {
             let folder = tests.appendingPathComponent(target).path
             for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
                 let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)

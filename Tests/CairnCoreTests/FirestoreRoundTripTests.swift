@@ -1,9 +1,9 @@
 import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// Firestore in and out through the library: the documents of each seed app's set go out as
 /// a Firestore export and come back into a fresh store as they were, and an export read in and
@@ -27,7 +27,10 @@ import CairnToolTestSupport
                 let full = next + "/" + name
                 var isFolder: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
-                if isFolder.boolValue { folders.append(full); continue }
+                if isFolder.boolValue {
+                    folders.append(full)
+                    continue
+                }
                 let relative = String(full.dropFirst(store.folder.count + 1).dropLast(".json".count))
                 found[relative] = try store.canonicalBytes(at: DocumentPath(relative))
             }
@@ -72,7 +75,9 @@ import CairnToolTestSupport
         let export = try original.exportFirestore(database: Self.database)
         #expect(export.documents == documents.count)
         // A set that declares date-time strings has them go out as timestamps.
-        let declaresTimes = try shippedSchemaSet(set).files.values.contains { String(decoding: $0, as: UTF8.self).contains("\"date-time\"") }
+        let declaresTimes = try shippedSchemaSet(set).files.values.contains {
+            String(decoding: $0, as: UTF8.self).contains("\"date-time\"")
+        }
         #expect(String(decoding: export.bytes, as: UTF8.self).contains("\"timestampValue\"") == declaresTimes)
         let restored = try home("b").createStore("u1", schemaSet: shippedSchemaSet(set))
         let imported = try restored.importFirestore(export.bytes)
@@ -87,7 +92,8 @@ import CairnToolTestSupport
 
         // The Node tool's form keeps them too, but for an empty document with documents
         // below it: there it is an object holding only __collections__, the way to them.
-        let holders = documents.filter { path, bytes in bytes == Array("{}\n".utf8) && documents.keys.contains { $0.hasPrefix(path + "/") } }
+        let holders = documents.filter { path, bytes in bytes == Array("{}\n".utf8) && documents.keys.contains { $0.hasPrefix(path + "/") }
+        }
         let nodeKeeps = documents.filter { holders[$0.key] == nil }
         let node = try original.exportFirestore(shape: .node)
         let viaNode = try home("c").createStore("u1", schemaSet: shippedSchemaSet(set))
@@ -104,7 +110,8 @@ import CairnToolTestSupport
     @Test func numbersGoOutAsTheirLiteralsSayAndComeBackAsWritten() throws {
         let store = try home("a").createStore("u1", schemaSet: shippedSchemaSet("life-in-uk"))
         try store.put(json(#"{"attemptId":"a1","examId":"practice-1","status":"passed","score":83}"#), at: path("users/u1/examAttempts/a1"))
-        try store.put(json(#"{"attemptId":"a2","examId":"practice-1","status":"passed","score":83.5}"#), at: path("users/u1/examAttempts/a2"))
+        try store.put(
+            json(#"{"attemptId":"a2","examId":"practice-1","status":"passed","score":83.5}"#), at: path("users/u1/examAttempts/a2"))
         let export = try store.exportFirestore(database: Self.database)
         let file = try FirestoreExportFile(parsing: export.bytes)
         #expect(file.documents.map { $0.fields["score"] } == [.integer(83), .double(.double(83.5))])
@@ -114,7 +121,8 @@ import CairnToolTestSupport
         #expect(try back.document(at: path("users/u1/examAttempts/a2"))?.field("score") == .double(83.5))
 
         // A whole double from Firestore, in the same number field: 40.0, and out again as a double.
-        let whole = #"{"documents":[{"name":"projects/p/databases/(default)/documents/users/u1/examAttempts/a3","fields":{"attemptId":{"stringValue":"a3"},"examId":{"stringValue":"practice-1"},"status":{"stringValue":"failed"},"score":{"doubleValue":40}}}]}"#
+        let whole =
+            #"{"documents":[{"name":"projects/p/databases/(default)/documents/users/u1/examAttempts/a3","fields":{"attemptId":{"stringValue":"a3"},"examId":{"stringValue":"practice-1"},"status":{"stringValue":"failed"},"score":{"doubleValue":40}}}]}"#
         try back.importFirestore(Array(whole.utf8))
         #expect(try back.document(at: path("users/u1/examAttempts/a3"))?.field("score") == .double(40))
         let again = try FirestoreExportFile(parsing: try back.exportFirestore().bytes)
@@ -125,7 +133,8 @@ import CairnToolTestSupport
     @Test func anEncryptedStoreExportsItsDocumentsOpened() throws {
         let keyring = Keyring(current: StoreKey.generate())
         let sealed = try home("a", keys: keyring).createStore("u1", schemaSet: shippedSchemaSet("life-in-uk"), encrypted: true)
-        try sealed.put(json(#"{"attemptId":"a1","examId":"practice-1","status":"passed","score":83}"#), at: path("users/u1/examAttempts/a1"))
+        try sealed.put(
+            json(#"{"attemptId":"a1","examId":"practice-1","status":"passed","score":83}"#), at: path("users/u1/examAttempts/a1"))
         try sealed.checkpoint()
         let export = try sealed.exportFirestore(database: Self.database)
         #expect(String(decoding: export.bytes, as: UTF8.self).contains(#""stringValue": "practice-1""#))

@@ -1,9 +1,9 @@
 import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// An export holding every type of Firestore value, written by hand as Firestore's REST API
 /// writes it, read into a store whose set declares the typed places (`format: date-time`,
@@ -11,21 +11,24 @@ import CairnToolTestSupport
 @Suite(.historiesVerified) struct FirestoreValueTypesTests {
     let folder = TemporaryFolder("cairn-firestore-types")
 
-    static let set = SchemaSetFiles(name: "places", files: [
-        "place.schema.json": Array(#"""
-            {"x-cairn": {"path": "users/{uid}/places/{placeId}"}, "type": "object",
-             "properties": {
-               "visitedAt": {"type": "string", "format": "date-time"},
-               "owner": {"type": "string", "x-firestore": "reference"},
-               "photo": {"type": "string", "x-firestore": "bytes"},
-               "where": {"type": "object", "x-firestore": "geopoint", "properties": {"latitude": {"type": "number"}, "longitude": {"type": "number"}}},
-               "rating": {"type": "number"},
-               "visits": {"type": "integer"},
-               "trail": {"type": "array", "items": {"type": "object", "x-firestore": "geopoint"}},
-               "times": {"type": "array", "items": {"type": "string", "format": "date-time"}}
-             }}
-            """#.utf8),
-    ])
+    static let set = SchemaSetFiles(
+        name: "places",
+        files: [
+            "place.schema.json": Array(
+                #"""
+                {"x-cairn": {"path": "users/{uid}/places/{placeId}"}, "type": "object",
+                 "properties": {
+                   "visitedAt": {"type": "string", "format": "date-time"},
+                   "owner": {"type": "string", "x-firestore": "reference"},
+                   "photo": {"type": "string", "x-firestore": "bytes"},
+                   "where": {"type": "object", "x-firestore": "geopoint", "properties": {"latitude": {"type": "number"}, "longitude": {"type": "number"}}},
+                   "rating": {"type": "number"},
+                   "visits": {"type": "integer"},
+                   "trail": {"type": "array", "items": {"type": "object", "x-firestore": "geopoint"}},
+                   "times": {"type": "array", "items": {"type": "string", "format": "date-time"}}
+                 }}
+                """#.utf8)
+        ])
 
     static let name = "projects/demo-progress/databases/(default)/documents/users/u1/places/"
 
@@ -103,14 +106,18 @@ import CairnToolTestSupport
     /// timestamp's type for its exports; a copy without that memory (a clone) exports the text.
     @Test func undeclaredTypedValuesAreKeptNotedAndRemembered() throws {
         let store = try Home(root: folder.path + "/plain").createStore("u1")
-        let export = #"{"documents": [{"name": "projects/p/databases/(default)/documents/users/u1/notes/n1", "fields": {"at": {"timestampValue": "2026-11-22T08:00:00Z"}, "share": {"doubleValue": 3}, "count": {"integerValue": "3"}}}]}"#
+        let export =
+            #"{"documents": [{"name": "projects/p/databases/(default)/documents/users/u1/notes/n1", "fields": {"at": {"timestampValue": "2026-11-22T08:00:00Z"}, "share": {"doubleValue": 3}, "count": {"integerValue": "3"}}}]}"#
         let result = try store.importFirestore(Array(export.utf8))
-        #expect(result.notes.map(\.description) == [
-            #"users/u1/notes/n1 at /at: a timestampValue where the schema set gives a stringValue; kept, and this store remembers its type for export-firestore; declare "format": "date-time" (or "x-firestore": "timestamp") there for every copy to know it"#,
-        ])
-        #expect(try store.document(at: path("users/u1/notes/n1")) == (try json(#"{"at": "2026-11-22T08:00:00Z", "count": 3, "share": 3.0}"#)))
+        #expect(
+            result.notes.map(\.description) == [
+                #"users/u1/notes/n1 at /at: a timestampValue where the schema set gives a stringValue; kept, and this store remembers its type for export-firestore; declare "format": "date-time" (or "x-firestore": "timestamp") there for every copy to know it"#
+            ])
+        #expect(
+            try store.document(at: path("users/u1/notes/n1")) == (try json(#"{"at": "2026-11-22T08:00:00Z", "count": 3, "share": 3.0}"#)))
         let out = try FirestoreExportFile(parsing: store.exportFirestore().bytes)
-        #expect(out.documents.first?.fields == ["at": .timestamp("2026-11-22T08:00:00Z"), "share": .double(.integer(3)), "count": .integer(3)])
+        #expect(
+            out.documents.first?.fields == ["at": .timestamp("2026-11-22T08:00:00Z"), "share": .double(.integer(3)), "count": .integer(3)])
         #expect(out.database == FirestoreDatabase(project: "p"), "the import's database names the export's documents")
         #expect(try store.exportFirestore().bytes == (try JSONParser().parse(export).canonicalBytes()), "the file back, byte for byte")
 
@@ -121,7 +128,9 @@ import CairnToolTestSupport
         // Without the memory (the git folder's file gone, as in a clone), the text.
         try FileManager.default.removeItem(atPath: folder.path + "/plain/u1/.git/cairn/firestore-types.json")
         try store.put(json(#"{"at": "2026-11-22T08:00:00Z", "count": 3, "share": 3.0}"#), at: path("users/u1/notes/n1"))
-        #expect(try FirestoreExportFile(parsing: store.exportFirestore().bytes).documents.first?.fields["at"] == .string("2026-11-22T08:00:00Z"))
+        #expect(
+            try FirestoreExportFile(parsing: store.exportFirestore().bytes).documents.first?.fields["at"] == .string("2026-11-22T08:00:00Z")
+        )
     }
 
     /// The other way round: the file holds plain values where the set types the place — a
@@ -139,10 +148,11 @@ import CairnToolTestSupport
             }}]}
             """
         let result = try store.importFirestore(Array(export.utf8))
-        #expect(result.notes.map { "\($0.pointer) \($0.type) \($0.schemaType)" }.sorted() == [
-            "/photo stringValue bytesValue", "/times/1 stringValue timestampValue", "/visitedAt stringValue timestampValue",
-            "/visits doubleValue integerValue", "/where mapValue geoPointValue",
-        ])
+        #expect(
+            result.notes.map { "\($0.pointer) \($0.type) \($0.schemaType)" }.sorted() == [
+                "/photo stringValue bytesValue", "/times/1 stringValue timestampValue", "/visitedAt stringValue timestampValue",
+                "/visits doubleValue integerValue", "/where mapValue geoPointValue",
+            ])
         #expect(try store.exportFirestore().bytes == (try JSONParser().parse(export).canonicalBytes()), "the file back, byte for byte")
 
         // The memory is of those values: changed, the place is what the schema says again.
@@ -163,7 +173,8 @@ import CairnToolTestSupport
         let second = try store("second")
         let result = try second.importFirestore(node.bytes)
         #expect(result.notes.isEmpty, "\(result.notes)")
-        let fields = try FirestoreExportFile(parsing: second.exportFirestore(database: FirestoreDatabase(project: "demo-progress")).bytes).documents.first?.fields
+        let fields = try FirestoreExportFile(parsing: second.exportFirestore(database: FirestoreDatabase(project: "demo-progress")).bytes)
+            .documents.first?.fields
         #expect(fields?["photo"] == .bytes("AAEC/w=="), "the schema's bytes, not a string the memory made")
     }
 
@@ -181,7 +192,8 @@ import CairnToolTestSupport
         let store = try store("node")
         let result = try store.importFirestore(Array(export.utf8))
         #expect(result.shape == .node && result.database == nil && result.notes.isEmpty)
-        #expect(result.documents.map(\.description) == ["users/u1/places/p1", "users/u1/places/p2"], "u1 holds only collections: no document")
+        #expect(
+            result.documents.map(\.description) == ["users/u1/places/p1", "users/u1/places/p2"], "u1 holds only collections: no document")
         let p1 = try #require(try store.document(at: path("users/u1/places/p1")))
         #expect(p1.field("visitedAt") == .string("2026-11-22T08:00:00.120Z"))
         #expect(p1.field("where") == (try json(#"{"latitude": 51.5, "longitude": -0.125}"#)))

@@ -1,6 +1,7 @@
-@testable import CairnCore
-import Testing
 import CairnToolTestSupport
+import Testing
+
+@testable import CairnCore
 
 /// The header lines the LFS client hands libcurl: as a server gave them, one per name (a
 /// name given again replaces the value, as HTTP names compare without case), an empty value
@@ -13,8 +14,10 @@ import CairnToolTestSupport
     }
 
     @Test func aNameGivenAgainReplacesItsValueInPlace() throws {
-        let result = try lines([("Authorization", "Basic a"), ("Content-Type", "application/octet-stream"),
-                                ("content-type", "application/vnd.git-lfs+json"), ("X-Empty", "")]).get()
+        let result = try lines([
+            ("Authorization", "Basic a"), ("Content-Type", "application/octet-stream"),
+            ("content-type", "application/vnd.git-lfs+json"), ("X-Empty", ""),
+        ]).get()
         #expect(result == ["Authorization: Basic a", "content-type: application/vnd.git-lfs+json", "X-Empty;"])
     }
 

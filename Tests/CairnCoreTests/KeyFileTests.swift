@@ -1,8 +1,8 @@
 import CairnCore
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// Keys as the command line reads them: a key file only its owner can read, one key per line,
 /// the current first; or one key in an environment variable, base64 or hex. Each refusal is
@@ -26,8 +26,9 @@ import CairnToolTestSupport
         #expect(first.current == current && first.previous == [previous])
         #expect(first == second)
         let book = Array(#"{"title":"Middlemarch"}"#.utf8)
-        #expect(try DocumentCipher(keyring: first).seal(book, at: "users/u1/books/b1.json")
-            == DocumentCipher(keyring: second).seal(book, at: "users/u1/books/b1.json"))
+        #expect(
+            try DocumentCipher(keyring: first).seal(book, at: "users/u1/books/b1.json")
+                == DocumentCipher(keyring: second).seal(book, at: "users/u1/books/b1.json"))
         // What a keyring writes, it reads back.
         let copy = try write(first.keyFileText, mode: 0o400, name: "copy.key")
         #expect(try Keyring(contentsOfKeyFile: copy) == first)
@@ -38,7 +39,8 @@ import CairnToolTestSupport
         let file = try write(current.base64 + "\n", mode: mode)
         let error = #expect(throws: CairnError.self) { try Keyring(contentsOfKeyFile: file) }
         let octal = String(repeating: "0", count: 4 - String(mode, radix: 8).count) + String(mode, radix: 8)
-        #expect(error?.description == "key file \(file) has mode \(octal); a key file must be readable by its owner alone (chmod 600 \(file))")
+        #expect(
+            error?.description == "key file \(file) has mode \(octal); a key file must be readable by its owner alone (chmod 600 \(file))")
         #expect(error?.code == .invalidInput)
     }
 
@@ -78,8 +80,14 @@ import CairnToolTestSupport
         let refusals: [(value: String, says: String)] = [
             ("", "CAIRN_KEY is empty; give the store's key, base64 or hex of 32 bytes"),
             (String(hex.dropLast(2)), "CAIRN_KEY is not a key: neither base64 nor hex; give the store's key, base64 or hex of 32 bytes"),
-            (String(hex.dropLast(2)) + "--", "CAIRN_KEY is not a key: neither base64 nor hex; give the store's key, base64 or hex of 32 bytes"),
-            (Data(repeating: 7, count: 16).base64EncodedString(), "CAIRN_KEY holds 16 bytes, not a key; a store key is 32 bytes (256 bits), base64 or hex"),
+            (
+                String(hex.dropLast(2)) + "--",
+                "CAIRN_KEY is not a key: neither base64 nor hex; give the store's key, base64 or hex of 32 bytes"
+            ),
+            (
+                Data(repeating: 7, count: 16).base64EncodedString(),
+                "CAIRN_KEY holds 16 bytes, not a key; a store key is 32 bytes (256 bits), base64 or hex"
+            ),
         ]
         for refusal in refusals {
             let error = #expect(throws: CairnError.self) { try StoreKey(text: refusal.value, source: "CAIRN_KEY") }

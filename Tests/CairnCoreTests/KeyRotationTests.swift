@@ -1,6 +1,6 @@
 import CairnCore
-import Testing
 import CairnToolTestSupport
+import Testing
 
 /// A rotation: the new key seals from then on, the documents sealed before it still open
 /// through the keyring of previous keys, and a key the keyring lacks is named.
@@ -30,7 +30,10 @@ import CairnToolTestSupport
             try DocumentCipher(key: new).open(sealed, at: "users/u1/books/b1.json")
         }
         #expect(error?.code == .notFound)
-        #expect(error?.description == "cannot decrypt users/u1/books/b1.json: it was encrypted with key \(old.id), which is not among the keys given (\(new.id)); give the key file or keyring that holds key \(old.id)")
+        #expect(
+            error?.description
+                == "cannot decrypt users/u1/books/b1.json: it was encrypted with key \(old.id), which is not among the keys given (\(new.id)); give the key file or keyring that holds key \(old.id)"
+        )
     }
 
     @Test func aKeyringHoldsEachKeyOnceAndShowsNoKey() throws {

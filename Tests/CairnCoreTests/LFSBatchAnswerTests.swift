@@ -1,7 +1,8 @@
-@testable import CairnCore
 import CairnMerge
-import Testing
 import CairnToolTestSupport
+import Testing
+
+@testable import CairnCore
 
 /// What Cairn reads from a Git LFS server's batch answer, as servers write it: `"error": null`
 /// beside the actions (some servers list every field of every object), and answers far over
@@ -19,7 +20,13 @@ import CairnToolTestSupport
     }
 
     @Test func aNullErrorIsNoError() throws {
-        let answers = try #require(read([object(Self.oid, #""error":null,"actions":{"upload":{"href":"http://127.0.0.1/o","header":{"X-Token":"t"}},"verify":{"href":"http://127.0.0.1/v"}}"#)]))
+        let answers = try #require(
+            read([
+                object(
+                    Self.oid,
+                    #""error":null,"actions":{"upload":{"href":"http://127.0.0.1/o","header":{"X-Token":"t"}},"verify":{"href":"http://127.0.0.1/v"}}"#
+                )
+            ]))
         guard case .transfer(let href, let headers, let verify)? = answers[Self.oid] else {
             Issue.record("read as \(String(describing: answers[Self.oid]))")
             return
@@ -49,7 +56,9 @@ import CairnToolTestSupport
         // 4,000 objects with a 400-byte header each: about 2 MiB.
         let token = String(repeating: "t", count: 400)
         let oids = (0..<4_000).map { String(repeating: "0", count: 64 - String($0).count) + String($0) }
-        let objects = oids.map { object($0, #""actions":{"download":{"href":"http://127.0.0.1/\#($0)","header":{"Authorization":"\#(token)"}}}"#) }
+        let objects = oids.map {
+            object($0, #""actions":{"download":{"href":"http://127.0.0.1/\#($0)","header":{"Authorization":"\#(token)"}}}"#)
+        }
         let size = objects.joined().utf8.count
         #expect(size > 1 << 20)
         // Read outside the expectation, which would otherwise print 2 MiB when it fails.

@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// A student answers an assessment downloaded for offline use; each answer is pinned to the
 /// version of the assessment it was given against. On sync, Cairn asks the server about that
@@ -12,19 +12,24 @@ import CairnToolTestSupport
 /// discard and download again); deleted, they stay here, flagged, and cannot be submitted.
 /// Nothing is lost: discarded answers stay in history. Offline, writing needs no server.
 @Suite(.historiesVerified) struct ProgressPinnedToContentTests {
-    static let progress = SchemaSetFiles(name: "answers", files: [
-        "response.schema.json": Array(#"""
-            {"x-cairn": {"path": "users/{uid}/responses/{responseId}",
-                         "pins": {"collection": "assessments", "item": "/assessment_id", "version": "/content_version"}},
-             "x-merge": "append-only", "type": "object", "required": ["assessment_id", "content_version"],
-             "properties": {"assessment_id": {"type": "string"}, "content_version": {"type": "string", "pattern": "^[0-9a-f]{40}$"},
-                            "answer": {"type": "string"}}}
-            """#.utf8),
-        "note.schema.json": Array(#"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object"}"#.utf8),
-    ])
-    static let content = SchemaSetFiles(name: "assessments", files: [
-        "assessment.schema.json": Array(#"{"x-cairn": {"content": true, "path": "assessments/{assessmentId}"}, "type": "object"}"#.utf8),
-    ])
+    static let progress = SchemaSetFiles(
+        name: "answers",
+        files: [
+            "response.schema.json": Array(
+                #"""
+                {"x-cairn": {"path": "users/{uid}/responses/{responseId}",
+                             "pins": {"collection": "assessments", "item": "/assessment_id", "version": "/content_version"}},
+                 "x-merge": "append-only", "type": "object", "required": ["assessment_id", "content_version"],
+                 "properties": {"assessment_id": {"type": "string"}, "content_version": {"type": "string", "pattern": "^[0-9a-f]{40}$"},
+                                "answer": {"type": "string"}}}
+                """#.utf8),
+            "note.schema.json": Array(#"{"x-cairn": {"path": "users/{uid}/notes/{noteId}"}, "type": "object"}"#.utf8),
+        ])
+    static let content = SchemaSetFiles(
+        name: "assessments",
+        files: [
+            "assessment.schema.json": Array(#"{"x-cairn": {"content": true, "path": "assessments/{assessmentId}"}, "type": "object"}"#.utf8)
+        ])
 
     let folder = TemporaryFolder("cairn-pins")
     var server: String { folder.path + "/server" }
@@ -95,13 +100,15 @@ import CairnToolTestSupport
         // A version the app gives is kept; an item not downloaded leaves the document unpinned,
         // and then its schema (which requires the version) refuses it.
         let given = String(repeating: "a", count: 40)
-        try store.put(.object(["assessment_id": .string("a1"), "content_version": .string(given)]), at: try DocumentPath("users/u1/responses/r2"))
+        try store.put(
+            .object(["assessment_id": .string("a1"), "content_version": .string(given)]), at: try DocumentPath("users/u1/responses/r2"))
         #expect(try store.document(at: try DocumentPath("users/u1/responses/r2"))?.field("content_version") == .string(given))
         #expect(throws: CairnError.self) { try store.put(response("a9", "?"), at: try DocumentPath("users/u1/responses/r3")) }
-        #expect(try store.unsyncedPins() == [
-            PinnedDocument(path: pinned, collection: "assessments", item: "a1", version: version),
-            PinnedDocument(path: try DocumentPath("users/u1/responses/r2"), collection: "assessments", item: "a1", version: given),
-        ])
+        #expect(
+            try store.unsyncedPins() == [
+                PinnedDocument(path: pinned, collection: "assessments", item: "a1", version: version),
+                PinnedDocument(path: try DocumentPath("users/u1/responses/r2"), collection: "assessments", item: "a1", version: given),
+            ])
         // Checkpointed and still never synced: all of them wait to be pushed.
         try store.checkpoint()
         #expect(try store.unsyncedPins().count == 2)
@@ -137,7 +144,9 @@ import CairnToolTestSupport
         #expect(check.documents == paths)
         #expect(held.heldDocuments.map(\.document) == paths)
         // The device holds version 1 only, so the server's is shown by its id.
-        #expect(check.line(for: paths[0]) == "users/u1/responses/r1: assessments/a1 version 1 (\(version.prefix(7))) was updated to version \(updated.prefix(7))")
+        #expect(
+            check.line(for: paths[0])
+                == "users/u1/responses/r1: assessments/a1 version 1 (\(version.prefix(7))) was updated to version \(updated.prefix(7))")
         #expect(held.summary.contains("nothing pushed: 2 documents pinned to content that changed on the server"))
         // Held again on the next sync, until decided.
         #expect(try store.sync(options).held)

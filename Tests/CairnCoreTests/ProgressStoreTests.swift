@@ -1,10 +1,10 @@
 import CairnCore
-import CairnServer
 import CairnMerge
+import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// The store as an app holds it: typed documents, checkpoints on the schema set's schedule
 /// under a clock the test moves, observation of local writes and of what a sync brings.
@@ -39,8 +39,9 @@ import CairnToolTestSupport
 
     @Test func typedDocumentsRoundTrip() throws {
         let store = try open()
-        let attempt = ExamAttempt(attemptId: "a1", examId: "practice-1", status: "passed", score: 83,
-                                  finishedAt: Date(timeIntervalSince1970: 1_730_000_000))
+        let attempt = ExamAttempt(
+            attemptId: "a1", examId: "practice-1", status: "passed", score: 83,
+            finishedAt: Date(timeIntervalSince1970: 1_730_000_000))
         try store.put(attempt, at: "users/u1/examAttempts/\(attempt.attemptId)")
         #expect(try store.get(ExamAttempt.self, at: "users/u1/examAttempts/a1") == attempt)
         #expect(try store.get("users/u1/examAttempts/a1")?.field("finishedAt") == .string("2024-10-27T03:33:20Z"))
@@ -68,8 +69,9 @@ import CairnToolTestSupport
         let store = try open(clock)
         let start = try checkpoints(store)
 
-        try store.put(.object(["attemptId": .string("a1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(80)]),
-                      at: "users/u1/examAttempts/a1")
+        try store.put(
+            .object(["attemptId": .string("a1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(80)]),
+            at: "users/u1/examAttempts/a1")
         #expect(try checkpoints(store) == start + 1, "immediate: committed before put returned")
         #expect(try pending(store) == 0)
 
@@ -93,7 +95,9 @@ import CairnToolTestSupport
         func book(_ sections: Int) -> JSONValue {
             var entries: JSONObject = [:]
             for index in 1...sections { entries["s\(index)"] = .object(["completed": .bool(true), "updatedAt": .integer(Int64(index))]) }
-            return .object(["schemaVersion": .integer(1), "bookId": .string("b1"), "sections": .object(entries), "updatedAt": .integer(Int64(sections))])
+            return .object([
+                "schemaVersion": .integer(1), "bookId": .string("b1"), "sections": .object(entries), "updatedAt": .integer(Int64(sections)),
+            ])
         }
         try store.put(book(1), at: "users/u1/books/b1")
         clock.advance(by: 3)
@@ -129,8 +133,9 @@ import CairnToolTestSupport
 
         try phone.put(.object(["schemaVersion": .integer(1), "bookId": .string("b1"), "sections": .object([:])]), at: "users/u1/books/b1")
         #expect(await all.next() == [try DocumentPath("users/u1/books/b1")])
-        try tablet.put(.object(["attemptId": .string("t1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(70)]),
-                       at: "users/u1/examAttempts/t1")
+        try tablet.put(
+            .object(["attemptId": .string("t1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(70)]),
+            at: "users/u1/examAttempts/t1")
         try await phone.sync(SyncOptions(retry: .none))
         try await tablet.sync(SyncOptions(retry: .none))
         #expect(await iterator.next() == [try DocumentPath("users/u1/books/b1")], "the tablet hears of the phone's book after its sync")
@@ -143,9 +148,12 @@ import CairnToolTestSupport
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    try store.put(.object(["attemptId": .string("a\(index)"), "examId": .string("practice-1"),
-                                           "status": .string("passed"), "score": .integer(Int64(index))]),
-                                  at: "users/u1/examAttempts/a\(index)")
+                    try store.put(
+                        .object([
+                            "attemptId": .string("a\(index)"), "examId": .string("practice-1"),
+                            "status": .string("passed"), "score": .integer(Int64(index)),
+                        ]),
+                        at: "users/u1/examAttempts/a\(index)")
                 }
             }
             try await group.waitForAll()
@@ -167,13 +175,15 @@ import CairnToolTestSupport
         let tablet = try ProgressStore(home: home("tablet"), user: "u1", clock: ManualClock())
 
         phone.startSyncing(every: 300, options: SyncOptions(retry: .none))
-        try tablet.put(.object(["attemptId": .string("t1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(70)]),
-                       at: "users/u1/examAttempts/t1")
+        try tablet.put(
+            .object(["attemptId": .string("t1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(70)]),
+            at: "users/u1/examAttempts/t1")
         try await tablet.sync(SyncOptions(retry: .none))
-        clock.advance(by: 0)       // the first round: at once
+        clock.advance(by: 0)  // the first round: at once
         #expect(try phone.list("users/u1/examAttempts") == ["t1"])
-        try tablet.put(.object(["attemptId": .string("t2"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(71)]),
-                       at: "users/u1/examAttempts/t2")
+        try tablet.put(
+            .object(["attemptId": .string("t2"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(71)]),
+            at: "users/u1/examAttempts/t2")
         try await tablet.sync(SyncOptions(retry: .none))
         clock.advance(by: 299)
         #expect(try phone.list("users/u1/examAttempts") == ["t1"])
@@ -189,8 +199,9 @@ import CairnToolTestSupport
     @Test func anAnonymousUsersProgressIsImportedThenDeleted() async throws {
         try home().createStore("anon-1", schemaSet: shippedSchemaSet("life-in-uk"))
         let anonymous = try ProgressStore(home: home(), user: "anon-1", clock: ManualClock())
-        try anonymous.put(.object(["attemptId": .string("a1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(60)]),
-                          at: "users/anon-1/examAttempts/a1")
+        try anonymous.put(
+            .object(["attemptId": .string("a1"), "examId": .string("practice-1"), "status": .string("passed"), "score": .integer(60)]),
+            at: "users/anon-1/examAttempts/a1")
         let account = try open()
         let changes = account.changes()
         var seen = changes.makeAsyncIterator()

@@ -1,8 +1,9 @@
-@testable import CairnCore
 import CairnMerge
-import Testing
 import CairnTestSupport
 import CairnToolTestSupport
+import Testing
+
+@testable import CairnCore
 
 /// Which documents a server's refusal names.
 @Suite(.historiesVerified) struct PushRefusalTests {

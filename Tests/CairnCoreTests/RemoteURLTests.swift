@@ -1,8 +1,8 @@
 import CairnCore
-import Testing
 import CairnTestSupport
-import Git
 import CairnToolTestSupport
+import Git
+import Testing
 
 /// What `init --remote`, `remote set` and `clone` accept, and what they keep.
 @Suite(.historiesVerified) struct RemoteURLTests {
@@ -36,8 +36,11 @@ import CairnToolTestSupport
         #expect(remote.credentials(fallingBackOn: .standard) == Credentials(username: "u1", password: "p@ss:word"))
         let plain = try RemoteURL("https://host/git/u1.git")
         #expect(plain.credentials(fallingBackOn: .standard) == nil)
-        #expect(plain.credentials(fallingBackOn: Configuration(username: "u1", password: "x")) == Credentials(username: "u1", password: "x"))
-        #expect(try RemoteURL("https://u1@host/git/u1.git").credentials(fallingBackOn: Configuration(password: "x")) == Credentials(username: "u1", password: "x"))
+        #expect(
+            plain.credentials(fallingBackOn: Configuration(username: "u1", password: "x")) == Credentials(username: "u1", password: "x"))
+        #expect(
+            try RemoteURL("https://u1@host/git/u1.git").credentials(fallingBackOn: Configuration(password: "x"))
+                == Credentials(username: "u1", password: "x"))
         #expect(try RemoteURL("/srv/u1.git").credentials(fallingBackOn: Configuration(username: "u1", password: "x")) == nil)
     }
 

@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// A restore from a repository on this machine (a path or file:// remote) copies the remote's
 /// object files, as `git clone` of a local path does, instead of having libgit2 build and
@@ -22,8 +22,9 @@ import CairnToolTestSupport
         let phone = try home("phone").createStore("u1", schemaSet: shippedSchemaSet("life-in-uk"))
         try phone.setRemote(RemoteURL(server + "/u1.git"))
         for number in 0..<2 {
-            try phone.put(.object(["schemaVersion": .integer(1), "bookId": .string("b\(number)"), "sections": .object([:])]),
-                          at: DocumentPath("users/u1/books/b\(number)"))
+            try phone.put(
+                .object(["schemaVersion": .integer(1), "bookId": .string("b\(number)"), "sections": .object([:])]),
+                at: DocumentPath("users/u1/books/b\(number)"))
             _ = try phone.checkpoint(message: "book \(number)")
             _ = try phone.sync(SyncOptions(retry: .none))
         }

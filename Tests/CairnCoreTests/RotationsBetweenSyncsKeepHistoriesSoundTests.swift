@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// An encrypted store on three devices under random sequences of writes, syncs, key
 /// rotations and devices learning the newest keyring at their own pace (an app's keychain
@@ -47,7 +47,9 @@ import CairnToolTestSupport
         try phone.setRemote(remote)
         var waterings: [String: Int64] = [:]
         for plot in Self.plots {
-            try phone.put(.object(["crop": .string("crop \(plot)"), "height": .integer(1), "waterings": .integer(0)]), at: DocumentPath("users/u1/plots/\(plot)"))
+            try phone.put(
+                .object(["crop": .string("crop \(plot)"), "height": .integer(1), "waterings": .integer(0)]),
+                at: DocumentPath("users/u1/plots/\(plot)"))
             waterings[plot] = 0
         }
         try phone.sync(options)
@@ -71,7 +73,8 @@ import CairnToolTestSupport
                     fail("\(plot) has no count on \(device)")
                     return rotations
                 }
-                try store.put(.object(["crop": .string("crop \(plot)"), "height": .integer(1), "waterings": .integer(count + more)]), at: path)
+                try store.put(
+                    .object(["crop": .string("crop \(plot)"), "height": .integer(1), "waterings": .integer(count + more)]), at: path)
                 waterings[plot]! += more
             case 45..<75:
                 log.append("\(device) syncs\(holdsAll ? "" : " (an older keyring)")")
@@ -121,7 +124,9 @@ import CairnToolTestSupport
             let store = try open(device)
             for plot in Self.plots {
                 let count = try store.document(at: DocumentPath("users/u1/plots/\(plot)"))?.field("waterings")
-                if count != .integer(waterings[plot]!) { fail("\(plot) on \(device) counts \(String(describing: count)), the model \(waterings[plot]!)") }
+                if count != .integer(waterings[plot]!) {
+                    fail("\(plot) on \(device) counts \(String(describing: count)), the model \(waterings[plot]!)")
+                }
             }
         }
         // The first key alone: what it opens is judged, and every rotation after it is named.

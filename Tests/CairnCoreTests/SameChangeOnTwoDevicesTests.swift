@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnServer
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// Two devices make the same change to the same checkpoint in the same second. Without
 /// something of the device in the commit, both would make the very same commit — one commit,
@@ -13,7 +13,8 @@ import CairnToolTestSupport
 @Suite(.historiesVerified) struct SameChangeOnTwoDevicesTests {
     @Test func theSameIncrementInTheSameSecondCountsTwice() throws {
         let folder = TemporaryFolder()
-        let schema = #"{"x-cairn":{"path":"users/{uid}/counts/{id}"},"type":"object","properties":{"n":{"type":"integer","x-merge":"counter"}}}"#
+        let schema =
+            #"{"x-cairn":{"path":"users/{uid}/counts/{id}"},"type":"object","properties":{"n":{"type":"integer","x-merge":"counter"}}}"#
         let set = SchemaSetFiles(name: "counts", files: ["count.schema.json": Array(schema.utf8)])
         _ = try Server.createRepositories(in: folder.path + "/server", uids: ["u1"], cairn: "cairn")
         let remote = try RemoteURL(folder.path + "/server/u1.git")

@@ -1,9 +1,10 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// One writer at a time; a lock that outlived its process is recovered.
 @Suite(.historiesVerified) struct StoreLockTests {
@@ -82,8 +83,9 @@ import CairnToolTestSupport
         let store = try home.createStore("u1")
         let gitdir = store.folder + "/.git/"
         // Its lock files are newer than its start.
-        try leaveKilledWriter(in: gitdir, started: Int(Date().timeIntervalSince1970) - 5,
-                              locks: ["index.lock", "refs/heads/main.lock", "sharedindex.0123.lock"])
+        try leaveKilledWriter(
+            in: gitdir, started: Int(Date().timeIntervalSince1970) - 5,
+            locks: ["index.lock", "refs/heads/main.lock", "sharedindex.0123.lock"])
         try store.put(JSONParser().parse("{}"), at: DocumentPath("users/u1/books/b1"))
         #expect(try store.checkpoint().id != nil)
         for name in ["index.lock", "refs/heads/main.lock", "sharedindex.0123.lock"] {

@@ -1,15 +1,15 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// Writes, reads, deletes and lists, as an app or the command line uses the store.
 @Suite(.historiesVerified) struct StoreTests {
     let folder = TemporaryFolder()
     var home: Home { Home(root: folder.path + "/home") }
-
 
     @Test func putWritesCanonicalJSONToTheDocumentsFile() throws {
         let store = try home.createStore("u1")
@@ -114,9 +114,10 @@ import CairnToolTestSupport
         #expect(throws: CairnError.self) { try store.delete(path("users/u1/profiles/p1")) }
         #expect(try store.document(at: path("users/u1/profiles/p1")) != nil)
         let removed = try store.delete(path("users/u1/profiles/p1"), recursive: true)
-        #expect(removed.map(\.description) == [
-            "users/u1/profiles/p1", "users/u1/profiles/p1/habits/h1", "users/u1/profiles/p1/habits/h1/messages/m1",
-        ])
+        #expect(
+            removed.map(\.description) == [
+                "users/u1/profiles/p1", "users/u1/profiles/p1/habits/h1", "users/u1/profiles/p1/habits/h1/messages/m1",
+            ])
         #expect(!FileManager.default.fileExists(atPath: store.folder + "/users/u1/profiles"))
         #expect(throws: CairnError.self) { try store.delete(path("users/u1/profiles/p1")) }
     }

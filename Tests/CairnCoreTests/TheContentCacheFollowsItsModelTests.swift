@@ -1,9 +1,9 @@
 import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// The content cache under random sequences of what authors and a learner do — publish a
 /// version (sometimes one that breaks the content set), download, read, answer (pinned to
@@ -50,8 +50,9 @@ import CairnToolTestSupport
                 taken = newest
             }
             let passedOver = newer.isEmpty ? previous!.passedOver : newer.filter { !versions[$0].valid }.map { versions[$0].commit }
-            let made = Held(index: taken, commit: versions[taken].commit, passedOver: passedOver, downloadedAt: now,
-                            expiresAt: now + limits.expirySeconds, readAt: previous?.readAt)
+            let made = Held(
+                index: taken, commit: versions[taken].commit, passedOver: passedOver, downloadedAt: now,
+                expiresAt: now + limits.expirySeconds, readAt: previous?.readAt)
             // Room: expired first (earliest expiry), then the least recently used; never one
             // with answers not yet pushed.
             var staying = held.keys.filter { $0 != item }
@@ -109,8 +110,10 @@ import CairnToolTestSupport
                 let title = "v\(model.published[item, default: []].count + 1)"
                 let card = broken ? ["lessons/\(item)/cards/c1.json": #"{"front": "no back"}"#] : [:]
                 try world.publish(item, cards: 1, title: title, extra: card)
-                let commit = try runBounded("/usr/bin/git", ["--git-dir", world.server + "/content/lessons/\(item).git", "rev-parse", "main"])
-                    .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let commit = try runBounded(
+                    "/usr/bin/git", ["--git-dir", world.server + "/content/lessons/\(item).git", "rev-parse", "main"]
+                )
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 model.published[item, default: []].append((commit, !broken, title))
                 log.append("publish \(item) \(title)\(broken ? " (broken)" : "")")
             case 30..<65:
@@ -149,8 +152,9 @@ import CairnToolTestSupport
                 guard let held = model.held[item] else { continue }
                 answers += 1
                 log.append("answer \(item) (x\(answers))")
-                try world.store.put(.object(["lesson": .string(item), "answer": .string("answer \(answers)")]),
-                                    at: DocumentPath("users/u1/answers/x\(answers)"))
+                try world.store.put(
+                    .object(["lesson": .string(item), "answer": .string("answer \(answers)")]),
+                    at: DocumentPath("users/u1/answers/x\(answers)"))
                 model.pending[item, default: []].append(held.commit)
             case 85..<92:
                 log.append("sync")

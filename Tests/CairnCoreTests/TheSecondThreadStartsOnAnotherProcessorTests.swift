@@ -1,6 +1,7 @@
-@testable import CairnCore
 import Synchronization
 import Testing
+
+@testable import CairnCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,12 @@
-@testable import CairnCore
 import CairnMerge
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Git
 import GitFormat
 import Testing
-import CairnToolTestSupport
+
+@testable import CairnCore
 
 /// The store's tree merge, which reads only what differs, against the merge of whole stores
 /// (`SchemaSet.mergeDocuments`): the same documents and the same records, the same tree id
@@ -42,26 +43,36 @@ import CairnToolTestSupport
     /// Random life-in-uk stores: a base and two devices' edits of it.
     static func randomStores(_ random: inout SplitMix) -> [[DocumentPath: JSONValue]] {
         func attempt(_ id: String) -> JSONValue {
-            .object(["attemptId": .string(id), "examId": .string("practice-1"), "status": .string("passed"),
-                     "score": .integer(Int64.random(in: 0...100, using: &random))])
+            .object([
+                "attemptId": .string(id), "examId": .string("practice-1"), "status": .string("passed"),
+                "score": .integer(Int64.random(in: 0...100, using: &random)),
+            ])
         }
         func book(_ id: String, _ sections: Int) -> JSONValue {
             var entries: JSONObject = [:]
             for index in 0..<sections where Bool.random(using: &random) {
-                entries["s\(index)"] = .object(["completed": .bool(Bool.random(using: &random)),
-                                                "updatedAt": .integer(Int64.random(in: 1...50, using: &random))])
+                entries["s\(index)"] = .object([
+                    "completed": .bool(Bool.random(using: &random)),
+                    "updatedAt": .integer(Int64.random(in: 1...50, using: &random)),
+                ])
             }
-            return .object(["schemaVersion": .integer(1), "bookId": .string(id), "sections": .object(entries),
-                            "updatedAt": .integer(Int64.random(in: 1...50, using: &random))])
+            return .object([
+                "schemaVersion": .integer(1), "bookId": .string(id), "sections": .object(entries),
+                "updatedAt": .integer(Int64.random(in: 1...50, using: &random)),
+            ])
         }
         func summary() -> JSONValue {
-            .object(["schemaVersion": .integer(1),
-                     "favorites": .object(["Q\(Int.random(in: 1...4, using: &random))": .bool(true)]),
-                     "examSummaries": .object(["practice-1": .object([
+            .object([
+                "schemaVersion": .integer(1),
+                "favorites": .object(["Q\(Int.random(in: 1...4, using: &random))": .bool(true)]),
+                "examSummaries": .object([
+                    "practice-1": .object([
                         "attemptCount": .integer(Int64.random(in: 0...9, using: &random)),
                         "bestScore": .integer(Int64.random(in: 0...100, using: &random)),
                         "lastCompletedAt": .string("2025-12-0\(Int.random(in: 1...9, using: &random))T10:00:00Z"),
-                     ])])])
+                    ])
+                ]),
+            ])
         }
         func edit(_ store: [DocumentPath: JSONValue], _ device: String) -> [DocumentPath: JSONValue] {
             var store = store
@@ -71,8 +82,9 @@ import CairnToolTestSupport
                 case 1: store[try! DocumentPath("users/u1/books/b\(Int.random(in: 0...2, using: &random))")] = book("b", 5)
                 case 2: store[try! DocumentPath("users/u1/progress/exam")] = summary()
                 case 3: store[try! DocumentPath("users/u1/examInProgress/p\(Int.random(in: 0...1, using: &random))")] = nil
-                default: store[try! DocumentPath("users/u1/examInProgress/p\(Int.random(in: 0...1, using: &random))")] =
-                    .object(["examId": .string("p"), "clientUpdatedAt": .integer(Int64.random(in: 1...9, using: &random))])
+                default:
+                    store[try! DocumentPath("users/u1/examInProgress/p\(Int.random(in: 0...1, using: &random))")] =
+                        .object(["examId": .string("p"), "clientUpdatedAt": .integer(Int64.random(in: 1...9, using: &random))])
                 }
             }
             return store
@@ -103,7 +115,10 @@ import CairnToolTestSupport
             let differing = Set(found.keys).union(expected.documents.keys).filter {
                 found[$0]?.canonicalBytes() != expected.documents[$0]?.canonicalBytes()
             }
-            #expect(differing.isEmpty, "round \(round): not the whole-store merge at \(differing.sorted().map { "\($0): \(found[$0]?.canonicalText ?? "-") vs \(expected.documents[$0]?.canonicalText ?? "-")" })")
+            #expect(
+                differing.isEmpty,
+                "round \(round): not the whole-store merge at \(differing.sorted().map { "\($0): \(found[$0]?.canonicalText ?? "-") vs \(expected.documents[$0]?.canonicalText ?? "-")" })"
+            )
             #expect(outcome.conflicts == expected.conflicts, "round \(round): other conflict records")
         }
     }
@@ -137,7 +152,8 @@ import CairnToolTestSupport
         phone[try DocumentPath("users/u1/profiles/+447700900123")] = .object(["phoneNumber": .string("+447700900123")])
         let broken = try repository.writeBlob(Array(#"{"phoneNumber": "+447700900456""#.utf8))
         let tablet = try repository.updateTree(
-            tree(base), with: [.upsert(path: "users/u1/profiles/+447700900456.json", id: broken, mode: 0o100644)]).id
+            tree(base), with: [.upsert(path: "users/u1/profiles/+447700900456.json", id: broken, mode: 0o100644)]
+        ).id
         let merge = StoreMerge(repository: repository, schemaSet: set, codec: .plain)
         for (ours, theirs) in [(try tree(phone), tablet), (tablet, try tree(phone))] {
             let error = try #require(throws: CairnError.self) { try merge.merge(base: tree(base), ours: ours, theirs: theirs) }
@@ -151,8 +167,11 @@ import CairnToolTestSupport
     /// the merge reads only documents of kinds that declare asset fields.
     @Test func aPointerLeftBelowADocumentWithoutAssetFieldsGoesInAMerge() throws {
         let set = try SchemaSet(files: [
-            "entry.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/entries/{id}","assets":{"photo":{}}},"x-merge":"append-only","type":"object","properties":{"at":{"type":"string"},"photo":{"type":["object","null"]}}}"#.utf8),
-            "note.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","properties":{"text":{"type":"string"}}}"#.utf8),
+            "entry.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/entries/{id}","assets":{"photo":{}}},"x-merge":"append-only","type":"object","properties":{"at":{"type":"string"},"photo":{"type":["object","null"]}}}"#
+                    .utf8),
+            "note.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/notes/{id}"},"type":"object","properties":{"text":{"type":"string"}}}"#.utf8),
         ])
         let note = try DocumentPath("users/u1/notes/n1")
         let base: [DocumentPath: JSONValue] = [note: .object(["text": .string("a")])]
@@ -176,7 +195,9 @@ import CairnToolTestSupport
     /// else, so the merge counts in full rather than move it by difference.
     @Test func aCountWhoseDefinitionChangedIsCountedInFull() throws {
         func set(_ filter: String) -> [UInt8] {
-            Array(#"{"x-cairn":{"path":"users/{uid}/gardens/{id}"},"type":"object","properties":{"plants":{"type":"integer","x-merge":{"derive":{"countDocuments":"plants"\#(filter)}}}}}"#.utf8)
+            Array(
+                #"{"x-cairn":{"path":"users/{uid}/gardens/{id}"},"type":"object","properties":{"plants":{"type":"integer","x-merge":{"derive":{"countDocuments":"plants"\#(filter)}}}}}"#
+                    .utf8)
         }
         let plant = #"{"x-cairn":{"path":"users/{uid}/gardens/{g}/plants/{id}"},"type":"object"}"#
         let (every, ripe) = (set(""), set(#","where":{"ripe":true}"#))
@@ -188,9 +209,12 @@ import CairnToolTestSupport
         var theirs = base
         theirs[try DocumentPath("users/u1/gardens/g1/plants/p3")] = .object(["ripe": .bool(true)])
         func withSet(_ documents: [DocumentPath: JSONValue], _ schema: [UInt8]) throws -> ObjectID {
-            try repository.updateTree(tree(documents), with: [
-                .upsert(path: StoreLayout.schemaFolder + "/garden.schema.json", id: repository.writeBlob(schema), mode: 0o100644),
-            ]).id
+            try repository.updateTree(
+                tree(documents),
+                with: [
+                    .upsert(path: StoreLayout.schemaFolder + "/garden.schema.json", id: repository.writeBlob(schema), mode: 0o100644)
+                ]
+            ).id
         }
         let outcome = try StoreMerge(repository: repository, schemaSet: merging, codec: .plain)
             .merge(base: withSet(base, every), ours: withSet(base, ripe), theirs: withSet(theirs, every))
@@ -209,21 +233,25 @@ import CairnToolTestSupport
         }
         let path = try DocumentPath("users/u1/progress/exam")
         func summary(_ count: Int64) -> [DocumentPath: JSONValue] {
-            [path: .object(["schemaVersion": .integer(1), "examSummaries": .object(["practice-1": .object(["attemptCount": .integer(count)])])])]
+            [
+                path: .object([
+                    "schemaVersion": .integer(1), "examSummaries": .object(["practice-1": .object(["attemptCount": .integer(count)])]),
+                ])
+            ]
         }
         func count(_ commitID: ObjectID) throws -> JSONValue? {
             try documents(repository.commit(commitID).treeID)[path]?.field("examSummaries")?.field("practice-1")?.field("attemptCount")
         }
         let base = try commit(tree(summary(1)), [])
-        let phone = try commit(tree(summary(2)), [base])      // +1 on the phone
-        let tablet = try commit(tree(summary(4)), [base])     // +3 on the tablet
+        let phone = try commit(tree(summary(2)), [base])  // +1 on the phone
+        let tablet = try commit(tree(summary(4)), [base])  // +3 on the tablet
         // Each device merges the other's commit: both get 5.
         let phoneMerge = try commit(merge.merge(commit: phone, with: tablet).tree, [phone, tablet])
         let tabletMerge = try commit(merge.merge(commit: tablet, with: phone).tree, [tablet, phone])
         #expect(try count(phoneMerge) == .integer(5))
         #expect(try count(tabletMerge) == .integer(5))
         // Then more on each side, and a merge with two merge bases.
-        let phoneLater = try commit(tree(summary(6)), [phoneMerge])    // +1
+        let phoneLater = try commit(tree(summary(6)), [phoneMerge])  // +1
         let tabletLater = try commit(tree(summary(7)), [tabletMerge])  // +2
         #expect(try repository.mergeBases(phoneLater, tabletLater).count == 2)
         let final = try commit(merge.merge(commit: phoneLater, with: tabletLater).tree, [phoneLater, tabletLater])
@@ -254,6 +282,8 @@ import CairnToolTestSupport
         #expect(merged[message] == nil, "what nobody changed stays deleted")
         #expect(outcome.conflicts.contains { $0.document == profile && $0.policy == .cascade && $0.replaced == nil })
         #expect(try merge.merge(base: tree(base), ours: tree(changed), theirs: tree(deleted)).tree == outcome.tree)
-        #expect(merged.mapValues { $0.canonicalBytes() } == set.mergeDocuments(base: base, ours: deleted, theirs: changed).documents.mapValues { $0.canonicalBytes() })
+        #expect(
+            merged.mapValues { $0.canonicalBytes() }
+                == set.mergeDocuments(base: base, ours: deleted, theirs: changed).documents.mapValues { $0.canonicalBytes() })
     }
 }

@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import CairnCore
-@testable import CairnFront
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import NIOCore
 import Testing
+
+@testable import CairnCore
+@testable import CairnFront
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A backend that goes on running once the server reads no more of its stdout is ended, as
 /// git's backend must be when it spins on an empty stdin after its answer; one that ends on

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnCore
 import CairnMerge
 import CairnTestSupport
@@ -8,6 +5,10 @@ import CairnToolTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How a device gets its token: `CAIRN_TOKEN`, a command kept in the store that prints one
 /// (asked again, with `CAIRN_TOKEN_FRESH=1`, when the server refuses the last), or the app's
@@ -37,12 +38,14 @@ import Testing
         try expired.write(toFile: folder.path + "/expired", atomically: true, encoding: .utf8)
         try fresh.write(toFile: folder.path + "/fresh", atomically: true, encoding: .utf8)
         // What an app's helper does: the cached token, or a new one when asked for a fresh one.
-        let command = "echo asked >> '\(folder.path)/asks'; if [ \"$CAIRN_TOKEN_FRESH\" = 1 ]; then cat '\(folder.path)/fresh'; else cat '\(folder.path)/expired'; fi"
+        let command =
+            "echo asked >> '\(folder.path)/asks'; if [ \"$CAIRN_TOKEN_FRESH\" = 1 ]; then cat '\(folder.path)/fresh'; else cat '\(folder.path)/expired'; fi"
         let home = folder.path + "/phone"
         func cairn(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
-            try runBounded(CLI.executable, ["--home", home] + arguments, input: input,
-                           environment: ["CAIRN_SYNC_RETRY": "none", "CAIRN_LOG": "debug"].merging(environment) { $1 },
-                           removing: ["CAIRN_TOKEN"], limit: 60)
+            try runBounded(
+                CLI.executable, ["--home", home] + arguments, input: input,
+                environment: ["CAIRN_SYNC_RETRY": "none", "CAIRN_LOG": "debug"].merging(environment) { $1 },
+                removing: ["CAIRN_TOKEN"], limit: 60)
         }
         #expect(try cairn(["init", "u1"]).status == 0)
         let set = try cairn(["remote", "set", served.url("u1"), "--token-command", command])
@@ -55,17 +58,21 @@ import Testing
         #expect(served.requestLines.contains { $0.contains("reason=expired") })
 
         // A new device, cloning with the command: the command is kept, never a token.
-        let clone = try runBounded(CLI.executable, ["--home", folder.path + "/tablet", "clone", served.url("u1"), "--token-command", command],
-                                   environment: ["CAIRN_SYNC_RETRY": "none"], removing: ["CAIRN_TOKEN"], limit: 60)
+        let clone = try runBounded(
+            CLI.executable, ["--home", folder.path + "/tablet", "clone", served.url("u1"), "--token-command", command],
+            environment: ["CAIRN_SYNC_RETRY": "none"], removing: ["CAIRN_TOKEN"], limit: 60)
         #expect(clone.status == 0, "\(clone.stderr)")
-        #expect(try runProcess("/usr/bin/git", ["-C", folder.path + "/tablet/u1", "config", "cairn.tokenCommand"]).stdout == command + "\n")
+        #expect(
+            try runProcess("/usr/bin/git", ["-C", folder.path + "/tablet/u1", "config", "cairn.tokenCommand"]).stdout == command + "\n")
 
         // A command that fails is one line, naming the command and what it said.
         #expect(try cairn(["remote", "set", served.url("u1"), "--token-command", "echo no session >&2; exit 3"]).status == 0)
         let failed = try cairn(["sync"])
         #expect(failed.status == 1)
-        #expect(failed.stderr.split(separator: "\n").last?.hasPrefix("cairn: the token command \"echo no session >&2; exit 3\" failed (exit status 3): no session") == true,
-                "\(failed.stderr)")
+        #expect(
+            failed.stderr.split(separator: "\n").last?.hasPrefix(
+                "cairn: the token command \"echo no session >&2; exit 3\" failed (exit status 3): no session") == true,
+            "\(failed.stderr)")
 
         // A token refused for good (another project's) is one line without it.
         let foreign = try provider.token(provider.claims("u1", changes: ["aud": "other-app"]))

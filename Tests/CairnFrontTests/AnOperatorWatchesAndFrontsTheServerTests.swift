@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What an operator runs beside the server: Debian's Prometheus scraping `/metrics` on the
 /// private address (requests by route and status, token refusals by reason, pushes accepted
@@ -22,14 +23,18 @@ import Testing
         let token = try provider.token(for: "u1")
         let home = folder.path + "/phone"
         let environment = ["CAIRN_TOKEN": token, "CAIRN_SYNC_RETRY": "none"]
-        #expect(try runBounded(CLI.executable, ["--home", home, "init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1")]).status == 0)
+        #expect(
+            try runBounded(CLI.executable, ["--home", home, "init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1")]).status
+                == 0)
         #expect(try runBounded(CLI.executable, ["--home", home, "sync"], environment: environment, limit: 60).status == 0)
         // An expired token, and a push with plain git that the hook refuses by the schema.
         let expired = try provider.token(provider.claims("u1", changes: ["exp": Int(Date().timeIntervalSince1970) - 600]))
-        _ = try runBounded("/usr/bin/curl", ["-s", "-u", "u1:" + expired, "http://127.0.0.1:\(served.port)/git/u1.git/info/refs?service=git-upload-pack"])
+        _ = try runBounded(
+            "/usr/bin/curl", ["-s", "-u", "u1:" + expired, "http://127.0.0.1:\(served.port)/git/u1.git/info/refs?service=git-upload-pack"])
         let store = home + "/u1"
         try FileManager.default.createDirectory(atPath: store + "/users/u1/examAttempts", withIntermediateDirectories: true)
-        try #"{"attemptId":"a1","examId":"practice-1","score":150,"status":"passed"}"#.write(toFile: store + "/users/u1/examAttempts/a1.json", atomically: true, encoding: .utf8)
+        try #"{"attemptId":"a1","examId":"practice-1","score":150,"status":"passed"}"#.write(
+            toFile: store + "/users/u1/examAttempts/a1.json", atomically: true, encoding: .utf8)
         _ = try runBounded("/usr/bin/git", ["-C", store, "add", "-A"])
         _ = try runBounded("/usr/bin/git", ["-C", store, "commit", "-qm", "by hand"])
         HistoriesVerified.exemptHead(of: store, because: "an attempt over the maximum committed with plain git, for the hook to refuse")
@@ -62,7 +67,9 @@ import Testing
         #expect(try prometheus.value(#"cairn_hook_seconds_count{hook="post-receive"}"#) == nil)
         // /healthz beside it; neither on the repositories' address.
         #expect(try runBounded("/usr/bin/curl", ["-s", "http://127.0.0.1:\(served.metricsPort)/healthz"]).stdout == "ok\n")
-        let atThePublicAddress = try runBounded("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(served.port)/metrics"]).stdout
+        let atThePublicAddress = try runBounded(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(served.port)/metrics"]
+        ).stdout
         #expect(atThePublicAddress == "404")
     }
 
@@ -89,11 +96,16 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: tablet + "/u1/users/u1/notes/n1.json"))
         // Refusals come back as the authorizer gave them: 401 with the challenge, 403.
         func status(_ path: String, _ credentials: String?) throws -> String {
-            try runBounded("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}"] + (credentials.map { ["-u", $0] } ?? [])
-                           + ["http://127.0.0.1:\(nginx.port)" + path]).stdout
+            try runBounded(
+                "/usr/bin/curl",
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}"] + (credentials.map { ["-u", $0] } ?? [])
+                    + ["http://127.0.0.1:\(nginx.port)" + path]
+            ).stdout
         }
         #expect(try status("/git/u1.git/info/refs?service=git-upload-pack", nil) == "401")
-        #expect(try status("/git/u1.git/info/refs?service=git-upload-pack", "u1:" + (try provider.token(for: "u1", ["--forge", "tampered"]))) == "401")
+        #expect(
+            try status("/git/u1.git/info/refs?service=git-upload-pack", "u1:" + (try provider.token(for: "u1", ["--forge", "tampered"])))
+                == "401")
         #expect(try status("/git/u2.git/info/refs?service=git-upload-pack", "u1:" + token) == "403")
         #expect(!FileManager.default.fileExists(atPath: root + "/u2.git"))
         let anonymous = try provider.token(for: "anon-1", provider: "anonymous")

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An app's users on `cairn server run`: each device syncs with the ID token its app holds,
 /// the user's repository exists from the first sync, two users never see each other's, and
@@ -17,11 +18,14 @@ import Testing
 
     /// `cairn --home DEVICE ARGS…` with `CAIRN_TOKEN`, retries off.
     @discardableResult
-    func on(_ device: String, _ arguments: [String], token: String?, input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    func on(_ device: String, _ arguments: [String], token: String?, input: String? = nil, environment: [String: String] = [:]) throws
+        -> ProcessResult
+    {
         var variables = ["CAIRN_SYNC_RETRY": "none"]
         if let token { variables["CAIRN_TOKEN"] = token }
-        return try runBounded(CLI.executable, ["--home", folder.path + "/" + device] + arguments, input: input,
-                              environment: variables.merging(environment) { $1 }, removing: ["CAIRN_TOKEN", "CAIRN_PASSWORD", "CAIRN_USERNAME"], limit: 60)
+        return try runBounded(
+            CLI.executable, ["--home", folder.path + "/" + device] + arguments, input: input,
+            environment: variables.merging(environment) { $1 }, removing: ["CAIRN_TOKEN", "CAIRN_PASSWORD", "CAIRN_USERNAME"], limit: 60)
     }
 
     @Test func twoDevicesOfAUserAndASecondUserSyncAndTheirRepositoriesAreMadeOnTheirFirstSync() throws {
@@ -64,8 +68,12 @@ import Testing
         let helper = folder.path + "/helper.sh"
         try "#!/bin/sh\necho username=u1\necho password=\(u1)\n".write(toFile: helper, atomically: true, encoding: .utf8)
         #expect(chmod(helper, 0o700) == 0)
-        let plain = try runBounded("/usr/bin/git", ["-c", "credential.helper=" + helper, "clone", "-q",
-                                                    "http://127.0.0.1:\(served.port)/git/u1.git", folder.path + "/plain"])
+        let plain = try runBounded(
+            "/usr/bin/git",
+            [
+                "-c", "credential.helper=" + helper, "clone", "-q",
+                "http://127.0.0.1:\(served.port)/git/u1.git", folder.path + "/plain",
+            ])
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/plain/users/u1/books/b2.json"))
 
@@ -75,7 +83,10 @@ import Testing
         for line in lines {
             #expect(["request=", "uid=", "route=", "status=", "ms="].allSatisfy { line.contains($0) }, "\(line)")
         }
-        #expect(lines.contains { $0.contains("uid=u1") && $0.contains("route=receive-pack") && $0.contains("push=accepted") && $0.contains("status=200") })
+        #expect(
+            lines.contains {
+                $0.contains("uid=u1") && $0.contains("route=receive-pack") && $0.contains("push=accepted") && $0.contains("status=200")
+            })
         for token in [u1, u2] { #expect(!served.log.contains(token.suffix(40))) }
     }
 

@@ -12,15 +12,21 @@ import Testing
 
     @Test func aClientThatTrustsTheCertificateClonesOverHTTPS() throws {
         let (certificate, key) = (folder.path + "/cert.pem", folder.path + "/key.pem")
-        let made = try runBounded("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                                                        "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1",
-                                                        "-addext", "subjectAltName=IP:127.0.0.1"])
+        let made = try runBounded(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
-        let served = try ServedFront(folder: folder.path + "/server", provider: provider, arguments: ["--tls-cert", certificate, "--tls-key", key])
+        let served = try ServedFront(
+            folder: folder.path + "/server", provider: provider, arguments: ["--tls-cert", certificate, "--tls-key", key])
         defer { served.stop() }
         let token = try provider.token(for: "u1")
         let base = "https://127.0.0.1:\(served.port)/git/u1.git"
-        let refs = try runBounded("/usr/bin/curl", ["-s", "--cacert", certificate, "-u", "u1:" + token, base + "/info/refs?service=git-upload-pack"])
+        let refs = try runBounded(
+            "/usr/bin/curl", ["-s", "--cacert", certificate, "-u", "u1:" + token, base + "/info/refs?service=git-upload-pack"])
         #expect(refs.status == 0 && refs.stdout.contains("# service=git-upload-pack"), "\(refs.stderr)")
         // Without the certificate trusted, no connection.
         #expect(try runBounded("/usr/bin/curl", ["-s", "-u", "u1:" + token, base + "/info/refs?service=git-upload-pack"]).status != 0)
@@ -28,8 +34,9 @@ import Testing
         let helper = folder.path + "/helper.sh"
         try "#!/bin/sh\necho username=u1\necho password=\(token)\n".write(toFile: helper, atomically: true, encoding: .utf8)
         _ = try runBounded("/bin/chmod", ["700", helper])
-        let cloned = try runBounded("/usr/bin/git", ["-c", "credential.helper=" + helper, "clone", "-q", base, folder.path + "/plain"],
-                                    environment: ["GIT_SSL_CAINFO": certificate])
+        let cloned = try runBounded(
+            "/usr/bin/git", ["-c", "credential.helper=" + helper, "clone", "-q", base, folder.path + "/plain"],
+            environment: ["GIT_SSL_CAINFO": certificate])
         #expect(cloned.status == 0, "\(cloned.stderr)")
     }
 
@@ -40,12 +47,17 @@ import Testing
     @Test func aDeviceTrustsTheCertificateGitsSettingsName() throws {
         let (certificate, key) = (folder.path + "/device-cert.pem", folder.path + "/device-key.pem")
         // The name the device connects to: libgit2's TLS matches host names, not addresses.
-        let made = try runBounded("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                                                        "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
-                                                        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        let made = try runBounded(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
-        let served = try ServedFront(folder: folder.path + "/device-server", provider: provider,
-                                     arguments: ["--tls-cert", certificate, "--tls-key", key])
+        let served = try ServedFront(
+            folder: folder.path + "/device-server", provider: provider,
+            arguments: ["--tls-cert", certificate, "--tls-key", key])
         defer { served.stop() }
         let url = "https://localhost:\(served.port)/git/u1.git"
         // One retry, 0.1 s later: a failure taken for a network one would show as status 75.
@@ -62,7 +74,8 @@ import Testing
         let unreadable = try cli("sync", environment: signedIn.merging(["GIT_SSL_CAINFO": notACertificate]) { $1 })
         #expect(unreadable.status == 1, "\(unreadable.stderr)")
         #expect(unreadable.stderr.split(separator: "\n").count == 1, "\(unreadable.stderr)")
-        #expect(unreadable.stderr.contains("cannot read the CA certificates at \(notACertificate) (GIT_SSL_CAINFO)"), "\(unreadable.stderr)")
+        #expect(
+            unreadable.stderr.contains("cannot read the CA certificates at \(notACertificate) (GIT_SSL_CAINFO)"), "\(unreadable.stderr)")
         let nothingServed = try runBounded("/usr/bin/git", ["--git-dir", served.folder + "/u1.git", "rev-parse", "--verify", "-q", "main"])
         #expect(nothingServed.stdout.isEmpty, "nothing was pushed")
 

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `cairn server run` refuses, each with 401 or 403 and one log line naming the reason,
 /// none of it making a repository or writing anything: forged tokens, a token of another user
@@ -17,8 +18,10 @@ import Testing
     init() throws { provider = try IdentityProvider(project: "exam-app") }
 
     /// A request with curl: the status, and the body's one line.
-    func ask(_ served: ServedFront, _ path: String, token: String?, user: String? = nil, method: String = "GET",
-             bearer: Bool = false, body: String? = nil) throws -> (status: Int, line: String) {
+    func ask(
+        _ served: ServedFront, _ path: String, token: String?, user: String? = nil, method: String = "GET",
+        bearer: Bool = false, body: String? = nil
+    ) throws -> (status: Int, line: String) {
         var arguments = ["-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "20", "-X", method, "--path-as-is"]
         if let token {
             arguments += bearer ? ["-H", "Authorization: Bearer " + token] : ["-u", (user ?? "") + ":" + token]
@@ -47,16 +50,37 @@ import Testing
             ("a kid holding a URL", fetch, try provider.token(for: "victim", ["--kid", "http://127.0.0.1/jwks"]), "victim", 401, "key-id"),
             ("another payload", fetch, try provider.token(for: "victim", ["--forge", "tampered"]), "victim", 401, "signature"),
             ("expired", fetch, try provider.token(provider.claims("victim", changes: ["exp": now - 300])), "victim", 401, "expired"),
-            ("nbf ahead", fetch, try provider.token(provider.claims("victim", changes: ["nbf": now + 3600])), "victim", 401, "not-yet-valid"),
-            ("iat ahead", fetch, try provider.token(provider.claims("victim", changes: ["iat": now + 86_400])), "victim", 401, "issued-in-future"),
-            ("another issuer", fetch, try provider.token(provider.claims("victim", changes: ["iss": "https://evil.example"])), "victim", 401, "issuer"),
-            ("another audience", fetch, try provider.token(provider.claims("victim", changes: ["aud": "other"])), "victim", 401, "audience"),
-            ("audiences without ours", fetch, try provider.token(provider.claims("victim", changes: ["aud": ["x", "y"]])), "victim", 401, "audience"),
+            (
+                "nbf ahead", fetch, try provider.token(provider.claims("victim", changes: ["nbf": now + 3600])), "victim", 401,
+                "not-yet-valid"
+            ),
+            (
+                "iat ahead", fetch, try provider.token(provider.claims("victim", changes: ["iat": now + 86_400])), "victim", 401,
+                "issued-in-future"
+            ),
+            (
+                "another issuer", fetch, try provider.token(provider.claims("victim", changes: ["iss": "https://evil.example"])), "victim",
+                401, "issuer"
+            ),
+            (
+                "another audience", fetch, try provider.token(provider.claims("victim", changes: ["aud": "other"])), "victim", 401,
+                "audience"
+            ),
+            (
+                "audiences without ours", fetch, try provider.token(provider.claims("victim", changes: ["aud": ["x", "y"]])), "victim", 401,
+                "audience"
+            ),
             ("no uid claim", fetch, try provider.token(provider.claims("victim", changes: ["sub": NSNull()])), "victim", 401, "uid"),
             ("over 16 KB", fetch, try provider.token(for: "victim", ["--forge", "big"]), "victim", 401, "too-large"),
             ("malformed base64", fetch, try provider.token(for: "victim", ["--forge", "base64"]), "victim", 401, "malformed"),
-            ("a key twice in the header", fetch, try provider.token(for: "victim", ["--forge", "duplicate-header"]), "victim", 401, "duplicate-key"),
-            ("a key twice in the payload", fetch, try provider.token(for: "victim", ["--forge", "duplicate-payload"]), "victim", 401, "duplicate-key"),
+            (
+                "a key twice in the header", fetch, try provider.token(for: "victim", ["--forge", "duplicate-header"]), "victim", 401,
+                "duplicate-key"
+            ),
+            (
+                "a key twice in the payload", fetch, try provider.token(for: "victim", ["--forge", "duplicate-payload"]), "victim", 401,
+                "duplicate-key"
+            ),
         ]
         let u1 = try provider.token(for: "u1")
         cases += [
@@ -98,14 +122,16 @@ import Testing
         let anonymous = try provider.token(for: "anon-1", provider: "anonymous")
         let home = folder.path + "/phone"
         func on(_ arguments: String..., token: String, input: String? = nil) throws -> ProcessResult {
-            try runBounded(CLI.executable, ["--home", home] + arguments, input: input,
-                           environment: ["CAIRN_TOKEN": token, "CAIRN_SYNC_RETRY": "none"], limit: 60)
+            try runBounded(
+                CLI.executable, ["--home", home] + arguments, input: input,
+                environment: ["CAIRN_TOKEN": token, "CAIRN_SYNC_RETRY": "none"], limit: 60)
         }
         #expect(try on("init", "anon-1", "--remote", served.url("anon-1"), token: anonymous).status == 0)
         #expect(try on("put", "users/anon-1/notes/n1", token: anonymous, input: #"{"text": "before signing in"}"#).status == 0)
         let refused = try on("sync", token: anonymous)
         #expect(refused.status == 1 && refused.stderr.contains("HTTP 403"), "\(refused.stderr)")
-        let said = "user anon-1 is signed in anonymously and the server keeps no progress of anonymous accounts; sign in, or start the server with --allow-anonymous-writes"
+        let said =
+            "user anon-1 is signed in anonymously and the server keeps no progress of anonymous accounts; sign in, or start the server with --allow-anonymous-writes"
         #expect(try ask(served, "/git/anon-1.git/info/refs?service=git-upload-pack", token: anonymous, user: "anon-1").line == said)
         #expect(served.requestLines.contains { $0.contains("reason=anonymous-write") && $0.contains("status=403") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/server").isEmpty, "no repository for it")
@@ -129,24 +155,29 @@ import Testing
         let closed = try ServedFront(folder: folder.path + "/server", provider: provider)
         defer { closed.stop() }
         #expect(try ask(closed, "/git/anon-1.git/info/refs?service=git-upload-pack", token: anonymous, user: "anon-1").status == 200)
-        #expect(try ask(closed, "/git/anon-1.git/info/refs?service=git-receive-pack", token: anonymous, user: "anon-1").line
-            == "user anon-1 is signed in anonymously and may not push; sign in, or start the server with --allow-anonymous-writes")
+        #expect(
+            try ask(closed, "/git/anon-1.git/info/refs?service=git-receive-pack", token: anonymous, user: "anon-1").line
+                == "user anon-1 is signed in anonymously and may not push; sign in, or start the server with --allow-anonymous-writes")
     }
 
     @Test func aBodyOverTheLimitIs413NamingTheOption() throws {
         let served = try ServedFront(folder: folder.path + "/server", provider: provider, arguments: ["--max-body", "1kB"])
         defer { served.stop() }
         let token = try provider.token(for: "u1")
-        let answer = try ask(served, "/git/u1.git/git-receive-pack", token: token, user: "u1", method: "POST",
-                             body: String(repeating: "x", count: 5_000))
+        let answer = try ask(
+            served, "/git/u1.git/git-receive-pack", token: token, user: "u1", method: "POST",
+            body: String(repeating: "x", count: 5_000))
         #expect(answer.status == 413, "\(answer)")
         #expect(answer.line == "the request is larger than the 1000 bytes this server takes; start it with a larger --max-body")
         // A device whose push is that large is told so, in one line, and nothing moved.
         let home = folder.path + "/phone"
         let environment = ["CAIRN_TOKEN": token, "CAIRN_SYNC_RETRY": "none"]
         #expect(try runBounded(CLI.executable, ["--home", home, "init", "u1", "--remote", served.url("u1")]).status == 0)
-        #expect(try runBounded(CLI.executable, ["--home", home, "put", "users/u1/notes/n1"],
-                               input: #"{"text": "\#(String(repeating: "word ", count: 600))"}"#).status == 0)
+        #expect(
+            try runBounded(
+                CLI.executable, ["--home", home, "put", "users/u1/notes/n1"],
+                input: #"{"text": "\#(String(repeating: "word ", count: 600))"}"#
+            ).status == 0)
         let pushed = try runBounded(CLI.executable, ["--home", home, "sync"], environment: environment, limit: 60)
         #expect(pushed.status == 1 && pushed.stderr.contains("HTTP 413"), "\(pushed.stderr)")
     }
@@ -154,13 +185,15 @@ import Testing
     /// One backend at once, held by a push whose hook takes two seconds: another device's
     /// request waits its bounded time, gets 503 with Retry-After, and its sync tries again.
     @Test func busyBackendsAnswer503AndADeviceTriesAgain() throws {
-        let served = try ServedFront(folder: folder.path + "/server", provider: provider, arguments: ["--max-backends", "1", "--queue-timeout", "0.3"])
+        let served = try ServedFront(
+            folder: folder.path + "/server", provider: provider, arguments: ["--max-backends", "1", "--queue-timeout", "0.3"])
         defer { served.stop() }
         let token = try provider.token(for: "u1")
         let (phone, tablet) = (folder.path + "/phone", folder.path + "/tablet")
         func cairn(_ home: String, _ arguments: [String], retry: String = "none", input: String? = nil) throws -> ProcessResult {
-            try runBounded(CLI.executable, ["--home", home] + arguments, input: input,
-                           environment: ["CAIRN_TOKEN": token, "CAIRN_SYNC_RETRY": retry], limit: 60)
+            try runBounded(
+                CLI.executable, ["--home", home] + arguments, input: input,
+                environment: ["CAIRN_TOKEN": token, "CAIRN_SYNC_RETRY": retry], limit: 60)
         }
         #expect(try cairn(phone, ["init", "u1", "--remote", served.url("u1")]).status == 0)
         #expect(try cairn(phone, ["sync"]).status == 0)
@@ -196,21 +229,32 @@ import Testing
     @Test func aStartThatCannotServeIsOneLine() throws {
         let bad = TemporaryFolder("cairn-front-bad")
         try "{\"keys\": [".write(toFile: bad.path + "/broken.json", atomically: true, encoding: .utf8)
-        try #"{"keys": [{"kty": "oct", "kid": "h", "k": "c2VjcmV0"}]}"#.write(toFile: bad.path + "/secret.json", atomically: true, encoding: .utf8)
+        try #"{"keys": [{"kty": "oct", "kid": "h", "k": "c2VjcmV0"}]}"#.write(
+            toFile: bad.path + "/secret.json", atomically: true, encoding: .utf8)
         try "not a folder".write(toFile: bad.path + "/file", atomically: true, encoding: .utf8)
-        let base = ["server", "run", "--issuer", provider.issuer, "--audience", provider.audience, "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0"]
+        let base = [
+            "server", "run", "--issuer", provider.issuer, "--audience", provider.audience, "--listen", "127.0.0.1:0", "--metrics",
+            "127.0.0.1:0",
+        ]
         let cases: [([String], String)] = [
             ([bad.path + "/repos", "--jwks", bad.path + "/broken.json"], "is not JSON"),
             ([bad.path + "/repos", "--jwks", bad.path + "/secret.json"], "holds no key to verify ID tokens with"),
             ([bad.path + "/repos", "--jwks", bad.path + "/none.json"], "does not exist"),
             ([bad.path + "/file/repos", "--jwks", provider.keySetFile], "is not a folder, so"),
-            ([bad.path + "/repos", "--jwks", provider.keySetFile, "--tls-cert", bad.path + "/none.pem", "--tls-key", bad.path + "/none.pem"], "cannot read"),
+            (
+                [
+                    bad.path + "/repos", "--jwks", provider.keySetFile, "--tls-cert", bad.path + "/none.pem", "--tls-key",
+                    bad.path + "/none.pem",
+                ], "cannot read"
+            ),
         ]
         for (arguments, phrase) in cases {
             let result = try runBounded(CLI.executable, base + arguments, limit: 30)
             #expect(result.status == 1, "\(arguments): \(result.status) \(result.stderr)")
             let lines = result.stderr.split(separator: "\n")
-            #expect(lines.count == 1 && lines.first?.hasPrefix("cairn: ") == true && lines.first?.contains(phrase) == true, "\(arguments): \(result.stderr)")
+            #expect(
+                lines.count == 1 && lines.first?.hasPrefix("cairn: ") == true && lines.first?.contains(phrase) == true,
+                "\(arguments): \(result.stderr)")
         }
         let usage = try runBounded(CLI.executable, ["server", "run", bad.path + "/repos", "--issuer", "i"], limit: 30)
         #expect(usage.status == 64 && usage.stderr.contains("--issuer ISS --audience AUD --jwks URL|FILE"), "\(usage.stderr)")

@@ -33,7 +33,8 @@ import Testing
         // One curl, 400 requests without a token on its kept connection: each is a task that
         // reads the path, asks the gate and answers 401.
         let url = "http://127.0.0.1:\(served.port)/git/u1.git/info/refs?service=git-upload-pack"
-        let asked = try runProcess("/usr/bin/curl", ["-s", "-w", "%{http_code}\\n"] + Array(repeating: ["-o", "/dev/null", url], count: 400).joined())
+        let asked = try runProcess(
+            "/usr/bin/curl", ["-s", "-w", "%{http_code}\\n"] + Array(repeating: ["-o", "/dev/null", url], count: 400).joined())
         let statuses = asked.stdout.split(separator: "\n")
         #expect(statuses.count == 400 && statuses.allSatisfy { $0 == "401" }, "\(Set(statuses))")
 

@@ -15,7 +15,8 @@ import Testing
     init() throws { provider = try IdentityProvider(project: "exam-app") }
 
     func verifier(now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) async throws -> TokenVerifier {
-        try await TokenVerifier.start(IdentityOptions(issuer: provider.issuer, audience: provider.audience, keySet: .file(provider.keySetFile)), now: now)
+        try await TokenVerifier.start(
+            IdentityOptions(issuer: provider.issuer, audience: provider.audience, keySet: .file(provider.keySetFile)), now: now)
     }
 
     @Test func aTokenOfEitherAlgorithmIsTheUserItNames() async throws {
@@ -27,7 +28,9 @@ import Testing
         let anonymous = try await verifier.verify(try provider.token(for: "anon-7", provider: "anonymous")).get()
         #expect(anonymous.uid == "anon-7" && anonymous.isAnonymous)
         // Another OIDC provider: no firebase claim, several audiences of which one is ours.
-        let oidc = try await verifier.verify(try provider.token(provider.claims("u2", changes: ["firebase": NSNull(), "aud": ["other", "exam-app"]]))).get()
+        let oidc = try await verifier.verify(
+            try provider.token(provider.claims("u2", changes: ["firebase": NSNull(), "aud": ["other", "exam-app"]]))
+        ).get()
         #expect(oidc.uid == "u2" && !oidc.isAnonymous && oidc.signInProvider == nil)
         // Within the minute of skew allowed, either way.
         let now = Int(Date().timeIntervalSince1970)
@@ -50,7 +53,10 @@ import Testing
             ("no expiry", try provider.token(provider.claims("u1", changes: ["exp": NSNull()])), .expired),
             ("nbf in the future", try provider.token(provider.claims("u1", changes: ["nbf": now + 600])), .notYetValid),
             ("iat far in the future", try provider.token(provider.claims("u1", changes: ["iat": now + 86_400])), .issuedInFuture),
-            ("another issuer", try provider.token(provider.claims("u1", changes: ["iss": "https://securetoken.google.com/other-app"])), .issuer),
+            (
+                "another issuer", try provider.token(provider.claims("u1", changes: ["iss": "https://securetoken.google.com/other-app"])),
+                .issuer
+            ),
             ("another audience", try provider.token(provider.claims("u1", changes: ["aud": "other-app"])), .audience),
             ("audiences without ours", try provider.token(provider.claims("u1", changes: ["aud": ["a", "b"]])), .audience),
             ("no uid claim", try provider.token(provider.claims("u1", changes: ["sub": NSNull()])), .uid),
@@ -118,7 +124,8 @@ import Testing
         _ = await verifier.verify(stranger)
         #expect(fetches.withLock { $0 } == 3)
         #expect(try await verifier.verify(rotated).get().uid == "u1")
-        #expect(logged.lines.contains { $0.hasPrefix("warning the key set could not be read again; the keys held stay") }, "\(logged.lines)")
+        #expect(
+            logged.lines.contains { $0.hasPrefix("warning the key set could not be read again; the keys held stay") }, "\(logged.lines)")
     }
 
     @Test func aKeySetThatCannotServeStopsTheStartInOneLine() async throws {
@@ -127,7 +134,10 @@ import Testing
             ("not JSON", "{\"keys\": [", "is not JSON"),
             ("no keys array", "{\"key\": []}", "has no \"keys\" array"),
             ("only a secret", #"{"keys": [{"kty": "oct", "kid": "h1", "k": "c2VjcmV0"}]}"#, "holds no key to verify ID tokens with"),
-            ("an RSA key for HS256", #"{"keys": [{"kty": "RSA", "kid": "r1", "alg": "HS256", "n": "AQAB", "e": "AQAB"}]}"#, "holds no key to verify ID tokens with"),
+            (
+                "an RSA key for HS256", #"{"keys": [{"kty": "RSA", "kid": "r1", "alg": "HS256", "n": "AQAB", "e": "AQAB"}]}"#,
+                "holds no key to verify ID tokens with"
+            ),
             ("no file", nil, "does not exist"),
         ]
         for (what, text, phrase) in cases {

@@ -18,7 +18,8 @@ import Testing
                "ripe": {"type": "integer", "x-merge": {"derive": {"countDocuments": "beds/*/plants", "where": {"ripe": true}}}}}}
             """#,
             "bed.schema.json": #"{"x-cairn": {"path": "users/{uid}/gardens/{gardenId}/beds/{bedId}"}, "type": "object"}"#,
-            "plant.schema.json": #"{"x-cairn": {"path": "users/{uid}/gardens/{gardenId}/beds/{bedId}/plants/{plantId}"}, "type": "object"}"#,
+            "plant.schema.json":
+                #"{"x-cairn": {"path": "users/{uid}/gardens/{gardenId}/beds/{bedId}/plants/{plantId}"}, "type": "object"}"#,
         ]
         return try! SchemaSet(files: files.mapValues { Array($0.utf8) })
     }()
@@ -39,7 +40,10 @@ import Testing
         for _ in 0..<Int.random(in: 0...6, using: &random) {
             let (number, id) = (Int.random(in: 0...2, using: &random), Int.random(in: 0...3, using: &random))
             switch Int.random(in: 0...5, using: &random) {
-            case 0, 1: store[plant(number, id)] = .object(["ripe": .bool(Bool.random(using: &random)), "mark": .integer(Int64.random(in: 0...99, using: &random))])
+            case 0, 1:
+                store[plant(number, id)] = .object([
+                    "ripe": .bool(Bool.random(using: &random)), "mark": .integer(Int64.random(in: 0...99, using: &random)),
+                ])
             case 2: store[plant(number, id)] = .object(["mark": .integer(Int64.random(in: 0...99, using: &random))])
             case 3: store[plant(number, id)] = nil
             case 4:
@@ -70,8 +74,10 @@ import Testing
             let reversed = Self.set.mergeDocuments(base: base, ours: theirs, theirs: ours)
             #expect(outcome.documents == reversed.documents, "round \(round): the result depends on the side")
             let counted = Self.set.filledAll(outcome.documents)
-            #expect(outcome.documents[Self.garden] == counted[Self.garden],
-                    "round \(round): \(outcome.documents[Self.garden]?.canonicalText ?? "-") against \(counted[Self.garden]?.canonicalText ?? "-")")
+            #expect(
+                outcome.documents[Self.garden] == counted[Self.garden],
+                "round \(round): \(outcome.documents[Self.garden]?.canonicalText ?? "-") against \(counted[Self.garden]?.canonicalText ?? "-")"
+            )
             if outcome.documents[Self.garden] != base[Self.garden] { merged += 1 }
         }
         // The rounds changed the counts often enough to mean something.
@@ -83,10 +89,12 @@ import Testing
     /// is not the ancestor's moved by its own changes, so the merge counts in full rather
     /// than undo the correction.
     @Test func aSideThatCorrectedTheAncestorsCountIsNotUndone() throws {
-        var base = Self.set.filledAll([Self.garden: .object(["name": .string("Back")]),
-                                       Self.plant(0, 0): .object(["ripe": .bool(true)]),
-                                       Self.plant(0, 1): .object(["ripe": .bool(true)]),
-                                       Self.plant(0, 2): .object(["ripe": .bool(false)])])
+        var base = Self.set.filledAll([
+            Self.garden: .object(["name": .string("Back")]),
+            Self.plant(0, 0): .object(["ripe": .bool(true)]),
+            Self.plant(0, 1): .object(["ripe": .bool(true)]),
+            Self.plant(0, 2): .object(["ripe": .bool(false)]),
+        ])
         let corrected = base[Self.garden]!
         var wrong = corrected.objectValue!
         wrong["plants"] = .integer(5)
@@ -106,8 +114,10 @@ import Testing
     /// An ancestor whose count is no whole number (another tool's value) gives nothing to
     /// move from: the merge counts every document of the merged store.
     @Test func anAncestorWithoutAWholeNumberIsCountedInFull() throws {
-        var base = Self.set.filledAll([Self.garden: .object(["name": .string("Back")]),
-                                       Self.plant(0, 0): .object(["ripe": .bool(true)])])
+        var base = Self.set.filledAll([
+            Self.garden: .object(["name": .string("Back")]),
+            Self.plant(0, 0): .object(["ripe": .bool(true)]),
+        ])
         var garden = base[Self.garden]!.objectValue!
         garden["plants"] = .string("one")
         base[Self.garden] = .object(garden)

@@ -1,5 +1,6 @@
-@testable import CairnMerge
 import Testing
+
+@testable import CairnMerge
 
 /// A schema is compiled once into nodes (``CompiledSchema``) that every check walks: each
 /// place in it becomes one node however it is reached, and the walks that replace lookups
@@ -19,8 +20,10 @@ import Testing
         // Innermost first: level k holds p(k), and refers to every place, in three spellings.
         for depth in (0..<12).reversed() {
             let refs = references.flatMap { reference in
-                [reference, reference.replacingOccurrences(of: "/p", with: "/%70"),
-                 reference.replacingOccurrences(of: "properties", with: "propert%69es")]
+                [
+                    reference, reference.replacingOccurrences(of: "/p", with: "/%70"),
+                    reference.replacingOccurrences(of: "properties", with: "propert%69es"),
+                ]
             }
             let all = refs.map { #"{"$ref": "\#($0)"}"# }.joined(separator: ", ")
             levels = #"{"properties": {"p\#(depth)": \#(levels)}, "allOf": [\#(all)]}"#
@@ -67,18 +70,20 @@ import Testing
     @Test func propertiesAndRequiredNamesAreFoundInAnySpelling() throws {
         let decomposed = "e\u{301}"
         let precomposed = "\u{E9}"
-        let schema = Schema(.object([
-            "properties": .object([decomposed: .object(["type": .string("integer")]), "b": .object(["type": .string("integer")])]),
-            "required": .array([.string(decomposed), .string("b"), .string("K")]),
-        ]))
+        let schema = Schema(
+            .object([
+                "properties": .object([decomposed: .object(["type": .string("integer")]), "b": .object(["type": .string("integer")])]),
+                "required": .array([.string(decomposed), .string("b"), .string("K")]),
+            ]))
         // The instance spells é precomposed, and K as the Kelvin sign, which Swift takes as K.
         let instance = JSONValue.object([precomposed: .string("x"), "b": .integer(1), "\u{212A}": .integer(2)])
         #expect(schema.validate(instance).map(\.keyword) == ["type"])
-        #expect(schema.validate(.object(["b": .string("y")])).map(\.description) == [
-            "/: lacks the required field \"\(decomposed)\" (required at /required)",
-            "/: lacks the required field \"K\" (required at /required)",
-            "/b: is string, must be integer (type at /properties/b/type)",
-        ])
+        #expect(
+            schema.validate(.object(["b": .string("y")])).map(\.description) == [
+                "/: lacks the required field \"\(decomposed)\" (required at /required)",
+                "/: lacks the required field \"K\" (required at /required)",
+                "/b: is string, must be integer (type at /properties/b/type)",
+            ])
     }
 
     /// With ASCII keys on both sides the walk of sorted keys finds each declared property
@@ -90,15 +95,19 @@ import Testing
             let declared = names.filter { _ in generator.next() % 2 == 0 }
             let required = names.filter { _ in generator.next() % 3 == 0 }
             let present = names.filter { _ in generator.next() % 2 == 0 }
-            let schema = Schema(.object([
-                "properties": .object(JSONObject(uniqueKeysWithValues: declared.map { ($0, JSONValue.object(["type": .string("string")])) })),
-                "required": .array(required.map(JSONValue.string)),
-                "additionalProperties": .object(["type": .string("integer")]),
-            ]))
+            let schema = Schema(
+                .object([
+                    "properties": .object(
+                        JSONObject(uniqueKeysWithValues: declared.map { ($0, JSONValue.object(["type": .string("string")])) })),
+                    "required": .array(required.map(JSONValue.string)),
+                    "additionalProperties": .object(["type": .string("integer")]),
+                ]))
             let instance = JSONValue.object(JSONObject(uniqueKeysWithValues: present.map { ($0, JSONValue.integer(1)) }))
             var expected: [String] = required.filter { !present.contains($0) }.map { "required:\($0)" }
             expected += present.filter { declared.contains($0) }.sorted(by: JSONObject.precedes).map { "type:/\($0)" }
-            let found = schema.validate(instance).map { $0.keyword == "required" ? "required:" + $0.message.split(separator: "\"")[1] : "type:" + $0.pointer }
+            let found = schema.validate(instance).map {
+                $0.keyword == "required" ? "required:" + $0.message.split(separator: "\"")[1] : "type:" + $0.pointer
+            }
             #expect(found == expected, "declared \(declared), required \(required), present \(present)")
         }
     }

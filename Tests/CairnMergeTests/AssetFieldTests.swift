@@ -5,7 +5,10 @@ import Testing
 /// Git LFS pointers made of those values.
 @Suite struct AssetFieldTests {
     static func set(_ annotation: String, properties: String = #"{"photo":{"type":["object","null"]}}"#) throws -> SchemaSet {
-        try SchemaSet(files: ["note.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":\#(annotation)},"type":"object","properties":\#(properties)}"#.utf8)])
+        try SchemaSet(files: [
+            "note.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":\#(annotation)},"type":"object","properties":\#(properties)}"#.utf8)
+        ])
     }
 
     @Test func aSetDeclaresItsAssetFieldsAndTheirLimits() throws {
@@ -34,7 +37,10 @@ import Testing
         } throws: { error in
             (error as? SchemaSetError)?.reason.contains(message) == true
         }
-        let finding = SchemaSetCheck(files: ["note.schema.json": Array(#"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":\#(annotation)},"type":"object","properties":{"photo":{}}}"#.utf8)]).findings
+        let finding = SchemaSetCheck(files: [
+            "note.schema.json": Array(
+                #"{"x-cairn":{"path":"users/{uid}/notes/{id}","assets":\#(annotation)},"type":"object","properties":{"photo":{}}}"#.utf8)
+        ]).findings
         #expect(finding.contains { $0.message.contains(message) }, "\(finding)")
     }
 
@@ -47,8 +53,9 @@ import Testing
     @Test func aReferenceMakesGitLFSsPointerAndReadsBackFromIt() throws {
         let oid = "4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393"
         let reference = AssetReference(oid: oid, size: 12345, mediaType: "audio/mp4")
-        #expect(String(decoding: reference.pointerBytes, as: UTF8.self)
-            == "version https://git-lfs.github.com/spec/v1\noid sha256:\(oid)\nsize 12345\n")
+        #expect(
+            String(decoding: reference.pointerBytes, as: UTF8.self)
+                == "version https://git-lfs.github.com/spec/v1\noid sha256:\(oid)\nsize 12345\n")
         #expect(AssetReference(pointer: reference.pointerBytes) == AssetReference(oid: oid, size: 12345))
         #expect(AssetReference(reference.json) == reference)
         #expect(AssetReference(pointer: Array("version https://git-lfs.github.com/spec/v1\noid sha256:ABC\nsize 1\n".utf8)) == nil)

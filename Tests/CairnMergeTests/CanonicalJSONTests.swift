@@ -5,21 +5,22 @@ import Testing
 @Suite struct CanonicalJSONTests {
     @Test func sortsKeysIndentsAndEndsWithANewline() throws {
         let value = try JSONParser().parse(#"{"b":[1,{"d":null,"c":true}],"a":"x","e":{},"f":[]}"#)
-        #expect(value.canonicalText == """
-            {
-              "a": "x",
-              "b": [
-                1,
+        #expect(
+            value.canonicalText == """
                 {
-                  "c": true,
-                  "d": null
+                  "a": "x",
+                  "b": [
+                    1,
+                    {
+                      "c": true,
+                      "d": null
+                    }
+                  ],
+                  "e": {},
+                  "f": []
                 }
-              ],
-              "e": {},
-              "f": []
-            }
 
-            """)
+                """)
     }
 
     @Test func theSameDocumentIsAlwaysTheSameBytes() throws {

@@ -16,8 +16,10 @@ import Testing
         .object(["completed": .bool(done), "updatedAt": .integer(stamp)])
     }
 
-    func merge(_ policy: MergePolicy, _ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?,
-               clock: Int64? = nil) -> MergeOutcome {
+    func merge(
+        _ policy: MergePolicy, _ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?,
+        clock: Int64? = nil
+    ) -> MergeOutcome {
         policy.merge(base: base, ours: ours, theirs: theirs, context: MergeContext(clock: clock))
     }
 
@@ -88,8 +90,9 @@ import Testing
         #expect(outcome.value == later)
         #expect(merge(policy, base, later, ahead, clock: now).value == later)
         // Stamps in seconds are clamped in seconds.
-        let seconds = merge(policy, section(false, at: 1), section(true, at: (now + 3 * hour) / 1_000),
-                            section(false, at: now / 1_000 - 60), clock: now)
+        let seconds = merge(
+            policy, section(false, at: 1), section(true, at: (now + 3 * hour) / 1_000),
+            section(false, at: now / 1_000 - 60), clock: now)
         #expect(seconds.value == section(true, at: now / 1_000))
     }
 
@@ -137,9 +140,10 @@ import Testing
     }
 
     @Test func aNoteSurvivesTheMergeCommitsRecord() throws {
-        let record = ConflictRecord(document: try DocumentPath("users/u1/books/b1"), pointer: "/sections/s1",
-                                    policy: .lww("updatedAt", futureClamped: false),
-                                    kept: .integer(1), replaced: .integer(2), note: "a stamp 2 h 0 min ahead of the merging device's clock")
+        let record = ConflictRecord(
+            document: try DocumentPath("users/u1/books/b1"), pointer: "/sections/s1",
+            policy: .lww("updatedAt", futureClamped: false),
+            kept: .integer(1), replaced: .integer(2), note: "a stamp 2 h 0 min ahead of the merging device's clock")
         #expect(ConflictRecord(json: record.jsonValue) == record)
         var plain = record
         plain.note = nil

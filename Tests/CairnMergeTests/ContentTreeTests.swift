@@ -6,13 +6,16 @@ import Testing
 /// a crafted name, a file that is not plain — is refused with the reason.
 @Suite struct ContentTreeTests {
     func refusal(_ path: String, mode: UInt32 = 0o100644) -> String? {
-        ContentTree.refusal(of: path.split(separator: "/", omittingEmptySubsequences: false).map { Array($0.utf8) },
-                            mode: mode, collection: "assessments", item: "a1")
+        ContentTree.refusal(
+            of: path.split(separator: "/", omittingEmptySubsequences: false).map { Array($0.utf8) },
+            mode: mode, collection: "assessments", item: "a1")
     }
 
     @Test func theItemsDocumentsAndCairnsFilesAreAccepted() {
-        for path in ["assessments/a1.json", "assessments/a1/questions/q-001.json", "assessments/a1/questions/q-001/hints/h1.json",
-                     ".gitattributes", ".cairn/notes.json"] {
+        for path in [
+            "assessments/a1.json", "assessments/a1/questions/q-001.json", "assessments/a1/questions/q-001/hints/h1.json",
+            ".gitattributes", ".cairn/notes.json",
+        ] {
             #expect(refusal(path) == nil, "\(path)")
         }
     }

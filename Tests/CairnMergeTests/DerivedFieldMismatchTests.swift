@@ -13,13 +13,17 @@ import Testing
         let set = try Self.set("life-in-uk")
         let path = try DocumentPath("users/u1/books/b1")
         let kind = try #require(set.kind(of: path))
-        let book = try JSONParser().parse(#"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":true,"updatedAt":20}},"completedCount":1,"updatedAt":20}"#)
+        let book = try JSONParser().parse(
+            #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":true,"updatedAt":20}},"completedCount":1,"updatedAt":20}"#
+        )
         let found = kind.derivedMismatches(of: book, at: path)
-        #expect(found.map(\.description) == [
-            "users/u1/books/b1: derived field completedCount is 1, expected 2 (book.schema.json)",
-            "users/u1/books/b1: derived field lastSectionId is absent, expected \"s2\" (book.schema.json)",
-        ])
-        #expect(found.first?.described(verb: "was") == "users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)")
+        #expect(
+            found.map(\.description) == [
+                "users/u1/books/b1: derived field completedCount is 1, expected 2 (book.schema.json)",
+                "users/u1/books/b1: derived field lastSectionId is absent, expected \"s2\" (book.schema.json)",
+            ])
+        #expect(
+            found.first?.described(verb: "was") == "users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)")
         #expect(kind.derivedMismatches(of: kind.filled(book), at: path).isEmpty)
         #expect(kind.derivedMismatches(of: .array([]), at: path).isEmpty)
     }

@@ -1,5 +1,6 @@
-@testable import CairnMerge
 import Testing
+
+@testable import CairnMerge
 
 @Suite struct DocumentPathTests {
     @Test func aDocumentIsAFileAndItsSubcollectionsAFolder() throws {
@@ -46,8 +47,10 @@ import Testing
     }
 
     @Test func acceptsWhatFirestoreAccepts() throws {
-        for id in ["u1", "attempt-1730000000000", "+447700900123", "Ünïcödé", "with space", "a.b", "_x_", "__x", "x__", "😀",
-                   String(repeating: "x", count: 250), "git~", "git~x"] {
+        for id in [
+            "u1", "attempt-1730000000000", "+447700900123", "Ünïcödé", "with space", "a.b", "_x_", "__x", "x__", "😀",
+            String(repeating: "x", count: 250), "git~", "git~x",
+        ] {
             #expect(throws: Never.self) { try DocumentID.validate(id, in: id) }
         }
     }
@@ -101,7 +104,9 @@ import Testing
         let letters = ["a", "A", "k", "K", "\u{212A}", "i", "I", "\u{130}", "\u{E9}", "e\u{301}", "\u{C9}", "-", "1", "\u{DF}", "ss"]
         var random = SplitMix(seed: 19)
         for _ in 0..<20_000 {
-            func word() -> String { (0..<Int.random(in: 1...4, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined() }
+            func word() -> String {
+                (0..<Int.random(in: 1...4, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined()
+            }
             let id = word()
             let other = Int.random(in: 0..<3, using: &random) == 0 ? id.uppercased() : word()
             for name in [other, other + ".json", ".json", other + ".JSON"] {
@@ -120,9 +125,11 @@ import Testing
     /// IDs built from the pieces each rule looks at (dots, `__`, `.json` in any case, `git~`,
     /// spaces, slashes, control characters, the Kelvin sign, a dotted capital I).
     @Test func theQuickChecksOfAnIDAgreeWithEveryRule() {
-        let pieces = ["a", "Z", "0", "7", "-", "_", "__", ".", "..", "~", " ", "/", "\\", "\u{1}", "\u{7F}", "\u{85}",
-                      "\u{212A}", "\u{130}", "\u{131}", "\u{E9}", "json", "JSON", ".json", ".JsOn", "git", "GIT", "Git~", "g",
-                      "i", "t", "1"]
+        let pieces = [
+            "a", "Z", "0", "7", "-", "_", "__", ".", "..", "~", " ", "/", "\\", "\u{1}", "\u{7F}", "\u{85}",
+            "\u{212A}", "\u{130}", "\u{131}", "\u{E9}", "json", "JSON", ".json", ".JsOn", "git", "GIT", "Git~", "g",
+            "i", "t", "1",
+        ]
         var random = SplitMix(seed: 83)
         var plain = 0
         var refused = 0

@@ -17,18 +17,24 @@ import Testing
     @Test func twoDevicesOfflineConvergeWithEveryAttemptKept() throws {
         let summary = try path("users/u1/progress/exam")
         let base: [DocumentPath: JSONValue] = [
-            summary: try doc(#"{"favorites":{"Q1":true},"examSummaries":{"practice-1":{"attemptCount":1,"bestScore":80,"lastCompletedAt":"2025-12-01T10:00:00Z"}}}"#),
+            summary: try doc(
+                #"{"favorites":{"Q1":true},"examSummaries":{"practice-1":{"attemptCount":1,"bestScore":80,"lastCompletedAt":"2025-12-01T10:00:00Z"}}}"#
+            ),
             try path("users/u1/examAttempts/a1"): try doc(#"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#),
             try path("users/u1/examInProgress/practice-2"): try doc(#"{"examId":"practice-2","clientUpdatedAt":5}"#),
         ]
         var phone = base
         phone[try path("users/u1/examAttempts/a2")] = try doc(#"{"attemptId":"a2","examId":"practice-1","status":"passed","score":90}"#)
-        phone[summary] = try doc(#"{"favorites":{"Q1":true,"Q2":true},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":90,"lastCompletedAt":"2025-12-02T10:00:00Z"}}}"#)
+        phone[summary] = try doc(
+            #"{"favorites":{"Q1":true,"Q2":true},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":90,"lastCompletedAt":"2025-12-02T10:00:00Z"}}}"#
+        )
         phone[try path("users/u1/examInProgress/practice-2")] = nil
         var tablet = base
         tablet[try path("users/u1/examAttempts/a3")] = try doc(#"{"attemptId":"a3","examId":"practice-1","status":"failed","score":40}"#)
-        tablet[summary] = try doc(#"{"favorites":{},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":80,"lastCompletedAt":"2025-12-03T10:00:00Z"}}}"#)
-        tablet[try path("users/u1/examInProgress/practice-2")] = try doc(#"{"examId":"practice-2","clientUpdatedAt":9,"currentQuestionIndex":4}"#)
+        tablet[summary] = try doc(
+            #"{"favorites":{},"examSummaries":{"practice-1":{"attemptCount":2,"bestScore":80,"lastCompletedAt":"2025-12-03T10:00:00Z"}}}"#)
+        tablet[try path("users/u1/examInProgress/practice-2")] = try doc(
+            #"{"examId":"practice-2","clientUpdatedAt":9,"currentQuestionIndex":4}"#)
 
         let merged = set.mergeDocuments(base: base, ours: phone, theirs: tablet)
         let reversed = set.mergeDocuments(base: base, ours: tablet, theirs: phone)
@@ -54,8 +60,10 @@ import Testing
         func randomBook(_ generator: inout SplitMix) -> JSONValue {
             var sections: JSONObject = [:]
             for key in ["s1", "s2", "s3"] where Bool.random(using: &generator) {
-                sections[key] = .object(["completed": .bool(Bool.random(using: &generator)),
-                                         "updatedAt": .integer(Int64.random(in: 0...4, using: &generator))])
+                sections[key] = .object([
+                    "completed": .bool(Bool.random(using: &generator)),
+                    "updatedAt": .integer(Int64.random(in: 0...4, using: &generator)),
+                ])
             }
             return .object(["schemaVersion": .integer(1), "bookId": .string("b"), "sections": .object(sections)])
         }

@@ -1,7 +1,8 @@
-@testable import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import CairnMerge
 
 /// Documents generated from a set's JSON Schemas are valid documents of their kind, at paths
 /// of that kind, and edits change them the way their policies expect.
@@ -22,7 +23,8 @@ import Testing
                 #expect(set.kind(of: path)?.file == kind.file, "\(path) is a path of \(kind.pattern)")
                 #expect(path.segments[1] == "u1")
                 var document = try generator.document(of: kind, at: path, time: Int64(seed), using: &random)
-                #expect(set.validate(document, at: path).isEmpty, "\(path): \(set.validate(document, at: path)) in \(document.canonicalText)")
+                #expect(
+                    set.validate(document, at: path).isEmpty, "\(path): \(set.validate(document, at: path)) in \(document.canonicalText)")
                 #expect(JSONValue.same(set.filled(document, at: path), document), "derived fields of \(path) computed")
                 for step in 1...4 {
                     let edit = try generator.edit(document, of: kind, at: path, time: Int64(seed) * 10 + Int64(step), using: &random)
@@ -53,27 +55,37 @@ import Testing
             #expect(JSONValue.stampOrder(after, before) <= 0, "\(place): min only falls")
         case .union:
             let elements = after?.arrayValue ?? []
-            #expect((before.arrayValue ?? []).allSatisfy { element in elements.contains { JSONValue.same($0, element) } }, "\(place): a union only grows")
+            #expect(
+                (before.arrayValue ?? []).allSatisfy { element in elements.contains { JSONValue.same($0, element) } },
+                "\(place): a union only grows")
         case .entriesLatest(let by):
             for (key, entry) in before.objectValue ?? [:] {
                 let changed = after?.field(key)
                 #expect(changed != nil, "\(place)/\(key): entries are never removed")
                 if let changed, !JSONValue.same(changed, entry) {
-                    #expect(JSONValue.stampOrder(changed.field(by), entry.field(by)) > 0, "\(place)/\(key): a rewritten entry has a later \(by)")
+                    #expect(
+                        JSONValue.stampOrder(changed.field(by), entry.field(by)) > 0, "\(place)/\(key): a rewritten entry has a later \(by)"
+                    )
                 }
             }
         case .lww(let field, let children, _):
             if !JSONValue.same(before, after) {
-                #expect(JSONValue.stampOrder(after?.field(field), before.field(field)) > 0, "\(place): a changed lww object has a later \(field)")
+                #expect(
+                    JSONValue.stampOrder(after?.field(field), before.field(field)) > 0,
+                    "\(place): a changed lww object has a later \(field)")
             }
-            for (key, child) in children { expectMonotone(child, before: before.field(key), after: after?.field(key), at: place + "/" + key) }
+            for (key, child) in children {
+                expectMonotone(child, before: before.field(key), after: after?.field(key), at: place + "/" + key)
+            }
         case .highest(let field, let then, let children):
             if !JSONValue.same(before, after) {
                 var order = JSONValue.stampOrder(after?.field(field), before.field(field))
                 if order == 0, let then { order = JSONValue.stampOrder(after?.field(then), before.field(then)) }
                 #expect(order > 0, "\(place): a changed highest object has a greater version")
             }
-            for (key, child) in children { expectMonotone(child, before: before.field(key), after: after?.field(key), at: place + "/" + key) }
+            for (key, child) in children {
+                expectMonotone(child, before: before.field(key), after: after?.field(key), at: place + "/" + key)
+            }
         case .fields(let children, let others):
             for key in Set((before.objectValue ?? [:]).keys).union((after?.objectValue ?? [:]).keys).sorted() {
                 guard let child = children[key] ?? others else { continue }
@@ -97,7 +109,10 @@ import Testing
     }
 
     @Test func patternsOfIDsAndCodesAreGenerated() throws {
-        let cases = [#"^\+[1-9][0-9]{6,14}$"#, #"^[A-Z]{2}-\d{3}(-[a-f0-9]+)?$"#, #"^(red|green|blue)\.[^/\s]{1,4}$"#, "x*y+z?", #"^\w+@[a-z.]{2,}$"#]
+        let cases = [
+            #"^\+[1-9][0-9]{6,14}$"#, #"^[A-Z]{2}-\d{3}(-[a-f0-9]+)?$"#, #"^(red|green|blue)\.[^/\s]{1,4}$"#, "x*y+z?",
+            #"^\w+@[a-z.]{2,}$"#,
+        ]
         for pattern in cases {
             let generator = try PatternGenerator(pattern)
             let regex = try Regex(pattern)
@@ -112,13 +127,19 @@ import Testing
     @Test func aPatternItCannotGenerateIsReportedNotGuessed() throws {
         for (pattern, reason) in [("^(?=a)b$", "lookaround"), (#"(a)\1"#, "back-references"), (#"\bword"#, "word boundaries")] {
             #expect(throws: PatternGenerator.Unsupported.self, "\(pattern)") { try PatternGenerator(pattern) }
-            do { _ = try PatternGenerator(pattern) } catch { #expect(error.reason.contains(reason) || reason == "lookaround", "\(error.reason)") }
+            do { _ = try PatternGenerator(pattern) } catch {
+                #expect(error.reason.contains(reason) || reason == "lookaround", "\(error.reason)")
+            }
         }
-        let schema = Array(#"{"x-cairn": {"path": "users/{uid}/codes/{codeId}"}, "type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^(?!x)[a-z]+$"}}}"#.utf8)
+        let schema = Array(
+            #"{"x-cairn": {"path": "users/{uid}/codes/{codeId}"}, "type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^(?!x)[a-z]+$"}}}"#
+                .utf8)
         let set = try SchemaSet(files: ["code.schema.json": schema])
         let errors = DocumentGenerator(set: set).unsupported()
         #expect(errors.count == 1)
-        #expect(errors.first?.description.hasPrefix("code.schema.json: /properties/code/pattern: the pattern ^(?!x)[a-z]+$ cannot be generated from") == true, "\(errors)")
+        #expect(
+            errors.first?.description.hasPrefix(
+                "code.schema.json: /properties/code/pattern: the pattern ^(?!x)[a-z]+$ cannot be generated from") == true, "\(errors)")
     }
 
     /// A map's entry is drawn from the schema of the pattern its key matches — also when the
@@ -141,9 +162,13 @@ import Testing
             // Empty maps: the only edit adds an entry.
             for start in [#"{"free": {}, "coded": {}}"#, #"{"free": {"n1": 1, "x": "y"}, "coded": {"a1": 2, "b2": true, "c3": null}}"#] {
                 let document = try JSONParser().parse(Array(start.utf8))
-                let edit = try #require(try generator.edit(document, of: kind, at: path, time: 5, using: &random), "seed \(seed): an entry can be added to \(start)")
+                let edit = try #require(
+                    try generator.edit(document, of: kind, at: path, time: 5, using: &random),
+                    "seed \(seed): an entry can be added to \(start)")
                 #expect(set.validate(edit.document, at: path).isEmpty, "\(edit.document.canonicalText)")
-                for map in ["free", "coded"] { keys.formUnion(edit.document.field(map)?.objectValue?.keys.map { map + "/" + $0.prefix(1) } ?? []) }
+                for map in ["free", "coded"] {
+                    keys.formUnion(edit.document.field(map)?.objectValue?.keys.map { map + "/" + $0.prefix(1) } ?? [])
+                }
             }
             let drawn = try generator.document(of: kind, at: path, using: &random)
             for map in ["free", "coded"] { keys.formUnion(drawn.field(map)?.objectValue?.keys.map { map + "/" + $0.prefix(1) } ?? []) }

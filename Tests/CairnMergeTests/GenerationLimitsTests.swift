@@ -1,5 +1,6 @@
-@testable import CairnMerge
 import Testing
+
+@testable import CairnMerge
 
 /// An app's schema may hold any number and any pattern: the generator gives a valid
 /// document or a ``GenerationError`` naming file, pointer and reason — never a trap, a hang
@@ -29,17 +30,21 @@ import Testing
             switch Int.random(in: 0..<4, using: &random) {
             case 0: keywords.append(#""\#(boundKeywords.randomElement(using: &random)!)": \#(numbers.randomElement(using: &random)!)"#)
             case 1: keywords.append(#""\#(countKeywords.randomElement(using: &random)!)": \#(numbers.randomElement(using: &random)!)"#)
-            case 2: keywords.append(#""pattern": "\#(patterns.randomElement(using: &random)!.replacingOccurrences(of: "\\", with: "\\\\"))""#)
+            case 2:
+                keywords.append(#""pattern": "\#(patterns.randomElement(using: &random)!.replacingOccurrences(of: "\\", with: "\\\\"))""#)
             default:
                 let pattern = patterns.randomElement(using: &random)!.replacingOccurrences(of: "\\", with: "\\\\")
-                keywords.append(#""patternProperties": {"\#(pattern)": {"type": "integer", "minimum": \#(numbers.randomElement(using: &random)!)}}"#)
+                keywords.append(
+                    #""patternProperties": {"\#(pattern)": {"type": "integer", "minimum": \#(numbers.randomElement(using: &random)!)}}"#)
             }
         }
         switch type {
         case "array":
             // Items of the field's own schema: arrays in arrays, as deep as the draw goes.
-            keywords.append(Int.random(in: 0..<4, using: &random) == 0 ? ##""items": {"$ref": "#/properties/v"}"##
-                : #""items": {"type": "integer", "maximum": \#(numbers.randomElement(using: &random)!)}"#)
+            keywords.append(
+                Int.random(in: 0..<4, using: &random) == 0
+                    ? ##""items": {"$ref": "#/properties/v"}"##
+                    : #""items": {"type": "integer", "maximum": \#(numbers.randomElement(using: &random)!)}"#)
         case "object":
             if Bool.random(using: &random) { keywords.append(#""additionalProperties": {"type": "string"}"#) }
             // A stamp for lww, and now and then a required field of the object's own schema.
@@ -55,7 +60,8 @@ import Testing
     /// A set of one kind whose field `v` has `schema`, merged by `policy` (JSON text).
     static func set(field schema: String, policy: String) throws -> SchemaSet? {
         let policyText = policy.isEmpty ? "" : #", "x-merge": \#(policy)"#
-        let text = #"{"x-cairn": {"path": "users/{uid}/things/{thingId}"}, "type": "object", "required": ["v"], "properties": {"v": \#(schema.dropLast())\#(policyText)}}}"#
+        let text =
+            #"{"x-cairn": {"path": "users/{uid}/things/{thingId}"}, "type": "object", "required": ["v"], "properties": {"v": \#(schema.dropLast())\#(policyText)}}}"#
         return try? SchemaSet(files: ["thing.schema.json": Array(text.utf8)])
     }
 
@@ -64,8 +70,10 @@ import Testing
         var documents = 0, errors = 0
         for number in 0..<400 {
             let field = Self.schema(using: &random)
-            let policy = ["", #""counter""#, #""max""#, #""min""#, #""union""#, #"{"lww": "at"}"#, #"{"highest": "at"}"#,
-                          #"{"entries": "latest", "by": "at"}"#].randomElement(using: &random)!
+            let policy = [
+                "", #""counter""#, #""max""#, #""min""#, #""union""#, #"{"lww": "at"}"#, #"{"highest": "at"}"#,
+                #"{"entries": "latest", "by": "at"}"#,
+            ].randomElement(using: &random)!
             guard let set = try Self.set(field: field, policy: policy), let kind = set.kinds.first else { continue }
             let generator = DocumentGenerator(set: set)
             var local = SplitMix(seed: UInt64(number))
@@ -95,7 +103,10 @@ import Testing
         (#"{"type": "integer", "minimum": 1e19, "x-merge": "counter"}"#, ""),
         (#"{"type": "integer", "minimum": 9223372036854775805, "x-merge": "counter"}"#, ""),
         (#"{"type": "integer", "enum": [9223372036854775807], "x-merge": "max"}"#, ""),
-        (#"{"type": "object", "properties": {"at": {"type": "integer", "minimum": 9223372036854775806}}, "required": ["at"], "x-merge": {"lww": "at"}}"#, "/properties/v/properties/at"),
+        (
+            #"{"type": "object", "properties": {"at": {"type": "integer", "minimum": 9223372036854775806}}, "required": ["at"], "x-merge": {"lww": "at"}}"#,
+            "/properties/v/properties/at"
+        ),
         (##"{"type": "array", "minItems": 1, "items": {"$ref": "#/properties/v"}}"##, "/properties/v"),
         (#"{"type": "integer", "minimum": 9223372036854775807}"#, ""),
         (#"{"type": "integer", "maximum": -9223372036854775808, "x-merge": "min"}"#, ""),

@@ -13,7 +13,8 @@ import Testing
     static var cases: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { name in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+                && isFolder.boolValue
         }.sorted()
     }
 

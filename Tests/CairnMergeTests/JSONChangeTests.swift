@@ -7,20 +7,25 @@ import Testing
 /// value changed, from the value before to the value after.
 @Suite struct JSONChangeTests {
     @Test func eachChangedValueIsOneLineFromBeforeToAfter() throws {
-        let before = try json(#"{"sections":{"s1":{"completed":false,"updatedAt":1},"s2":{"completed":true}},"answers":[1,2],"tags":["a","b","c"],"score":1,"gone":"x"}"#)
-        let after = try json(#"{"sections":{"s1":{"completed":true,"updatedAt":2},"s3":{"completed":true}},"answers":[1,2,{"q":3}],"tags":["a"],"score":1.0,"new":null}"#)
-        #expect(JSONChange.between(before, after).map(\.description) == [
-            "/answers/2: absent → { \"q\": 3 }",
-            "/gone: \"x\" → absent",
-            "/new: absent → null",
-            "/score: 1 → 1.0",
-            "/sections/s1/completed: false → true",
-            "/sections/s1/updatedAt: 1 → 2",
-            "/sections/s2: { \"completed\": true } → absent",
-            "/sections/s3: absent → { \"completed\": true }",
-            "/tags/1: \"b\" → absent",
-            "/tags/2: \"c\" → absent",
-        ])
+        let before = try json(
+            #"{"sections":{"s1":{"completed":false,"updatedAt":1},"s2":{"completed":true}},"answers":[1,2],"tags":["a","b","c"],"score":1,"gone":"x"}"#
+        )
+        let after = try json(
+            #"{"sections":{"s1":{"completed":true,"updatedAt":2},"s3":{"completed":true}},"answers":[1,2,{"q":3}],"tags":["a"],"score":1.0,"new":null}"#
+        )
+        #expect(
+            JSONChange.between(before, after).map(\.description) == [
+                "/answers/2: absent → { \"q\": 3 }",
+                "/gone: \"x\" → absent",
+                "/new: absent → null",
+                "/score: 1 → 1.0",
+                "/sections/s1/completed: false → true",
+                "/sections/s1/updatedAt: 1 → 2",
+                "/sections/s2: { \"completed\": true } → absent",
+                "/sections/s3: absent → { \"completed\": true }",
+                "/tags/1: \"b\" → absent",
+                "/tags/2: \"c\" → absent",
+            ])
         #expect(JSONChange.between(before, before).isEmpty)
         #expect(JSONChange.between(nil, nil).isEmpty)
         #expect(JSONChange.between(nil, after).map(\.pointer) == [""])
@@ -34,7 +39,8 @@ import Testing
         let before = JSONValue.object([composed: .integer(1), "a/b~c": .integer(1)])
         let after = JSONValue.object([decomposed: .integer(1), "a/b~c": .integer(2)])
         let changes = JSONChange.between(before, after)
-        #expect(changes.map(\.pointer) == ["/a~1b~0c", "/" + composed, "/" + decomposed].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(
+            changes.map(\.pointer) == ["/a~1b~0c", "/" + composed, "/" + decomposed].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         #expect(changes.count == 3)
         #expect(changes.first { $0.pointer.utf8.elementsEqual(("/" + composed).utf8) }?.after == nil)
         #expect(changes.first { $0.pointer.utf8.elementsEqual(("/" + decomposed).utf8) }?.before == nil)
@@ -56,8 +62,12 @@ import Testing
             var applied: JSONValue? = before
             // Values set in order (an array grows index by index), then values removed from
             // the last (an array shrinks from its end).
-            for change in changes where change.after != nil { applied = Self.setting(applied, Self.steps(change.pointer), to: change.after) }
-            for change in changes.reversed() where change.after == nil { applied = Self.setting(applied, Self.steps(change.pointer), to: nil) }
+            for change in changes where change.after != nil {
+                applied = Self.setting(applied, Self.steps(change.pointer), to: change.after)
+            }
+            for change in changes.reversed() where change.after == nil {
+                applied = Self.setting(applied, Self.steps(change.pointer), to: nil)
+            }
             #expect(JSONValue.same(applied, after), "round \(round): \(changes)")
         }
     }
@@ -150,7 +160,11 @@ import Testing
         case .array(var elements)?:
             let index = Int(step)!
             let inner = setting(index < elements.count ? elements[index] : nil, Array(steps.dropFirst()), to: new)
-            if let inner { if index < elements.count { elements[index] = inner } else { elements.append(inner) } } else { elements.remove(at: index) }
+            if let inner {
+                if index < elements.count { elements[index] = inner } else { elements.append(inner) }
+            } else {
+                elements.remove(at: index)
+            }
             return .array(elements)
         default:
             return root

@@ -31,7 +31,8 @@ struct JSONObjectTests {
                     object.append(.integer(Int64(step)), forKey: key)
                     reference[key] = .integer(Int64(step))
                 default:
-                    #expect(object.updateValue(.integer(Int64(step)), forKey: key) == reference.updateValue(.integer(Int64(step)), forKey: key))
+                    #expect(
+                        object.updateValue(.integer(Int64(step)), forKey: key) == reference.updateValue(.integer(Int64(step)), forKey: key))
                 }
             }
             #expect(object.count == reference.count)

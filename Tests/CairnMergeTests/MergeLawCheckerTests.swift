@@ -64,7 +64,9 @@ import Testing
         let broken = keepsDeleted.violations(of: LawCase(base: .integer(1), ours: .integer(1), theirs: nil))
         #expect(broken.map { $0.law }.contains(MergeLaw.identity) && broken.allSatisfy { $0.sides.base == .integer(1) }, "\(broken)")
         // Append-only keeps its base: a change refused is not a broken identity.
-        #expect(MergeLawChecker(policy: .appendOnly).violations(of: LawCase(base: .object([:]), ours: .object(["a": .integer(1)]), theirs: nil)).isEmpty)
+        #expect(
+            MergeLawChecker(policy: .appendOnly).violations(of: LawCase(base: .object([:]), ours: .object(["a": .integer(1)]), theirs: nil))
+                .isEmpty)
         // …but three equal sides merge to that value, append-only too.
         let dropsKept = MergeLawChecker(name: "drops what it keeps", keepsBase: true) { base, _, _ in
             MergeOutcome(value: base == nil ? nil : .object([:]), conflicts: [])
@@ -85,18 +87,21 @@ import Testing
 @Suite struct EqualIncrementsTests {
     @Test func twoEqualIncrementsOfACountInADocumentAreTwo() {
         let policy = MergePolicy.fields(["n": .counter], others: nil)
-        let outcome = policy.merge(base: .object(["n": .integer(5)]), ours: .object(["n": .integer(6)]), theirs: .object(["n": .integer(6)]))
+        let outcome = policy.merge(
+            base: .object(["n": .integer(5)]), ours: .object(["n": .integer(6)]), theirs: .object(["n": .integer(6)]))
         #expect(outcome.value == .object(["n": .integer(7)]))
         #expect(outcome.conflicts.isEmpty)
         // Inside a side-picking policy too: the count is the key's own.
         let latest = MergePolicy.lww("at", children: ["n": .counter])
         let side = JSONValue.object(["at": .integer(2), "n": .integer(6)])
-        #expect(latest.merge(base: .object(["at": .integer(1), "n": .integer(5)]), ours: side, theirs: side).value
+        #expect(
+            latest.merge(base: .object(["at": .integer(1), "n": .integer(5)]), ours: side, theirs: side).value
                 == .object(["at": .integer(2), "n": .integer(7)]))
     }
 
     @Test func equalDocumentsOnBothSidesOfAStoreMergeCountTwice() throws {
-        let schema = #"{"x-cairn":{"path":"users/{uid}/counts/{id}"},"type":"object","properties":{"n":{"type":"integer","x-merge":"counter"},"label":{"type":"string"}}}"#
+        let schema =
+            #"{"x-cairn":{"path":"users/{uid}/counts/{id}"},"type":"object","properties":{"n":{"type":"integer","x-merge":"counter"},"label":{"type":"string"}}}"#
         let set = try SchemaSet(files: ["count.schema.json": Array(schema.utf8)])
         let path = try DocumentPath("users/u1/counts/c1")
         let other = try DocumentPath("users/u1/notes/x")

@@ -23,8 +23,9 @@ enum MergeLaws {
     ) {
         let checker = MergeLawChecker(policy: policy, context: context)
         for violation in checker.check(cases: count, seed: seed, limit: 3, generate) {
-            Issue.record("case \(violation.caseNumber ?? -1) of seed \(seed), shrunk: \(checker.shrink(violation))",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "case \(violation.caseNumber ?? -1) of seed \(seed), shrunk: \(checker.shrink(violation))",
+                sourceLocation: sourceLocation)
         }
     }
 }
@@ -36,8 +37,11 @@ enum MergeSamples {
     }
 
     static func scalar(_ generator: inout SplitMix) -> JSONValue {
-        pick([.null, .bool(true), .bool(false), .integer(0), .integer(7), .integer(-3), .double(2.5),
-              .string("a"), .string("é"), .string("e\u{301}"), .double(-0.0), .double(0.0)], &generator)
+        pick(
+            [
+                .null, .bool(true), .bool(false), .integer(0), .integer(7), .integer(-3), .double(2.5),
+                .string("a"), .string("é"), .string("e\u{301}"), .double(-0.0), .double(0.0),
+            ], &generator)
     }
 
     static func value(_ generator: inout SplitMix, depth: Int = 2) -> JSONValue {
@@ -73,7 +77,8 @@ enum MergeSamples {
     /// A case whose sides are changes of a base drawn by `draw`.
     static func sample(_ generator: inout SplitMix, draw: (inout SplitMix) -> JSONValue) -> MergeLaws.Case {
         let base: JSONValue? = Int.random(in: 0..<5, using: &generator) == 0 ? nil : draw(&generator)
-        return MergeLaws.Case(base: base, ours: change(base, &generator, redraw: draw),
-                              theirs: change(base, &generator, redraw: draw))
+        return MergeLaws.Case(
+            base: base, ours: change(base, &generator, redraw: draw),
+            theirs: change(base, &generator, redraw: draw))
     }
 }

@@ -33,8 +33,10 @@ import Testing
         let sections: (inout SplitMix) -> JSONValue = { generator in
             var entries: JSONObject = [:]
             for key in ["s1", "s2", "s3", "s4"] where Bool.random(using: &generator) {
-                entries[key] = .object(["completed": .bool(Bool.random(using: &generator)),
-                                        "updatedAt": .integer(Int64.random(in: 0...3, using: &generator))])
+                entries[key] = .object([
+                    "completed": .bool(Bool.random(using: &generator)),
+                    "updatedAt": .integer(Int64.random(in: 0...3, using: &generator)),
+                ])
             }
             return .object(entries)
         }
@@ -43,8 +45,9 @@ import Testing
 
     @Test func numericPoliciesKeepTheLaws() {
         let number: (inout SplitMix) -> JSONValue = { generator in
-            Bool.random(using: &generator) ? .integer(Int64.random(in: -5...5, using: &generator))
-                                           : .double(Double(Int.random(in: -10...10, using: &generator)) / 4)
+            Bool.random(using: &generator)
+                ? .integer(Int64.random(in: -5...5, using: &generator))
+                : .double(Double(Int.random(in: -10...10, using: &generator)) / 4)
         }
         MergeLaws.check(.max, seed: 8) { MergeSamples.sample(&$0, draw: number) }
         MergeLaws.check(.min, seed: 9) { MergeSamples.sample(&$0, draw: number) }
@@ -122,16 +125,24 @@ import Testing
         // progress/exam examSummaries entries, as seed 000 §5 and §8 ask.
         let entry = MergePolicy.lww("lastCompletedAt", children: ["attemptCount": .counter, "bestScore": .max])
         let merged = entry.merge(
-            base: try json(#"{"attemptCount":3,"bestScore":92,"lastScore":83,"lastStatus":"passed","lastCompletedAt":"2025-12-01T10:00:00.000Z"}"#),
-            ours: try json(#"{"attemptCount":4,"bestScore":95,"lastScore":95,"lastStatus":"passed","lastCompletedAt":"2025-12-02T09:00:00.000Z"}"#),
-            theirs: try json(#"{"attemptCount":4,"bestScore":92,"lastScore":60,"lastStatus":"failed","lastCompletedAt":"2025-12-03T08:00:00.000Z"}"#))
-        #expect(merged.value == (try json(#"{"attemptCount":5,"bestScore":95,"lastScore":60,"lastStatus":"failed","lastCompletedAt":"2025-12-03T08:00:00.000Z"}"#)))
+            base: try json(
+                #"{"attemptCount":3,"bestScore":92,"lastScore":83,"lastStatus":"passed","lastCompletedAt":"2025-12-01T10:00:00.000Z"}"#),
+            ours: try json(
+                #"{"attemptCount":4,"bestScore":95,"lastScore":95,"lastStatus":"passed","lastCompletedAt":"2025-12-02T09:00:00.000Z"}"#),
+            theirs: try json(
+                #"{"attemptCount":4,"bestScore":92,"lastScore":60,"lastStatus":"failed","lastCompletedAt":"2025-12-03T08:00:00.000Z"}"#))
+        #expect(
+            merged.value
+                == (try json(
+                    #"{"attemptCount":5,"bestScore":95,"lastScore":60,"lastStatus":"failed","lastCompletedAt":"2025-12-03T08:00:00.000Z"}"#))
+        )
     }
 
     @Test func unionAddsWhatEitherAddedAndDropsWhatEitherRemoved() throws {
-        let merged = MergePolicy.union.merge(base: try json(#"["Q1","Q2","Q3"]"#),
-                                             ours: try json(#"["Q1","Q3","Q9"]"#),
-                                             theirs: try json(#"["Q2","Q1","Q3","Q4"]"#))
+        let merged = MergePolicy.union.merge(
+            base: try json(#"["Q1","Q2","Q3"]"#),
+            ours: try json(#"["Q1","Q3","Q9"]"#),
+            theirs: try json(#"["Q2","Q1","Q3","Q4"]"#))
         #expect(merged.value == (try json(#"["Q1","Q3","Q4","Q9"]"#)))
     }
 
@@ -153,9 +164,10 @@ import Testing
     }
 
     @Test func keysWithSlashesAndTildesAreEscapedInPointers() throws {
-        let merged = MergePolicy.plain.merge(base: try json(#"{"a/b":{"~x":1}}"#),
-                                             ours: try json(#"{"a/b":{"~x":2}}"#),
-                                             theirs: try json(#"{"a/b":{"~x":3}}"#))
+        let merged = MergePolicy.plain.merge(
+            base: try json(#"{"a/b":{"~x":1}}"#),
+            ours: try json(#"{"a/b":{"~x":2}}"#),
+            theirs: try json(#"{"a/b":{"~x":3}}"#))
         #expect(merged.conflicts.map(\.pointer) == ["/a~1b/~0x"])
     }
 }
@@ -163,9 +175,10 @@ import Testing
 @Suite struct StampOrderTests {
     @Test func aStampNotSetYetLosesToAnySetOne() {
         let policy = MergePolicy.lww("processedAt", children: [:])
-        let merged = policy.merge(base: .object(["n": .integer(0)]),
-                                  ours: .object(["n": .integer(1), "processedAt": .null]),
-                                  theirs: .object(["n": .integer(2), "processedAt": .integer(5)]))
+        let merged = policy.merge(
+            base: .object(["n": .integer(0)]),
+            ours: .object(["n": .integer(1), "processedAt": .null]),
+            theirs: .object(["n": .integer(2), "processedAt": .integer(5)]))
         #expect(merged.value?.field("n") == .integer(2))
         #expect(MergePolicy.max.merge(base: .integer(1), ours: .null, theirs: .integer(3)).value == .integer(3))
     }
@@ -177,7 +190,10 @@ import Testing
             document: try DocumentPath("users/u1/boards/b1"), pointer: "", policy: .highest("version", then: nil),
             kept: try JSONParser().parse(#"{"name":"Laptop","version":3,"size":3}"#),
             replaced: try JSONParser().parse(#"{"name":"Phone","version":2,"size":3}"#))
-        #expect(record.description == #"users/u1/boards/b1 [highest(version)] kept { "name": "Laptop", "version": 3 }, replaced { "name": "Phone", "version": 2 }"#)
+        #expect(
+            record.description
+                == #"users/u1/boards/b1 [highest(version)] kept { "name": "Laptop", "version": 3 }, replaced { "name": "Phone", "version": 2 }"#
+        )
         let deleted = ConflictRecord(pointer: "/a", policy: .fields, kept: .integer(1), replaced: nil)
         #expect(deleted.description == "/a [fields] kept 1, replaced (deleted)")
     }

@@ -1,5 +1,6 @@
-@testable import CairnMerge
 import Testing
+
+@testable import CairnMerge
 
 /// What a generated simulation checks at its end (``PolicyLedger``), as it reads to the
 /// user: each broken promise names its document and place.
@@ -17,13 +18,15 @@ import Testing
             """#
         let set = try SchemaSet(files: ["book.schema.json": Array(schema.utf8)])
         let path = try DocumentPath("users/u1/books/b1")
-        let document = try JSONParser().parse(Array(#"{"sections": {"s1": true, "s2": false}, "done/total": 5, "a~b": 7, "plain": 9}"#.utf8))
+        let document = try JSONParser().parse(
+            Array(#"{"sections": {"s1": true, "s2": false}, "done/total": 5, "a~b": 7, "plain": 9}"#.utf8))
         let violations = PolicyLedger(set: set).violations(in: [path: document])
-        #expect(violations == [
-            "users/u1/books/b1 /a~0b: derived: is 7, computed 2",
-            "users/u1/books/b1 /done~1total: derived: is 5, computed 2",
-            "users/u1/books/b1 /plain: derived: is 9, computed 2",
-        ], "\(violations)")
+        #expect(
+            violations == [
+                "users/u1/books/b1 /a~0b: derived: is 7, computed 2",
+                "users/u1/books/b1 /done~1total: derived: is 5, computed 2",
+                "users/u1/books/b1 /plain: derived: is 9, computed 2",
+            ], "\(violations)")
         let right = try JSONParser().parse(Array(#"{"sections": {"s1": true, "s2": false}, "done/total": 2, "a~b": 2, "plain": 2}"#.utf8))
         #expect(PolicyLedger(set: set).violations(in: [path: right]).isEmpty)
     }
@@ -37,8 +40,10 @@ import Testing
         let set = try SchemaSet(files: ["mark.schema.json": Array(plain.utf8), "answer.schema.json": Array(latest.utf8)])
         let mark = try DocumentPath("users/u1/marks/m1")
         let answer = try DocumentPath("users/u1/answers/a1")
-        let (phone, laptop): (JSONValue, JSONValue) = (.object(["by": .string("phone"), "at": .integer(9)]),
-                                                       .object(["by": .string("laptop"), "at": .integer(3)]))
+        let (phone, laptop): (JSONValue, JSONValue) = (
+            .object(["by": .string("phone"), "at": .integer(9)]),
+            .object(["by": .string("laptop"), "at": .integer(3)])
+        )
         for order in [[phone, laptop], [laptop, phone]] {
             var ledger = PolicyLedger(set: set)
             for created in order {

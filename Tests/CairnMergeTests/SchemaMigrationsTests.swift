@@ -21,14 +21,17 @@ import Testing
         let migrations = try SchemaMigrations(json: Array(flatToNested.utf8))
         #expect(migrations.version == 3)
         let documents: [DocumentPath: JSONValue] = [
-            try path("users/u1/tasks/t1"): .object(["profileId": .string("+447700900123"), "title": .string("Walk"), "legacy": .bool(true)]),
+            try path("users/u1/tasks/t1"): .object(["profileId": .string("+447700900123"), "title": .string("Walk"), "legacy": .bool(true)]
+            ),
             try path("users/u1/profiles/+447700900123"): .object(["name": .string("Gran")]),
         ]
         let fromOne = try migrations.migrate(documents, from: 1)
         #expect(fromOne.count == 2)
-        #expect(fromOne[try path("users/u1/profiles/+447700900123/habits/t1")] == .object([
-            "profileId": .string("+447700900123"), "name": .string("Walk"), "meta": .object(["schemaVersion": .integer(3)]),
-        ]))
+        #expect(
+            fromOne[try path("users/u1/profiles/+447700900123/habits/t1")]
+                == .object([
+                    "profileId": .string("+447700900123"), "name": .string("Walk"), "meta": .object(["schemaVersion": .integer(3)]),
+                ]))
         #expect(fromOne[try path("users/u1/profiles/+447700900123")] == .object(["name": .string("Gran")]))
         // From version 2 only the second migration runs: nothing to move.
         let fromTwo = try migrations.migrate(documents, from: 2)
@@ -55,8 +58,14 @@ import Testing
             (#"{"schemaVersion": 2}"#, "no migration goes from 1 to 2"),
             (#"{"schemaVersion": 2, "migrations": [{"from": 1, "to": 3, "steps": []}]}"#, "from one version to the next"),
             (#"{"schemaVersion": 2, "migrations": [{"from": 1, "to": 2, "steps": [{"copy": {}}]}]}"#, "unknown step copy"),
-            (#"{"schemaVersion": 2, "migrations": [{"from": 1, "to": 2, "steps": [{"move": {"from": "users/{uid}"}}]}]}"#, "\"to\" must be a document path pattern"),
-            (#"{"schemaVersion": 2, "migrations": [{"from": 1, "to": 2, "steps": [{"remove": {"in": "users/{uid}", "field": "name"}}]}]}"#, "JSON pointer"),
+            (
+                #"{"schemaVersion": 2, "migrations": [{"from": 1, "to": 2, "steps": [{"move": {"from": "users/{uid}"}}]}]}"#,
+                "\"to\" must be a document path pattern"
+            ),
+            (
+                #"{"schemaVersion": 2, "migrations": [{"from": 1, "to": 2, "steps": [{"remove": {"in": "users/{uid}", "field": "name"}}]}]}"#,
+                "JSON pointer"
+            ),
         ]
         for (text, reason) in cases {
             do {
@@ -77,7 +86,10 @@ import Testing
             try path("users/u1/examAttempts/d"): .object(["completedAt": .string("2026-11-02T10:00:00Z")]),
             try path("users/u1/examAttempts/e"): .object([:]),
         ]
-        #expect(retention.expired(documents).sorted() == [try path("users/u1/examAttempts/a"), try path("users/u1/examAttempts/c"), try path("users/u1/examAttempts/e")])
+        #expect(
+            retention.expired(documents).sorted() == [
+                try path("users/u1/examAttempts/a"), try path("users/u1/examAttempts/c"), try path("users/u1/examAttempts/e"),
+            ])
         for bad: JSONValue in [.object(["keep": .integer(0), "by": .string("x")]), .object(["keep": .integer(2)]), .string("50")] {
             #expect(RetentionPolicy(annotation: bad) == nil)
         }
@@ -101,8 +113,10 @@ import Testing
 
     @Test func theIDsOfAPathAreCheckedByTheirSchemas() throws {
         let remi = try SchemaSet(files: shippedSchemaSet("remi").files)
-        let habit: JSONValue = .object(["id": .string("h1"), "userId": .string("u1"), "profileId": .string("+447700900123"),
-                                        "scheduledTime": .string("09:00"), "nextScheduledDate": .string("2026-11-23")])
+        let habit: JSONValue = .object([
+            "id": .string("h1"), "userId": .string("u1"), "profileId": .string("+447700900123"),
+            "scheduledTime": .string("09:00"), "nextScheduledDate": .string("2026-11-23"),
+        ])
         #expect(remi.validate(habit, at: try path("users/u1/profiles/+447700900123/habits/h1")).isEmpty)
         let errors = remi.validate(habit, at: try path("users/u1/profiles/rose/habits/h1"))
         #expect(errors.first?.pointer == "{phone}")

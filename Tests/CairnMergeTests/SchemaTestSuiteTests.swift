@@ -52,7 +52,8 @@ import Testing
             }
             for group in groups {
                 guard let schemaJSON = group.objectValue?["schema"], case .array(let tests)? = group.objectValue?["tests"],
-                      case .string(let groupName)? = group.objectValue?["description"] else {
+                    case .string(let groupName)? = group.objectValue?["description"]
+                else {
                     Issue.record("\(file): a group without schema or tests")
                     continue
                 }
@@ -63,7 +64,8 @@ import Testing
                 let schema = Schema(schemaJSON)
                 for test in tests {
                     guard let data = test.objectValue?["data"], case .bool(let expected)? = test.objectValue?["valid"],
-                          case .string(let name)? = test.objectValue?["description"] else { continue }
+                        case .string(let name)? = test.objectValue?["description"]
+                    else { continue }
                     ran += 1
                     let errors = schema.validate(data)
                     #expect(errors.isEmpty == expected, "\(file) / \(groupName) / \(name): \(errors)")
@@ -77,21 +79,25 @@ import Testing
     }
 
     @Test func errorsNameThePointerAndTheRule() throws {
-        let schema = Schema(try JSONParser().parse(#"""
-            {"type": "object", "required": ["attemptId"],
-             "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 100},
-                            "answers": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}}}
-            """#))
+        let schema = Schema(
+            try JSONParser().parse(
+                #"""
+                {"type": "object", "required": ["attemptId"],
+                 "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 100},
+                                "answers": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}}}
+                """#))
         let errors = schema.validate(try JSONParser().parse(#"{"score": 101, "answers": {"Q1": ["1", 2]}}"#))
-        #expect(errors.map(\.description).sorted() == [
-            "/: lacks the required field \"attemptId\" (required at /required)",
-            "/answers/Q1/1: is integer, must be string (type at /properties/answers/additionalProperties/items/type)",
-            "/score: is 101; maximum is 100 (maximum at /properties/score/maximum)",
-        ])
+        #expect(
+            errors.map(\.description).sorted() == [
+                "/: lacks the required field \"attemptId\" (required at /required)",
+                "/answers/Q1/1: is integer, must be string (type at /properties/answers/additionalProperties/items/type)",
+                "/score: is 101; maximum is 100 (maximum at /properties/score/maximum)",
+            ])
     }
 
     @Test func aLoopingReferenceIsAnErrorNotACrash() throws {
-        let schema = Schema(try JSONParser().parse(##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##))
+        let schema = Schema(
+            try JSONParser().parse(##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##))
         #expect(schema.validate(.integer(1)).first?.message.contains("loops") == true)
     }
 

@@ -9,7 +9,9 @@ import Testing
         // The folders: `schema/` also holds the source of the CairnSchemaSets target.
         ((try? FileManager.default.contentsOfDirectory(atPath: shippedSchemaRoot.path)) ?? []).filter { name in
             var isFolder: ObjCBool = false
-            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: shippedSchemaRoot.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue
+            return !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: shippedSchemaRoot.appendingPathComponent(name).path, isDirectory: &isFolder)
+                && isFolder.boolValue
         }.sorted()
     }
 

@@ -14,11 +14,15 @@ import Testing
     /// strace injected the error at least once.
     func failing(_ call: String, on path: String, _ cli: CLI, _ arguments: [String]) throws -> ProcessResult {
         let trace = cli.scratch("trace-\(call)")
-        let result = try runProcess(SyscallTracer.executable, [
-            "-f", "-qq", "-o", trace, "-P", path, "-e", "trace=\(call)",
-            "-e", "inject=\(call):error=EACCES", CLI.executable, "--home", cli.home,
-        ] + arguments)
-        try #require(try String(contentsOfFile: trace, encoding: .utf8).contains("(INJECTED)"), "no \(call) of \(path) failed: the test proves nothing")
+        let result = try runProcess(
+            SyscallTracer.executable,
+            [
+                "-f", "-qq", "-o", trace, "-P", path, "-e", "trace=\(call)",
+                "-e", "inject=\(call):error=EACCES", CLI.executable, "--home", cli.home,
+            ] + arguments)
+        try #require(
+            try String(contentsOfFile: trace, encoding: .utf8).contains("(INJECTED)"),
+            "no \(call) of \(path) failed: the test proves nothing")
         return result
     }
 
@@ -75,7 +79,8 @@ import Testing
         let book = cli.home + "/u1/users/u1/books/b1.json"
         let checkpoint = try failing("newfstatat", on: book, cli, ["checkpoint"])
         #expect(checkpoint.status == 1, "\(checkpoint.stdout)")
-        #expect(checkpoint.stderr.split(separator: "\n").count == 1 && checkpoint.stderr.contains("Permission denied"), "\(checkpoint.stderr)")
+        #expect(
+            checkpoint.stderr.split(separator: "\n").count == 1 && checkpoint.stderr.contains("Permission denied"), "\(checkpoint.stderr)")
         #expect(try cli.git("u1", "rev-parse", "HEAD").stdout == head)
         #expect(try cli.git("u1", "ls-tree", "-r", "--name-only", "HEAD").stdout.contains("users/u1/books/b1.json"))
 

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The link the phone-network benchmark syncs over (``LinkProxy``) costs what a phone's link
 /// costs: a round trip for the connection, one for each request and its answer, a large

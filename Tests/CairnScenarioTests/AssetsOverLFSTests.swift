@@ -58,16 +58,19 @@ import Testing
 
         @discardableResult
         func callAsFunction(_ arguments: String..., input: String? = nil) throws -> ProcessResult {
-            try runBounded(CLI.executable, ["--home", cli.home] + arguments, input: input,
-                           environment: ["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!])
+            try runBounded(
+                CLI.executable, ["--home", cli.home] + arguments, input: input,
+                environment: ["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!])
         }
 
         /// The command run where libcurl cannot be loaded: each of its files on the machine
         /// covered by an empty one, in a mount namespace of the command's own.
         func withoutLibcurl(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessResult {
-            let hide = #"for f in /usr/lib/*/libcurl*.so* /lib/*/libcurl*.so*; do [ -f "$f" ] && [ ! -L "$f" ] && mount --bind /dev/null "$f"; done; exec "$@""#
-            return try runBounded("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", hide, "sh", CLI.executable, "--home", cli.home] + arguments,
-                                  environment: environment.merging(["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!]) { $1 })
+            let hide =
+                #"for f in /usr/lib/*/libcurl*.so* /lib/*/libcurl*.so*; do [ -f "$f" ] && [ ! -L "$f" ] && mount --bind /dev/null "$f"; done; exec "$@""#
+            return try runBounded(
+                "/usr/bin/unshare", ["--mount", "/bin/sh", "-c", hide, "sh", CLI.executable, "--home", cli.home] + arguments,
+                environment: environment.merging(["CAIRN_PASSWORD": AssetsOverLFSTests.passwords["u1"]!]) { $1 })
         }
 
         func objects() -> [String] {
@@ -141,7 +144,9 @@ import Testing
         #expect(try phone("init", "u1", "--schema", "bonfire", "--remote", served.url()).status == 0)
         #expect(try phone("sync").status == 0)
         let before = try served.main()
-        #expect(try phone("put", Self.session, "--asset", "audioAsset=" + phone.cli.scratch("session.m4a"), input: Self.sessionJSON).status == 0)
+        #expect(
+            try phone("put", Self.session, "--asset", "audioAsset=" + phone.cli.scratch("session.m4a"), input: Self.sessionJSON).status == 0
+        )
 
         // The LFS server goes away (the git server stays): the upload fails, nothing is pushed.
         served.server.lfs.stop()
@@ -180,7 +185,9 @@ import Testing
         let restored = try tablet.withoutLibcurl("clone", served.url())
         #expect(restored.status == 0, "\(restored.stderr)")
 
-        #expect(try phone("put", Self.session, "--asset", "audioAsset=" + phone.cli.scratch("session.m4a"), input: Self.sessionJSON).status == 0)
+        #expect(
+            try phone("put", Self.session, "--asset", "audioAsset=" + phone.cli.scratch("session.m4a"), input: Self.sessionJSON).status == 0
+        )
         // Not a network failure: no retry, exit status 1 (not 75, "try again later").
         let started = Date()
         let failed = try phone.withoutLibcurl("sync", environment: ["CAIRN_SYNC_RETRY": "5,30,300"])

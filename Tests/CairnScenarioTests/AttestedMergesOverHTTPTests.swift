@@ -16,29 +16,47 @@ import Testing
         let password = HTTPSyncTests.passwords["u1"]!
         let phone = HTTPSyncTests.Device("phone"), tablet = HTTPSyncTests.Device("tablet")
         #expect(try phone("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1"), password: password).status == 0)
-        #expect(try phone("put", Self.book, input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":1730000000000}}}"#).status == 0)
+        #expect(
+            try phone(
+                "put", Self.book,
+                input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":1730000000000}}}"#
+            ).status == 0)
         #expect(try phone("sync", password: password).status == 0)
         #expect(try tablet("clone", served.url("u1", user: "u1"), password: password).status == 0)
-        #expect(try phone("put", Self.book, input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":1730000000000},"s2":{"completed":true,"updatedAt":1730100000000}}}"#).status == 0)
+        #expect(
+            try phone(
+                "put", Self.book,
+                input:
+                    #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":1730000000000},"s2":{"completed":true,"updatedAt":1730100000000}}}"#
+            ).status == 0)
         #expect(try phone("sync", password: password).status == 0)
-        #expect(try tablet("put", Self.book, input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":1730200000000}}}"#).status == 0)
+        #expect(
+            try tablet(
+                "put", Self.book,
+                input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":1730200000000}}}"#
+            ).status == 0)
         #expect(try tablet("checkpoint").status == 0)
 
         // The tablet's git merges with the "ours" strategy: the phone's s2 is dropped.
         let store = tablet.home + "/u1"
         let environment = ["GIT_CONFIG_NOSYSTEM": "1", "HOME": tablet.home]
         let remote = served.url("u1", user: "u1", password: password)
-        for arguments in [["fetch", "-q", remote, "main:refs/remotes/origin/main"], ["merge", "-q", "-s", "ours", "--no-edit", "origin/main"]] {
+        for arguments in [
+            ["fetch", "-q", remote, "main:refs/remotes/origin/main"], ["merge", "-q", "-s", "ours", "--no-edit", "origin/main"],
+        ] {
             let ran = try runBounded("/usr/bin/git", ["-C", store] + arguments, environment: environment)
             #expect(ran.status == 0, "git \(arguments): \(ran.stderr)")
         }
-        let wrong = try runBounded("/usr/bin/git", ["-C", store, "rev-parse", "--short=7", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wrong = try runBounded("/usr/bin/git", ["-C", store, "rev-parse", "--short=7", "HEAD"]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let before = try served.main("u1")
         // Pushed by git over HTTP: the hook merges again and refuses.
         let pushed = try runBounded("/usr/bin/git", ["-C", store, "push", remote, "main"], environment: environment)
         #expect(pushed.status != 0)
-        #expect(pushed.stderr.contains("commit \(wrong): the merge of ") && pushed.stderr.contains("is not what the policies give: users/u1/books/b1 differs"),
-                "\(pushed.stderr)")
+        #expect(
+            pushed.stderr.contains("commit \(wrong): the merge of ")
+                && pushed.stderr.contains("is not what the policies give: users/u1/books/b1 differs"),
+            "\(pushed.stderr)")
         #expect(try served.main("u1") == before)
         // Pushed by Cairn: refused before it is sent, with the way out.
         let refused = try tablet("sync", password: password)

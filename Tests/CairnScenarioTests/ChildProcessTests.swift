@@ -1,10 +1,11 @@
+import CairnTestSupport
+import CairnToolTestSupport
+import Foundation
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CairnTestSupport
-import Foundation
-import Testing
-import CairnToolTestSupport
 
 /// The programs the tests run start clean: stdin from /dev/null unless given, no descriptor of
 /// the test run (another test's pipe held open by a child would keep that test waiting), and

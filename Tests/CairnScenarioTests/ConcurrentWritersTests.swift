@@ -1,9 +1,9 @@
 import CairnCore
 import CairnMerge
-import Foundation
-import Testing
 import CairnTestSupport
 import CairnToolTestSupport
+import Foundation
+import Testing
 
 /// Several processes writing one store: each waits its turn, none loses a write, and one
 /// that waits too long says the store is busy.
@@ -48,7 +48,9 @@ import CairnToolTestSupport
         try store.withExclusiveAccess {
             let result = try cli("put", "users/u1/books/b1", input: "{}", environment: ["CAIRN_LOCK_TIMEOUT": "0.3"])
             #expect(result.status == 75)
-            #expect(result.stderr.hasPrefix("cairn: the store is busy: another cairn process (pid \(getpid())) has held its lock for more than 0.3 s"))
+            #expect(
+                result.stderr.hasPrefix(
+                    "cairn: the store is busy: another cairn process (pid \(getpid())) has held its lock for more than 0.3 s"))
         }
         #expect(try cli("get", "users/u1/books/b1").status == 1)
         #expect(try cli("put", "users/u1/books/b1", input: "{}").status == 0)

@@ -1,8 +1,8 @@
+import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnMerge
 
 /// A store whose git files are damaged — a flipped byte, a truncated pack — fails with a
 /// "corrupt store" error and never shows wrong content; `cairn repair` restores it from its
@@ -24,7 +24,9 @@ import CairnMerge
             for slot in 0..<2 where round * 2 + slot < 5 {
                 let id = "a\(round * 2 + slot)"
                 let words = (0..<40).map { _ in String(random.next() % 100_000) }.joined(separator: " ")
-                #expect(try devices.on(device, "put", "users/u1/examAttempts/\(id)", input: #"{"id":"\#(id)","notes":"\#(words)"}"#).status == 0)
+                #expect(
+                    try devices.on(device, "put", "users/u1/examAttempts/\(id)", input: #"{"id":"\#(id)","notes":"\#(words)"}"#).status == 0
+                )
             }
             #expect(try devices.on(device, "checkpoint").status == 0)
         }
@@ -75,8 +77,9 @@ import CairnMerge
                     } else {
                         errors += 1
                         #expect(read.stderr.hasPrefix("cairn: ") && read.stderr.split(separator: "\n").count == 1)
-                        #expect(read.stderr.contains("corrupt store") && read.stderr.contains("cairn repair"),
-                                "byte \(position) of \(file) flipped: \(read.stderr)")
+                        #expect(
+                            read.stderr.contains("corrupt store") && read.stderr.contains("cairn repair"),
+                            "byte \(position) of \(file) flipped: \(read.stderr)")
                     }
                 }
             }

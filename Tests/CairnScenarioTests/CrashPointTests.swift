@@ -1,6 +1,6 @@
+import CairnTestSupport
 import Foundation
 import Testing
-import CairnTestSupport
 
 extension FaultInjectionTests {
     /// `cairn put`, `rm`, `checkpoint` and `sync` killed (`SIGKILL`, through strace) at every

@@ -16,8 +16,9 @@ import Testing
 
     @discardableResult
     func on(_ device: String, _ arguments: String..., input: String? = nil) throws -> ProcessResult {
-        try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "--user", "u1"] + arguments,
-                       input: input, environment: ["CAIRN_SYNC_RETRY": "none"])
+        try runProcess(
+            CLI.executable, ["--home", folder.path + "/" + device, "--user", "u1"] + arguments,
+            input: input, environment: ["CAIRN_SYNC_RETRY": "none"])
     }
 
     /// `git -C STORE ARGS…`. A commit made so is another writer's, its derived fields stale on
@@ -36,7 +37,8 @@ import Testing
     static let bookFile = "users/u1/books/b1.json"
 
     /// Book b1 with sections s1 (completed) and s2 (not), as Cairn writes it.
-    static let book = #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":false,"updatedAt":20}},"updatedAt":20}"#
+    static let book =
+        #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":false,"updatedAt":20}},"updatedAt":20}"#
 
     /// Marks s2 of the book completed by hand, in the file, leaving `completedCount` at 1 —
     /// what a script editing the JSON with any git library does.
@@ -52,8 +54,14 @@ import Testing
     /// A phone that pushed the book to a plain bare repository, and a tablet restored from it.
     func setUp() throws {
         #expect(try runProcess("/usr/bin/git", ["init", "-q", "--bare", "--initial-branch=main", remote]).status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk",
-                                                "--remote", remote]).status == 0)
+        #expect(
+            try runProcess(
+                CLI.executable,
+                [
+                    "--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk",
+                    "--remote", remote,
+                ]
+            ).status == 0)
         #expect(try on("phone", "put", "users/u1/books/b1", input: Self.book).status == 0)
         #expect(try on("phone", "sync").status == 0)
         let clone = try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote])
@@ -106,7 +114,10 @@ import Testing
 
         let clone = try runProcess(CLI.executable, ["--home", folder.path + "/laptop", "clone", remote])
         #expect(clone.status == 0, "\(clone.stderr)")
-        #expect(clone.stdout.contains("  corrected users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json) (cairn sync pushes the correction)"), "\(clone.stdout)")
+        #expect(
+            clone.stdout.contains(
+                "  corrected users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json) (cairn sync pushes the correction)"
+            ), "\(clone.stdout)")
         #expect(try on("laptop", "validate").status == 0)
         #expect(try git("laptop", "status", "--porcelain").stdout == "")
         #expect(try on("laptop", "status").stdout.contains("1 checkpoint not pushed"))
@@ -132,12 +143,17 @@ import Testing
         // checkpoint of its own: the tablet merges, then corrects.
         let path = store("phone") + "/" + Self.bookFile
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"completed\": true,\n      \"updatedAt\": 20", with: "\"completed\": false,\n      \"updatedAt\": 30")
-            .write(toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "\"completed\": true,\n      \"updatedAt\": 20", with: "\"completed\": false,\n      \"updatedAt\": 30"
+        )
+        .write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try git("phone", "commit", "-qam", "Unmark s2 by hand").status == 0)
         #expect(try git("phone", "push", "-q", "origin", "main").status == 0)
-        #expect(try on("tablet", "put", "users/u1/examAttempts/a1",
-                       input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#).status == 0)
+        #expect(
+            try on(
+                "tablet", "put", "users/u1/examAttempts/a1",
+                input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#
+            ).status == 0)
         let merged = try on("tablet", "sync")
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.contains("merged"), "\(merged.stdout)")
@@ -152,12 +168,20 @@ import Testing
     /// to a plain bare repository, and a tablet restored from it.
     func boardOnPhoneAndTablet(tasks: [(String, Bool)]) throws {
         #expect(try runProcess("/usr/bin/git", ["init", "-q", "--bare", "--initial-branch=main", remote]).status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "oybc",
-                                                "--remote", remote]).status == 0)
-        let board = #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01","endDate":"2026-11-30","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
+        #expect(
+            try runProcess(
+                CLI.executable,
+                [
+                    "--home", folder.path + "/phone", "init", "u1", "--schema", "oybc",
+                    "--remote", remote,
+                ]
+            ).status == 0)
+        let board =
+            #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01","endDate":"2026-11-30","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
         #expect(try on("phone", "put", "users/u1/boards/b1", input: board).status == 0)
         for (id, done) in tasks {
-            let task = #"{"id":"\#(id)","boardId":"b1","taskId":"\#(id)","position":0,"isCompleted":\#(done),"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
+            let task =
+                #"{"id":"\#(id)","boardId":"b1","taskId":"\#(id)","position":0,"isCompleted":\#(done),"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
             #expect(try on("phone", "put", "users/u1/boards/b1/boardTasks/\(id)", input: task).status == 0)
         }
         #expect(try on("phone", "sync").status == 0)
@@ -168,7 +192,8 @@ import Testing
     /// stats behind, and the device that receives it counts again.
     @Test func aBoardsCountsAreCorrectedWhenATaskArrivesFromAnotherWriter() throws {
         try boardOnPhoneAndTablet(tasks: [])
-        let task = #"{"id":"t1","boardId":"b1","taskId":"t1","position":0,"isCompleted":true,"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
+        let task =
+            #"{"id":"t1","boardId":"b1","taskId":"t1","position":0,"isCompleted":true,"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
         let file = store("phone") + "/users/u1/boards/b1/boardTasks/t1.json"
         try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try task.write(toFile: file, atomically: true, encoding: .utf8)
@@ -178,8 +203,12 @@ import Testing
 
         let synced = try on("tablet", "sync")
         #expect(synced.status == 0, "\(synced.stderr)")
-        #expect(synced.stdout.contains("corrected users/u1/boards/b1: derived field totalTasks was 0, expected 1 (board.schema.json)"), "\(synced.stdout)")
-        #expect(synced.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 0, expected 1 (board.schema.json)"), "\(synced.stdout)")
+        #expect(
+            synced.stdout.contains("corrected users/u1/boards/b1: derived field totalTasks was 0, expected 1 (board.schema.json)"),
+            "\(synced.stdout)")
+        #expect(
+            synced.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 0, expected 1 (board.schema.json)"),
+            "\(synced.stdout)")
         let validated = try on("tablet", "validate")
         #expect(validated.status == 0, "\(validated.stdout)")
     }
@@ -204,7 +233,9 @@ import Testing
         try boardWhoseSetCountsOpenTasksPushedWithGit()
         let synced = try on("tablet", "sync")
         #expect(synced.status == 0, "\(synced.stderr)")
-        #expect(synced.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"), "\(synced.stdout)")
+        #expect(
+            synced.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"),
+            "\(synced.stdout)")
         let validated = try on("tablet", "validate")
         #expect(validated.status == 0, "\(validated.stdout)")
     }
@@ -219,7 +250,9 @@ import Testing
         #expect(pulled.status == 0, "\(pulled.stderr)")
         let checkpoint = try on("tablet", "checkpoint")
         #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
-        #expect(checkpoint.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"), "\(checkpoint.stdout)")
+        #expect(
+            checkpoint.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 2, expected 1 (board.schema.json)"),
+            "\(checkpoint.stdout)")
         let validated = try on("tablet", "validate")
         #expect(validated.status == 0, "\(validated.stdout)")
         #expect(try git("tablet", "status", "--porcelain").stdout == "")
@@ -246,14 +279,17 @@ import Testing
     /// checkpoint that follows counts the board again.
     @Test func aTaskCommittedWithGitIsCountedAtTheNextCheckpoint() throws {
         try boardOnPhoneAndTablet(tasks: [("t1", true)])
-        let task = #"{"id":"t2","boardId":"b1","taskId":"t2","position":0,"isCompleted":true,"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
+        let task =
+            #"{"id":"t2","boardId":"b1","taskId":"t2","position":0,"isCompleted":true,"isDeleted":false,"version":1,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z"}"#
         try task.write(toFile: store("tablet") + "/users/u1/boards/b1/boardTasks/t2.json", atomically: true, encoding: .utf8)
         #expect(try git("tablet", "add", "-A").status == 0)
         #expect(try git("tablet", "commit", "-qm", "A task by hand").status == 0)
         #expect(try on("tablet", "validate").status != 0)
         let checkpoint = try on("tablet", "checkpoint")
         #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
-        #expect(checkpoint.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 1, expected 2 (board.schema.json)"), "\(checkpoint.stdout)")
+        #expect(
+            checkpoint.stdout.contains("corrected users/u1/boards/b1: derived field completedTasks was 1, expected 2 (board.schema.json)"),
+            "\(checkpoint.stdout)")
         #expect(try on("tablet", "validate").status == 0)
     }
 
@@ -262,8 +298,14 @@ import Testing
     @Test func theHookRefusesWrongDerivedFieldsNamingDocumentFieldExpectedAndFound() throws {
         let server = folder.path + "/server/u1.git"
         #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1", "--schema", "life-in-uk"]).status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk",
-                                                "--remote", server]).status == 0)
+        #expect(
+            try runProcess(
+                CLI.executable,
+                [
+                    "--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk",
+                    "--remote", server,
+                ]
+            ).status == 0)
         #expect(try on("phone", "put", "users/u1/books/b1", input: Self.book).status == 0)
         // The first push goes with git: libgit2 runs no hook for a path remote.
         #expect(try on("phone", "checkpoint").status == 0)
@@ -274,19 +316,22 @@ import Testing
         // s2 marked completed and made the latest by hand: both derived fields are stale.
         let path = store("phone") + "/" + Self.bookFile
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"completed\": true,\n      \"updatedAt\": 10", with: "\"completed\": true,\n      \"updatedAt\": 40")
-            .replacingOccurrences(of: "\"completed\": false", with: "\"completed\": true")
-            .write(toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "\"completed\": true,\n      \"updatedAt\": 10", with: "\"completed\": true,\n      \"updatedAt\": 40"
+        )
+        .replacingOccurrences(of: "\"completed\": false", with: "\"completed\": true")
+        .write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try git("phone", "commit", "-qam", "By hand").status == 0)
         let push = try git("phone", "push", "origin", "main")
         #expect(push.status != 0)
         // git pads the lines of the remote with spaces.
         let said = push.stderr.split(separator: "\n").filter { $0.hasPrefix("remote: cairn: ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(said == [
-            "remote: cairn: users/u1/books/b1: derived field completedCount is 1, expected 2 (book.schema.json)",
-            "remote: cairn: users/u1/books/b1: derived field lastSectionId is \"s2\", expected \"s1\" (book.schema.json)",
-        ], "\(push.stderr)")
+        #expect(
+            said == [
+                "remote: cairn: users/u1/books/b1: derived field completedCount is 1, expected 2 (book.schema.json)",
+                "remote: cairn: users/u1/books/b1: derived field lastSectionId is \"s2\", expected \"s1\" (book.schema.json)",
+            ], "\(push.stderr)")
         #expect(try runProcess("/usr/bin/git", ["--git-dir", server, "rev-parse", "main"]).stdout == before)
 
         // The way out the lines point to: a sync with Cairn computes them before pushing (a
@@ -307,7 +352,9 @@ import Testing
 
         let scanned = try on("phone", "checkpoint", "--scan")
         #expect(scanned.status == 0, "\(scanned.stderr)")
-        #expect(scanned.stdout.contains("corrected users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)"), "\(scanned.stdout)")
+        #expect(
+            scanned.stdout.contains("corrected users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)"),
+            "\(scanned.stdout)")
         let message = try git("phone", "log", "-1", "--format=%B").stdout
         #expect(message.contains("users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)"), "\(message)")
         #expect(try String(contentsOfFile: store("phone") + "/" + Self.bookFile, encoding: .utf8).contains("\"completedCount\": 2"))
@@ -325,7 +372,9 @@ import Testing
 
         let checkpoint = try on("phone", "checkpoint")
         #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
-        #expect(checkpoint.stdout.contains("corrected users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)"), "\(checkpoint.stdout)")
+        #expect(
+            checkpoint.stdout.contains("corrected users/u1/books/b1: derived field completedCount was 1, expected 2 (book.schema.json)"),
+            "\(checkpoint.stdout)")
         #expect(try git("phone", "show", "HEAD:" + Self.bookFile).stdout.contains("\"completedCount\": 2"))
         #expect(try git("phone", "status", "--porcelain").stdout == "")
         #expect(try on("phone", "validate").status == 0)

@@ -1,7 +1,7 @@
+import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
-import CairnMerge
 
 /// Runs one scenario's command with a fault at each of its file-system calls and checks the
 /// store's promises after each: the repository is sound, HEAD is the old commit or the new
@@ -55,8 +55,9 @@ final class FaultHarness: @unchecked Sendable {
         }
         startTrees = allowedTrees
 
-        let clean = try SyscallTracer.run(CLI.executable, site.arguments("a", scenario.command), input: scenario.input,
-                                          environment: FaultSite.environment, fault: nil, trace: trace)
+        let clean = try SyscallTracer.run(
+            CLI.executable, site.arguments("a", scenario.command), input: scenario.input,
+            environment: FaultSite.environment, fault: nil, trace: trace)
         guard clean.status == 0 else { throw FaultSiteError(message: "\(scenario) without faults: \(clean.stderr)") }
         calls = try SyscallTracer.calls(inTrace: trace)
         if let wrong = try scenario.confirm(site) { throw FaultSiteError(message: "\(scenario) without faults: \(wrong)") }
@@ -81,8 +82,9 @@ final class FaultHarness: @unchecked Sendable {
     /// the run never reached the point.
     func crash(at fault: SyscallTracer.Fault, into tally: inout FaultTally) throws -> Bool {
         try site.restore(from: template)
-        let outcome = try SyscallTracer.run(CLI.executable, site.arguments("a", scenario.command), input: scenario.input,
-                                            environment: FaultSite.environment, fault: fault, trace: trace)
+        let outcome = try SyscallTracer.run(
+            CLI.executable, site.arguments("a", scenario.command), input: scenario.input,
+            environment: FaultSite.environment, fault: fault, trace: trace)
         guard outcome.killed else { return false }
         var problems: [String] = []
         var lost = false
@@ -96,8 +98,9 @@ final class FaultHarness: @unchecked Sendable {
     /// and that a plain retry succeeds. Returns false when the run never reached the point.
     func fail(at fault: SyscallTracer.Fault, into tally: inout FaultTally) throws -> Bool {
         try site.restore(from: template)
-        let outcome = try SyscallTracer.run(CLI.executable, site.arguments("a", scenario.command), input: scenario.input,
-                                            environment: FaultSite.environment, fault: fault, trace: trace)
+        let outcome = try SyscallTracer.run(
+            CLI.executable, site.arguments("a", scenario.command), input: scenario.input,
+            environment: FaultSite.environment, fault: fault, trace: trace)
         guard outcome.injected else { return false }
         var problems: [String] = []
         var lost = false
@@ -142,11 +145,12 @@ final class FaultHarness: @unchecked Sendable {
     /// Whether an error line says what failed — the system's reason for the injected error —
     /// and what to do (every hint ends in "try again").
     static func explains(_ line: Substring, _ fault: SyscallTracer.Fault) -> Bool {
-        let reason = switch fault.error {
-        case "ENOSPC": "No space left on device"
-        case "EIO": "Input/output error"
-        default: ""
-        }
+        let reason =
+            switch fault.error {
+            case "ENOSPC": "No space left on device"
+            case "EIO": "Input/output error"
+            default: ""
+            }
         return line.contains(reason) && line.contains("try again")
     }
 
@@ -168,7 +172,8 @@ final class FaultHarness: @unchecked Sendable {
             let now = files[path]
             guard now != before[path], now != after[path] else { continue }
             lost = true
-            problems.append("\(path) is neither its old nor its new content: \(now.map { String(decoding: $0, as: UTF8.self) }.debugDescription)")
+            problems.append(
+                "\(path) is neither its old nor its new content: \(now.map { String(decoding: $0, as: UTF8.self) }.debugDescription)")
         }
     }
 

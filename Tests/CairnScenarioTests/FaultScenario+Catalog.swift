@@ -1,7 +1,7 @@
+import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
-import CairnMerge
 
 extension FaultScenario {
     /// The seed of the harness: `CAIRN_FAULT_SEED`, else 1. It picks the documents' values,
@@ -18,48 +18,64 @@ extension FaultScenario {
         let score = Int(random.next() % 100)
         let updatedAt = 100 + Int(random.next() % 100)
         return [
-            FaultScenario("put (new document)", command: ["put", "users/u1/examAttempts/new"],
-                          input: attempt("new", score: score), followUp: [["checkpoint"]]) { site, random in
+            FaultScenario(
+                "put (new document)", command: ["put", "users/u1/examAttempts/new"],
+                input: attempt("new", score: score), followUp: [["checkpoint"]]
+            ) { site, random in
                 try makeStore(site, &random)
                 try site.must("a", "put", "users/u1/examAttempts/pending", input: attempt("pending", score: 1))
             },
-            FaultScenario("put (new collection)", command: ["put", "users/u1/examInProgress/practice-2"],
-                          input: #"{"examId":"practice-2","clientUpdatedAt":\#(updatedAt),"currentQuestionIndex":\#(score)}"#,
-                          followUp: [["checkpoint"]]) { site, random in
+            FaultScenario(
+                "put (new collection)", command: ["put", "users/u1/examInProgress/practice-2"],
+                input: #"{"examId":"practice-2","clientUpdatedAt":\#(updatedAt),"currentQuestionIndex":\#(score)}"#,
+                followUp: [["checkpoint"]]
+            ) { site, random in
                 try makeStore(site, &random)
             },
-            FaultScenario("put (over a document)", command: ["put", "users/u1/books/b1"],
-                          input: book("b1", sections: ["s1": updatedAt, "s2": updatedAt + 1]), followUp: [["checkpoint"]]) { site, random in
+            FaultScenario(
+                "put (over a document)", command: ["put", "users/u1/books/b1"],
+                input: book("b1", sections: ["s1": updatedAt, "s2": updatedAt + 1]), followUp: [["checkpoint"]]
+            ) { site, random in
                 try makeStore(site, &random)
             },
-            FaultScenario("rm", command: ["rm", "users/u1/books/b2"], followUp: [["checkpoint"]],
-                          retryMayFindItDone: true) { site, random in
+            FaultScenario(
+                "rm", command: ["rm", "users/u1/books/b2"], followUp: [["checkpoint"]],
+                retryMayFindItDone: true
+            ) { site, random in
                 try makeStore(site, &random)
             },
             // A write below a document that counts it: the document, then its board's counts.
             // `validate` counts every task: a count the run again left behind fails it. (The
             // checkpoint alone would hide one: the harness's copy of the store changes the
             // index's stamp, so the checkpoint compares every file and counts in full.)
-            FaultScenario("put (below a count)", command: ["put", "users/u1/boards/b1/boardTasks/t3"],
-                          input: boardTask("t3", completed: score % 2 == 0), followUp: [["validate"], ["checkpoint"]]) { site, random in
+            FaultScenario(
+                "put (below a count)", command: ["put", "users/u1/boards/b1/boardTasks/t3"],
+                input: boardTask("t3", completed: score % 2 == 0), followUp: [["validate"], ["checkpoint"]]
+            ) { site, random in
                 try makeBoardStore(site, &random)
             },
-            FaultScenario("rm (below a count)", command: ["rm", "users/u1/boards/b1/boardTasks/t1"], followUp: [["validate"], ["checkpoint"]],
-                          retryMayFindItDone: true) { site, random in
+            FaultScenario(
+                "rm (below a count)", command: ["rm", "users/u1/boards/b1/boardTasks/t1"], followUp: [["validate"], ["checkpoint"]],
+                retryMayFindItDone: true
+            ) { site, random in
                 try makeBoardStore(site, &random)
             },
             FaultScenario("checkpoint", command: ["checkpoint"]) { site, random in
                 try makeStore(site, &random)
                 for index in 0..<3 {
-                    try site.must("a", "put", "users/u1/examAttempts/c\(index)", input: attempt("c\(index)", score: Int(random.next() % 100)))
+                    try site.must(
+                        "a", "put", "users/u1/examAttempts/c\(index)", input: attempt("c\(index)", score: Int(random.next() % 100)))
                 }
                 try site.must("a", "put", "users/u1/books/b1", input: book("b1", sections: ["s1": 20, "s3": 21]))
                 try site.must("a", "rm", "users/u1/books/b2")
             },
-            FaultScenario("checkpoint (combining packs)", command: ["checkpoint"], confirm: { site in
-                let count = try packCount(site)
-                return count < 24 ? nil : "the checkpoint left \(count) packs: it combined none"
-            }) { site, random in
+            FaultScenario(
+                "checkpoint (combining packs)", command: ["checkpoint"],
+                confirm: { site in
+                    let count = try packCount(site)
+                    return count < 24 ? nil : "the checkpoint left \(count) packs: it combined none"
+                }
+            ) { site, random in
                 try makeStore(site, &random)
                 // Each checkpoint adds a pack; the checkpoint under test adds the one past the limit.
                 // The user's own document, at the top, makes the smallest packs (three objects).
@@ -85,9 +101,12 @@ extension FaultScenario {
                 try site.must("b", "rm", "users/u1/books/b2")
                 try site.must("b", "sync")
             },
-            FaultScenario("sync (merge)", command: ["sync"], syncs: true, confirm: { site in
-                try site.resolve("a", "HEAD^2") != nil ? nil : "the sync made no merge commit"
-            }) { site, random in
+            FaultScenario(
+                "sync (merge)", command: ["sync"], syncs: true,
+                confirm: { site in
+                    try site.resolve("a", "HEAD^2") != nil ? nil : "the sync made no merge commit"
+                }
+            ) { site, random in
                 try makeStore(site, &random, remote: true)
                 try site.must("b", "put", "users/u1/examAttempts/from-b", input: attempt("from-b", score: score))
                 try site.must("b", "put", "users/u1/books/b1", input: book("b1", sections: ["s1": 50, "s6": updatedAt]))
@@ -118,7 +137,8 @@ extension FaultScenario {
         try site.must("a", "checkpoint")
         if remote {
             try site.must("a", "sync")
-            let clone = try FaultSite.run(CLI.executable, ["--home", site.home("b"), "clone", site.remote], environment: FaultSite.environment)
+            let clone = try FaultSite.run(
+                CLI.executable, ["--home", site.home("b"), "clone", site.remote], environment: FaultSite.environment)
             guard clone.status == 0 else { throw FaultSiteError(message: "clone: \(clone.stderr)") }
         }
     }
@@ -128,7 +148,11 @@ extension FaultScenario {
     static func makeBoardStore(_ site: FaultSite, _ random: inout SplitMix) throws {
         let made = try FaultSite.run(CLI.executable, ["--home", site.home("a"), "init", "u1", "--schema", "oybc"])
         guard made.status == 0 else { throw FaultSiteError(message: "init: \(made.stderr)") }
-        try site.must("a", "put", "users/u1/boards/b1", input: #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01T00:00:00Z","endDate":"2026-11-30T00:00:00Z","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#)
+        try site.must(
+            "a", "put", "users/u1/boards/b1",
+            input:
+                #"{"id":"b1","userId":"u1","name":"Habits","status":"active","boardSize":3,"timeframe":"monthly","startDate":"2026-11-01T00:00:00Z","endDate":"2026-11-30T00:00:00Z","centerSquareType":"free","isRandomized":false,"totalTasks":0,"completedTasks":0,"completionPercentage":0,"linesCompleted":0,"createdAt":"2026-11-01T08:00:00Z","updatedAt":"2026-11-01T08:00:00Z","version":1,"isDeleted":false}"#
+        )
         try site.must("a", "put", "users/u1/boards/b1/boardTasks/t1", input: boardTask("t1", completed: true))
         try site.must("a", "put", "users/u1/boards/b1/boardTasks/t2", input: boardTask("t2", completed: random.next() % 2 == 0))
         try site.must("a", "checkpoint")
@@ -151,6 +175,7 @@ extension FaultScenario {
     /// A book whose sections (name: time of the change) are completed.
     static func book(_ id: String, sections: [String: Int]) -> String {
         let listed = sections.sorted { $0.key < $1.key }.map { #""\#($0.key)":{"completed":true,"updatedAt":\#($0.value)}"# }
-        return #"{"schemaVersion":1,"bookId":"\#(id)","sections":{\#(listed.joined(separator: ","))},"updatedAt":\#(sections.values.max() ?? 0)}"#
+        return
+            #"{"schemaVersion":1,"bookId":"\#(id)","sections":{\#(listed.joined(separator: ","))},"updatedAt":\#(sections.values.max() ?? 0)}"#
     }
 }

@@ -24,10 +24,12 @@ struct FaultScenario: Sendable, CustomStringConvertible {
     /// combined, say): nil when it does, else what is wrong.
     let confirm: @Sendable (FaultSite) throws -> String?
 
-    init(_ name: String, command: [String], input: String? = nil, followUp: [[String]] = [],
-         syncs: Bool = false, retryMayFindItDone: Bool = false,
-         confirm: @escaping @Sendable (FaultSite) throws -> String? = { _ in nil },
-         prepare: @escaping @Sendable (FaultSite, inout SplitMix) throws -> Void) {
+    init(
+        _ name: String, command: [String], input: String? = nil, followUp: [[String]] = [],
+        syncs: Bool = false, retryMayFindItDone: Bool = false,
+        confirm: @escaping @Sendable (FaultSite) throws -> String? = { _ in nil },
+        prepare: @escaping @Sendable (FaultSite, inout SplitMix) throws -> Void
+    ) {
         self.name = name
         self.command = command
         self.input = input

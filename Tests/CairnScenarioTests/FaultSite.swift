@@ -19,8 +19,10 @@ struct FaultSite: Sendable {
 
     /// Runs a program through ``nice``.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], input: String? = nil,
-                    environment: [String: String] = [:]) throws -> ProcessResult {
+    static func run(
+        _ executable: String, _ arguments: [String], input: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         try runProcess(nice, ["-n", "10", executable] + arguments, input: input, environment: environment)
     }
 

@@ -1,4 +1,5 @@
 import CairnTestSupport
+
 /// A site that could not be built or copied: the harness cannot go on.
 struct FaultSiteError: Error, CustomStringConvertible {
     var message: String

@@ -1,4 +1,5 @@
 import CairnTestSupport
+
 /// What the fault harness found for one scenario: the points it reached by call kind, how
 /// the commands ended, and what went wrong.
 struct FaultTally: Sendable {
@@ -31,6 +32,7 @@ struct FaultTally: Sendable {
     /// `put (new document): 9 points (write 2, pwrite64 2, …), 0 losses`.
     var summary: String {
         let kinds = points.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "\(scenario): \(total) points (\(kinds)), \(unreached) not reached, \(losses) losses, \(problems.count) problems, \(Int(seconds.rounded())) s"
+        return
+            "\(scenario): \(total) points (\(kinds)), \(unreached) not reached, \(losses) losses, \(problems.count) problems, \(Int(seconds.rounded())) s"
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CairnTestSupport
+import Foundation
 
 /// Runs jobs two at a time on threads of their own, in a given order.
 ///

@@ -33,7 +33,8 @@ import Testing
         let staged = try devices.git("phone", "ls-files").split(separator: "\n")
         #expect(Set(staged).count == staged.count)
         // A later commit by hand commits what the checkpoint did, not the old content.
-        _ = try devices.git("phone", "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "empty")
+        _ = try devices.git(
+            "phone", "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "empty")
         #expect(try devices.git("phone", "show", "HEAD:users/u1/progress/exam.json").contains("\"attemptCount\": 2"))
         try devices.sync("phone")
         let remote = try #require(try devices.remoteDocument("users/u1/progress/exam"))
@@ -55,8 +56,9 @@ import Testing
             let result = try devices.on("phone", arguments, input: summary(5))
             #expect(result.status == 1, "\(arguments): \(result.stdout)")
             let lines = result.stderr.split(separator: "\n")
-            #expect(lines.count == 1 && result.stderr.contains("HEAD is \(where_)") && result.stderr.contains("switch main"),
-                    "\(arguments): \(result.stderr)")
+            #expect(
+                lines.count == 1 && result.stderr.contains("HEAD is \(where_)") && result.stderr.contains("switch main"),
+                "\(arguments): \(result.stderr)")
         }
         #expect(try devices.git("phone", "rev-parse", "main") == main)
         #expect(try devices.git("phone", "diff", "--cached", "--name-only") == "")
@@ -115,15 +117,18 @@ import Testing
         try Data(#"{"attemptId":"a9","examId":"e1","score":150,"status":"passed"}"#.utf8).write(to: URL(fileURLWithPath: file))
         _ = try devices.git("phone", "add", "users")
         _ = try devices.git("phone", "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "by hand")
-        HistoriesVerified.exemptHead(of: devices.store("phone"), because: "a hand commit that breaks the schema, kept in history under the restore that undoes it")
+        HistoriesVerified.exemptHead(
+            of: devices.store("phone"), because: "a hand commit that breaks the schema, kept in history under the restore that undoes it")
         try devices.put("phone", "users/u1/examAttempts/a2", Self.attempt.replacingOccurrences(of: "a1", with: "a2"))
 
         // A path remote runs no hook: the store checks what it is about to push itself.
         let refused = try devices.on("phone", "sync")
         #expect(refused.status == 1)
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
-        #expect(refused.stderr.contains("was not sent") && refused.stderr.contains("/score") && refused.stderr.contains("run: cairn restore users/u1/examAttempts/a9,"),
-                "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("was not sent") && refused.stderr.contains("/score")
+                && refused.stderr.contains("run: cairn restore users/u1/examAttempts/a9,"),
+            "\(refused.stderr)")
         #expect(try devices.remoteMain() == remoteBefore)
 
         #expect(try devices.on("phone", "restore", "users/u1/examAttempts/a9").status == 0)

@@ -154,7 +154,8 @@ final class GitInterleaving {
     /// way back, as git documents.
     private func checkoutAndBack() throws {
         guard try run(["rev-parse", "-q", "--verify", "HEAD~1"], check: true).status == 0,
-              try run(["status", "--porcelain", "--untracked-files=no"], check: true).stdout.isEmpty else { return }
+            try run(["status", "--porcelain", "--untracked-files=no"], check: true).stdout.isEmpty
+        else { return }
         guard try run(["checkout", "-q", "HEAD~1"]).status == 0 else { return }
         try expectRefusedOffBranch()
         let back = try run(["checkout", "-q", "main"])
@@ -201,7 +202,9 @@ final class GitInterleaving {
         let value = nextValue("phone")
         try write(value, to: path)
         try git("add", path + ".json")
-        let result = try run(["-c", "user.name=Hand", "-c", "user.email=hand@example.invalid", "commit", "-q", "--amend", "-m", "Amended by hand"])
+        let result = try run([
+            "-c", "user.name=Hand", "-c", "user.email=hand@example.invalid", "commit", "-q", "--amend", "-m", "Amended by hand",
+        ])
         guard result.status == 0 else { return expectFailure("git commit --amend: \(result.stderr)") }
         phone[path] = value
     }
@@ -290,8 +293,10 @@ final class GitInterleaving {
     }
 
     /// The documents of a commit below a folder (the phone's collection by default).
-    private func committedDocuments(_ revision: String, device: String = "phone",
-                                    under folder: String = phoneCollection) throws -> [String: String] {
+    private func committedDocuments(
+        _ revision: String, device: String = "phone",
+        under folder: String = phoneCollection
+    ) throws -> [String: String] {
         let names = try run(["ls-tree", "-r", "--name-only", revision, "--", folder], device: device, check: true).stdout
         var found: [String: String] = [:]
         for name in names.split(separator: "\n") where name.hasSuffix(".json") && name.hasPrefix(folder + "/") {
@@ -302,12 +307,16 @@ final class GitInterleaving {
 
     private func snapshot() throws -> [String] {
         let files = try workingDocuments().sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        return files + [try run(["rev-parse", "HEAD", "refs/heads/main"], check: true).stdout, try run(["ls-files", "-s"], check: true).stdout]
+        return files + [
+            try run(["rev-parse", "HEAD", "refs/heads/main"], check: true).stdout, try run(["ls-files", "-s"], check: true).stdout,
+        ]
     }
 
     private func difference(_ expected: [String: String], _ found: [String: String]) -> String {
         let keys = Set(expected.keys).union(found.keys).sorted().filter { expected[$0] != found[$0] }
-        return keys.map { "\($0): expected \(expected[$0].map { String(reflecting: $0) } ?? "none"), found \(found[$0].map { String(reflecting: $0) } ?? "none")" }
-            .joined(separator: "; ")
+        return keys.map {
+            "\($0): expected \(expected[$0].map { String(reflecting: $0) } ?? "none"), found \(found[$0].map { String(reflecting: $0) } ?? "none")"
+        }
+        .joined(separator: "; ")
     }
 }

@@ -1,7 +1,7 @@
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// Cairn and git take turns in one store, in hundreds of seeded random sequences (see
 /// ``GitInterleaving``): nothing written is lost, the repository stays sound, and the

@@ -24,12 +24,16 @@ import Testing
                 _ = try runBounded("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key])
             }
         }
-        let ssh = "ssh -F /dev/null -i \(key) -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o UserKnownHostsFile=\(home)/.ssh/known_hosts"
-        return try runSSH("/usr/bin/git", (folder.map { ["-C", $0] } ?? []) + ["-c", "user.name=Ada", "-c", "user.email=ada@example.org"] + arguments,
-                          environment: ["GIT_SSH_COMMAND": ssh, "HOME": home, "GIT_TERMINAL_PROMPT": "0"])
+        let ssh =
+            "ssh -F /dev/null -i \(key) -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o UserKnownHostsFile=\(home)/.ssh/known_hosts"
+        return try runSSH(
+            "/usr/bin/git", (folder.map { ["-C", $0] } ?? []) + ["-c", "user.name=Ada", "-c", "user.email=ada@example.org"] + arguments,
+            environment: ["GIT_SSH_COMMAND": ssh, "HOME": home, "GIT_TERMINAL_PROMPT": "0"])
     }
 
-    static func commitAndPush(_ server: GitoliteServer, as user: String?, _ files: [String: String], in clone: String) throws -> ProcessResult {
+    static func commitAndPush(_ server: GitoliteServer, as user: String?, _ files: [String: String], in clone: String) throws
+        -> ProcessResult
+    {
         try ContentAccessTests.write(files, in: clone)
         _ = try git(server, as: user, ["add", "-A"], in: clone)
         _ = try git(server, as: user, ["commit", "-qm", "a version"], in: clone)
@@ -39,9 +43,11 @@ import Testing
     // The whole test's bound, counted from its start while the full run's long suites hold the
     // threads (each command is bounded on its own by runBounded).
     @Test(.runningTime(atMost: .seconds(600))) func everyUserFetchesOnlyAuthorsPush() throws {
-        let server = try GitoliteServer(cairn: CLI.executable, owners: ["sam"], content: [
-            GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"]),
-        ])
+        let server = try GitoliteServer(
+            cairn: CLI.executable, owners: ["sam"],
+            content: [
+                GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"])
+            ])
         defer { server.stop() }
         let url = "ssh://root@127.0.0.1:\(server.port)/content/assessments/a1"
         let work = server.base + "/../work"
@@ -50,14 +56,21 @@ import Testing
         let author = work + "/ada"
         let cloned = try Self.git(server, as: "ada", ["clone", "-q", url, author])
         #expect(cloned.status == 0, "\(cloned.stderr)\n\(server.log)")
-        let first = try Self.commitAndPush(server, as: "ada", ["assessments/a1.json": Self.assessment,
-                                                               "assessments/a1/questions/q-001.json": Self.question], in: author)
+        let first = try Self.commitAndPush(
+            server, as: "ada",
+            [
+                "assessments/a1.json": Self.assessment,
+                "assessments/a1/questions/q-001.json": Self.question,
+            ], in: author)
         #expect(first.status == 0, "\(first.stderr)")
         let published = try main()
         #expect(!published.isEmpty)
 
         // The hook, through gitolite: a document the set refuses.
-        let bad = try Self.commitAndPush(server, as: "ada", ["assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": -1"#)], in: author)
+        let bad = try Self.commitAndPush(
+            server, as: "ada",
+            ["assessments/a1/questions/q-001.json": Self.question.replacingOccurrences(of: #""points": 1"#, with: #""points": -1"#)],
+            in: author)
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("assessments/a1/questions/q-001 breaks its schema (question.schema.json) at /points"), "\(bad.stderr)")
         #expect(try main() == published)
@@ -67,7 +80,8 @@ import Testing
         let fetched = try Self.git(server, as: "sam", ["clone", "-q", url, reader])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(FileManager.default.contents(atPath: reader + "/assessments/a1.json") == Data(Self.assessment.utf8))
-        let pushed = try Self.commitAndPush(server, as: "sam", ["assessments/a1.json": Self.assessment.replacingOccurrences(of: "600", with: "6000")], in: reader)
+        let pushed = try Self.commitAndPush(
+            server, as: "sam", ["assessments/a1.json": Self.assessment.replacingOccurrences(of: "600", with: "6000")], in: reader)
         #expect(pushed.status != 0)
         #expect(pushed.stderr.contains("W any content/assessments/a1 sam DENIED"), "\(pushed.stderr)")
         #expect(try main() == published)
@@ -84,28 +98,40 @@ import Testing
     // The whole test's bound, counted from its start while the full run's long suites hold the
     // threads (each command is bounded on its own by runBounded).
     @Test(.runningTime(atMost: .seconds(600))) func aDeviceDownloadsAnItemAndFindsItGoneOnceRemoved() throws {
-        let server = try GitoliteServer(cairn: CLI.executable, owners: ["sam"], content: [
-            GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"]),
-        ])
+        let server = try GitoliteServer(
+            cairn: CLI.executable, owners: ["sam"],
+            content: [
+                GitoliteContent(collection: "assessments", items: ["a1"], schema: "edumind-content", authors: ["ada"])
+            ])
         defer { server.stop() }
         let author = server.base + "/../work/ada"
-        #expect(try Self.git(server, as: "ada", ["clone", "-q", "ssh://root@127.0.0.1:\(server.port)/content/assessments/a1", author]).status == 0)
-        let published = try Self.commitAndPush(server, as: "ada", ["assessments/a1.json": Self.assessment,
-                                                                   "assessments/a1/questions/q-001.json": Self.question], in: author)
+        #expect(
+            try Self.git(server, as: "ada", ["clone", "-q", "ssh://root@127.0.0.1:\(server.port)/content/assessments/a1", author]).status
+                == 0)
+        let published = try Self.commitAndPush(
+            server, as: "ada",
+            [
+                "assessments/a1.json": Self.assessment,
+                "assessments/a1/questions/q-001.json": Self.question,
+            ], in: author)
         #expect(published.status == 0, "\(published.stderr)")
 
         let phone = try GitoliteSyncTests.Device("phone", of: "sam", on: server, agentKeys: ["sam"])
         #expect(try phone("init", "sam", "--schema", "edumind", "--remote", "progress:sam").status == 0)
         #expect(try phone("content", "remote").stdout == "progress:content/{collection}/{item}\n")
         let downloaded = try phone("content", "download", "assessments", "a1")
-        #expect(downloaded.status == 0 && downloaded.stdout.hasPrefix("Downloaded assessments/a1 to version 1"), "\(downloaded.stderr)\n\(server.log)")
+        #expect(
+            downloaded.status == 0 && downloaded.stdout.hasPrefix("Downloaded assessments/a1 to version 1"),
+            "\(downloaded.stderr)\n\(server.log)")
 
         let removed = try runBounded(CLI.executable, ["server", "content", "rm", server.base + "/repositories", "assessments", "a1"])
         #expect(removed.status == 0, "\(removed.stderr)")
         let denied = try Self.git(server, as: "sam", ["ls-remote", "ssh://root@127.0.0.1:\(server.port)/content/assessments/a1"])
         #expect(denied.stderr.contains("R any content/assessments/a1 sam DENIED"), "\(denied.stderr)")
         let gone = try phone("content", "download", "assessments", "a1")
-        #expect(gone.status == 1 && gone.stderr.hasPrefix("cairn: there is no item assessments/a1 at progress:content/assessments/a1"), "\(gone.stderr)")
+        #expect(
+            gone.status == 1 && gone.stderr.hasPrefix("cairn: there is no item assessments/a1 at progress:content/assessments/a1"),
+            "\(gone.stderr)")
         #expect(gone.stderr.split(separator: "\n").count == 1, "\(gone.stderr)")
         #expect(try phone("content", "get", "assessments/a1/questions/q-001").status == 0)
     }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The tool against gitolite3 over SSH on 127.0.0.1, a server that tells users apart by the
 /// key they offer, with Cairn's hook installed as a gitolite repository hook: each user (u1,
@@ -41,7 +42,11 @@ import Testing
         @discardableResult
         func git(_ uid: String, _ arguments: String...) throws -> ProcessResult {
             let result = try runSSH("/usr/bin/git", ["-C", home + "/" + uid] + arguments)
-            if arguments.contains("commit") { HistoriesVerified.exemptHead(of: home + "/" + uid, because: "a commit plain git makes in these tests breaks a rule on purpose, for the hook or the device to refuse") }
+            if arguments.contains("commit") {
+                HistoriesVerified.exemptHead(
+                    of: home + "/" + uid,
+                    because: "a commit plain git makes in these tests breaks a rule on purpose, for the hook or the device to refuse")
+            }
             return result
         }
 
@@ -124,8 +129,9 @@ import Testing
         let url = "ssh://root@127.0.0.1:\(server.port)/u1"
         let mixed = try Device("mixed", of: "u1", on: server, agentKeys: ["u2", "u1"], chooses: false)
         let cloned = try mixed("clone", url)
-        SSHRefusalTests.expectRefusal(cloned, "cannot fetch from \(url): the server denied root@127.0.0.1 with key u2 (in the ssh-agent)",
-                                      "FATAL: R any u1 u2 DENIED", "IdentitiesOnly yes")
+        SSHRefusalTests.expectRefusal(
+            cloned, "cannot fetch from \(url): the server denied root@127.0.0.1 with key u2 (in the ssh-agent)",
+            "FATAL: R any u1 u2 DENIED", "IdentitiesOnly yes")
         #expect(SSHSyncTests.contents(of: mixed.home) == [])
 
         #expect(try a("put", "users/u1/examAttempts/a2", input: Self.attempt("a2")).status == 0)
@@ -152,8 +158,9 @@ import Testing
         // OpenSSH reads the passwd entry's home, not HOME: the device's files are named.
         let sshHome = a.environment["HOME"] ?? ""
         let ssh = "ssh -F \(sshHome)/.ssh/config -i \(sshHome)/.ssh/id_progress -o UserKnownHostsFile=\(sshHome)/.ssh/known_hosts"
-        let pushed = try runSSH("/usr/bin/git", ["-C", a.home + "/u1", "push", url, "main"],
-                                environment: a.environment.merging(["GIT_SSH_COMMAND": ssh]) { $1 })
+        let pushed = try runSSH(
+            "/usr/bin/git", ["-C", a.home + "/u1", "push", url, "main"],
+            environment: a.environment.merging(["GIT_SSH_COMMAND": ssh]) { $1 })
         #expect(pushed.status != 0 && pushed.stderr.contains("users/u1/examAttempts/a1 is append-only"), "\(pushed.stderr)")
         #expect(try server.main(of: "u1") == published)
         let refused = try a("sync", "-q")
@@ -195,8 +202,9 @@ import Testing
         #expect(read.status == 0, "\(read.stderr)")
         #expect(try coach.attempts("u1") == ["a1"])
         #expect(try coach("put", "users/u1/examAttempts/c1", input: Self.attempt("c1")).status == 0)
-        SSHRefusalTests.expectRefusal(try coach("sync"), "cannot push to progress:u1: the server denied root@127.0.0.1",
-                                      "FATAL: W any u1 coach DENIED")
+        SSHRefusalTests.expectRefusal(
+            try coach("sync"), "cannot push to progress:u1: the server denied root@127.0.0.1",
+            "FATAL: W any u1 coach DENIED")
 
         #expect(try server.main(of: "u1") == u1Main)
         #expect(try server.main(of: "u2") == u2Main)

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Synchronization
 import Testing
-import CairnMerge
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The tool against real smart-HTTP git servers on 127.0.0.1 (lighttpd running `git
 /// http-backend` as CGI, and nginx passing it requests through fcgiwrap; basic auth per user,
@@ -32,15 +33,18 @@ import CairnMerge
         /// `kind`: the web server. `schema`: the schema set the hook checks pushed documents
         /// against (none: the set each store carries). `access`: whom the web server lets
         /// reach a repository. `maxRequestKilobytes`: the largest request body it takes.
-        init(_ kind: GitServerKind = .lighttpd, schema: String? = nil, access: GitServerAccess = .owner,
-             maxRequestKilobytes: Int = 102_400) throws {
+        init(
+            _ kind: GitServerKind = .lighttpd, schema: String? = nil, access: GitServerAccess = .owner,
+            maxRequestKilobytes: Int = 102_400
+        ) throws {
             let root = folder.path + "/repos"
             let created = try runBounded(CLI.executable, ["server", "init", root, "u1", "u2"] + (schema.map { ["--schema", $0] } ?? []))
             guard created.status == 0 else {
                 throw SetupError(description: "cairn server init failed: \(created.stderr)")
             }
-            server = try kind.start(root: root, users: HTTPSyncTests.passwords, access: access,
-                                    maxRequestKilobytes: maxRequestKilobytes)
+            server = try kind.start(
+                root: root, users: HTTPSyncTests.passwords, access: access,
+                maxRequestKilobytes: maxRequestKilobytes)
         }
 
         func url(_ uid: String, user: String? = nil, password: String? = nil) -> String {
@@ -93,7 +97,11 @@ import CairnMerge
         @discardableResult
         func git(_ arguments: String..., uid: String = "u1") throws -> ProcessResult {
             let result = try runBounded("/usr/bin/git", ["-C", home + "/" + uid] + arguments)
-            if arguments.contains("commit") { HistoriesVerified.exemptHead(of: home + "/" + uid, because: "a commit plain git makes in these tests breaks a rule on purpose, for the hook or the device to refuse") }
+            if arguments.contains("commit") {
+                HistoriesVerified.exemptHead(
+                    of: home + "/" + uid,
+                    because: "a commit plain git makes in these tests breaks a rule on purpose, for the hook or the device to refuse")
+            }
             return result
         }
 
@@ -144,7 +152,8 @@ import CairnMerge
 
     static func book(_ sections: [String: Int]) -> String {
         let entries = sections.keys.sorted().map { #""\#($0)":{"completed":true,"updatedAt":\#(sections[$0]!)}"# }
-        return #"{"schemaVersion":1,"bookId":"b1","sections":{\#(entries.joined(separator: ","))},"updatedAt":\#(sections.values.max() ?? 0)}"#
+        return
+            #"{"schemaVersion":1,"bookId":"b1","sections":{\#(entries.joined(separator: ","))},"updatedAt":\#(sections.values.max() ?? 0)}"#
     }
 
     /// Whether `stderr` is exactly one line starting `cairn: `.
@@ -238,14 +247,16 @@ import CairnMerge
         for (number, device) in devices.enumerated() {
             #expect(try device("clone", url, password: password).status == 0)
             for index in 0..<2 {
-                #expect(try device("put", "users/u1/examAttempts/d\(number)-\(index)", input: Self.attempt("d\(number)-\(index)")).status == 0)
+                #expect(
+                    try device("put", "users/u1/examAttempts/d\(number)-\(index)", input: Self.attempt("d\(number)-\(index)")).status == 0)
             }
         }
         let homes = devices.map(\.home)
         let statuses = Mutex([Int32](repeating: -1, count: homes.count))
         DispatchQueue.concurrentPerform(iterations: homes.count) { index in
-            let synced = try? runBounded(CLI.executable, ["--home", homes[index], "sync", "-q"],
-                                         environment: ["CAIRN_PASSWORD": password])
+            let synced = try? runBounded(
+                CLI.executable, ["--home", homes[index], "sync", "-q"],
+                environment: ["CAIRN_PASSWORD": password])
             statuses.withLock { $0[index] = synced?.status ?? -2 }
         }
         #expect(statuses.withLock { $0 } == [0, 0, 0, 0])
@@ -298,7 +309,9 @@ import CairnMerge
             let order = devices.shuffled(using: &random)
             for device in order {
                 let synced = try device("sync", "-q", password: password)
-                #expect(synced.status == 0, "seed \(seed), round \(round), order \(order.map(\.name)): sync on \(device.name): \(synced.stderr)")
+                #expect(
+                    synced.status == 0, "seed \(seed), round \(round), order \(order.map(\.name)): sync on \(device.name): \(synced.stderr)"
+                )
             }
         }
         for device in devices + devices {
@@ -314,7 +327,8 @@ import CairnMerge
             let sections = try device.book()["sections"] as? [String: [String: Any]] ?? [:]
             for (section, value) in latest {
                 #expect(sections[section]?["updatedAt"] as? Int == value.time, "seed \(seed): \(section) on \(device.name): \(sections)")
-                #expect(sections[section]?["completed"] as? Bool == value.completed, "seed \(seed): \(section) on \(device.name): \(sections)")
+                #expect(
+                    sections[section]?["completed"] as? Bool == value.completed, "seed \(seed): \(section) on \(device.name): \(sections)")
             }
             #expect(try device.git("status", "--porcelain").stdout == "", "seed \(seed): clean working tree on \(device.name)")
         }
@@ -353,7 +367,8 @@ import CairnMerge
             // The owner's first device creates the store on the server, and a second one
             // (the pusher) restores it: its pushes try every case's credentials.
             let first = Device("first \(owner)")
-            #expect(try first("init", owner, "--schema", "life-in-uk", "--remote", served.url(owner, user: owner, password: right)).status == 0)
+            #expect(
+                try first("init", owner, "--schema", "life-in-uk", "--remote", served.url(owner, user: owner, password: right)).status == 0)
             #expect(try first("--user", owner, "put", "users/\(owner)/examAttempts/seed", input: Self.attempt("seed")).status == 0)
             let seeded = try first("--user", owner, "sync", "-q", password: right)
             #expect(seeded.status == 0, "seeding \(owner).git: \(seeded.stderr)")
@@ -362,7 +377,9 @@ import CairnMerge
             #expect(restored.status == 0, "restoring \(owner) for the pushes: \(restored.stderr)")
 
             let cases = [
-                Case(story: "\(other), a valid user, on the repository of \(owner)", user: other, password: Self.passwords[other], allowed: false),
+                Case(
+                    story: "\(other), a valid user, on the repository of \(owner)", user: other, password: Self.passwords[other],
+                    allowed: false),
                 Case(story: "an anonymous client on the repository of \(owner)", user: nil, password: nil, allowed: false),
                 Case(story: "\(owner) with a wrong password", user: owner, password: "not-\(right)", allowed: false),
                 Case(story: "\(owner), the owner, with the right password", user: owner, password: right, allowed: true),
@@ -372,7 +389,8 @@ import CairnMerge
                 // Fetch: a clone on a fresh device, the credentials in the URL.
                 let device = Device("clone \(index)", retrying: true)
                 let before = try served.main(owner)
-                let (clone, cloneSeconds) = try device.timed("--user", owner, "clone", served.url(owner, user: access.user, password: access.password))
+                let (clone, cloneSeconds) = try device.timed(
+                    "--user", owner, "clone", served.url(owner, user: access.user, password: access.password))
                 let exists = FileManager.default.fileExists(atPath: device.home + "/" + owner)
                 if access.allowed {
                     #expect(clone.status == 0, "clone by \(access.story) must succeed: \(clone.stderr)")
@@ -381,11 +399,13 @@ import CairnMerge
                 } else {
                     #expect(clone.status == 1, "clone by \(access.story) must be refused with status 1: \(clone.status) \(clone.stderr)")
                     #expect(Self.isOneLine(clone.stderr), "clone by \(access.story) must say why in one line: \(clone.stderr)")
-                    #expect(clone.stderr.contains("CAIRN_PASSWORD") || clone.stderr.contains("credentials"),
-                            "clone by \(access.story) must name the credentials to give: \(clone.stderr)")
+                    #expect(
+                        clone.stderr.contains("CAIRN_PASSWORD") || clone.stderr.contains("credentials"),
+                        "clone by \(access.story) must name the credentials to give: \(clone.stderr)")
                     #expect(clone.stderr.contains(access.hint), "clone by \(access.story) must say \(access.hint): \(clone.stderr)")
-                    #expect(!clone.stderr.contains("p@ss") && !clone.stderr.contains("p%40ss"),
-                            "clone by \(access.story) must not show the password: \(clone.stderr)")
+                    #expect(
+                        !clone.stderr.contains("p@ss") && !clone.stderr.contains("p%40ss"),
+                        "clone by \(access.story) must not show the password: \(clone.stderr)")
                     #expect(!exists, "a refused clone by \(access.story) must leave no store behind")
                     #expect(cloneSeconds < 5, "a refused clone by \(access.story) must not be retried: \(cloneSeconds) s")
                 }
@@ -400,13 +420,15 @@ import CairnMerge
                 if access.allowed {
                     #expect(push.status == 0, "push by \(access.story) must succeed: \(push.stderr)")
                     #expect(try served.main(owner) == pusher.head(owner), "push by \(access.story) must move the server's main")
-                    #expect(try pusher("--user", owner, "ls", "users/\(owner)/examAttempts").stdout
-                        == ((0...index).map { "push-\($0)" } + ["seed"]).joined(separator: "\n") + "\n")
+                    #expect(
+                        try pusher("--user", owner, "ls", "users/\(owner)/examAttempts").stdout
+                            == ((0...index).map { "push-\($0)" } + ["seed"]).joined(separator: "\n") + "\n")
                 } else {
                     #expect(push.status == 1, "push by \(access.story) must be refused with status 1: \(push.status) \(push.stderr)")
                     #expect(Self.isOneLine(push.stderr), "push by \(access.story) must say why in one line: \(push.stderr)")
-                    #expect(push.stderr.contains("CAIRN_PASSWORD") || push.stderr.contains("credentials"),
-                            "push by \(access.story) must name the credentials to give: \(push.stderr)")
+                    #expect(
+                        push.stderr.contains("CAIRN_PASSWORD") || push.stderr.contains("credentials"),
+                        "push by \(access.story) must name the credentials to give: \(push.stderr)")
                     #expect(push.stderr.contains(access.hint), "push by \(access.story) must say \(access.hint): \(push.stderr)")
                     #expect(try served.main(owner) == before, "a refused push by \(access.story) must leave the server's main alone")
                     #expect(pushSeconds < 5, "a refused push by \(access.story) must not be retried: \(pushSeconds) s")
@@ -417,8 +439,9 @@ import CairnMerge
                 // The server logs a failed login for refused credentials only, never for a
                 // user name sent without its password.
                 let refusedLogin = access.user != nil && !access.allowed
-                #expect((served.server.failedLogins > failedLogins) == refusedLogin,
-                        "failed logins after \(access.story): \(failedLogins) -> \(served.server.failedLogins)\n\(served.server.errorLog)")
+                #expect(
+                    (served.server.failedLogins > failedLogins) == refusedLogin,
+                    "failed logins after \(access.story): \(failedLogins) -> \(served.server.failedLogins)\n\(served.server.errorLog)")
             }
         }
     }
@@ -554,7 +577,7 @@ import CairnMerge
     /// checkpoint, none once the sync pushed it.
     @Test(.runningTime(atMost: .seconds(180))) func statusCountsCheckpointsNotPushed() throws {
         let served = try Served()
-                defer { served.server.stop() }
+        defer { served.server.stop() }
         let password = Self.passwords["u1"]!
         let a = Device("A")
         #expect(try a("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1", password: password)).status == 0)
@@ -592,8 +615,9 @@ import CairnMerge
         let requests = server.requests { $0.hasPrefix("200 POST") && $0.contains("git-receive-pack") }
         #expect(requests.filter { $0.hasPrefix("401 ") }.count == 1, "\(requests.joined(separator: "\n"))")
         // The fetch and the push each happened.
-        #expect(requests.contains { $0.hasPrefix("200 POST") && $0.contains("git-upload-pack") } ||
-                requests.contains { $0.hasPrefix("200 GET") && $0.contains("service=git-upload-pack") })
+        #expect(
+            requests.contains { $0.hasPrefix("200 POST") && $0.contains("git-upload-pack") }
+                || requests.contains { $0.hasPrefix("200 GET") && $0.contains("service=git-upload-pack") })
         #expect(requests.contains { $0.hasPrefix("200 POST") && $0.contains("git-receive-pack") }, "\(requests.joined(separator: "\n"))")
         #expect(try served.main("u1") == a.head())
 
@@ -625,8 +649,9 @@ import CairnMerge
         let marker = "/after-the-idle-sync"
         _ = try runBounded("/usr/bin/curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(server.port)\(marker)"])
         let idleRequests = Array(server.requests { $0.contains(marker) }.dropFirst(settled).prefix { !$0.contains(marker) })
-        #expect(idleRequests.count == 1 && idleRequests.allSatisfy { $0.hasPrefix("200 GET") && $0.contains("service=git-upload-pack") },
-                "\(idleRequests.joined(separator: "\n"))")
+        #expect(
+            idleRequests.count == 1 && idleRequests.allSatisfy { $0.hasPrefix("200 GET") && $0.contains("service=git-upload-pack") },
+            "\(idleRequests.joined(separator: "\n"))")
     }
 
     /// git's own `http.proactiveAuth`, set by the user, sends the password from a store's
@@ -660,8 +685,9 @@ import CairnMerge
     @Test(.runningTime(atMost: .seconds(180))) func aPasswordAskedForAfterARedirectIsNotSentAheadToTheURLThatRedirected() throws {
         let served = try Served()
         defer { served.server.stop() }
-        let redirecting = try GitHTTPServer(root: served.root, users: Self.passwords,
-                                            redirectingTo: "http://127.0.0.1:\(served.server.port)")
+        let redirecting = try GitHTTPServer(
+            root: served.root, users: Self.passwords,
+            redirectingTo: "http://127.0.0.1:\(served.server.port)")
         defer { redirecting.stop() }
         let password = Self.passwords["u1"]!
         let a = Device("A")
@@ -673,6 +699,8 @@ import CairnMerge
         #expect(try served.main("u1") == a.head())
         let moved = redirecting.requests { $0.contains("service=git-receive-pack") }
         #expect(moved.contains { $0.hasPrefix("301 ") && $0.contains("service=git-upload-pack") }, "\(moved.joined(separator: "\n"))")
-        #expect(moved.allSatisfy { $0.hasSuffix(" -") }, "a request to the URL that redirected carried the password: \(moved.joined(separator: "\n"))")
+        #expect(
+            moved.allSatisfy { $0.hasSuffix(" -") },
+            "a request to the URL that redirected carried the password: \(moved.joined(separator: "\n"))")
     }
 }

@@ -1,7 +1,7 @@
+import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
-import CairnMerge
 
 extension FaultInjectionTests {
     /// A full disk and failing I/O under `put`, `rm`, `checkpoint` and `sync` (strace's
@@ -55,7 +55,9 @@ extension FaultInjectionTests {
                 #expect(tally.total > 0, "\(tally.scenario): no I/O error point reached")
             }
             let total = tallies.reduce(0) { $0 + $1.total }
-            print("  total: \(total) I/O error points, \(tallies.reduce(0) { $0 + $1.failedClearly }) clear failures, \(tallies.reduce(0) { $0 + $1.succeeded }) successes, \(tallies.reduce(0) { $0 + $1.losses }) losses")
+            print(
+                "  total: \(total) I/O error points, \(tallies.reduce(0) { $0 + $1.failedClearly }) clear failures, \(tallies.reduce(0) { $0 + $1.succeeded }) successes, \(tallies.reduce(0) { $0 + $1.losses }) losses"
+            )
             #expect(tallies.allSatisfy { $0.losses == 0 })
             #expect(tallies.allSatisfy { $0.problems.isEmpty })
         }

@@ -1,8 +1,8 @@
 import CairnMerge
-import Foundation
-import Testing
 import CairnTestSupport
 import CairnToolTestSupport
+import Foundation
+import Testing
 
 /// `kill -9` in the middle of checkpoints: afterwards the repository is sound, HEAD is a
 /// checkpoint, every acknowledged document is there, and the next command works unaided.

@@ -49,8 +49,9 @@ import Testing
         /// Runs `git ARGS…` in `directory` (the home when nil); throws when it fails.
         @discardableResult
         func git(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> String {
-            let result = try runBounded("/usr/bin/git", ["-C", directory ?? home.path] + arguments,
-                                        environment: ["HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"].merging(environment) { $1 })
+            let result = try runBounded(
+                "/usr/bin/git", ["-C", directory ?? home.path] + arguments,
+                environment: ["HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"].merging(environment) { $1 })
             guard result.status == 0 else {
                 throw SetupError(description: "git \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
             }
@@ -146,19 +147,23 @@ import Testing
         let bodyFile = body == nil ? "" : folder.path + "/body"
         try body?.write(to: URL(fileURLWithPath: bodyFile))
         let answer = folder.path + "/answer"
-        let result = try runBounded("/usr/bin/python3", ["-I", "-c", client, method, url, asker.authorization ?? "", bodyFile, answer],
-                                    limit: 15)
+        let result = try runBounded(
+            "/usr/bin/python3", ["-I", "-c", client, method, url, asker.authorization ?? "", bodyFile, answer],
+            limit: 15)
         let status = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         return (status, FileManager.default.contents(atPath: answer) ?? Data())
     }
 
     /// A batch request of `operation` for one object to `uid`'s LFS endpoint: the status, and
     /// the href of the object's `action` when the answer has one.
-    static func batch(_ served: Served, uid: String = "u1", _ operation: String, oid: String, size: Int,
-                      action: String, as asker: Asker) throws -> (status: Int, href: String?) {
+    static func batch(
+        _ served: Served, uid: String = "u1", _ operation: String, oid: String, size: Int,
+        action: String, as asker: Asker
+    ) throws -> (status: Int, href: String?) {
         let body = #"{"operation":"\#(operation)","transfers":["basic"],"objects":[{"oid":"\#(oid)","size":\#(size)}]}"#
-        let answer = try request(served.server.lfsURL(for: uid) + "/objects/batch", method: "POST",
-                                       body: Data(body.utf8), as: asker)
+        let answer = try request(
+            served.server.lfsURL(for: uid) + "/objects/batch", method: "POST",
+            body: Data(body.utf8), as: asker)
         let decoded = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
         let object = (decoded?["objects"] as? [[String: Any]])?.first
         let href = ((object?["actions"] as? [String: Any])?[action] as? [String: Any])?["href"] as? String
@@ -212,8 +217,9 @@ import Testing
         // At their own endpoint, the other user does not find the owner's object (giftless
         // answers 404 when it finds none of the objects asked for).
         if asker == .otherUser {
-            let theirs = try Self.batch(served, uid: "u2", "download", oid: oid, size: object.count,
-                                              action: "download", as: asker)
+            let theirs = try Self.batch(
+                served, uid: "u2", "download", oid: oid, size: object.count,
+                action: "download", as: asker)
             #expect(theirs.status == 404 && theirs.href == nil)
         }
     }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnMerge
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnMerge
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A proxy on 127.0.0.1 in front of a test's server.
 protocol ProxyInFront: AnyObject {
@@ -88,10 +89,14 @@ extension LinkProxy: ProxyInFront {}
 
         /// `limit`: how long the command may run before it is killed.
         @discardableResult
-        func callAsFunction(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-                            limit: TimeInterval = 30) throws -> ProcessResult {
-            let variables = ["CAIRN_PASSWORD": NetworkFaultTests.password,
-                             "CAIRN_NETWORK_TIMEOUT": "\(NetworkFaultTests.timeout)"].merging(environment) { $1 }
+        func callAsFunction(
+            _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+            limit: TimeInterval = 30
+        ) throws -> ProcessResult {
+            let variables = [
+                "CAIRN_PASSWORD": NetworkFaultTests.password,
+                "CAIRN_NETWORK_TIMEOUT": "\(NetworkFaultTests.timeout)",
+            ].merging(environment) { $1 }
             return try runBounded(CLI.executable, ["--home", cli.home] + arguments, input: input, environment: variables, limit: limit)
         }
 
@@ -127,8 +132,9 @@ extension LinkProxy: ProxyInFront {}
         func sections() throws -> [String: Int] {
             let result = try self(["get", "users/u1/books/b1"])
             guard result.status == 0,
-                  let book = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
-                  let sections = book["sections"] as? [String: [String: Any]] else { return [:] }
+                let book = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+                let sections = book["sections"] as? [String: [String: Any]]
+            else { return [:] }
             return sections.compactMapValues { $0["updatedAt"] as? Int }
         }
 
@@ -139,7 +145,8 @@ extension LinkProxy: ProxyInFront {}
             sections[section] = time
             sections["shared"] = max(sections["shared"] ?? 0, time)
             let entries = sections.keys.sorted().map { #""\#($0)":{"completed":true,"updatedAt":\#(sections[$0]!)}"# }
-            let book = #"{"schemaVersion":1,"bookId":"b1","sections":{\#(entries.joined(separator: ","))},"updatedAt":\#(sections.values.max()!)}"#
+            let book =
+                #"{"schemaVersion":1,"bookId":"b1","sections":{\#(entries.joined(separator: ","))},"updatedAt":\#(sections.values.max()!)}"#
             return try self(["put", "users/u1/books/b1"], input: book)
         }
     }
@@ -194,7 +201,8 @@ extension LinkProxy: ProxyInFront {}
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         for child in children.split(separator: " ") {
             guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
-                  let end = stat.lastIndex(of: ")") else { continue }
+                let end = stat.lastIndex(of: ")")
+            else { continue }
             // After "pid (name) " comes the state.
             if stat[stat.index(after: end)...].split(separator: " ").first != "Z" { return true }
         }
@@ -347,7 +355,8 @@ extension LinkProxy: ProxyInFront {}
                     let (result, traffic) = try turn(device, plan)
                     tally.tried += 1
                     if traffic.faulted { tally.cut += 1 }
-                    #expect(result.status == 0 || result.status == 75, "\(plan) on \(device.name): status \(result.status): \(result.stderr)")
+                    #expect(
+                        result.status == 0 || result.status == 75, "\(plan) on \(device.name): status \(result.status): \(result.stderr)")
                     if result.status == 0 {
                         tally.succeeded += 1
                         if result.stdout.contains("pushed") {
@@ -386,13 +395,15 @@ extension LinkProxy: ProxyInFront {}
 
         // The figures.
         var total = Tally()
-        print("NetworkFaultTests: cut offsets per stream (seed \(seed)); bytes of a clean sync: "
-              + streams.map { "\($0.service) \($0.direction) \(sizes[$0]!)" }.joined(separator: ", "))
+        print(
+            "NetworkFaultTests: cut offsets per stream (seed \(seed)); bytes of a clean sync: "
+                + streams.map { "\($0.service) \($0.direction) \(sizes[$0]!)" }.joined(separator: ", "))
         for stream in streams {
             let tally = tallies[stream, default: Tally()]
-            print("  \(stream.service) \(stream.direction): \(tally.tried) syncs, \(tally.cut) cut a connection; "
-                  + "\(tally.failed) syncs failed cleanly (75), \(tally.succeeded) succeeded (\(tally.pushed) pushed); "
-                  + "false pushes \(tally.falsePushes), damaged repositories \(tally.damaged)")
+            print(
+                "  \(stream.service) \(stream.direction): \(tally.tried) syncs, \(tally.cut) cut a connection; "
+                    + "\(tally.failed) syncs failed cleanly (75), \(tally.succeeded) succeeded (\(tally.pushed) pushed); "
+                    + "false pushes \(tally.falsePushes), damaged repositories \(tally.damaged)")
             total.tried += tally.tried
             total.cut += tally.cut
             total.failed += tally.failed
@@ -401,9 +412,10 @@ extension LinkProxy: ProxyInFront {}
             total.falsePushes += tally.falsePushes
             total.damaged += tally.damaged
         }
-        print("  all: \(total.tried) syncs, \(total.cut) cuts, \(total.failed) failed cleanly, \(total.succeeded) succeeded "
-              + "(\(total.pushed) pushed), false pushes \(total.falsePushes), damaged \(total.damaged); "
-              + "converged: \(converged) (\(attempts.count) attempts, \(sections.count) sections)")
+        print(
+            "  all: \(total.tried) syncs, \(total.cut) cuts, \(total.failed) failed cleanly, \(total.succeeded) succeeded "
+                + "(\(total.pushed) pushed), false pushes \(total.falsePushes), damaged \(total.damaged); "
+                + "converged: \(converged) (\(attempts.count) attempts, \(sections.count) sections)")
         #expect(total.tried >= 4 * Self.offsetsPerStream)
         #expect(total.cut >= 200, "syncs whose connection was cut: \(total.cut)")
         #expect(total.falsePushes == 0)
@@ -435,7 +447,9 @@ extension LinkProxy: ProxyInFront {}
             let (result, seconds) = try a.sync()
             #expect(rig.proxy.traffic.faulted, "\(plan) happened")
             rig.proxy.arm(.none)
-            print("NetworkFaultTests: \(plan): status \(result.status) after \(String(format: "%.2f", seconds)) s: \(result.stderr)", terminator: "")
+            print(
+                "NetworkFaultTests: \(plan): status \(result.status) after \(String(format: "%.2f", seconds)) s: \(result.stderr)",
+                terminator: "")
             #expect(result.status == 75, "\(plan): \(result.stderr)")
             #expect(Self.isOneLine(result.stderr), "\(plan): \(result.stderr)")
             #expect(result.stderr.contains("no data from 127.0.0.1 for 2 s"), "\(plan): \(result.stderr)")
@@ -582,8 +596,9 @@ extension LinkProxy: ProxyInFront {}
         let carried = traffic.bytes(.fetch, .toClient)
         // The bytes before the cut, then the whole restore again.
         #expect(carried >= whole / 2 + whole * 9 / 10, "carried \(carried) of a restore of \(whole)")
-        print("NetworkFaultTests: a restore of \(whole) bytes cut at \(whole / 2) and retried carried \(carried) bytes "
-              + "(\(String(format: "%.2f", Double(carried) / Double(whole))) restores) in \(String(format: "%.2f", seconds)) s")
+        print(
+            "NetworkFaultTests: a restore of \(whole) bytes cut at \(whole / 2) and retried carried \(carried) bytes "
+                + "(\(String(format: "%.2f", Double(carried) / Double(whole))) restores) in \(String(format: "%.2f", seconds)) s")
         #expect(try device.tree() == a.tree())
         #expect(try device.attempts() == a.attempts())
         #expect(try device.damage().isEmpty)
@@ -634,8 +649,9 @@ extension LinkProxy: ProxyInFront {}
         let silent = try UnansweringListener()
         let device = Device("C")
         let started = Date()
-        let result = try device(["--user", "u1", "clone", "http://u1@127.0.0.1:\(silent.port)/git/u1.git"],
-                                environment: ["CAIRN_NETWORK_TIMEOUT": "1"])
+        let result = try device(
+            ["--user", "u1", "clone", "http://u1@127.0.0.1:\(silent.port)/git/u1.git"],
+            environment: ["CAIRN_NETWORK_TIMEOUT": "1"])
         let seconds = Date().timeIntervalSince(started)
         #expect(result.status == 75, "\(result.stderr)")
         #expect(Self.isOneLine(result.stderr), "\(result.stderr)")
@@ -651,8 +667,9 @@ extension LinkProxy: ProxyInFront {}
         let port = try Loopback.freePort()
         let device = Device("E")
         let started = Date()
-        let result = try device(["--user", "u1", "clone", "--retry", "0.2,0.4", "http://u1@127.0.0.1:\(port)/git/u1.git"],
-                                environment: ["CAIRN_LOG": "warning"])
+        let result = try device(
+            ["--user", "u1", "clone", "--retry", "0.2,0.4", "http://u1@127.0.0.1:\(port)/git/u1.git"],
+            environment: ["CAIRN_LOG": "warning"])
         #expect(result.status == 75, "\(result.stderr)")
         let retries = result.stderr.split(separator: "\n").filter { $0.hasSuffix("[CairnCore] network failure") }
         #expect(retries.count == 2, "\(result.stderr)")
@@ -667,8 +684,9 @@ extension LinkProxy: ProxyInFront {}
     /// A timeout that is not a number of seconds is refused before anything is fetched.
     @Test func anInvalidTimeoutIsRefused() throws {
         let device = Device("D")
-        let result = try device(["--user", "u1", "clone", "http://u1@127.0.0.1:9/git/u1.git"],
-                                environment: ["CAIRN_NETWORK_TIMEOUT": "soon"])
+        let result = try device(
+            ["--user", "u1", "clone", "http://u1@127.0.0.1:9/git/u1.git"],
+            environment: ["CAIRN_NETWORK_TIMEOUT": "soon"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr == "cairn: invalid CAIRN_NETWORK_TIMEOUT \"soon\": give seconds, like 30 (0 for no timeout)\n")
         #expect(!FileManager.default.fileExists(atPath: device.store))
@@ -680,15 +698,21 @@ extension LinkProxy: ProxyInFront {}
         let folder = TemporaryFolder("cairn-damage")
         let path = folder.path + "/r"
         #expect(try runProcess("/usr/bin/git", ["init", "-q", "-b", "main", path]).status == 0)
-        let commit = try runProcess("/usr/bin/git", ["-C", path, "-c", "user.name=T", "-c", "user.email=t@example.invalid",
-                                                     "commit", "-q", "--allow-empty", "-m", "one"])
+        let commit = try runProcess(
+            "/usr/bin/git",
+            [
+                "-C", path, "-c", "user.name=T", "-c", "user.email=t@example.invalid",
+                "commit", "-q", "--allow-empty", "-m", "one",
+            ])
         #expect(commit.status == 0, "\(commit.stderr)")
         #expect(try Self.damage([["-C", path]]) == [])
 
         let blob = try runProcess("/usr/bin/git", ["-C", path, "hash-object", "-w", "--stdin"], input: "x\n")
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try runProcess("/usr/bin/git", ["-C", path, "update-ref", "refs/remotes/origin/blob", blob]).status == 0)
-        #expect(try Self.damage([["-C", path]]).contains { $0.contains("reference not on a commit") && $0.contains("refs/remotes/origin/blob") })
+        #expect(
+            try Self.damage([["-C", path]]).contains { $0.contains("reference not on a commit") && $0.contains("refs/remotes/origin/blob") }
+        )
         #expect(try runProcess("/usr/bin/git", ["-C", path, "update-ref", "-d", "refs/remotes/origin/blob"]).status == 0)
 
         let head = try runProcess("/usr/bin/git", ["-C", path, "rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -11,14 +11,17 @@ import Testing
 /// 404 — holds them flagged.
 @Suite(.serialized, .historiesVerified) struct PinnedContentOverHTTPTests {
     static let passwords = ["u1": "student-pw", "ada": "author-pw"]
-    static let progress = SchemaSetFiles(name: "answers", files: [
-        "response.schema.json": Array(#"""
-            {"x-cairn": {"path": "users/{uid}/responses/{responseId}",
-                         "pins": {"collection": "assessments", "item": "/assessment_id", "version": "/content_version"}},
-             "x-merge": "append-only", "type": "object",
-             "properties": {"assessment_id": {"type": "string"}, "content_version": {"type": "string"}}}
-            """#.utf8),
-    ])
+    static let progress = SchemaSetFiles(
+        name: "answers",
+        files: [
+            "response.schema.json": Array(
+                #"""
+                {"x-cairn": {"path": "users/{uid}/responses/{responseId}",
+                             "pins": {"collection": "assessments", "item": "/assessment_id", "version": "/content_version"}},
+                 "x-merge": "append-only", "type": "object",
+                 "properties": {"assessment_id": {"type": "string"}, "content_version": {"type": "string"}}}
+                """#.utf8)
+        ])
 
     @discardableResult
     static func git(_ arguments: String...) throws -> String {
@@ -32,8 +35,10 @@ import Testing
         let folder = TemporaryFolder("cairn-pins-http")
         let root = folder.path + "/repos"
         let item = root + "/content/assessments/a1.git"
-        for arguments in [["server", "init", root, "u1"],
-                          ["server", "content", "init", root, "assessments", "a1", "--schema", "edumind-content", "--author", "ada"]] {
+        for arguments in [
+            ["server", "init", root, "u1"],
+            ["server", "content", "init", root, "assessments", "a1", "--schema", "edumind-content", "--author", "ada"],
+        ] {
             let made = try runBounded(CLI.executable, arguments)
             #expect(made.status == 0, "\(made.stderr)")
         }
@@ -100,8 +105,10 @@ import Testing
         let folder = TemporaryFolder("cairn-content-ids")
         let root = folder.path + "/repos"
         let id = "Quiz Ünï 1"
-        for arguments in [["server", "init", root, "u1"],
-                          ["server", "content", "init", root, "assessments", id, "--schema", "edumind-content", "--author", "ada"]] {
+        for arguments in [
+            ["server", "init", root, "u1"],
+            ["server", "content", "init", root, "assessments", id, "--schema", "edumind-content", "--author", "ada"],
+        ] {
             let made = try runBounded(CLI.executable, arguments)
             #expect(made.status == 0, "\(made.stderr)")
         }
@@ -121,7 +128,8 @@ import Testing
         let url = "http://u1@127.0.0.1:\(server.port)/git/u1.git"
         let environment = ["CAIRN_PASSWORD": "student-pw"]
         #expect(try runBounded(CLI.executable, ["--home", home, "init", "u1", "--remote", url]).status == 0)
-        let downloaded = try runBounded(CLI.executable, ["--home", home, "content", "download", "assessments", id], environment: environment)
+        let downloaded = try runBounded(
+            CLI.executable, ["--home", home, "content", "download", "assessments", id], environment: environment)
         #expect(downloaded.status == 0, "\(downloaded.stderr) \(server.errorLog)")
         #expect(downloaded.stdout.hasPrefix("Downloaded assessments/\(id) to version 1 ("), "\(downloaded.stdout)")
         let read = try runBounded(CLI.executable, ["--home", home, "content", "get", "assessments/\(id)"])

@@ -14,18 +14,23 @@ import Testing
     /// The `cairn …` command a refusal names: from `run: ` to the `, then` after it.
     static func namedCommand(_ stderr: String) -> [String]? {
         guard let start = stderr.range(of: "run: cairn "),
-              let end = stderr.range(of: ", then sync again", range: start.upperBound..<stderr.endIndex) else { return nil }
+            let end = stderr.range(of: ", then sync again", range: start.upperBound..<stderr.endIndex)
+        else { return nil }
         return stderr[start.upperBound..<end.lowerBound].split(separator: " ").map(String.init)
     }
 
     /// A phone whose store (life-in-uk) holds attempt a1, synced with the server.
-    func publishedPhone(_ served: Served, password: String,
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> Device {
+    func publishedPhone(
+        _ served: Served, password: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Device {
         let device = Device("phone")
-        #expect(try device("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0,
-                sourceLocation: sourceLocation)
-        #expect(try device("put", "users/u1/examAttempts/a1", input: HTTPSyncTests.attempt("a1")).status == 0,
-                sourceLocation: sourceLocation)
+        #expect(
+            try device("init", "u1", "--schema", "life-in-uk", "--remote", served.url("u1", user: "u1")).status == 0,
+            sourceLocation: sourceLocation)
+        #expect(
+            try device("put", "users/u1/examAttempts/a1", input: HTTPSyncTests.attempt("a1")).status == 0,
+            sourceLocation: sourceLocation)
         #expect(try device("sync", "-q", password: password).status == 0, sourceLocation: sourceLocation)
         return device
     }
@@ -48,14 +53,16 @@ import Testing
         #expect(try device.git("add", "users/u1/examAttempts/a2.json").status == 0)
         #expect(try device.git("commit", "-qm", "Add a2 by hand").status == 0)
         let handCommit = try device.head()
-        HistoriesVerified.exempt(commit: handCommit, because: "a hand commit that breaks the schema, kept in history under the restore that undoes it")
+        HistoriesVerified.exempt(
+            commit: handCommit, because: "a hand commit that breaks the schema, kept in history under the restore that undoes it")
         #expect(try device("put", "users/u1/examAttempts/a3", input: HTTPSyncTests.attempt("a3")).status == 0)
         #expect(try device("checkpoint").status == 0)
 
         let refused = try device("sync", "-q", password: password)
         #expect(refused.status == 1, "\(refused.status) \(refused.stderr)")
         #expect(HTTPSyncTests.isOneLine(refused.stderr), "\(refused.stderr)")
-        #expect(refused.stderr.contains("users/u1/examAttempts/a2 breaks its schema (exam-attempt.schema.json) at /score"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("users/u1/examAttempts/a2 breaks its schema (exam-attempt.schema.json) at /score"), "\(refused.stderr)")
         #expect(refused.stderr.contains("run: cairn restore users/u1/examAttempts/a2, then sync again"), "\(refused.stderr)")
         #expect(try served.main("u1") == published)
         // Refused again and again until the way out is taken: put cannot change an attempt.
@@ -90,7 +97,8 @@ import Testing
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try text.replacingOccurrences(of: "\"score\": 80", with: "\"score\": 95").write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try device.git("commit", "-qam", "Raise the score by hand").status == 0)
-        HistoriesVerified.exempt(commit: try device.head(), because: "a hand commit that changes an attempt, kept in history under the restore that undoes it")
+        HistoriesVerified.exempt(
+            commit: try device.head(), because: "a hand commit that changes an attempt, kept in history under the restore that undoes it")
         #expect(try device("put", "users/u1/books/b1", input: HTTPSyncTests.book(["s1": 10])).status == 0)
 
         let refused = try device("sync", "-q", password: password)
@@ -102,7 +110,8 @@ import Testing
         #expect(try runBounded(CLI.executable, ["--home", device.home] + command).status == 0)
         let synced = try device("sync", "-q", password: password)
         #expect(synced.status == 0, "\(synced.stderr)")
-        let served1 = try runBounded("/usr/bin/git", ["--git-dir", served.root + "/u1.git", "show", "main:users/u1/examAttempts/a1.json"]).stdout
+        let served1 = try runBounded("/usr/bin/git", ["--git-dir", served.root + "/u1.git", "show", "main:users/u1/examAttempts/a1.json"])
+            .stdout
         #expect(served1.contains("\"score\": 80"), "\(served1)")
         let book = try runBounded("/usr/bin/git", ["--git-dir", served.root + "/u1.git", "show", "main:users/u1/books/b1.json"])
         #expect(book.status == 0, "the book reached the server: \(book.stderr)")

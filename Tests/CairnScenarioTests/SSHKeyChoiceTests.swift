@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The key is chosen as OpenSSH chooses it, against a real sshd whose agent holds seven keys it
 /// refuses before the one it accepts (more than sshd's six tries): `IdentityFile` and
@@ -107,8 +108,9 @@ import Testing
         #expect(!published.isEmpty)
         let command = "ssh -i \(served.server.userKey) -o IdentitiesOnly=yes"
         let b = Device("B", environment: served.server.environment)
-        let cloned = try runSSH(CLI.executable, ["--home", b.home, "clone", served.url],
-                                environment: served.server.environment.merging(["GIT_SSH_COMMAND": command]) { $1 })
+        let cloned = try runSSH(
+            CLI.executable, ["--home", b.home, "clone", served.url],
+            environment: served.server.environment.merging(["GIT_SSH_COMMAND": command]) { $1 })
         #expect(cloned.status == 0, "\(cloned.stderr)")
 
         #expect(try b("put", "users/u1/examAttempts/b1", input: SSHSyncTests.attempt("b1")).status == 0)
@@ -128,8 +130,9 @@ import Testing
         defer { served.server.stop() }
         try "Host progress\n    Port ssh\n".write(toFile: served.server.home + "/.ssh/config", atomically: false, encoding: .utf8)
         let device = Device("A", environment: served.server.environment)
-        SSHRefusalTests.expectRefusal(try device("clone", "progress:/srv/u1.git"),
-                                      "cannot reach progress:/srv/u1.git: \(served.server.home)/.ssh/config line 2: Port \"ssh\" is not a port number")
+        SSHRefusalTests.expectRefusal(
+            try device("clone", "progress:/srv/u1.git"),
+            "cannot reach progress:/srv/u1.git: \(served.server.home)/.ssh/config line 2: Port \"ssh\" is not a port number")
         #expect(SSHSyncTests.contents(of: device.home) == [])
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Over SSH, a refusal is final and said in one line — no agent, an agent whose every key the
 /// server refuses (fewer keys than the server allows tries, and more), a repository that is
@@ -38,8 +39,9 @@ import Testing
         let noAgent = Self.retryOnce.merging(["HOME": served.server.home]) { $1 }
 
         let synced = try runSSH(CLI.executable, ["--home", a.home, "sync"], environment: noAgent)
-        Self.expectRefusal(synced, "cannot fetch from \(served.url): no SSH key to offer to root@127.0.0.1",
-                           "SSH_AUTH_SOCK is not set", "ssh-add", "IdentityFile")
+        Self.expectRefusal(
+            synced, "cannot fetch from \(served.url): no SSH key to offer to root@127.0.0.1",
+            "SSH_AUTH_SOCK is not set", "ssh-add", "IdentityFile")
         #expect(try served.main() == published)
 
         let stranger = SSHSyncTests.Device("no agent", environment: noAgent)
@@ -53,9 +55,10 @@ import Testing
         let served = try Served(agentHoldsKey: false, strangerKeys: 2)
         defer { served.server.stop() }
         let device = SSHSyncTests.Device("strangers", environment: served.server.environment.merging(Self.retryOnce) { $1 })
-        Self.expectRefusal(try device("clone", served.url),
-                           "root@127.0.0.1 refused every key offered (stranger1 (in the ssh-agent), stranger2 (in the ssh-agent))",
-                           "IdentityFile")
+        Self.expectRefusal(
+            try device("clone", served.url),
+            "root@127.0.0.1 refused every key offered (stranger1 (in the ssh-agent), stranger2 (in the ssh-agent))",
+            "IdentityFile")
         #expect(SSHSyncTests.contents(of: device.home) == [])
         #expect(served.server.log.contains("Failed publickey"), "\(served.server.log)")
     }
@@ -68,10 +71,12 @@ import Testing
         defer { served.server.stop() }
         let (a, published) = try Self.publishedWithTheKeyAlone(served)
         #expect(try a("put", "users/u1/examAttempts/a2", input: SSHSyncTests.attempt("a2")).status == 0)
-        let synced = try runSSH(CLI.executable, ["--home", a.home, "sync"],
-                                environment: served.server.environment.merging(Self.retryOnce) { $1 })
-        Self.expectRefusal(synced, "root@127.0.0.1 refused the keys offered (stranger1 (in the ssh-agent),",
-                           "closed the connection", "IdentitiesOnly yes")
+        let synced = try runSSH(
+            CLI.executable, ["--home", a.home, "sync"],
+            environment: served.server.environment.merging(Self.retryOnce) { $1 })
+        Self.expectRefusal(
+            synced, "root@127.0.0.1 refused the keys offered (stranger1 (in the ssh-agent),",
+            "closed the connection", "IdentitiesOnly yes")
         #expect(try served.main() == published)
     }
 
@@ -80,8 +85,9 @@ import Testing
         let served = try Served()
         defer { served.server.stop() }
         let device = SSHSyncTests.Device("lost", environment: served.server.environment.merging(Self.retryOnce) { $1 })
-        Self.expectRefusal(try device("clone", served.server.url(path: served.root + "/nobody.git")),
-                           "there is no repository there", "does not appear to be a git repository")
+        Self.expectRefusal(
+            try device("clone", served.server.url(path: served.root + "/nobody.git")),
+            "there is no repository there", "does not appear to be a git repository")
         #expect(SSHSyncTests.contents(of: device.home) == [])
     }
 

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The tool against a real SSH server on 127.0.0.1 (sshd with its own host and user keys, the
 /// user key in an ssh-agent of its own, the repositories made by `cairn server init` with
@@ -64,7 +65,11 @@ import Testing
         /// end of the test leaves its findings out.
         func git(_ arguments: String...) throws -> ProcessResult {
             let result = try runSSH("/usr/bin/git", ["-C", home + "/u1"] + arguments)
-            if arguments.contains("commit") { HistoriesVerified.exemptHead(of: home + "/u1", because: "a commit plain git makes in these tests breaks a rule on purpose, for the hook or the device to refuse") }
+            if arguments.contains("commit") {
+                HistoriesVerified.exemptHead(
+                    of: home + "/u1",
+                    because: "a commit plain git makes in these tests breaks a rule on purpose, for the hook or the device to refuse")
+            }
             return result
         }
 
@@ -185,8 +190,9 @@ import Testing
 
         // The same store, now synced from a shell that does not know the host.
         #expect(try a("put", "users/u1/examAttempts/a2", input: Self.attempt("a2")).status == 0)
-        let unknown = try runSSH(CLI.executable, ["--home", a.home, "sync", "-q"],
-                                     environment: served.server.environment(knownHosts: false))
+        let unknown = try runSSH(
+            CLI.executable, ["--home", a.home, "sync", "-q"],
+            environment: served.server.environment(knownHosts: false))
         #expect(unknown.status == 1, "\(unknown.status) \(unknown.stderr)")
         #expect(Self.isOneLine(unknown.stderr), "\(unknown.stderr)")
         #expect(unknown.stderr.contains("known_hosts"), "\(unknown.stderr)")
@@ -210,7 +216,9 @@ import Testing
 }
 
 /// `runBounded` without the test runner's own ssh-agent, so only the test server's agent counts.
-func runSSH(_ executable: String, _ arguments: [String], input: String? = nil,
-                    environment: [String: String] = [:]) throws -> ProcessResult {
+func runSSH(
+    _ executable: String, _ arguments: [String], input: String? = nil,
+    environment: [String: String] = [:]
+) throws -> ProcessResult {
     try runBounded(executable, arguments, input: input, environment: environment, removing: ["SSH_AUTH_SOCK", "SSH_AGENT_PID"])
 }

@@ -51,11 +51,14 @@ extension SeedScenarioTests {
             return #"{"schemaVersion":1,"bookId":"\#(id)","sections":{\#(entries)},"updatedAt":\#(updated)}"#
         }
 
-        static func summary(attempts: Int, best: Int, lastId: String, lastScore: Int, lastStatus: String, at time: String,
-                            favorites: [String], hidden: [String] = []) -> String {
+        static func summary(
+            attempts: Int, best: Int, lastId: String, lastScore: Int, lastStatus: String, at time: String,
+            favorites: [String], hidden: [String] = []
+        ) -> String {
             let favorites = favorites.map { #""\#($0)":true"# }.joined(separator: ",")
             let hidden = hidden.map { #""\#($0)":true"# }.joined(separator: ",")
-            return #"{"schemaVersion":1,"favorites":{\#(favorites)},"hiddenFromIncorrect":{\#(hidden)},"examSummaries":{"practice-1":{"attemptCount":\#(attempts),"bestScore":\#(best),"lastAttemptId":"\#(lastId)","lastStatus":"\#(lastStatus)","lastScore":\#(lastScore),"lastCompletedAt":"\#(time)"}}}"#
+            return
+                #"{"schemaVersion":1,"favorites":{\#(favorites)},"hiddenFromIncorrect":{\#(hidden)},"examSummaries":{"practice-1":{"attemptCount":\#(attempts),"bestScore":\#(best),"lastAttemptId":"\#(lastId)","lastStatus":"\#(lastStatus)","lastScore":\#(lastScore),"lastCompletedAt":"\#(time)"}}}"#
         }
 
         static func inProgress(_ index: Int, at time: Int) -> String {
@@ -67,10 +70,12 @@ extension SeedScenarioTests {
             let devices = try Devices(schema: "life-in-uk")
             try devices.start("phone")
             let documents = [
-                "users/u1": #"{"schemaVersion":1,"createdAt":"2025-01-01T09:00:00Z","lastSeenAt":"2025-01-02T09:00:00Z","device":{"platform":"ios"}}"#,
+                "users/u1":
+                    #"{"schemaVersion":1,"createdAt":"2025-01-01T09:00:00Z","lastSeenAt":"2025-01-02T09:00:00Z","device":{"platform":"ios"}}"#,
                 "users/u1/books/life-in-the-uk": Self.book([("s1", true, 10), ("s2", true, 20), ("s3", false, 30)]),
-                "users/u1/progress/exam": Self.summary(attempts: 2, best: 83, lastId: "a2", lastScore: 75, lastStatus: "passed",
-                                                       at: "2025-01-02T10:00:00Z", favorites: ["q7"], hidden: ["q9"]),
+                "users/u1/progress/exam": Self.summary(
+                    attempts: 2, best: 83, lastId: "a2", lastScore: 75, lastStatus: "passed",
+                    at: "2025-01-02T10:00:00Z", favorites: ["q7"], hidden: ["q9"]),
                 "users/u1/examAttempts/a1": Self.attempt("a1", score: 83),
                 "users/u1/examAttempts/a2": Self.attempt("a2", score: 75, at: "2025-01-02T10:00:00Z"),
                 "users/u1/examInProgress/practice-2": Self.inProgress(1, at: 1_735_800_000_000),
@@ -96,7 +101,8 @@ extension SeedScenarioTests {
             #expect(value(summary, "favorites", "q7") == .bool(true))
             #expect(try devices.ids("tablet", "users/u1/examAttempts") == ["a1", "a2"])
             #expect(try devices.on("tablet", "users", user: nil).stdout == "* u1\n")
-            #expect(try devices.git("tablet", "log", "--format=%H") == devices.git("phone", "log", "--format=%H"), "the whole history restored")
+            #expect(
+                try devices.git("tablet", "log", "--format=%H") == devices.git("phone", "log", "--format=%H"), "the whole history restored")
             try devices.expectConverged(["phone", "tablet"])
         }
 
@@ -124,26 +130,33 @@ extension SeedScenarioTests {
             // B sees B's progress only; A's paths are refused with one line, nothing written.
             #expect(try devices.ids("shared", "users/u2/examAttempts", user: nil) == ["b1"])
             #expect(try devices.ids("shared", "users/u2/books", user: nil) == [])
-            for arguments in [["ls", "users/u1/examAttempts"], ["get", "users/u1/examAttempts/a1"],
-                              ["get", "users/u1/books/life-in-the-uk"], ["get", "users/u1"]] {
+            for arguments in [
+                ["ls", "users/u1/examAttempts"], ["get", "users/u1/examAttempts/a1"],
+                ["get", "users/u1/books/life-in-the-uk"], ["get", "users/u1"],
+            ] {
                 let refused = try runBounded(CLI.executable, ["--home", devices.home("shared")] + arguments)
                 #expect(failedWithOneLine(refused), "\(arguments): \(refused.status) \(refused.stdout)\(refused.stderr)")
                 #expect(refused.stderr.contains("outside the store of user u2"), "\(refused.stderr)")
                 #expect(refused.stdout.isEmpty, "nothing of A shown: \(refused.stdout)")
             }
-            let written = try runBounded(CLI.executable, ["--home", devices.home("shared"), "put", "users/u1/examAttempts/x"],
-                                         input: Self.attempt("x", score: 10))
+            let written = try runBounded(
+                CLI.executable, ["--home", devices.home("shared"), "put", "users/u1/examAttempts/x"],
+                input: Self.attempt("x", score: 10))
             #expect(failedWithOneLine(written), "\(written.stderr)")
             let filesOfB = try devices.git("shared", "ls-files", user: "u2").split(separator: "\n")
-            #expect(!filesOfB.isEmpty && filesOfB.allSatisfy { $0.hasPrefix("users/u2") || $0.hasPrefix(".cairn/") || $0 == ".gitattributes" },
-                    "B's store holds B's files only: \(filesOfB)")
+            #expect(
+                !filesOfB.isEmpty && filesOfB.allSatisfy { $0.hasPrefix("users/u2") || $0.hasPrefix(".cairn/") || $0 == ".gitattributes" },
+                "B's store holds B's files only: \(filesOfB)")
             #expect(!FileManager.default.fileExists(atPath: devices.store("shared", "u2") + "/users/u1"))
 
             // B's sync goes to B's remote, and nothing of A reaches it.
             try devices.put("shared", "users/u2/examAttempts/b2", Self.attempt("b2", score: 95), user: "u2")
             try devices.sync("shared", "u2")
             #expect(try devices.remoteFiles(under: "users", uid: "u2").allSatisfy { $0.hasPrefix("users/u2/") })
-            #expect(try devices.remoteFiles(under: "users/u2/examAttempts", uid: "u2") == ["users/u2/examAttempts/b1.json", "users/u2/examAttempts/b2.json"])
+            #expect(
+                try devices.remoteFiles(under: "users/u2/examAttempts", uid: "u2") == [
+                    "users/u2/examAttempts/b1.json", "users/u2/examAttempts/b2.json",
+                ])
 
             // `--user` reaches A for one command; the active user stays B.
             #expect(try devices.ids("shared", "users/u1/examAttempts", user: "u1") == ["a1"])
@@ -200,7 +213,9 @@ extension SeedScenarioTests {
                 usleep(UInt32.random(in: 0...40_000, using: &generator))
                 checkpoint.send(SIGKILL)
                 checkpoint.waitUntilExit()
-                #expect(try runProcess("/usr/bin/git", ["-C", devices.store("phone"), "fsck", "--no-dangling"]).status == 0, "fsck after round \(round)")
+                #expect(
+                    try runProcess("/usr/bin/git", ["-C", devices.store("phone"), "fsck", "--no-dangling"]).status == 0,
+                    "fsck after round \(round)")
             }
             #expect(killedPuts >= 1, "no put was killed while it ran (a put takes \(putTime) s)")
 
@@ -282,22 +297,30 @@ extension SeedScenarioTests {
             let devices = try Devices(schema: "life-in-uk")
             try devices.start("phone")
             try devices.put("phone", "users/u1/books/life-in-the-uk", Self.book([("s1", true, 10)]))
-            try devices.put("phone", "users/u1/progress/exam", Self.summary(
-                attempts: 1, best: 70, lastId: "a1", lastScore: 70, lastStatus: "failed", at: "2025-01-01T10:00:00Z", favorites: ["q1"]))
+            try devices.put(
+                "phone", "users/u1/progress/exam",
+                Self.summary(
+                    attempts: 1, best: 70, lastId: "a1", lastScore: 70, lastStatus: "failed", at: "2025-01-01T10:00:00Z", favorites: ["q1"])
+            )
             try devices.put("phone", "users/u1/examAttempts/a1", Self.attempt("a1", score: 70, status: "failed"))
             try devices.sync("phone")
             try devices.clone("tablet")
 
             // The phone: a passed attempt (90), s1 read again, s2 read; q2 a favorite.
             try devices.put("phone", "users/u1/examAttempts/a2", Self.attempt("a2", score: 90, at: "2025-01-02T10:00:00Z"))
-            try devices.put("phone", "users/u1/progress/exam", Self.summary(
-                attempts: 2, best: 90, lastId: "a2", lastScore: 90, lastStatus: "passed", at: "2025-01-02T10:00:00Z", favorites: ["q1", "q2"]))
+            try devices.put(
+                "phone", "users/u1/progress/exam",
+                Self.summary(
+                    attempts: 2, best: 90, lastId: "a2", lastScore: 90, lastStatus: "passed", at: "2025-01-02T10:00:00Z",
+                    favorites: ["q1", "q2"]))
             try devices.put("phone", "users/u1/books/life-in-the-uk", Self.book([("s1", true, 20), ("s2", true, 21)]))
             // The tablet, later: an attempt (80), s1 unmarked, s3 read; q3 a favorite, q9 hidden.
             try devices.put("tablet", "users/u1/examAttempts/b1", Self.attempt("b1", score: 80, at: "2025-01-03T10:00:00Z"))
-            try devices.put("tablet", "users/u1/progress/exam", Self.summary(
-                attempts: 2, best: 80, lastId: "b1", lastScore: 80, lastStatus: "passed", at: "2025-01-03T10:00:00Z",
-                favorites: ["q1", "q3"], hidden: ["q9"]))
+            try devices.put(
+                "tablet", "users/u1/progress/exam",
+                Self.summary(
+                    attempts: 2, best: 80, lastId: "b1", lastScore: 80, lastStatus: "passed", at: "2025-01-03T10:00:00Z",
+                    favorites: ["q1", "q3"], hidden: ["q9"]))
             try devices.put("tablet", "users/u1/books/life-in-the-uk", Self.book([("s1", false, 30), ("s3", true, 15)]))
 
             let (first, second) = phoneSyncsFirst ? ("phone", "tablet") : ("tablet", "phone")
@@ -306,23 +329,36 @@ extension SeedScenarioTests {
             #expect(merged.stdout.contains("merged") && merged.stdout.contains("conflicts decided"), "\(merged.stdout)")
             #expect(try devices.sync(first).stdout.contains("fast-forwarded"))
 
-            let expectedSummary = try json(Self.summary(
-                attempts: 3, best: 90, lastId: "b1", lastScore: 80, lastStatus: "passed", at: "2025-01-03T10:00:00Z",
-                favorites: ["q1", "q2", "q3"], hidden: ["q9"]))
-            let expectedBook = try json(#"{"schemaVersion":1,"bookId":"life-in-the-uk","sections":{"s1":{"completed":false,"updatedAt":30},"s2":{"completed":true,"updatedAt":21},"s3":{"completed":true,"updatedAt":15}},"updatedAt":30,"completedCount":2,"lastSectionId":"s1"}"#)
+            let expectedSummary = try json(
+                Self.summary(
+                    attempts: 3, best: 90, lastId: "b1", lastScore: 80, lastStatus: "passed", at: "2025-01-03T10:00:00Z",
+                    favorites: ["q1", "q2", "q3"], hidden: ["q9"]))
+            let expectedBook = try json(
+                #"{"schemaVersion":1,"bookId":"life-in-the-uk","sections":{"s1":{"completed":false,"updatedAt":30},"s2":{"completed":true,"updatedAt":21},"s3":{"completed":true,"updatedAt":15}},"updatedAt":30,"completedCount":2,"lastSectionId":"s1"}"#
+            )
             for device in ["phone", "tablet"] {
-                #expect(try devices.get(device, "users/u1/progress/exam") == expectedSummary,
-                        "attempts add up (counter), the best score is kept (max), the last attempt is the later one (lww), favorites from both")
-                #expect(try devices.get(device, "users/u1/books/life-in-the-uk") == expectedBook,
-                        "each section from the later edit, the counts computed again")
+                #expect(
+                    try devices.get(device, "users/u1/progress/exam") == expectedSummary,
+                    "attempts add up (counter), the best score is kept (max), the last attempt is the later one (lww), favorites from both")
+                #expect(
+                    try devices.get(device, "users/u1/books/life-in-the-uk") == expectedBook,
+                    "each section from the later edit, the counts computed again")
                 #expect(try devices.ids(device, "users/u1/examAttempts") == ["a1", "a2", "b1"])
                 let conflicts = try devices.on(device, "conflicts").stdout
                 let book = conflictLines(conflicts, about: "users/u1/books/life-in-the-uk")
-                #expect(book.contains(#"users/u1/books/life-in-the-uk#/sections/s1 [lww(updatedAt)] kept { "completed": false, "updatedAt": 30 }, replaced { "completed": true, "updatedAt": 20 }"#), "\(conflicts)")
+                #expect(
+                    book.contains(
+                        #"users/u1/books/life-in-the-uk#/sections/s1 [lww(updatedAt)] kept { "completed": false, "updatedAt": 30 }, replaced { "completed": true, "updatedAt": 20 }"#
+                    ), "\(conflicts)")
                 let exam = conflictLines(conflicts, about: "users/u1/progress/exam")
-                #expect(exam.contains { $0.hasPrefix("users/u1/progress/exam#/examSummaries/practice-1 [lww(lastCompletedAt)] kept {") && $0.contains(#"replaced { "#) && $0.contains(#""lastAttemptId": "a2""#) },
-                        "\(conflicts)")
-                #expect(exam.contains("users/u1/progress/exam#/examSummaries/practice-1/bestScore [max] kept 90, replaced 80"), "\(conflicts)")
+                #expect(
+                    exam.contains {
+                        $0.hasPrefix("users/u1/progress/exam#/examSummaries/practice-1 [lww(lastCompletedAt)] kept {")
+                            && $0.contains(#"replaced { "#) && $0.contains(#""lastAttemptId": "a2""#)
+                    },
+                    "\(conflicts)")
+                #expect(
+                    exam.contains("users/u1/progress/exam#/examSummaries/practice-1/bestScore [max] kept 90, replaced 80"), "\(conflicts)")
             }
             try devices.expectConverged(["phone", "tablet"])
         }
@@ -368,7 +404,8 @@ extension SeedScenarioTests {
                 let id = "resp-\(index + 1)"
                 written["users/u1/pending_responses/\(Self.assessment)_\(question)"] =
                     Self.response(question, id: id, answer: "\(index * 7)", at: 1_698_378_400_000 + index * 60_000)
-                written["users/u1/devices/phone/sync_queue/\(index + 1)"] = Self.queued(index + 1, responseId: id, at: 1_698_378_400 + index * 60)
+                written["users/u1/devices/phone/sync_queue/\(index + 1)"] = Self.queued(
+                    index + 1, responseId: id, at: 1_698_378_400 + index * 60)
             }
             written["users/u1/submitted_assessments/\(Self.assessment)"] =
                 #"{"assessment_id":"\#(Self.assessment)","assessment_version":"2","student_id":"u1","submitted_at":1698378600000,"response_ids":["resp-1","resp-2","resp-3"]}"#
@@ -377,8 +414,10 @@ extension SeedScenarioTests {
 
             for _ in 0..<2 {
                 let failed = try devices.sync("phone", expecting: 75)
-                #expect(failed.stderr.hasPrefix("cairn: cannot fetch from \(Devices.offline)") && failed.stderr.split(separator: "\n").count == 1,
-                        "\(failed.stderr)")
+                #expect(
+                    failed.stderr.hasPrefix("cairn: cannot fetch from \(Devices.offline)")
+                        && failed.stderr.split(separator: "\n").count == 1,
+                    "\(failed.stderr)")
                 let status = try devices.on("phone", "status").stdout
                 #expect(status.contains("1 checkpoint not pushed") && status.contains("Nothing to checkpoint."), "\(status)")
                 #expect(try devices.git("phone", "status", "--porcelain") == "")
@@ -390,7 +429,10 @@ extension SeedScenarioTests {
             #expect(try devices.sync("phone").stdout.contains("pushed 1 checkpoint"))
             for (path, body) in written { #expect(try devices.remoteDocument(path) == json(body), "\(path) synced") }
             try devices.clone("tablet")
-            #expect(try devices.ids("tablet", "users/u1/pending_responses") == ["algebra-quiz-1_q-001", "algebra-quiz-1_q-002", "algebra-quiz-1_q-003"])
+            #expect(
+                try devices.ids("tablet", "users/u1/pending_responses") == [
+                    "algebra-quiz-1_q-001", "algebra-quiz-1_q-002", "algebra-quiz-1_q-003",
+                ])
             try devices.expectConverged(["phone", "tablet"])
         }
 
@@ -408,15 +450,20 @@ extension SeedScenarioTests {
                 try devices.setRemote("phone", online ? devices.remote() : Devices.offline)
                 let question = String(format: "q-%03d", index + 1)
                 let id = "resp-phone-\(index + 1)"
-                try devices.put("phone", "users/u1/pending_responses/\(Self.assessment)_\(question)",
-                                Self.response(question, id: id, answer: "\(index)", at: 1_698_378_400_000 + index * 60_000))
-                try devices.put("phone", "users/u1/devices/phone/sync_queue/\(index + 1)", Self.queued(index + 1, responseId: id, at: 1_698_378_400 + index * 60))
+                try devices.put(
+                    "phone", "users/u1/pending_responses/\(Self.assessment)_\(question)",
+                    Self.response(question, id: id, answer: "\(index)", at: 1_698_378_400_000 + index * 60_000))
+                try devices.put(
+                    "phone", "users/u1/devices/phone/sync_queue/\(index + 1)",
+                    Self.queued(index + 1, responseId: id, at: 1_698_378_400 + index * 60))
                 expected.append("users/u1/pending_responses/\(Self.assessment)_\(question).json")
                 try devices.sync("phone", expecting: online ? 0 : 75)
                 if index % 3 == 1 {
                     let other = "q-t\(index)"
-                    try devices.put("tablet", "users/u1/pending_responses/history-quiz_\(other)",
-                                    Self.response(other, id: "resp-tablet-\(index)", answer: "t", at: 1_698_378_500_000 + index, assessment: "history-quiz"))
+                    try devices.put(
+                        "tablet", "users/u1/pending_responses/history-quiz_\(other)",
+                        Self.response(
+                            other, id: "resp-tablet-\(index)", answer: "t", at: 1_698_378_500_000 + index, assessment: "history-quiz"))
                     expected.append("users/u1/pending_responses/history-quiz_\(other).json")
                     try devices.sync("tablet")
                 }
@@ -427,8 +474,10 @@ extension SeedScenarioTests {
 
             // Every response on the remote, each added exactly once in its history.
             #expect(try devices.remoteFiles(under: "users/u1/pending_responses") == expected.sorted())
-            let added = try devices.remoteGit("log", "--diff-filter=A", "--name-only", "--format=", "main", "--", "users/u1/pending_responses")
-                .stdout.split(separator: "\n").map(String.init)
+            let added = try devices.remoteGit(
+                "log", "--diff-filter=A", "--name-only", "--format=", "main", "--", "users/u1/pending_responses"
+            )
+            .stdout.split(separator: "\n").map(String.init)
             #expect(added.sorted() == expected.sorted(), "each response added once: \(added)")
             var ids: [String] = []
             for file in expected {
@@ -447,7 +496,9 @@ extension SeedScenarioTests {
         @Test(arguments: [true, false]) func conflictDuplicateResponse(laterAnswerSyncsFirst: Bool) throws {
             let devices = try Devices(schema: "edumind")
             try devices.start("phone")
-            try devices.put("phone", "users/u1/devices/phone/cached_assessments/\(Self.assessment)", Self.cached(downloadedAt: 1_698_364_800, completed: false))
+            try devices.put(
+                "phone", "users/u1/devices/phone/cached_assessments/\(Self.assessment)",
+                Self.cached(downloadedAt: 1_698_364_800, completed: false))
             try devices.sync("phone")
             try devices.clone("tablet")
             let path = "users/u1/pending_responses/\(Self.assessment)_q-002"
@@ -509,8 +560,9 @@ extension SeedScenarioTests {
             try devices.put("phone", Self.board, Self.board(version: 1, at: "2026-11-16T08:00:00Z", name: "Week 47"))
             for (index, title) in ["Run 5 km", "Meditate", "Read 20 pages"].enumerated() {
                 try devices.put("phone", "users/u1/tasks/t\(index)", Self.task("t\(index)", title: title))
-                try devices.put("phone", "\(Self.board)/boardTasks/t\(index)",
-                                Self.square("t\(index)", position: index, version: 1, at: "2026-11-16T08:00:00Z", completed: false))
+                try devices.put(
+                    "phone", "\(Self.board)/boardTasks/t\(index)",
+                    Self.square("t\(index)", position: index, version: 1, at: "2026-11-16T08:00:00Z", completed: false))
             }
             try devices.sync("phone", expecting: 75)
             #expect(try devices.on("phone", "status").stdout.contains("1 checkpoint not pushed"))
@@ -524,7 +576,9 @@ extension SeedScenarioTests {
             #expect(created != nil && onServer == created, "the board is on the server")
 
             try devices.setRemote("phone", Devices.offline)
-            try devices.put("phone", "\(Self.board)/boardTasks/t1", Self.square("t1", position: 1, version: 2, at: "2026-11-17T07:00:00Z", completed: true))
+            try devices.put(
+                "phone", "\(Self.board)/boardTasks/t1",
+                Self.square("t1", position: 1, version: 2, at: "2026-11-17T07:00:00Z", completed: true))
             try devices.put("phone", Self.board, Self.board(version: 2, at: "2026-11-17T07:01:00Z", name: "Week 47: calm"))
             try devices.sync("phone", expecting: 75)
             #expect(value(try devices.remoteDocument(Self.board), "version") == .integer(1), "queued locally")
@@ -537,7 +591,8 @@ extension SeedScenarioTests {
             #expect(pulled != nil && pulled == onPhone, "the board appears on the other device")
             #expect(value(pulled, "name") == .string("Week 47: calm") && value(pulled, "version") == .integer(2))
             #expect(value(pulled, "completedTasks") == .integer(1) && value(pulled, "totalTasks") == .integer(3))
-            #expect(value(try devices.get("tablet", "\(Self.board)/boardTasks/t1"), "isCompleted") == .bool(true), "the task shows completed")
+            #expect(
+                value(try devices.get("tablet", "\(Self.board)/boardTasks/t1"), "isCompleted") == .bool(true), "the task shows completed")
             try devices.expectConverged(["phone", "tablet"])
         }
 
@@ -546,7 +601,9 @@ extension SeedScenarioTests {
             var phone: (version: Int, at: String)
             var tablet: (version: Int, at: String)
             var winner: String
-            var testDescription: String { "phone v\(phone.version) at \(phone.at), tablet v\(tablet.version) at \(tablet.at): \(winner) wins" }
+            var testDescription: String {
+                "phone v\(phone.version) at \(phone.at), tablet v\(tablet.version) at \(tablet.at): \(winner) wins"
+            }
         }
 
         static let edits = [
@@ -565,15 +622,18 @@ extension SeedScenarioTests {
             try devices.put("phone", Self.board, Self.board(version: 1, at: "2026-11-16T08:00:00Z", name: "Week 47"))
             for index in 0..<2 {
                 try devices.put("phone", "users/u1/tasks/t\(index)", Self.task("t\(index)", title: "Task \(index)"))
-                try devices.put("phone", "\(Self.board)/boardTasks/t\(index)",
-                                Self.square("t\(index)", position: index, version: 1, at: "2026-11-16T08:00:00Z", completed: false))
+                try devices.put(
+                    "phone", "\(Self.board)/boardTasks/t\(index)",
+                    Self.square("t\(index)", position: index, version: 1, at: "2026-11-16T08:00:00Z", completed: false))
             }
             try devices.sync("phone")
             try devices.clone("tablet")
             for device in ["phone", "tablet"] { try devices.setRemote(device, Devices.offline) }
             let edits = ["phone": edit.phone, "tablet": edit.tablet]
             for (device, change) in edits {
-                try devices.put(device, Self.board, Self.board(version: change.version, at: change.at, name: "Week 47 (\(device))", description: "\"by \(device)\""))
+                try devices.put(
+                    device, Self.board,
+                    Self.board(version: change.version, at: change.at, name: "Week 47 (\(device))", description: "\"by \(device)\""))
                 try devices.sync(device, expecting: 75)
             }
             for device in ["phone", "tablet"] { try devices.setRemote(device, devices.remote()) }
@@ -612,7 +672,8 @@ extension SeedScenarioTests {
         static let rose = "+447700900123"
         static let joe = "+15551234567"
 
-        static let user = #"{"id":"u1","email":"user@example.com","fullName":"John Doe","phoneNumber":"+15550001111","createdAt":"2025-10-03T12:00:00Z","isOnboardingComplete":true,"subscriptionStatus":"active","quizAnswers":{"q1":"answer1"}}"#
+        static let user =
+            #"{"id":"u1","email":"user@example.com","fullName":"John Doe","phoneNumber":"+15550001111","createdAt":"2025-10-03T12:00:00Z","isOnboardingComplete":true,"subscriptionStatus":"active","quizAnswers":{"q1":"answer1"}}"#
 
         static func profile(_ phone: String, id: String? = nil, name: String = "Grandma Rose") -> String {
             #"{"id":"\#(id ?? phone)","userId":"u1","name":"\#(name)","phoneNumber":"\#(phone)","relationship":"Grandmother","isEmergencyContact":false,"timeZone":"America/New_York","status":"confirmed","createdAt":"2025-10-03T12:00:00Z","confirmedAt":"2025-10-03T12:15:00Z"}"#
@@ -634,7 +695,9 @@ extension SeedScenarioTests {
                 try devices.put(device, "users/u1/profiles/\(rose)/habits/\(habit)", self.habit(habit, profile: rose, completions: 1))
             }
             for (index, message) in ["msg-1", "msg-2"].enumerated() {
-                try devices.put(device, "users/u1/profiles/\(rose)/messages/\(message)", self.message(message, profile: rose, habit: "habit\(index + 1)"))
+                try devices.put(
+                    device, "users/u1/profiles/\(rose)/messages/\(message)",
+                    self.message(message, profile: rose, habit: "habit\(index + 1)"))
             }
             try devices.put(device, "users/u1/profiles/\(joe)", profile(joe, name: "Grandpa Joe"))
             try devices.put(device, "users/u1/profiles/\(joe)/habits/habit-bp", habit("habit-bp", profile: joe))
@@ -649,7 +712,7 @@ extension SeedScenarioTests {
             try devices.start("phone")
             try devices.put("phone", "users/u1", Self.user)
             try devices.put("phone", "users/u1/profiles/\(Self.joe)", Self.profile(Self.joe))
-            let habitID = "9B2D6C4E-3F1A-4E8B-A7C5-1D2E3F4A5B6C"   // "testHabitIDIsUUID"
+            let habitID = "9B2D6C4E-3F1A-4E8B-A7C5-1D2E3F4A5B6C"  // "testHabitIDIsUUID"
             try devices.put("phone", "users/u1/profiles/\(Self.joe)/habits/\(habitID)", Self.habit(habitID, profile: Self.joe))
             #expect(try devices.on("phone", "checkpoint").status == 0)
             #expect(try devices.ids("phone", "users/u1/profiles") == [Self.joe])
@@ -658,12 +721,27 @@ extension SeedScenarioTests {
 
             let uuid = "3F2504E0-4F89-41D3-9A0C-0305E82C3301"
             let refusedBySchema: [(path: String, body: String, saying: String)] = [
-                ("users/u1/profiles/\(uuid)", Self.profile(Self.rose, id: uuid), "breaks its schema (profile.schema.json) at {phone}: the ID \"\(uuid)\" does not match"),
-                ("users/u1/profiles/555-123-4567", Self.profile("555-123-4567"), "breaks its schema (profile.schema.json) at {phone}: the ID \"555-123-4567\""),
+                (
+                    "users/u1/profiles/\(uuid)", Self.profile(Self.rose, id: uuid),
+                    "breaks its schema (profile.schema.json) at {phone}: the ID \"\(uuid)\" does not match"
+                ),
+                (
+                    "users/u1/profiles/555-123-4567", Self.profile("555-123-4567"),
+                    "breaks its schema (profile.schema.json) at {phone}: the ID \"555-123-4567\""
+                ),
                 ("users/u1/profiles/\(Self.rose)", Self.profile(Self.rose, id: uuid), "breaks its schema (profile.schema.json) at /id"),
-                ("users/u1/profiles/\(Self.rose)", Self.profile("07700900123", id: Self.rose), "breaks its schema (profile.schema.json) at /phoneNumber"),
-                ("users/u1/profiles/\(Self.joe)/habits/h2", Self.habit("h2", profile: uuid), "breaks its schema (habit.schema.json) at /profileId"),
-                ("users/u1/profiles/\(Self.joe)/messages/m1", Self.message("m1", profile: "555-123-4567", habit: habitID), "breaks its schema (message.schema.json) at /profileId"),
+                (
+                    "users/u1/profiles/\(Self.rose)", Self.profile("07700900123", id: Self.rose),
+                    "breaks its schema (profile.schema.json) at /phoneNumber"
+                ),
+                (
+                    "users/u1/profiles/\(Self.joe)/habits/h2", Self.habit("h2", profile: uuid),
+                    "breaks its schema (habit.schema.json) at /profileId"
+                ),
+                (
+                    "users/u1/profiles/\(Self.joe)/messages/m1", Self.message("m1", profile: "555-123-4567", habit: habitID),
+                    "breaks its schema (message.schema.json) at /profileId"
+                ),
                 ("users/u2", Self.user, "outside the store of user u1"),
             ]
             for refused in refusedBySchema {
@@ -696,8 +774,11 @@ extension SeedScenarioTests {
             try devices.start("phone")
             let path = "users/u1/profiles/3F2504E0-4F89-41D3-9A0C-0305E82C3301"
             let result = try devices.on("phone", "put", path, input: Self.profile(Self.rose))
-            #expect(failedWithOneLine(result), "put \(path) with an E.164 id field: status \(result.status), stderr \(result.stderr.debugDescription)")
-            #expect(result.stderr.contains("at {phone}: the ID \"3F2504E0-4F89-41D3-9A0C-0305E82C3301\" does not match"), "\(result.stderr)")
+            #expect(
+                failedWithOneLine(result),
+                "put \(path) with an E.164 id field: status \(result.status), stderr \(result.stderr.debugDescription)")
+            #expect(
+                result.stderr.contains("at {phone}: the ID \"3F2504E0-4F89-41D3-9A0C-0305E82C3301\" does not match"), "\(result.stderr)")
             #expect(try devices.ids("phone", "users/u1/profiles") == [])
         }
 
@@ -710,17 +791,18 @@ extension SeedScenarioTests {
             try Self.family(devices, on: "phone")
             try devices.sync("phone")
             let files = try devices.remoteFiles(under: "users").sorted()
-            #expect(files == [
-                "users/u1.json",
-                "users/u1/profiles/+15551234567.json",
-                "users/u1/profiles/+15551234567/habits/habit-bp.json",
-                "users/u1/profiles/+447700900123.json",
-                "users/u1/profiles/+447700900123/habits/habit1.json",
-                "users/u1/profiles/+447700900123/habits/habit2.json",
-                "users/u1/profiles/+447700900123/habits/habit3.json",
-                "users/u1/profiles/+447700900123/messages/msg-1.json",
-                "users/u1/profiles/+447700900123/messages/msg-2.json",
-            ], "\(files)")
+            #expect(
+                files == [
+                    "users/u1.json",
+                    "users/u1/profiles/+15551234567.json",
+                    "users/u1/profiles/+15551234567/habits/habit-bp.json",
+                    "users/u1/profiles/+447700900123.json",
+                    "users/u1/profiles/+447700900123/habits/habit1.json",
+                    "users/u1/profiles/+447700900123/habits/habit2.json",
+                    "users/u1/profiles/+447700900123/habits/habit3.json",
+                    "users/u1/profiles/+447700900123/messages/msg-1.json",
+                    "users/u1/profiles/+447700900123/messages/msg-2.json",
+                ], "\(files)")
             #expect(try devices.ids("phone", "users/u1/profiles") == [Self.joe, Self.rose])
             #expect(try devices.ids("phone", "users/u1/profiles/\(Self.rose)/habits") == ["habit1", "habit2", "habit3"])
             #expect(try devices.ids("phone", "users/u1/profiles/\(Self.rose)/messages") == ["msg-1", "msg-2"])
@@ -789,15 +871,20 @@ extension SeedScenarioTests {
             for device in ["phone", "tablet"] {
                 #expect(try devices.ids(device, "users/u1/profiles") == [Self.joe, Self.rose], "\(device): the profile is back")
                 #expect(try devices.get(device, "users/u1/profiles/\(Self.rose)") == json(Self.profile(Self.rose)))
-                #expect(try devices.ids(device, "users/u1/profiles/\(Self.rose)/habits") == ["habit1"], "the changed habit kept, the others deleted")
+                #expect(
+                    try devices.ids(device, "users/u1/profiles/\(Self.rose)/habits") == ["habit1"],
+                    "the changed habit kept, the others deleted")
                 #expect(try devices.get(device, "users/u1/profiles/\(Self.rose)/habits/habit1") == json(changed))
                 #expect(try devices.ids(device, "users/u1/profiles/\(Self.rose)/messages") == [])
                 let user = try devices.get(device, "users/u1")
-                #expect(value(user, "profileCount") == .integer(2) && value(user, "taskCount") == .integer(2), "\(device): \(String(describing: user))")
+                #expect(
+                    value(user, "profileCount") == .integer(2) && value(user, "taskCount") == .integer(2),
+                    "\(device): \(String(describing: user))")
                 let conflicts = try devices.on(device, "conflicts").stdout
-                #expect(conflictLines(conflicts, about: "users/u1/profiles/\(Self.rose)").contains {
-                    $0.hasPrefix("users/u1/profiles/\(Self.rose) [cascade] kept {") && $0.hasSuffix("replaced (deleted)")
-                }, "\(conflicts)")
+                #expect(
+                    conflictLines(conflicts, about: "users/u1/profiles/\(Self.rose)").contains {
+                        $0.hasPrefix("users/u1/profiles/\(Self.rose) [cascade] kept {") && $0.hasSuffix("replaced (deleted)")
+                    }, "\(conflicts)")
                 // No document without its parent, in the whole tree.
                 let files = try devices.git(device, "ls-tree", "-r", "--name-only", "HEAD", "users").split(separator: "\n").map(String.init)
                 for file in files where file != "users/u1.json" {

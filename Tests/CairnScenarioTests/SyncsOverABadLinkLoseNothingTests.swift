@@ -79,7 +79,8 @@ import Testing
             for round in 0..<4 {
                 for (device, name) in [(a, "a"), (b, "b")] {
                     try Self.writeNotes(device, "round\(round)-\(name)", count: 12)
-                    times[lossRate, default: []].append(try Self.syncs(device, on: rig, environment: Self.defaults, "round \(round), device \(name)"))
+                    times[lossRate, default: []].append(
+                        try Self.syncs(device, on: rig, environment: Self.defaults, "round \(round), device \(name)"))
                 }
             }
             try Self.syncs(a, on: rig, environment: Self.defaults, "A's last sync")
@@ -90,8 +91,9 @@ import Testing
             lost = rig.proxy.traffic.lostSegments
         }
         #expect(lost > 0, "segments were lost")
-        print("SyncsOverABadLink: 8 syncs, each pushing 12 notes (the second device merging): \(Self.format(times[0] ?? [])) without loss; "
-            + "\(Self.format(times[0.01] ?? [])) with 1% of segments lost (\(lost) in all)")
+        print(
+            "SyncsOverABadLink: 8 syncs, each pushing 12 notes (the second device merging): \(Self.format(times[0] ?? [])) without loss; "
+                + "\(Self.format(times[0.01] ?? [])) with 1% of segments lost (\(lost) in all)")
     }
 
     /// A push, then a restore, each cut at one tenth of its bytes, then two tenths, and so on
@@ -140,8 +142,12 @@ import Testing
             #expect(rig.proxy.traffic.cuts == 1, "cut at \(tenth)/10: \(rig.proxy.traffic)")
         }
         #expect(try rig.damage() + a.damage() == [])
-        print("SyncsOverABadLink: a push of \(pushBytes / 1_000) KB took \(String(format: "%.2f", clean)) s clean; cut at 1/10…9/10, retried after 0.5 s: \(Self.format(pushes))")
-        print("SyncsOverABadLink: a restore of \(restoreBytes / 1_000) KB took \(String(format: "%.2f", cleanRestore)) s clean; cut at 1/10…9/10, retried after 0.5 s: \(Self.format(restores))")
+        print(
+            "SyncsOverABadLink: a push of \(pushBytes / 1_000) KB took \(String(format: "%.2f", clean)) s clean; cut at 1/10…9/10, retried after 0.5 s: \(Self.format(pushes))"
+        )
+        print(
+            "SyncsOverABadLink: a restore of \(restoreBytes / 1_000) KB took \(String(format: "%.2f", cleanRestore)) s clean; cut at 1/10…9/10, retried after 0.5 s: \(Self.format(restores))"
+        )
     }
 
     /// The whole link carries nothing for 60 s, from the moment a sync starts, with the

@@ -1,5 +1,5 @@
-import Foundation
 import CairnTestSupport
+import Foundation
 
 /// Runs a program under `strace`: once to count the file-system calls it makes, then again
 /// with one of those calls turned into a `SIGKILL` or an error (`-e inject=…:when=k`).
@@ -48,8 +48,10 @@ enum SyscallTracer {
     typealias Calls = [String: [String]]
 
     /// Runs the program with `fault`, or plainly (traced, to count) without one.
-    static func run(_ program: String, _ arguments: [String], input: String?, environment: [String: String],
-                    fault: Fault?, trace: String) throws -> Outcome {
+    static func run(
+        _ program: String, _ arguments: [String], input: String?, environment: [String: String],
+        fault: Fault?, trace: String
+    ) throws -> Outcome {
         let traced = fault.map { [$0.call] } ?? kinds
         var options = ["-f", "-qq", "-o", trace, "-e", "trace=" + traced.joined(separator: ",")]
         if let fault { options += ["-e", fault.injection] }

@@ -14,8 +14,9 @@ import Testing
     /// Runs the tool on a device's home (each device is a home), for user u1.
     @discardableResult
     func on(_ device: String, _ arguments: String..., input: String? = nil) throws -> ProcessResult {
-        try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "--user", "u1"] + arguments,
-                       input: input, environment: environment)
+        try runProcess(
+            CLI.executable, ["--home", folder.path + "/" + device, "--user", "u1"] + arguments,
+            input: input, environment: environment)
     }
 
     func git(_ device: String, _ arguments: String...) throws -> String {
@@ -30,15 +31,23 @@ import Testing
     /// A server repository and a first device that pushed its store there.
     func setUp() throws {
         #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1"]).status == 0)
-        #expect(try runProcess(CLI.executable, ["--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk",
-                                                "--remote", remote]).status == 0)
+        #expect(
+            try runProcess(
+                CLI.executable,
+                [
+                    "--home", folder.path + "/phone", "init", "u1", "--schema", "life-in-uk",
+                    "--remote", remote,
+                ]
+            ).status == 0)
         #expect(try on("phone", "sync").status == 0)
     }
 
     @Test func aNewDeviceRestoresTheUserAndBothConvergeAfterOfflineEdits() throws {
         try setUp()
         try on("phone", "put", "users/u1/examAttempts/a1", input: attempt("a1"))
-        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#)
+        try on(
+            "phone", "put", "users/u1/books/b1",
+            input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#)
         #expect(try on("phone", "sync").stdout.contains("pushed 2 checkpoints") == false)
         let clone = try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote], environment: environment)
         #expect(clone.status == 0, "\(clone.stderr)")
@@ -48,9 +57,17 @@ import Testing
 
         // Offline on both: new attempts, and the same book's sections, one of them on both.
         try on("phone", "put", "users/u1/examAttempts/a2", input: attempt("a2"))
-        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":20},"s2":{"completed":true,"updatedAt":21}},"updatedAt":21}"#)
+        try on(
+            "phone", "put", "users/u1/books/b1",
+            input:
+                #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":20},"s2":{"completed":true,"updatedAt":21}},"updatedAt":21}"#
+        )
         try on("tablet", "put", "users/u1/examAttempts/a3", input: attempt("a3"))
-        try on("tablet", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":30},"s3":{"completed":true,"updatedAt":15}},"updatedAt":30}"#)
+        try on(
+            "tablet", "put", "users/u1/books/b1",
+            input:
+                #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":30},"s3":{"completed":true,"updatedAt":15}},"updatedAt":30}"#
+        )
         #expect(try on("phone", "sync").status == 0)
         let merged = try on("tablet", "sync")
         #expect(merged.status == 0, "\(merged.stderr)")
@@ -59,7 +76,10 @@ import Testing
         #expect(try on("phone", "sync").stdout.contains("fast-forwarded"))
 
         #expect(try git("phone", "rev-parse", "HEAD^{tree}") == git("tablet", "rev-parse", "HEAD^{tree}"))
-        #expect(try git("phone", "rev-parse", "HEAD") == runProcess("/usr/bin/git", ["--git-dir", remote, "rev-parse", "main"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            try git("phone", "rev-parse", "HEAD")
+                == runProcess("/usr/bin/git", ["--git-dir", remote, "rev-parse", "main"]).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines))
         for device in ["phone", "tablet"] {
             #expect(try on(device, "ls", "users/u1/examAttempts").stdout == "a1\na2\na3\n")
             let book = try on(device, "get", "users/u1/books/b1").stdout
@@ -77,7 +97,9 @@ import Testing
         try setUp()
         let devices = ["d1", "d2", "d3", "d4"]
         for device in devices {
-            #expect(try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "clone", remote], environment: environment).status == 0)
+            #expect(
+                try runProcess(CLI.executable, ["--home", folder.path + "/" + device, "clone", remote], environment: environment).status
+                    == 0)
             for index in 0..<3 {
                 try on(device, "put", "users/u1/examAttempts/\(device)-\(index)", input: attempt("\(device)-\(index)"))
             }
@@ -112,10 +134,13 @@ import Testing
         #expect(try runProcess("/usr/bin/git", ["clone", "-q", remote, intruder]).status == 0)
         try FileManager.default.createDirectory(atPath: intruder + "/users/u2", withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: intruder + "/users/u2/x.json"))
-        for arguments in [["add", "-A"], ["-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "foreign"], ["push", "-q", "origin", "main"]] {
+        for arguments in [
+            ["add", "-A"], ["-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "foreign"], ["push", "-q", "origin", "main"],
+        ] {
             #expect(try runProcess("/usr/bin/git", ["-C", intruder] + arguments).status == 0)
         }
-        HistoriesVerified.exemptHead(of: intruder, because: "another user's file pushed by hand to a server without a hook, for the device to refuse")
+        HistoriesVerified.exemptHead(
+            of: intruder, because: "another user's file pushed by hand to a server without a hook, for the device to refuse")
         try on("phone", "put", "users/u1/examAttempts/a1", input: attempt("a1"))
         let before = try git("phone", "rev-parse", "HEAD")
         let tracking = try git("phone", "rev-parse", "origin/main")
@@ -142,11 +167,13 @@ import Testing
         #expect(unreachable.status == 75, "\(unreachable.stderr)")
         #expect(unreachable.stderr.hasPrefix("cairn: cannot fetch from https://u1@127.0.0.1:9/git/u1.git"))
         #expect(try on("phone", "remote", "set", "ftp://host/x").status == 1)
-        let missing = try runProcess(CLI.executable, ["--home", folder.path + "/laptop", "clone", folder.path + "/nowhere/u1.git"], environment: environment)
+        let missing = try runProcess(
+            CLI.executable, ["--home", folder.path + "/laptop", "clone", folder.path + "/nowhere/u1.git"], environment: environment)
         #expect(missing.status == 1 && missing.stderr.contains("no repository there"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/laptop/u1"))
         #expect(try runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", folder.path + "/empty/u1.git"]).status == 0)
-        let empty = try runProcess(CLI.executable, ["--home", folder.path + "/laptop", "clone", folder.path + "/empty/u1.git"], environment: environment)
+        let empty = try runProcess(
+            CLI.executable, ["--home", folder.path + "/laptop", "clone", folder.path + "/empty/u1.git"], environment: environment)
         #expect(empty.status == 1 && empty.stderr.contains("holds no progress yet"), "\(empty.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/laptop/u1"))
     }
@@ -155,18 +182,28 @@ import Testing
     /// the sync stops and says how to record the edit; after the scan it merges.
     @Test func aHandEditIsNeverOverwrittenBySync() throws {
         try setUp()
-        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#)
+        try on(
+            "phone", "put", "users/u1/books/b1",
+            input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10}},"updatedAt":10}"#)
         try on("phone", "sync")
         #expect(try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote], environment: environment).status == 0)
-        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":true,"updatedAt":20}},"updatedAt":20}"#)
+        try on(
+            "phone", "put", "users/u1/books/b1",
+            input:
+                #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s2":{"completed":true,"updatedAt":20}},"updatedAt":20}"#
+        )
         try on("phone", "sync")
         let file = folder.path + "/tablet/u1/users/u1/books/b1.json"
-        let edited = #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s3":{"completed":true,"updatedAt":30}},"updatedAt":30}"#
+        let edited =
+            #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":10},"s3":{"completed":true,"updatedAt":30}},"updatedAt":30}"#
         try Data(edited.utf8).write(to: URL(fileURLWithPath: file))
         let head = try git("tablet", "rev-parse", "HEAD")
         let refused = try on("tablet", "sync")
         #expect(refused.status == 1)
-        #expect(refused.stderr == "cairn: users/u1/books/b1.json was changed by hand since the last checkpoint, and the sync would replace it; record the edit with cairn checkpoint --scan, then sync again\n")
+        #expect(
+            refused.stderr
+                == "cairn: users/u1/books/b1.json was changed by hand since the last checkpoint, and the sync would replace it; record the edit with cairn checkpoint --scan, then sync again\n"
+        )
         #expect(try String(contentsOfFile: file, encoding: .utf8) == edited)
         #expect(try git("tablet", "rev-parse", "HEAD") == head)
         #expect(try on("tablet", "checkpoint", "--scan").status == 0)
@@ -219,8 +256,14 @@ import Testing
         try setUp()
         let clone = try runProcess(CLI.executable, ["--home", folder.path + "/tablet", "clone", remote], environment: environment)
         #expect(clone.status == 0, "\(clone.stderr)")
-        try on("phone", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":20}},"updatedAt":20}"#)
-        try on("tablet", "put", "users/u1/books/b1", input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":30},"s2":{"completed":true,"updatedAt":25}},"updatedAt":30}"#)
+        try on(
+            "phone", "put", "users/u1/books/b1",
+            input: #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":true,"updatedAt":20}},"updatedAt":20}"#)
+        try on(
+            "tablet", "put", "users/u1/books/b1",
+            input:
+                #"{"schemaVersion":1,"bookId":"b1","sections":{"s1":{"completed":false,"updatedAt":30},"s2":{"completed":true,"updatedAt":25}},"updatedAt":30}"#
+        )
         #expect(try on("phone", "sync").status == 0)
         #expect(try on("tablet", "checkpoint").status == 0)
         _ = try git("tablet", "fetch", "-q", "origin")

@@ -50,8 +50,14 @@ import Testing
             ("users/u1/notes/n2 is 1100011 bytes; a document is at most 1048576 bytes", "size"),
             ("users/u1/notes/n1 is not valid JSON: invalid JSON at line 1", "json"),
             ("users/u1/books/b1: derived field completedCount is 1, expected 2 (book.schema.json)", "derived"),
-            (".cairn/assets/users/u1/notes/n1/.photo points to the asset abc, which the server's asset storage does not have: upload it", "assets"),
-            ("users/u1/books/b1 is not encrypted, and the store is: every document of an encrypted store is sealed with its key", "encryption"),
+            (
+                ".cairn/assets/users/u1/notes/n1/.photo points to the asset abc, which the server's asset storage does not have: upload it",
+                "assets"
+            ),
+            (
+                "users/u1/books/b1 is not encrypted, and the store is: every document of an encrypted store is sealed with its key",
+                "encryption"
+            ),
             ("commit 1a2b3c4: users/u2/books/b1.json belongs to another user than u1", "layout"),
             ("commit 1a2b3c4: notes.txt is outside the store's folders (users/u1/, .cairn/)", "layout"),
             ("cannot check the push: something else", "other"),

@@ -13,8 +13,9 @@ import Testing
 
     @discardableResult
     func cairn(_ arguments: String..., input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
-        try runProcess(CLI.executable, ["--home", folder.path + "/phone"] + arguments, input: input,
-                       environment: ["CAIRN_SYNC_RETRY": "none"].merging(environment) { $1 })
+        try runProcess(
+            CLI.executable, ["--home", folder.path + "/phone"] + arguments, input: input,
+            environment: ["CAIRN_SYNC_RETRY": "none"].merging(environment) { $1 })
     }
 
     @discardableResult
@@ -30,7 +31,9 @@ import Testing
     func setUp() throws {
         #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1", "--schema", "life-in-uk"]).status == 0)
         #expect(try cairn("init", "u1", "--schema", "life-in-uk", "--remote", server).status == 0)
-        #expect(try cairn("put", "users/u1/examAttempts/a1", input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#).status == 0)
+        #expect(
+            try cairn("put", "users/u1/examAttempts/a1", input: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":80}"#)
+                .status == 0)
         #expect(try cairn("sync").status == 0)
         let config = try runProcess("/usr/bin/git", ["--git-dir", server, "config", "--get-regexp", "^receive\\."]).stdout
         #expect(config.contains("receive.denynonfastforwards true") && config.contains("receive.fsckobjects true"))
@@ -43,7 +46,8 @@ import Testing
         for (path, content) in files {
             let file = store + "/" + path
             if let content {
-                try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try Data(content.utf8).write(to: URL(fileURLWithPath: file))
             } else {
                 try FileManager.default.removeItem(atPath: file)
@@ -61,14 +65,22 @@ import Testing
     @Test func pushesBreakingARuleAreRefusedWithTheDocumentAndTheRule() throws {
         try setUp()
         let attempt = "users/u1/examAttempts/a1.json"
-        #expect(try refusedPush([attempt: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":99}"#])
-            .contains("remote: cairn: users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never changed"))
-        #expect(try refusedPush([attempt: nil]).contains("users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never deleted"))
-        #expect(try refusedPush(["users/u1/examAttempts/a2.json": #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":120}"#])
-            .contains("users/u1/examAttempts/a2 breaks its schema (exam-attempt.schema.json) at /score"))
+        #expect(
+            try refusedPush([attempt: #"{"attemptId":"a1","examId":"practice-1","status":"passed","score":99}"#])
+                .contains(
+                    "remote: cairn: users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never changed"
+                ))
+        #expect(
+            try refusedPush([attempt: nil]).contains(
+                "users/u1/examAttempts/a1 is append-only (exam-attempt.schema.json): an existing document is never deleted"))
+        #expect(
+            try refusedPush(["users/u1/examAttempts/a2.json": #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":120}"#])
+                .contains("users/u1/examAttempts/a2 breaks its schema (exam-attempt.schema.json) at /score"))
         #expect(try refusedPush(["users/u1/notes/n1.json": "{\"text\": 1,"]).contains("users/u1/notes/n1 is not valid JSON"))
         let large = "{\"text\":\"" + String(repeating: "x", count: 1_100_000) + "\"}"
-        #expect(try refusedPush(["users/u1/notes/n2.json": large]).contains("users/u1/notes/n2 is 1100011 bytes; a document is at most 1048576 bytes"))
+        #expect(
+            try refusedPush(["users/u1/notes/n2.json": large]).contains(
+                "users/u1/notes/n2 is 1100011 bytes; a document is at most 1048576 bytes"))
         #expect(try refusedPush(["users/u2/books/b1.json": "{}"]).contains("users/u2/books/b1.json belongs to another user than u1"))
         #expect(try refusedPush(["notes.txt": "hello"]).contains("notes.txt is outside the store's folders"))
         // Deleting the branch, and rewriting history.
@@ -86,7 +98,8 @@ import Testing
         #expect(try runProcess(CLI.executable, ["server", "init", folder.path + "/server", "u1", "--schema", "edumind"]).status == 0)
         #expect(try cairn("init", "u1", "--schema", "edumind", "--remote", server).status == 0)
         let version = String(repeating: "ab", count: 20)
-        let response = #"{"id":"r1","student_id":"u1","assessment_id":"a1","question_id":"q-001","response_data":{"answer":"4"},"answered_at":1732089600000,"content_version":"\#(version)"}"#
+        let response =
+            #"{"id":"r1","student_id":"u1","assessment_id":"a1","question_id":"q-001","response_data":{"answer":"4"},"answered_at":1732089600000,"content_version":"\#(version)"}"#
         let put = try cairn("put", "users/u1/pending_responses/a1_q-001", input: response)
         #expect(put.status == 0, "\(put.stderr)")
         // Pushed with plain git: no item a1 exists for a sync's pin check to ask.
@@ -94,10 +107,14 @@ import Testing
         #expect(try git("push", "-q", "origin", "main").status == 0)
         let before = try serverMain()
         try git("rm", "-q", "users/u1/pending_responses/a1_q-001.json")
-        try git("commit", "-qm", "Content: discard the answers to assessments/a1\n\nCairn-Content-Decision: discard assessments/a1 \(version)")
+        try git(
+            "commit", "-qm", "Content: discard the answers to assessments/a1\n\nCairn-Content-Decision: discard assessments/a1 \(version)")
         let push = try runProcess("/usr/bin/git", ["-C", store, "push", "origin", "main"])
         #expect(push.status != 0)
-        #expect(push.stderr.contains("users/u1/pending_responses/a1_q-001 is append-only (pending-response.schema.json): an existing document is never deleted"), "\(push.stderr)")
+        #expect(
+            push.stderr.contains(
+                "users/u1/pending_responses/a1_q-001 is append-only (pending-response.schema.json): an existing document is never deleted"),
+            "\(push.stderr)")
         #expect(try serverMain() == before)
         try git("reset", "-q", "--hard", "HEAD~1")
     }
@@ -132,7 +149,8 @@ import Testing
         let report = folder.path + "/report"
         try? FileManager.default.removeItem(atPath: report)
         #expect(try cairn("checkpoint").status == 0)
-        let push = try runProcess("/usr/bin/git", ["-C", store, "push", "-q", "origin", "main"], environment: ["CAIRN_HOOK_REPORT": report])
+        let push = try runProcess(
+            "/usr/bin/git", ["-C", store, "push", "-q", "origin", "main"], environment: ["CAIRN_HOOK_REPORT": report])
         #expect(push.status == 0, "\(push.stderr)")
         let lines = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         return ["pre-receive", "post-receive"].filter { lines.contains("\"\($0)\"") }
@@ -191,7 +209,8 @@ import Testing
         for name in [fresh, stale] {
             try Data("\(main) \(name)\n".utf8).write(to: URL(fileURLWithPath: server + "/cairn/sweep/" + name))
         }
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7_200)], ofItemAtPath: server + "/cairn/sweep/" + stale)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -7_200)], ofItemAtPath: server + "/cairn/sweep/" + stale)
         #expect(try cairn("put", "users/u1/readingSessions/s2", input: Self.session).status == 0)
         #expect(try hooksOfAPush() == ["pre-receive", "post-receive"], "a mark is there")
         #expect(!FileManager.default.fileExists(atPath: stored), "swept by the next push's hook")
@@ -248,15 +267,18 @@ import Testing
         #expect(gitolite.status == 1)
         #expect(gitolite.stderr == "cairn: user u2 may not push to the progress of u1\n")
         #expect(try hook("u1", as: "GL_USER").status == 0)
-        let branch = try runProcess(CLI.executable, ["hook", "pre-receive"], input: "\(main) \(main) refs/heads/other\n",
-                                    environment: ["GIT_DIR": server])
+        let branch = try runProcess(
+            CLI.executable, ["hook", "pre-receive"], input: "\(main) \(main) refs/heads/other\n",
+            environment: ["GIT_DIR": server])
         #expect(branch.status == 1 && branch.stderr.contains("only main holds progress"))
     }
 
     /// The log lines a sync writes with CAIRN_LOG, and retries after network failures.
     @Test func syncLogsWhatItDidAndRetriesNetworkFailures() throws {
         try setUp()
-        #expect(try cairn("put", "users/u1/examAttempts/a2", input: #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":70}"#).status == 0)
+        #expect(
+            try cairn("put", "users/u1/examAttempts/a2", input: #"{"attemptId":"a2","examId":"practice-1","status":"passed","score":70}"#)
+                .status == 0)
         let logged = try cairn("sync", environment: ["CAIRN_LOG": "debug"])
         #expect(logged.status == 0)
         for line in ["checkpoint", "fetch", "push"] {
@@ -269,7 +291,9 @@ import Testing
         #expect(failed.status == 75)
         #expect(failed.stderr.components(separatedBy: "network failure").count - 1 == 2, "\(failed.stderr)")
         #expect(Date().timeIntervalSince(started) >= 0.6)
-        #expect(failed.stderr.hasSuffix("cairn: cannot fetch from http://127.0.0.1:9/git/u1.git: cannot connect to 127.0.0.1 port 9: Connection refused\n"))
+        #expect(
+            failed.stderr.hasSuffix(
+                "cairn: cannot fetch from http://127.0.0.1:9/git/u1.git: cannot connect to 127.0.0.1 port 9: Connection refused\n"))
         let bad = try cairn("sync", "--retry", "5,soon")
         #expect(bad.status == 1 && bad.stderr.contains("invalid retry schedule"))
     }

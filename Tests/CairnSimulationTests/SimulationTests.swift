@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnSimulation
 import CairnTestSupport
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// `cairn simulate`'s engine: schedules of every shipped set keep the invariants their
 /// policies promise, and a seed replays the same schedule.
@@ -43,10 +43,16 @@ import CairnToolTestSupport
     }
 
     @Test func aKindThatCannotBeGeneratedIsNamedAndLeftOut() throws {
-        let files = SchemaSetFiles(name: "codes", files: [
-            "code.schema.json": Array(#"{"x-cairn": {"path": "users/{uid}/codes/{codeId}"}, "type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^(?!x)[a-z]+$"}}}"#.utf8),
-            "tally.schema.json": Array(#"{"x-cairn": {"path": "users/{uid}/tallies/{tallyId}"}, "type": "object", "properties": {"best": {"type": "integer", "x-merge": "max"}, "tags": {"type": "array", "items": {"type": "string"}, "x-merge": "union"}}}"#.utf8),
-        ])
+        let files = SchemaSetFiles(
+            name: "codes",
+            files: [
+                "code.schema.json": Array(
+                    #"{"x-cairn": {"path": "users/{uid}/codes/{codeId}"}, "type": "object", "required": ["code"], "properties": {"code": {"type": "string", "pattern": "^(?!x)[a-z]+$"}}}"#
+                        .utf8),
+                "tally.schema.json": Array(
+                    #"{"x-cairn": {"path": "users/{uid}/tallies/{tallyId}"}, "type": "object", "properties": {"best": {"type": "integer", "x-merge": "max"}, "tags": {"type": "array", "items": {"type": "string"}, "x-merge": "union"}}}"#
+                        .utf8),
+            ])
         let simulation = Simulation(devices: 2, steps: 30, schemaSet: files)
         let skipped = try simulation.skippedKinds()
         #expect(skipped.count == 1 && skipped[0].hasPrefix("code.schema.json is left out: "), "\(skipped)")

@@ -1,8 +1,8 @@
 import CairnMerge
 import CairnTestSupport
 import CairnTesting
-import Testing
 import CairnToolTestSupport
+import Testing
 
 /// JSON merge patches (RFC 7386) as scenario steps apply them.
 @Suite(.historiesVerified) struct MergePatchTests {

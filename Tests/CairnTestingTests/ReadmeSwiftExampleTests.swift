@@ -24,8 +24,9 @@ import Testing
 /// The article's Swift example is the function above, imports and all, so it compiles and runs.
 @Test func theScenarioTestsArticleShowsTheExampleThatRuns() throws {
     let here = URL(fileURLWithPath: #filePath)
-    let article = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/CairnMerge/CairnMerge.docc/MergeScenarioTests.md"),
+    let article = try String(
+        contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/CairnMerge/CairnMerge.docc/MergeScenarioTests.md"),
         encoding: .utf8)
     let section = try #require(article.components(separatedBy: "### From Swift tests").dropFirst().first)
     let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)

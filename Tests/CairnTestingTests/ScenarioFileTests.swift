@@ -2,9 +2,9 @@ import CairnCore
 import CairnMerge
 import CairnTestSupport
 import CairnTesting
+import CairnToolTestSupport
 import Foundation
 import Testing
-import CairnToolTestSupport
 
 /// Scenario files and golden cases run from Swift, as an app's tests would run its own: the
 /// library finds a set by name in a `schema/` folder beside the file or above it.
@@ -27,16 +27,20 @@ import CairnToolTestSupport
     @Test func aWrongExpectationInAFileNamesFileAndPointer() throws {
         let folder = TemporaryFolder("cairn-scenario")
         let file = folder.path + "/wrong.json"
-        try Data(#"""
+        try Data(
+            #"""
             {"schema": "\#(Self.checkout)/schema/life-in-uk", "devices": ["phone"], "steps": [
               {"device": "phone", "put": "users/u1/progress/exam", "value": {"schemaVersion": 1}},
               {"expect": "equals", "device": "phone", "path": "users/u1/progress/exam", "value": {"schemaVersion": 2}}
             ]}
-            """#.utf8).write(to: URL(fileURLWithPath: file))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: file))
         let entries = Scenario.read(file: file)
         #expect(entries.map(\.name) == ["wrong"])
         let failure = #expect(throws: StoryFailure.self) { try entries[0].scenario.get().run() }
-        #expect(failure?.summary == "\(file): /steps/1: step 1 (expect users/u1/progress/exam on phone equals): users/u1/progress/exam on phone differs")
+        #expect(
+            failure?.summary
+                == "\(file): /steps/1: step 1 (expect users/u1/progress/exam on phone equals): users/u1/progress/exam on phone differs")
         #expect(failure?.differences.map(\.description) == ["/schemaVersion: expected 2, found 1"])
     }
 
@@ -68,28 +72,36 @@ import CairnToolTestSupport
         let folder = TemporaryFolder("cairn-golden")
         // The three inputs merge as expected, and the base breaks the schema's maximum.
         let schema = #"{"type":"object","properties":{"count":{"type":"integer","maximum":5,"x-merge":"max"}}}"#
-        let base = try golden("union-flagged-questions", in: folder, [
-            "schema.json": schema, "base.json": #"{"count":9}"#, "ours.json": #"{"count":9}"#, "theirs.json": #"{"count":9}"#,
-            "expected.json": #"{"count":9}"#, "expected-conflicts.json": "[]",
-        ])
+        let base = try golden(
+            "union-flagged-questions", in: folder,
+            [
+                "schema.json": schema, "base.json": #"{"count":9}"#, "ours.json": #"{"count":9}"#, "theirs.json": #"{"count":9}"#,
+                "expected.json": #"{"count":9}"#, "expected-conflicts.json": "[]",
+            ])
         let refused = #expect(throws: StoryFailure.self) { try GoldenCase(folder: base).run() }
         #expect(refused?.file == base + "/base.json")
         #expect(refused?.pointer == "/count")
-        #expect(refused?.summary.hasPrefix("\(base)/base.json: /count: stores, ours pushing first, step 0: put users/u1/golden/case on ours: refused: ") == true,
-                "\(refused?.summary ?? "")")
+        #expect(
+            refused?.summary.hasPrefix(
+                "\(base)/base.json: /count: stores, ours pushing first, step 0: put users/u1/golden/case on ours: refused: ") == true,
+            "\(refused?.summary ?? "")")
         // A side the schema refuses is named by its file; a whole document, at the pointer "".
         try FileManager.default.removeItem(atPath: base)
-        let ours = try golden("union-flagged-questions", in: folder, [
-            "schema.json": schema, "base.json": #"{"count":1}"#, "ours.json": #"{"count":9}"#, "theirs.json": #"{"count":1}"#,
-            "expected.json": #"{"count":9}"#, "expected-conflicts.json": "[]",
-        ])
+        let ours = try golden(
+            "union-flagged-questions", in: folder,
+            [
+                "schema.json": schema, "base.json": #"{"count":1}"#, "ours.json": #"{"count":9}"#, "theirs.json": #"{"count":1}"#,
+                "expected.json": #"{"count":9}"#, "expected-conflicts.json": "[]",
+            ])
         let side = #expect(throws: StoryFailure.self) { try GoldenCase(folder: ours).run() }
         #expect(side?.file == ours + "/ours.json" && side?.pointer == "/count", "\(side?.summary ?? "")")
         try FileManager.default.removeItem(atPath: ours)
-        let whole = try golden("union-flagged-questions", in: folder, [
-            "schema.json": #"{"type":"object","required":["id"]}"#, "base.json": #"{"n":1}"#,
-            "ours.json": #"{"n":1}"#, "theirs.json": #"{"n":1}"#, "expected.json": #"{"n":1}"#, "expected-conflicts.json": "[]",
-        ])
+        let whole = try golden(
+            "union-flagged-questions", in: folder,
+            [
+                "schema.json": #"{"type":"object","required":["id"]}"#, "base.json": #"{"n":1}"#,
+                "ours.json": #"{"n":1}"#, "theirs.json": #"{"n":1}"#, "expected.json": #"{"n":1}"#, "expected-conflicts.json": "[]",
+            ])
         let missing = #expect(throws: StoryFailure.self) { try GoldenCase(folder: whole).run() }
         #expect(missing?.file == whole + "/base.json" && missing?.pointer == "", "\(missing?.summary ?? "")")
         #expect(missing?.summary.hasPrefix("\(whole)/base.json: /: ") == true, "\(missing?.summary ?? "")")
@@ -110,28 +122,33 @@ import CairnToolTestSupport
         let copy = try golden(name, in: folder, as: "swapped", ["expected-conflicts.json": swapped])
         let failure = #expect(throws: StoryFailure.self) { try GoldenCase(folder: copy).run() }
         #expect(failure?.summary == "\(copy): the policy's merge, ours as ours: the conflict records are not expected-conflicts.json")
-        #expect(failure?.differences.map(\.pointer) == ["/0/kept", "/0/pointer", "/0/replaced", "/1/kept", "/1/pointer", "/1/replaced"],
-                "\(failure?.description ?? "")")
+        #expect(
+            failure?.differences.map(\.pointer) == ["/0/kept", "/0/pointer", "/0/replaced", "/1/kept", "/1/pointer", "/1/replaced"],
+            "\(failure?.description ?? "")")
     }
 
     @Test func aRefusalLookingForAnEmptyMessageIsRefusedAsMatchingAny() throws {
         let folder = TemporaryFolder("cairn-scenario")
         let file = folder.path + "/empty-message.json"
-        try Data(#"""
+        try Data(
+            #"""
             {"schema": "\#(Self.checkout)/schema/life-in-uk", "devices": ["phone"], "steps": [
               {"expect": "refused", "message": "", "step": {"device": "phone", "put": "users/u1/progress/exam", "value": {"schemaVersion": "one"}}}
             ]}
-            """#.utf8).write(to: URL(fileURLWithPath: file))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: file))
         let entries = Scenario.read(file: file)
         let failure = #expect(throws: StoryFailure.self) { try entries[0].scenario.get().run() }
         #expect(failure?.pointer == "/steps/0/message", "\(failure?.summary ?? "")")
         #expect(failure?.summary.contains("an empty one would match any, so leave it out") == true, "\(failure?.summary ?? "")")
         // With a part of the message, the same refusal is what the scenario expects.
-        try Data(#"""
+        try Data(
+            #"""
             {"schema": "\#(Self.checkout)/schema/life-in-uk", "devices": ["phone"], "steps": [
               {"expect": "refused", "message": "schemaVersion", "step": {"device": "phone", "put": "users/u1/progress/exam", "value": {"schemaVersion": "one"}}}
             ]}
-            """#.utf8).write(to: URL(fileURLWithPath: file))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: file))
         try Scenario.read(file: file)[0].scenario.get().run()
     }
 
@@ -160,12 +177,18 @@ import CairnToolTestSupport
         // A missing folder and a folder without schemas are told apart, as `--schema` tells them.
         let missing = #expect(throws: CairnError.self) { try resolver.set("./nowhere", app + "/books.json") }
         #expect(missing?.code == .notFound)
-        #expect(missing?.message == "there is no folder ./nowhere; a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files")
+        #expect(
+            missing?.message
+                == "there is no folder ./nowhere; a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files"
+        )
         let empty = #expect(throws: CairnError.self) { try resolver.set("../empty", app + "/books.json") }
         #expect(empty?.code == .invalidInput)
-        #expect(empty?.message == "../empty holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document")
+        #expect(
+            empty?.message == "../empty holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document")
         // A name: a schema/ folder above the file, else a set Cairn ships.
         #expect(try resolver.set("life-in-uk", folder.path + "/x.json").files.keys.contains("book.schema.json"))
-        #expect(SchemaSetFolder.isPath("./a") && SchemaSetFolder.isPath("a/b") && SchemaSetFolder.isPath("..") && !SchemaSetFolder.isPath("life-in-uk"))
+        #expect(
+            SchemaSetFolder.isPath("./a") && SchemaSetFolder.isPath("a/b") && SchemaSetFolder.isPath("..")
+                && !SchemaSetFolder.isPath("life-in-uk"))
     }
 }

@@ -17,8 +17,12 @@ final class XCTestStoryTests: XCTestCase {
         try story.expect(.contains(device: "laptop", path: "users/u1/books/b1", value: try JSONParser().parse(#"{"completedCount":1}"#)))
         try story.expect(.sameTree(devices: [], remote: true))
         // An expectation that does not hold throws, naming the step and the difference.
-        XCTAssertThrowsError(try story.expect(.contains(device: "laptop", path: "users/u1/books/b1",
-                                                        value: try JSONParser().parse(#"{"completedCount":2}"#)))) { error in
+        XCTAssertThrowsError(
+            try story.expect(
+                .contains(
+                    device: "laptop", path: "users/u1/books/b1",
+                    value: try JSONParser().parse(#"{"completedCount":2}"#)))
+        ) { error in
             XCTAssertTrue("\(error)".contains("/completedCount: expected 2, found 1"), "\(error)")
         }
     }

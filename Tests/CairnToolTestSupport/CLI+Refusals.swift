@@ -15,8 +15,10 @@ extension CLI {
     /// Runs a command that must be refused, and checks the refusal's shape: exit status 1,
     /// nothing on stdout, one line on stderr that says `phrase`, and the store of `uid` as it
     /// was — its files, its HEAD and what `git status` says.
-    package func expectRefused(_ arguments: [String], input: String? = nil, saying phrase: String, uid: String = "u1",
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    package func expectRefused(
+        _ arguments: [String], input: String? = nil, saying phrase: String, uid: String = "u1",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = try snapshot(uid)
         let status = try git(uid, "status", "--porcelain").stdout
         let result = try runProcess(Self.executable, ["--home", home] + arguments, input: input)
@@ -27,7 +29,8 @@ extension CLI {
         #expect(result.stderr.hasPrefix("cairn: "), sourceLocation: sourceLocation)
         #expect(result.stderr.contains(phrase), "\(result.stderr) says \(phrase)", sourceLocation: sourceLocation)
         #expect(try snapshot(uid) == before, "nothing changed by \(arguments)", sourceLocation: sourceLocation)
-        #expect(try git(uid, "status", "--porcelain").stdout == status, "git status after \(arguments)",
-                sourceLocation: sourceLocation)
+        #expect(
+            try git(uid, "status", "--porcelain").stdout == status, "git status after \(arguments)",
+            sourceLocation: sourceLocation)
     }
 }

@@ -14,8 +14,10 @@ package final class Devices {
     /// The server's repositories for `users`, checking pushes against `schema`.
     package init(schema: String? = nil, users: [String] = ["u1"], sourceLocation: SourceLocation = #_sourceLocation) throws {
         self.schema = schema
-        let created = try runBounded(CLI.executable, ["server", "init", folder.path + "/server"] + users
-                                                     + (schema.map { ["--schema", $0] } ?? []))
+        let created = try runBounded(
+            CLI.executable,
+            ["server", "init", folder.path + "/server"] + users
+                + (schema.map { ["--schema", $0] } ?? []))
         #expect(created.status == 0, "server init: \(created.stderr)", sourceLocation: sourceLocation)
     }
 
@@ -26,18 +28,23 @@ package final class Devices {
     /// Runs `cairn --home DEVICE [--user USER] ARGS…` (no user: the active one), network
     /// retries off, in an environment without the test's own Cairn settings.
     @discardableResult
-    package func on(_ device: String, _ arguments: String..., user: String? = "u1", input: String? = nil,
-            environment: [String: String] = [:]) throws -> ProcessResult {
+    package func on(
+        _ device: String, _ arguments: String..., user: String? = "u1", input: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         try on(device, arguments, user: user, input: input, environment: environment)
     }
 
     /// ``on(_:_:user:input:environment:)`` with the arguments as an array.
     @discardableResult
-    package func on(_ device: String, _ arguments: [String], user: String? = "u1", input: String? = nil,
-            environment: [String: String] = [:]) throws -> ProcessResult {
+    package func on(
+        _ device: String, _ arguments: [String], user: String? = "u1", input: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         let prefix = ["--home", home(device)] + (user.map { ["--user", $0] } ?? [])
-        return try runBounded(CLI.executable, prefix + arguments, input: input,
-                              environment: environment.merging(["CAIRN_SYNC_RETRY": "none"]) { $1 }, limit: 60)
+        return try runBounded(
+            CLI.executable, prefix + arguments, input: input,
+            environment: environment.merging(["CAIRN_SYNC_RETRY": "none"]) { $1 }, limit: 60)
     }
 
     /// The first device of `uid`: its store, with the set and the remote, pushed once (signed up online).
@@ -54,16 +61,20 @@ package final class Devices {
     }
 
     /// Writes a document; it must be accepted.
-    package func put(_ device: String, _ path: String, _ json: String, user: String = "u1",
-             sourceLocation: SourceLocation = #_sourceLocation) throws {
+    package func put(
+        _ device: String, _ path: String, _ json: String, user: String = "u1",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let result = try on(device, "put", path, user: user, input: json)
         #expect(result.status == 0, "put \(path) on \(device): \(result.stderr)", sourceLocation: sourceLocation)
     }
 
     /// `cairn sync`, which must end with `status` (0: synced, 75: the remote unreachable).
     @discardableResult
-    package func sync(_ device: String, _ uid: String = "u1", expecting status: Int32 = 0, environment: [String: String] = [:],
-              sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+    package func sync(
+        _ device: String, _ uid: String = "u1", expecting status: Int32 = 0, environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
         let result = try on(device, "sync", user: uid, environment: environment)
         #expect(result.status == status, "sync on \(device): \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
         return result
@@ -128,12 +139,18 @@ package final class Devices {
         let tree = try remoteGit("rev-parse", "main^{tree}", uid: uid).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!main.isEmpty, "the remote has a main", sourceLocation: sourceLocation)
         for device in devices {
-            #expect(try git(device, "rev-parse", "HEAD", user: uid) == main, "\(device) is on the remote's commit", sourceLocation: sourceLocation)
-            #expect(try git(device, "rev-parse", "HEAD^{tree}", user: uid) == tree, "\(device) has the remote's tree", sourceLocation: sourceLocation)
-            #expect(try git(device, "status", "--porcelain", user: uid) == "", "\(device): git status is clean", sourceLocation: sourceLocation)
+            #expect(
+                try git(device, "rev-parse", "HEAD", user: uid) == main, "\(device) is on the remote's commit",
+                sourceLocation: sourceLocation)
+            #expect(
+                try git(device, "rev-parse", "HEAD^{tree}", user: uid) == tree, "\(device) has the remote's tree",
+                sourceLocation: sourceLocation)
+            #expect(
+                try git(device, "status", "--porcelain", user: uid) == "", "\(device): git status is clean", sourceLocation: sourceLocation)
             let status = try on(device, "status", user: uid)
-            #expect(status.stdout.contains("every checkpoint pushed") && status.stdout.contains("Nothing to checkpoint."),
-                    "\(device): \(status.stdout)", sourceLocation: sourceLocation)
+            #expect(
+                status.stdout.contains("every checkpoint pushed") && status.stdout.contains("Nothing to checkpoint."),
+                "\(device): \(status.stdout)", sourceLocation: sourceLocation)
             let validated = try on(device, "validate", user: uid)
             #expect(validated.status == 0, "\(device): \(validated.stdout)\(validated.stderr)", sourceLocation: sourceLocation)
         }

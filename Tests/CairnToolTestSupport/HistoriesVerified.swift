@@ -13,8 +13,10 @@ import Testing
 package struct HistoriesVerified: SuiteTrait, TestTrait, TestScoping {
     package var isRecursive: Bool { true }
 
-    package func provideScope(for test: Test, testCase: Test.Case?,
-                              performing function: @Sendable () async throws -> Void) async throws {
+    package func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         // A suite's own scope holds nothing: each of its test cases is audited on its own.
         guard testCase != nil, TestFolders.current == nil else {
             try await function()
@@ -58,7 +60,8 @@ package struct HistoriesVerified: SuiteTrait, TestTrait, TestScoping {
                 do {
                     // A store with the keys its configuration names; one whose key file the
                     // test took away, as its server would: sealed.
-                    let result = gitdir.hasSuffix("/.git")
+                    let result =
+                        gitdir.hasSuffix("/.git")
                         ? try (try? Store.verifyStore(at: String(gitdir.dropLast(5)), configuration: Configuration()))
                             ?? Store.verifyRepository(at: gitdir)
                         : try Store.verifyRepository(at: gitdir)

@@ -15,8 +15,10 @@ package struct RunningTimeBound: TestTrait, SuiteTrait, TestScoping {
 
     package var isRecursive: Bool { true }
 
-    package func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    package func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         // A suite's own scope holds nothing to time; each of its tests is timed on its own.
         guard testCase != nil else {
             try await function()
@@ -34,7 +36,9 @@ package struct RunningTimeBound: TestTrait, SuiteTrait, TestScoping {
         defer {
             let took = ContinuousClock.now - started
             if took > limit {
-                Issue.record("\(name) ran for \(took.formatted(.units(allowed: [.seconds]))), past its bound of \(Int(seconds)) s", sourceLocation: test.sourceLocation)
+                Issue.record(
+                    "\(name) ran for \(took.formatted(.units(allowed: [.seconds]))), past its bound of \(Int(seconds)) s",
+                    sourceLocation: test.sourceLocation)
             }
         }
         try await function()

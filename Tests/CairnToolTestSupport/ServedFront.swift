@@ -1,8 +1,9 @@
+import CairnTestSupport
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CairnTestSupport
-import Foundation
 
 /// `cairn server run` (or `cairn server auth`) on free ports of 127.0.0.1 for a test, as an
 /// operator starts it: its repositories in `folder`, the tokens of `provider` trusted, its
@@ -20,8 +21,10 @@ package final class ServedFront: @unchecked Sendable {
     /// `port` and `metricsPort` (0: free ones, as it starts again after a crash); waits
     /// (at most 30 s) for the line that says where it serves. `keySet`: the provider's key set
     /// file, or its URL.
-    package init(folder: String, provider: IdentityProvider, keySet: String? = nil, role: String = "run",
-                 arguments: [String] = [], environment: [String: String] = [:], port: Int = 0, metricsPort: Int = 0) throws {
+    package init(
+        folder: String, provider: IdentityProvider, keySet: String? = nil, role: String = "run",
+        arguments: [String] = [], environment: [String: String] = [:], port: Int = 0, metricsPort: Int = 0
+    ) throws {
         self.folder = folder
         let logs = TemporaryFolder("cairn-front-logs")
         self.logs = logs
@@ -30,8 +33,11 @@ package final class ServedFront: @unchecked Sendable {
         try Data().write(to: URL(fileURLWithPath: outputFile))
         process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["server", role, folder, "--issuer", provider.issuer, "--audience", provider.audience,
-                             "--jwks", keySet ?? provider.keySetFile, "--listen", "127.0.0.1:\(port)", "--metrics", "127.0.0.1:\(metricsPort)"] + arguments
+        process.arguments =
+            [
+                "server", role, folder, "--issuer", provider.issuer, "--audience", provider.audience,
+                "--jwks", keySet ?? provider.keySetFile, "--listen", "127.0.0.1:\(port)", "--metrics", "127.0.0.1:\(metricsPort)",
+            ] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["CAIRN_LOG"] = nil
         process.environment = variables.merging(environment) { $1 }
@@ -48,7 +54,10 @@ package final class ServedFront: @unchecked Sendable {
         let ports = said.matches(of: /127\.0\.0\.1:([0-9]+)/).compactMap { Int($0.output.1) }
         guard ports.count == 2 else {
             Loopback.terminate(process)
-            throw GitServerStartError(description: "cairn server \(role) did not say where it serves: \(said)\((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")")
+            throw GitServerStartError(
+                description:
+                    "cairn server \(role) did not say where it serves: \(said)\((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")"
+            )
         }
         (self.port, self.metricsPort) = (ports[0], ports[1])
     }

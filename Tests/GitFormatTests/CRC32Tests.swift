@@ -1,7 +1,8 @@
-@testable import GitFormat
 import CairnMerge
 import CairnTestSupport
 import Testing
+
+@testable import GitFormat
 
 /// The checksum a pack index keeps for every object's packed bytes.
 @Suite struct CRC32Tests {

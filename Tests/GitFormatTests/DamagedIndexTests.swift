@@ -1,7 +1,8 @@
-@testable import GitFormat
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import GitFormat
 
 /// A damaged index is an error that says so, never a crash and never a wrong answer.
 @Suite struct DamagedIndexTests {

@@ -1,5 +1,6 @@
-@testable import GitFormat
 import Testing
+
+@testable import GitFormat
 
 /// The bitmaps of a split index's `link` extension: what is encoded decodes the same, and a
 /// damaged bitmap is refused, never a request for billions of positions.

@@ -1,8 +1,9 @@
-@testable import GitFormat
 import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import GitFormat
 
 /// Random runs of staging and unstaging, written whole or split, read back as what was
 /// staged, by Cairn and by `git ls-files`.

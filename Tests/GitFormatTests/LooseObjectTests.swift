@@ -1,8 +1,9 @@
-@testable import GitFormat
 import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import GitFormat
 
 /// The loose objects Cairn writes are objects git reads: the content back byte for byte,
 /// and `git fsck` finds them sound.

@@ -1,8 +1,9 @@
-@testable import GitFormat
 import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import GitFormat
 
 /// Object ids as git writes and reads them: 40 hexadecimal digits, and the SHA-1 of an
 /// object's header and content, the id `git hash-object` gives.
@@ -29,9 +30,11 @@ import Testing
         #expect([UInt8]().hexDigits == "")
     }
 
-    @Test(arguments: ["", "4b825dc", String(repeating: "0", count: 39), String(repeating: "0", count: 41),
-                      "4b825dc642cb6eb9a060e54bf8d69288fbee490g", "4b825dc642cb6eb9a060e54bf8d69288fbee490 ",
-                      "-b825dc642cb6eb9a060e54bf8d69288fbee4904", "4b825dc642cb6eb9a060e54bf8d69288fbee49é"])
+    @Test(arguments: [
+        "", "4b825dc", String(repeating: "0", count: 39), String(repeating: "0", count: 41),
+        "4b825dc642cb6eb9a060e54bf8d69288fbee490g", "4b825dc642cb6eb9a060e54bf8d69288fbee490 ",
+        "-b825dc642cb6eb9a060e54bf8d69288fbee4904", "4b825dc642cb6eb9a060e54bf8d69288fbee49é",
+    ])
     func anythingButFortyDigitsIsNoID(text: String) {
         #expect(ObjectID(hex: text) == nil)
     }
@@ -49,7 +52,8 @@ import Testing
             let printed = try git("hash-object", "--no-filters", path, in: folder).stdout
             #expect(ObjectID(hashing: content, type: .blob).hex + "\n" == printed, "size \(size)")
         }
-        let tree = RawTree.entry(name: Array("a.json".utf8), mode: 0o100644, id: ObjectID(hashing: [], type: .blob))
+        let tree =
+            RawTree.entry(name: Array("a.json".utf8), mode: 0o100644, id: ObjectID(hashing: [], type: .blob))
             + RawTree.entry(name: Array("b".utf8), mode: 0o040000, id: .emptyTree)
         try Data(tree).write(to: URL(fileURLWithPath: folder + "/tree"))
         let printed = try git("hash-object", "-t", "tree", folder + "/tree", in: folder).stdout

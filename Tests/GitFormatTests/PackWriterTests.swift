@@ -1,7 +1,8 @@
-@testable import GitFormat
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import GitFormat
 
 /// The packs and pack indexes Cairn writes are ones git accepts as its own: `git verify-pack`
 /// and `git fsck` pass, every object reads back, and the index lists what the pack holds.
@@ -24,7 +25,9 @@ import Testing
             tree += RawTree.entry(name: Array("d\(number).json".utf8), mode: 0o100644, id: id)
         }
         let treeID = pack.add(tree, type: .tree)
-        let commit = Array("tree \(treeID.hex)\nauthor T <t@example.invalid> 1730000000 +0000\ncommitter T <t@example.invalid> 1730000000 +0000\n\nm\n".utf8)
+        let commit = Array(
+            "tree \(treeID.hex)\nauthor T <t@example.invalid> 1730000000 +0000\ncommitter T <t@example.invalid> 1730000000 +0000\n\nm\n"
+                .utf8)
         let commitID = pack.add(commit, type: .commit)
         // The same content again is one object.
         #expect(pack.add(contents.first!.value, type: .blob) == contents.first!.key)
@@ -46,8 +49,9 @@ import Testing
         #expect(Set(listed) == Set(contents.keys).union([treeID, commitID]))
         #expect(listed == listed.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) })
         #expect(PackIndex.objectCount(atPath: folder + "/.git/objects/pack/" + index) == listed.count)
-        try PackIndex.check(folder + "/.git/objects/pack/" + index,
-                            pack: folder + "/.git/objects/pack/" + index.replacingOccurrences(of: ".idx", with: ".pack"))
+        try PackIndex.check(
+            folder + "/.git/objects/pack/" + index,
+            pack: folder + "/.git/objects/pack/" + index.replacingOccurrences(of: ".idx", with: ".pack"))
     }
 
     /// The pack is named after its checksum, as git names packs, and objects dropped before

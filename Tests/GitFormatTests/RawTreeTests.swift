@@ -1,8 +1,9 @@
-@testable import GitFormat
 import CairnMerge
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import GitFormat
 
 /// Splicing changes into a tree's bytes makes the tree git makes of the same entries
 /// (`git mktree`, which sorts them itself), keeps untouched entries byte for byte, and
@@ -44,15 +45,20 @@ import Testing
                 } else {
                     let mode: UInt32 = isFolder ? 0o040000 : [0o100644, 0o100755][Int.random(in: 0...1, using: &generator)]
                     let id = isFolder ? ObjectID.emptyTree : blobs.randomElement(using: &generator)!
-                    splices.append(RawTree.Splice(name: Array(name.utf8), isFolder: isFolder,
-                                                  replacement: RawTree.entry(name: Array(name.utf8), mode: mode, id: id)))
+                    splices.append(
+                        RawTree.Splice(
+                            name: Array(name.utf8), isFolder: isFolder,
+                            replacement: RawTree.entry(name: Array(name.utf8), mode: mode, id: id)))
                     expected[name] = (mode, id)
                 }
             }
             let spliced = try tree.splicing(splices)
-            #expect(Dictionary(uniqueKeysWithValues: spliced.previous.map { (String(decoding: $0.name, as: UTF8.self), $0.id) }) == replaced,
-                    "round \(round)")
-            #expect(ObjectID(hashing: spliced.bytes, type: .tree) == (try gitTree(expected, in: folder)), "round \(round): \(expected.keys.sorted())")
+            #expect(
+                Dictionary(uniqueKeysWithValues: spliced.previous.map { (String(decoding: $0.name, as: UTF8.self), $0.id) }) == replaced,
+                "round \(round)")
+            #expect(
+                ObjectID(hashing: spliced.bytes, type: .tree) == (try gitTree(expected, in: folder)),
+                "round \(round): \(expected.keys.sorted())")
             bytes = spliced.bytes
             entries = expected
         }
@@ -65,8 +71,9 @@ import Testing
         let tree = try RawTree(bytes, id: nil)
         let spliced = try tree.splicing([
             RawTree.Splice(name: Array("a17.json".utf8), isFolder: false, replacement: nil),
-            RawTree.Splice(name: Array("new.json".utf8), isFolder: false,
-                           replacement: RawTree.entry(name: Array("new.json".utf8), mode: 0o100644, id: blob)),
+            RawTree.Splice(
+                name: Array("new.json".utf8), isFolder: false,
+                replacement: RawTree.entry(name: Array("new.json".utf8), mode: 0o100644, id: blob)),
         ])
         let removed = RawTree.entry(name: Array("a17.json".utf8), mode: 0o100644, id: blob)
         let start = names.prefix { $0 < "a17.json" }.reduce(0) { $0 + RawTree.entry(name: Array($1.utf8), mode: 0o100644, id: blob).count }
@@ -81,12 +88,15 @@ import Testing
 
     @Test func aFileDoesNotBecomeAFolderOrBack() throws {
         let blob = ObjectID(hashing: [], type: .blob)
-        let tree = try RawTree(RawTree.entry(name: Array("a".utf8), mode: 0o100644, id: blob)
-                                   + RawTree.entry(name: Array("d".utf8), mode: 0o040000, id: .emptyTree), id: nil)
+        let tree = try RawTree(
+            RawTree.entry(name: Array("a".utf8), mode: 0o100644, id: blob)
+                + RawTree.entry(name: Array("d".utf8), mode: 0o040000, id: .emptyTree), id: nil)
         #expect(tree.folderID(named: Array("d".utf8)) == .emptyTree)
         #expect(tree.folderID(named: Array("a".utf8)) == nil)
-        for splice in [RawTree.Splice(name: Array("a".utf8), isFolder: true, replacement: nil),
-                       RawTree.Splice(name: Array("d".utf8), isFolder: false, replacement: nil)] {
+        for splice in [
+            RawTree.Splice(name: Array("a".utf8), isFolder: true, replacement: nil),
+            RawTree.Splice(name: Array("d".utf8), isFolder: false, replacement: nil),
+        ] {
             #expect(throws: GitFormatError.self) { try tree.splicing([splice]) }
             do {
                 _ = try tree.splicing([splice])

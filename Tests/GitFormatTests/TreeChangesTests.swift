@@ -1,5 +1,6 @@
-@testable import GitFormat
 import Testing
+
+@testable import GitFormat
 
 /// Tree updates sorted into folders; paths that cannot be in a tree are refused.
 @Suite struct TreeChangesTests {

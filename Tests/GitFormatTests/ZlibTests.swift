@@ -1,8 +1,9 @@
-@testable import GitFormat
 import CZlib
 import CairnMerge
 import CairnTestSupport
 import Testing
+
+@testable import GitFormat
 
 /// The zlib streams of stored blocks that Cairn's loose objects and packs hold (git reading
 /// them is checked by the loose object and pack tests).

@@ -26,14 +26,17 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder.path + "/repos", withIntermediateDirectories: true)
             _ = try Repository.create(at: folder.path + "/repos/u1.git", initialBranch: "main", bare: true)
             let work = folder.path + "/local"
-            for arguments in [["init", "-q", "-b", "main", work],
-                              ["-C", work, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "one"]] {
+            for arguments in [
+                ["init", "-q", "-b", "main", work],
+                ["-C", work, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "one"],
+            ] {
                 let made = try runProcess("/usr/bin/git", arguments)
                 guard made.status == 0 else { throw SetUpFailure(description: "git \(arguments): \(made.stderr)") }
             }
             local = try Repository(openingAt: work)
-            server = try GitHTTPServer(root: folder.path + "/repos", users: ["u1": ARemoteKeepsItsConnectionTests.credentials.password],
-                                       keepAliveIdleSeconds: keepAliveIdleSeconds)
+            server = try GitHTTPServer(
+                root: folder.path + "/repos", users: ["u1": ARemoteKeepsItsConnectionTests.credentials.password],
+                keepAliveIdleSeconds: keepAliveIdleSeconds)
         }
 
         var url: String { "http://u1@127.0.0.1:\(server.port)/git/u1.git" }

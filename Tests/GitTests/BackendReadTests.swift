@@ -1,10 +1,11 @@
-@testable import Git
 import CGit2
 import CairnMerge
-import GitFormat
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
+
+@testable import Git
 
 /// Blobs and trees are read from the object database's backends and hashed with
 /// swift-crypto's SHA-1 instead of through `git_odb_read`, which hashes with SHA-1 with
@@ -52,7 +53,9 @@ import Testing
         for bytes in randomBlobs(20, &random) { ids.append(try repository.writeBlob(bytes)) }
         try repository.packingWrites {
             for bytes in randomBlobs(20, &random) { ids.append(try repository.writeBlob(bytes)) }
-            let updates = ids.enumerated().map { TreeUpdate.upsert(path: "d\($0.offset % 7)/f\($0.offset).json", id: $0.element, mode: 0o100644) }
+            let updates = ids.enumerated().map {
+                TreeUpdate.upsert(path: "d\($0.offset % 7)/f\($0.offset).json", id: $0.element, mode: 0o100644)
+            }
             ids.append(try repository.updateTree(ObjectID.emptyTree, with: updates).id)
         }
         for bytes in randomBlobs(20, &random) { ids.append(try repository.writeBlob(bytes)) }
@@ -81,8 +84,9 @@ import Testing
     /// `git pack-objects` of `ids` (deltas searched for among them), then
     /// `git prune-packed`: the objects are in git's new pack only. Its index's path.
     func packObjects(_ ids: [ObjectID], in path: String) throws -> String {
-        let packed = try runProcess("/usr/bin/git", ["-C", path, "pack-objects", "--window=50", ".git/objects/pack/pack"],
-                                    input: ids.map(\.hex).joined(separator: "\n") + "\n")
+        let packed = try runProcess(
+            "/usr/bin/git", ["-C", path, "pack-objects", "--window=50", ".git/objects/pack/pack"],
+            input: ids.map(\.hex).joined(separator: "\n") + "\n")
         #expect(packed.status == 0, "\(packed.stderr)")
         #expect(try git("prune-packed", in: path).status == 0)
         return path + "/.git/objects/pack/pack-" + packed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + ".idx"
@@ -106,7 +110,8 @@ import Testing
         let first = try repository.packingWrites { try repository.writeBlob(Array("{\"first\":1}\n".utf8)) }
         #expect(try repository.blobContent(first) == Array("{\"first\":1}\n".utf8))
         let late = Array("{\"late\":1}\n".utf8)
-        let hashed = try runProcess("/usr/bin/git", ["-C", path, "hash-object", "-w", "--stdin"], input: String(decoding: late, as: UTF8.self))
+        let hashed = try runProcess(
+            "/usr/bin/git", ["-C", path, "hash-object", "-w", "--stdin"], input: String(decoding: late, as: UTF8.self))
         let id = try #require(ObjectID(hex: hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         _ = try packObjects([id], in: path)
         #expect(try repository.readFromBackends(id, type: .blob) == nil, "the backends saw the new pack: the story tells nothing")

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A server on 127.0.0.1 that answers every HTTP request with the same status line and
 /// headers, without a body, and closes the connection: what libgit2's HTTP transport meets
@@ -34,8 +35,9 @@ final class CannedHTTPServer: Sendable {
         }
         self.listener = listener
         port = Int(in_port_t(bigEndian: address.sin_port))
-        let response = Array(("HTTP/1.1 \(status)\r\n" + headers.map { $0 + "\r\n" }.joined()
-            + "Content-Length: 0\r\nConnection: close\r\n\r\n").utf8)
+        let response = Array(
+            ("HTTP/1.1 \(status)\r\n" + headers.map { $0 + "\r\n" }.joined()
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n").utf8)
         Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)

@@ -1,8 +1,9 @@
-import CairnTestSupport
 import CGit2
+import CairnTestSupport
 import Foundation
-@testable import Git
 import Testing
+
+@testable import Git
 
 /// Where Debian's libgit2 looks for the system's CA certificates.
 private let systemCertificateList = "/etc/ssl/certs/ca-certificates.crt"
@@ -11,8 +12,10 @@ private let systemCertificateList = "/etc/ssl/certs/ca-certificates.crt"
 /// each process; Cairn's start notes where they are instead, and reads them before the first
 /// connection its process makes. Each story runs in a process of its own, where libgit2
 /// starts afresh.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: systemCertificateList),
-                "the system's CA certificates (Debian's ca-certificates) are installed"))
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: systemCertificateList),
+        "the system's CA certificates (Debian's ca-certificates) are installed"))
 struct CertificatesReadAtFirstConnectionTests {
 
     @Test func aProcessThatNeverConnectsNeverReadsThem() async {

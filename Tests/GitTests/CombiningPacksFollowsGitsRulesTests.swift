@@ -1,8 +1,9 @@
-@testable import Git
-import GitFormat
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
+
+@testable import Git
 
 /// Cairn merges a store's small packs as `git repack --geometric` would, and must leave the
 /// pack folder as git's own repack leaves it: packs git marks as not to be touched stay, and a
@@ -66,8 +67,9 @@ import Testing
         try #require(marked.count == 1, "\(before)")
         try writeSmallPacks(repository)
         let files = try packFolder(path)
-        #expect(files.contains(marked[0] + ".pack") && files.contains(marked[0] + ".idx") && files.contains(marked[0] + marker),
-                "the marked pack is where git left it: \(files)")
+        #expect(
+            files.contains(marked[0] + ".pack") && files.contains(marked[0] + ".idx") && files.contains(marked[0] + marker),
+            "the marked pack is where git left it: \(files)")
         #expect(repository.packs().count < Repository.packLimit + 6, "the other small packs were merged: \(files)")
         try expectGitFindsNothingWrong(path)
     }

@@ -1,8 +1,9 @@
-@testable import Git
-import GitFormat
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
+
+@testable import Git
 
 /// A damaged object must be an error, never content: zlib's Adler-32 checksum catches a
 /// flipped byte inside an object's stream, and hashing what was read catches damage to what

@@ -1,10 +1,10 @@
-@testable import Git
-import GitFormat
 import CairnMerge
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
-import CairnMerge
+
+@testable import Git
 
 /// Cairn's own index code against git's: random runs of Cairn's checkpoints and git commands
 /// that rewrite the index (split and whole, version 4, stash, hand commits, `rm --cached`
@@ -68,8 +68,10 @@ import CairnMerge
     }
 
     /// Cairn reads what git reads: the same paths, blobs and stages, each path once.
-    func expectAgreement(_ play: IndexTests.Playground, seed: Int, log: [String],
-                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectAgreement(
+        _ play: IndexTests.Playground, seed: Int, log: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let listed = try play.git("ls-files", "-s").stdout.split(separator: "\n").map { line -> String in
             let fields = line.split(separator: "\t", maxSplits: 1)
             let left = fields[0].split(separator: " ")

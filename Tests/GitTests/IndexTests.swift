@@ -1,8 +1,9 @@
-@testable import Git
-@testable import GitFormat
 import CairnTestSupport
 import Foundation
 import Testing
+
+@testable import Git
+@testable import GitFormat
 
 /// The index Cairn writes, whole or split, must be what git reads: after every change `git
 /// status` is clean, `git ls-files` lists the commit, and whatever git writes back Cairn reads.
@@ -34,7 +35,8 @@ import Testing
             var updates: [TreeUpdate] = []
             for (path, text) in files {
                 let absolute = root + "/" + path
-                try FileManager.default.createDirectory(atPath: (absolute as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: (absolute as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try text.write(toFile: absolute, atomically: false, encoding: .utf8)
                 let id = try repository.writeBlob(Array(text.utf8))
                 try index.stage(try IndexEntry.forFile(atPath: absolute, path: path, id: id))
@@ -48,8 +50,9 @@ import Testing
             let baseline = try head.map { try repository.commit($0).treeID } ?? repository.emptyTree()
             let tree = try repository.updateTree(baseline, with: updates).id
             try index.write()
-            head = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: "c\n",
-                                               author: someone, committer: someone, updating: "HEAD")
+            head = try repository.createCommit(
+                tree: tree, parents: head.map { [$0] } ?? [], message: "c\n",
+                author: someone, committer: someone, updating: "HEAD")
         }
 
         func git(_ arguments: String...) throws -> ProcessResult {
@@ -87,15 +90,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: play.repository.gitdir + "index"))
         // Small changes go to the split part; the shared part stays.
         let sharedBefore = try sharedParts(play)
-        try play.commit(writing: ["users/u1/books/b7.json": "{\"n\":\"seven\"}\n", "users/u1/books/new.json": "{}\n"],
-                        deleting: ["users/u1/books/b9.json"])
+        try play.commit(
+            writing: ["users/u1/books/b7.json": "{\"n\":\"seven\"}\n", "users/u1/books/new.json": "{}\n"],
+            deleting: ["users/u1/books/b9.json"])
         try play.expectClean()
         #expect(try sharedParts(play) == sharedBefore)
         // Deleted then written again: a replacement of the same shared entry.
         try play.commit(writing: ["users/u1/books/b9.json": "{\"back\":true}\n"], deleting: ["users/u1/books/new.json"])
         try play.expectClean()
         let index = try play.openIndex()
-        #expect(try index.entry(for: "users/u1/books/b7.json")?.id == (try play.repository.hashFile(atPath: play.root + "/users/u1/books/b7.json")))
+        #expect(
+            try index.entry(for: "users/u1/books/b7.json")?.id
+                == (try play.repository.hashFile(atPath: play.root + "/users/u1/books/b7.json")))
         #expect(try index.entry(for: "users/u1/books/new.json") == nil)
         #expect(try index.allEntries().count == 300)
         #expect(try play.git("fsck", "--strict").status == 0)
@@ -119,12 +125,15 @@ import Testing
         var files: [String: String] = [:]
         for number in 0..<50 { files["users/u1/x/f\(number).json"] = "{\"n\":\(number)}\n" }
         try play.commit(writing: files)
-        let commands = [["update-index", "--no-split-index"], ["update-index", "--index-version", "4"],
-                        ["update-index", "--split-index"], ["update-index", "--index-version", "3"]]
+        let commands = [
+            ["update-index", "--no-split-index"], ["update-index", "--index-version", "4"],
+            ["update-index", "--split-index"], ["update-index", "--index-version", "3"],
+        ]
         for (round, command) in commands.enumerated() {
             #expect(try play.git(command[0], command[1], command.count > 2 ? command[2] : "--really-refresh").status == 0)
-            try play.commit(writing: ["users/u1/x/f1.json": "{\"round\":\(round)}\n"],
-                            deleting: ["users/u1/x/f\(10 + round).json"])
+            try play.commit(
+                writing: ["users/u1/x/f1.json": "{\"round\":\(round)}\n"],
+                deleting: ["users/u1/x/f\(10 + round).json"])
             try play.expectClean()
         }
         // git's own split index with its own shared part.
@@ -157,8 +166,9 @@ import Testing
     @Test func aMissingSharedPartIsNotFound() throws {
         let play = try IndexTests.Playground(temporary.path + "/r", someone: someone, splitIndex: true)
         try play.commit(writing: ["a.json": "{}\n", "b.json": "{}\n"])
-        let shared = try #require(try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir)
-            .first { $0.hasPrefix("sharedindex.") })
+        let shared = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: play.repository.gitdir)
+                .first { $0.hasPrefix("sharedindex.") })
         try FileManager.default.removeItem(atPath: play.repository.gitdir + shared)
         do {
             _ = try play.repository.openIndex()

@@ -1,8 +1,9 @@
-@testable import Git
-import GitFormat
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
+
+@testable import Git
 
 /// Loose objects are packed once they pass a threshold, as `git gc --auto` does and libgit2
 /// never does: no loose file is left, every object still reads, and git finds the store sound.

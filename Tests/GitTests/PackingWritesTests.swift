@@ -1,8 +1,9 @@
-@testable import Git
-import GitFormat
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
+
+@testable import Git
 
 /// The packs Cairn writes for a checkpoint or a merge must be packs git itself accepts, and
 /// merging many small packs must keep every object.
@@ -38,8 +39,12 @@ import Testing
         #expect(loose.isEmpty, "objects were written loose: \(loose)")
         let fsck = try git("fsck", "--full", "--strict", "--no-dangling", in: path)
         #expect(fsck.status == 0, "\(fsck.stderr)")
-        let verify = try runProcess("/usr/bin/git", ["verify-pack", "-v",
-                                                     path + "/.git/objects/pack/" + repository.packs()[0].name + ".idx"])
+        let verify = try runProcess(
+            "/usr/bin/git",
+            [
+                "verify-pack", "-v",
+                path + "/.git/objects/pack/" + repository.packs()[0].name + ".idx",
+            ])
         #expect(verify.status == 0, "\(verify.stderr)")
         for (file, bytes) in contents.sorted(by: { $0.key < $1.key }).prefix(20) {
             let shown = try runProcess("/usr/bin/git", ["-C", path, "cat-file", "blob", "\(tree.hex):\(file)"])

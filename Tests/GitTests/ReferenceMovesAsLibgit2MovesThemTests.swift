@@ -1,9 +1,10 @@
-import CairnTestSupport
 import CGit2
+import CairnTestSupport
 import Foundation
-@testable import Git
 import GitFormat
 import Testing
+
+@testable import Git
 
 /// Cairn moves references itself (``LooseReference``), not through libgit2, which would also
 /// fsync every reflog and its folder. What it leaves must be what libgit2's
@@ -39,8 +40,9 @@ import Testing
             for number in 0..<4 {
                 let blob = try repository.writeBlob(Array("{\"n\":\(number)}".utf8))
                 let tree = try repository.updateTree(ObjectID.emptyTree, with: [.upsert(path: "d.json", id: blob, mode: 0o100644)]).id
-                let commit = try repository.createCommit(tree: tree, parents: parent.map { [$0] } ?? [], message: "c\(number)\n",
-                                                         author: signature, committer: signature, updating: nil)
+                let commit = try repository.createCommit(
+                    tree: tree, parents: parent.map { [$0] } ?? [], message: "c\(number)\n",
+                    author: signature, committer: signature, updating: nil)
                 made.append(commit)
                 parent = commit
             }
@@ -120,9 +122,11 @@ import Testing
     }
 
     @Test func followsLogAllRefUpdates() throws {
-        for (bare, setting) in [(true, nil), (false, "core.logAllRefUpdates=false"), (false, "core.logAllRefUpdates=always"),
-                                (true, "core.logAllRefUpdates=true"), (false, "core.logAllRefUpdates=2"),
-                                (false, "core.logAllRefUpdates=")] as [(Bool, String?)] {
+        for (bare, setting) in [
+            (true, nil), (false, "core.logAllRefUpdates=false"), (false, "core.logAllRefUpdates=always"),
+            (true, "core.logAllRefUpdates=true"), (false, "core.logAllRefUpdates=2"),
+            (false, "core.logAllRefUpdates="),
+        ] as [(Bool, String?)] {
             try? FileManager.default.removeItem(atPath: temporary.path)
             let twins = try twins(bare: bare, configuration: setting.map { [$0] } ?? [])
             let c = twins.commits
@@ -131,8 +135,10 @@ import Testing
                 try FileManager.default.createDirectory(atPath: repository.gitdir + "logs/refs/cairn", withIntermediateDirectories: true)
                 _ = FileManager.default.createFile(atPath: repository.gitdir + "logs/refs/cairn/logged", contents: Data())
             }
-            for (name, id, expected) in [("refs/heads/main", c[0], nil), ("refs/heads/main", c[1], c[0]),
-                                         ("refs/cairn/x", c[1], nil), ("refs/cairn/logged", c[2], nil)] as [(String, ObjectID, ObjectID?)] {
+            for (name, id, expected) in [
+                ("refs/heads/main", c[0], nil), ("refs/heads/main", c[1], c[0]),
+                ("refs/cairn/x", c[1], nil), ("refs/cairn/logged", c[2], nil),
+            ] as [(String, ObjectID, ObjectID?)] {
                 try twins.cairn.setReference(name, to: id, expecting: expected, message: "move")
                 #expect(libgit2Move(twins.libgit2, name, to: id, expecting: expected, message: "move") == 0)
             }
@@ -245,7 +251,8 @@ import Testing
             if landed == 0 { continue }
             let now = try #require(try twins.cairn.reference("refs/heads/main"))
             #expect(now != base)
-            let last = try String(contentsOfFile: twins.cairn.gitdir + "logs/refs/heads/main", encoding: .utf8)
+            let last =
+                try String(contentsOfFile: twins.cairn.gitdir + "logs/refs/heads/main", encoding: .utf8)
                 .split(separator: "\n").last.map(String.init) ?? ""
             #expect(last.hasPrefix(base.hex + " " + now.hex), "\(last)")
         }

@@ -36,10 +36,13 @@ import Testing
         try "{}\n".write(toFile: folder + "/r/a.json", atomically: true, encoding: .utf8)
         let blob = try repository.writeBlob(Array("{}\n".utf8))
         #expect(try repository.hashFile(atPath: folder + "/r/a.json") == blob)
-        let first = try repository.updateTree(repository.emptyTree(), with: [
-            .upsert(path: "users/u1/books/a.json", id: blob, mode: 0o100644),
-            .upsert(path: "users/u1.json", id: blob, mode: 0o100644),
-        ]).id
+        let first = try repository.updateTree(
+            repository.emptyTree(),
+            with: [
+                .upsert(path: "users/u1/books/a.json", id: blob, mode: 0o100644),
+                .upsert(path: "users/u1.json", id: blob, mode: 0o100644),
+            ]
+        ).id
         let commit = try repository.createCommit(
             tree: first, parents: [], message: "first\n", author: someone, committer: someone, updating: "HEAD")
         let head = try #require(try repository.headCommit())
@@ -59,7 +62,10 @@ import Testing
         #expect(try repository.resolveCommit("HEAD~1").id == commit)
         #expect(try repository.resolveCommit("main").id == child)
         var seen: [String] = []
-        try repository.walkHistory(from: child) { seen.append($0.summary); return true }
+        try repository.walkHistory(from: child) {
+            seen.append($0.summary)
+            return true
+        }
         #expect(seen == ["second", "first"])
         let listing = try git("ls-tree", "-r", "-t", "--name-only", "HEAD", in: folder + "/r").stdout
         #expect(listing == "users\nusers/u1.json\n")
@@ -68,7 +74,8 @@ import Testing
     @Test func aCommitThatRacesTheBranchIsRefused() throws {
         let repository = try Repository.create(at: folder + "/r", initialBranch: "main")
         let tree = try repository.emptyTree()
-        let first = try repository.createCommit(tree: tree, parents: [], message: "a\n", author: someone, committer: someone, updating: "HEAD")
+        let first = try repository.createCommit(
+            tree: tree, parents: [], message: "a\n", author: someone, committer: someone, updating: "HEAD")
         _ = try repository.createCommit(tree: tree, parents: [first], message: "b\n", author: someone, committer: someone, updating: "HEAD")
         // A commit whose parent is no longer the branch's tip must not move the branch.
         #expect(throws: GitError.self) {

@@ -29,7 +29,8 @@ import Testing
     }
 
     @Test func anAliasResolvesToItsHostUserPortAndKeys() throws {
-        try write("""
+        try write(
+            """
             Include config.d/*
             Host progress
                 HostName %h.example.com
@@ -44,8 +45,11 @@ import Testing
         #expect(progress.user == "u1")
         #expect(progress.port == 2222)
         #expect(progress.identitiesOnly == true)
-        #expect(progress.identityFiles == [home + "/.ssh/id_u1@progress.example.com", home + "/.ssh/shared_me_2222",
-                                           "/etc/ssh/not-read-before-the-user"])
+        #expect(
+            progress.identityFiles == [
+                home + "/.ssh/id_u1@progress.example.com", home + "/.ssh/shared_me_2222",
+                "/etc/ssh/not-read-before-the-user",
+            ])
         let plain = try host("ssh://git.example.com/srv/u1.git")
         #expect(plain.hostName == "git.example.com")
         #expect(plain.user == "system")
@@ -57,8 +61,10 @@ import Testing
     @Test func withoutIdentityFileSSHsDefaultKeysAreNamed() throws {
         let plain = try host("git@host:u1")
         #expect(plain.user == "git")
-        #expect(plain.identityFiles == ["id_rsa", "id_ecdsa", "id_ecdsa_sk", "id_ed25519", "id_ed25519_sk", "id_xmss", "id_dsa"]
-            .map { home + "/.ssh/" + $0 })
+        #expect(
+            plain.identityFiles
+                == ["id_rsa", "id_ecdsa", "id_ecdsa_sk", "id_ed25519", "id_ed25519_sk", "id_xmss", "id_dsa"]
+                .map { home + "/.ssh/" + $0 })
     }
 
     /// The address's user comes before the configuration's; its port after the ssh command's
@@ -83,7 +89,10 @@ import Testing
 
     @Test func aTokenCairnDoesNotExpandIsNamed() throws {
         try write("IdentityFile ~/.ssh/%C\n", to: home + "/.ssh/config")
-        #expect(throws: SSHConfigError("IdentityFile ~/.ssh/%C: Cairn does not expand %C (it expands %d, %h, %l, %L, %n, %p, %r, %u, %i and %%)")) {
+        #expect(
+            throws: SSHConfigError(
+                "IdentityFile ~/.ssh/%C: Cairn does not expand %C (it expands %d, %h, %l, %L, %n, %p, %r, %u, %i and %%)")
+        ) {
             try host("progress:u1")
         }
     }
@@ -98,7 +107,8 @@ import Testing
         ]
         for (text, user, host, port, path, isURL) in cases {
             let address = try #require(SSHAddress(text), "\(text)")
-            #expect(address.user == user && address.host == host && address.port == port && address.path == path
+            #expect(
+                address.user == user && address.host == host && address.port == port && address.path == path
                     && address.isURL == isURL, "\(text): \(address)")
         }
         for text in ["/srv/u1.git", "./a:b", "ssh://host", "ssh://host:port/u1", "https://host/u1", ":u1", "host:"] {
@@ -113,8 +123,9 @@ import Testing
     }
 
     @Test func sshCommandsAreReadForTheKeyChoiceOnly() throws {
-        let line = try SSHCommandLine(parsing: #"/usr/bin/ssh -vT -i '/keys/my key' -oIdentitiesOnly=yes -o "User u1" -p2222 -F ~/f"#,
-                                      source: "core.sshCommand")
+        let line = try SSHCommandLine(
+            parsing: #"/usr/bin/ssh -vT -i '/keys/my key' -oIdentitiesOnly=yes -o "User u1" -p2222 -F ~/f"#,
+            source: "core.sshCommand")
         var settings = SSHHost()
         try line.options.apply(for: "any", to: &settings)
         #expect(settings.identityFiles == ["/keys/my key"])

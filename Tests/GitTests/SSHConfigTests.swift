@@ -48,16 +48,19 @@ import Testing
             Host srv? !srv9 *.internal !*.public.internal
                 User matched
             """
-        for (host, matched) in [("srv1", true), ("SRV2", true), ("srv9", false), ("srv10", false), ("srv", false),
-                                ("db.internal", true), ("a.b.internal", true), ("www.public.internal", false),
-                                (".internal", true), ("internal", false)] {
+        for (host, matched) in [
+            ("srv1", true), ("SRV2", true), ("srv9", false), ("srv10", false), ("srv", false),
+            ("db.internal", true), ("a.b.internal", true), ("www.public.internal", false),
+            (".internal", true), ("internal", false),
+        ] {
             #expect(try settings(text, for: host).user == (matched ? "matched" : nil), "\(host)")
         }
         // A line of negations alone selects nothing.
         #expect(try settings("Host !srv1\n  User x\n", for: "srv2").user == nil)
-        #expect(SSHConfigTests.globCases.allSatisfy { pattern, text, expected in
-            (try? settings("Host \(pattern)\n User y\n", for: text).user == (expected ? "y" : nil)) ?? false
-        })
+        #expect(
+            SSHConfigTests.globCases.allSatisfy { pattern, text, expected in
+                (try? settings("Host \(pattern)\n User y\n", for: text).user == (expected ? "y" : nil)) ?? false
+            })
     }
 
     /// Patterns against names, for `*` runs in every position.
@@ -134,7 +137,8 @@ import Testing
         let folder = TemporaryFolder("cairn-ssh-config")
         try FileManager.default.createDirectory(atPath: folder.path + "/config.d", withIntermediateDirectories: true)
         try "Host progress\n  User included\n".write(toFile: folder.path + "/config.d/10-progress.conf", atomically: false, encoding: .utf8)
-        try "Host *\n  IdentityFile ~/.ssh/included\n".write(toFile: folder.path + "/config.d/20-all.conf", atomically: false, encoding: .utf8)
+        try "Host *\n  IdentityFile ~/.ssh/included\n".write(
+            toFile: folder.path + "/config.d/20-all.conf", atomically: false, encoding: .utf8)
         let text = """
             Host other
                 Include config.d/*.conf
@@ -146,7 +150,8 @@ import Testing
             """
         func resolve(_ host: String) throws -> SSHHost {
             var settings = SSHHost()
-            try SSHConfig(parsing: text, source: "config").apply(for: host, to: &settings) { (pattern: String) throws(SSHConfigError) -> [SSHConfig] in
+            try SSHConfig(parsing: text, source: "config").apply(for: host, to: &settings) {
+                (pattern: String) throws(SSHConfigError) -> [SSHConfig] in
                 let paths = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path + "/config.d")) ?? []).sorted()
                     .filter { pattern == "config.d/*.conf" && $0.hasSuffix(".conf") }
                 var configs: [SSHConfig] = []

@@ -26,8 +26,11 @@ import Testing
         let agent = try [a, b, c].map(publicKey)
         let files = try [c, d, a].map { try #require(SSHKeyFile.read($0)) }
         let all = SSHKeyOffer.inOrder(identityFiles: files, agentKeys: agent, identitiesOnly: false)
-        #expect(all == [.agent(agent[0], identityFile: a), .agent(agent[1], identityFile: nil),
-                        .agent(agent[2], identityFile: c), .file(d)])
+        #expect(
+            all == [
+                .agent(agent[0], identityFile: a), .agent(agent[1], identityFile: nil),
+                .agent(agent[2], identityFile: c), .file(d),
+            ])
         let only = SSHKeyOffer.inOrder(identityFiles: files, agentKeys: agent, identitiesOnly: true)
         #expect(only == [.agent(agent[0], identityFile: a), .agent(agent[2], identityFile: c), .file(d)])
         #expect(only.map(\.description) == ["\(a) (in the ssh-agent)", "\(c) (in the ssh-agent)", d])
@@ -55,8 +58,9 @@ import Testing
         let onlyPublicKey = try publicKey(onlyPublic)
         #expect(!publicFile.hasPrivateKey && publicFile.publicKey == onlyPublicKey)
         #expect(SSHKeyOffer.inOrder(identityFiles: [lockedFile, publicFile], agentKeys: [], identitiesOnly: false) == [])
-        #expect(SSHKeyOffer.inOrder(identityFiles: [lockedFile, publicFile], agentKeys: [expected[1]], identitiesOnly: true)
-            == [.agent(expected[1], identityFile: locked)])
+        #expect(
+            SSHKeyOffer.inOrder(identityFiles: [lockedFile, publicFile], agentKeys: [expected[1]], identitiesOnly: true)
+                == [.agent(expected[1], identityFile: locked)])
     }
 
     /// The agent client lists a real agent's keys in its order with their comments, signs with

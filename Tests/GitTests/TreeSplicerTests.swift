@@ -1,10 +1,10 @@
-@testable import Git
-import GitFormat
 import CairnMerge
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
-import CairnMerge
+
+@testable import Git
 
 /// The splicer must build exactly the trees libgit2 builds, as objects git reads.
 @Suite struct TreeSplicerTests {
@@ -31,17 +31,21 @@ import CairnMerge
                 if !present.isEmpty, Bool.random(using: &generator) {
                     let path = present.randomElement(using: &generator)!
                     guard touched.insert(path).inserted else { continue }
-                    updates.append(Bool.random(using: &generator)
-                        ? .remove(path: path)
-                        : .upsert(path: path, id: blobs.randomElement(using: &generator)!, mode: 0o100644))
+                    updates.append(
+                        Bool.random(using: &generator)
+                            ? .remove(path: path)
+                            : .upsert(path: path, id: blobs.randomElement(using: &generator)!, mode: 0o100644))
                 } else {
                     let path = randomPath()
                     // A path whose folders are files elsewhere (x.json/…) cannot be built by either.
                     func clash(_ other: String) -> Bool { other.hasPrefix(path + "/") || path.hasPrefix(other + "/") }
                     guard !present.contains(where: clash), !touched.contains(where: clash),
-                          touched.insert(path).inserted else { continue }
-                    updates.append(.upsert(path: path, id: blobs.randomElement(using: &generator)!,
-                                           mode: Bool.random(using: &generator) ? 0o100644 : 0o100755))
+                        touched.insert(path).inserted
+                    else { continue }
+                    updates.append(
+                        .upsert(
+                            path: path, id: blobs.randomElement(using: &generator)!,
+                            mode: Bool.random(using: &generator) ? 0o100644 : 0o100755))
                 }
             }
             guard !updates.isEmpty else { continue }
@@ -83,9 +87,20 @@ import CairnMerge
         let many = (0..<5_000).map { TreeUpdate.upsert(path: "users/u1/attempts/a\($0).json", id: blob, mode: 0o100644) }
         let big = try repository.updateTree(repository.emptyTree(), with: many).id
         #expect(big == (try repository.updateTreeWithLibgit2(repository.emptyTree(), with: many)))
-        let changed = try repository.updateTree(big, with: [.remove(path: "users/u1/attempts/a17.json"),
-                                                            .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644)]).id
-        #expect(changed == (try repository.updateTreeWithLibgit2(big, with: [.remove(path: "users/u1/attempts/a17.json"),
-                                                                             .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644)])))
+        let changed = try repository.updateTree(
+            big,
+            with: [
+                .remove(path: "users/u1/attempts/a17.json"),
+                .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644),
+            ]
+        ).id
+        #expect(
+            changed
+                == (try repository.updateTreeWithLibgit2(
+                    big,
+                    with: [
+                        .remove(path: "users/u1/attempts/a17.json"),
+                        .upsert(path: "users/u1/attempts/new.json", id: blob, mode: 0o100644),
+                    ])))
     }
 }

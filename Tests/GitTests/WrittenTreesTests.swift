@@ -1,8 +1,9 @@
-@testable import Git
-import GitFormat
 import CairnTestSupport
 import Foundation
+import GitFormat
 import Testing
+
+@testable import Git
 
 /// A large tree a handle wrote is read back from memory, as the bytes whose hash is its id;
 /// what a failed write left behind is never served; the memory is bounded.

@@ -32,8 +32,9 @@ struct Quickstart {
         let changes = store.changes(under: "users/u1/examAttempts")
 
         // Write a typed document: attempts are checkpointed at once (the set says "immediate").
-        let attempt = ExamAttempt(attemptId: "attempt-1", examId: "practice-1", status: "passed",
-                                  score: 83, completedAt: Date(timeIntervalSince1970: 1_730_000_000))
+        let attempt = ExamAttempt(
+            attemptId: "attempt-1", examId: "practice-1", status: "passed",
+            score: 83, completedAt: Date(timeIntervalSince1970: 1_730_000_000))
         try store.put(attempt, at: "users/u1/examAttempts/\(attempt.attemptId)")
         for await paths in changes {
             print("changed:", paths.map(\.description))

@@ -51,7 +51,8 @@ package struct AssetObjects: Sendable {
     /// The size in bytes of the object `oid`, or nil when the folder lacks it.
     package func size(of oid: String) -> Int64? {
         guard let path = existingPath(of: oid),
-              case .success(let status) = Syscalls.status(of: path, followingLinks: false) else { return nil }
+            case .success(let status) = Syscalls.status(of: path, followingLinks: false)
+        else { return nil }
         return Int64(status.size)
     }
 
@@ -77,7 +78,9 @@ package struct AssetObjects: Sendable {
     /// When `expected` names the oid, bytes with another hash are refused and dropped.
     /// `isNew`: the folder did not hold the object before.
     @discardableResult
-    package func add(copying source: String, limit: Int64? = nil, expected: String? = nil) throws(CairnError) -> (reference: AssetReference, isNew: Bool) {
+    package func add(copying source: String, limit: Int64? = nil, expected: String? = nil) throws(CairnError) -> (
+        reference: AssetReference, isNew: Bool
+    ) {
         try FileSystem.makeFolders(folder)
         let temporary = folder + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-\(UInt64.random(in: 0...UInt64.max))"
         let (oid, size): (String, Int64)
@@ -127,7 +130,8 @@ package struct AssetObjects: Sendable {
             throw CairnError(.invalidInput, "\(source) is not a regular file; an asset is a file")
         }
         if let limit, Int64(status.size) > limit {
-            throw CairnError(.invalidInput, "\(source) is \(status.size) bytes; this asset field takes at most \(limit) bytes — nothing was written")
+            throw CairnError(
+                .invalidInput, "\(source) is \(status.size) bytes; this asset field takes at most \(limit) bytes — nothing was written")
         }
         let output = try FileSystem.check(Syscalls.open(target, .replacing), "create", target)
         var closed = false
@@ -140,7 +144,10 @@ package struct AssetObjects: Sendable {
             if count == 0 { break }
             size += Int64(count)
             if let limit, size > limit {
-                throw CairnError(.invalidInput, "\(source) grew past \(limit) bytes while it was read; this asset field takes at most \(limit) bytes — nothing was written")
+                throw CairnError(
+                    .invalidInput,
+                    "\(source) grew past \(limit) bytes while it was read; this asset field takes at most \(limit) bytes — nothing was written"
+                )
             }
             let written = buffer.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Result<Void, Syscalls.Errno> in
                 let chunk = UnsafeRawBufferPointer(rebasing: bytes[..<count])

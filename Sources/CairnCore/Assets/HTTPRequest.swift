@@ -23,8 +23,10 @@ package struct HTTPRequest {
     /// timeout, 300 s, stays).
     package var timeout: Double
 
-    package init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
-                 uploading: String? = nil, timeout: Double) {
+    package init(
+        method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+        uploading: String? = nil, timeout: Double
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -60,7 +62,8 @@ package struct HTTPRequest {
         var lines: [String] = []
         var positions: [String: Int] = [:]
         for (name, value) in headers {
-            let forbidden = name.isEmpty || name.unicodeScalars.contains { $0.value <= 32 || $0 == ":" || $0 == ";" || $0.value >= 127 }
+            let forbidden =
+                name.isEmpty || name.unicodeScalars.contains { $0.value <= 32 || $0 == ":" || $0 == ";" || $0.value >= 127 }
                 || value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
             guard !forbidden else {
                 return .failure(Failure(kind: .unavailable, reason: "the header \(String(reflecting: name)) cannot be sent as given"))
@@ -103,12 +106,14 @@ package struct HTTPRequest {
                                 body: body?.baseAddress, body_size: body?.count ?? 0, upload_file: uploading,
                                 timeout_seconds: timeout > 0 && timeout.isFinite ? Int(min(timeout, 86_400 * 365).rounded(.up)) : 0)
                             return withUnsafeMutablePointer(to: &received) { context in
-                                ccurl_perform(&request, { bytes, size, context in
-                                    guard let bytes, let context else { return size }
-                                    context.assumingMemoryBound(to: Collected.self).pointee.bytes
-                                        .append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: size))
-                                    return size
-                                }, context, &status, &reason, reason.count)
+                                ccurl_perform(
+                                    &request,
+                                    { bytes, size, context in
+                                        guard let bytes, let context else { return size }
+                                        context.assumingMemoryBound(to: Collected.self).pointee.bytes
+                                            .append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: size))
+                                        return size
+                                    }, context, &status, &reason, reason.count)
                             }
                         }
                     }

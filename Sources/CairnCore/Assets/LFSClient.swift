@@ -1,4 +1,5 @@
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -49,7 +50,9 @@ struct LFSClient {
         request.body = body.canonicalBytes()
         let (status, answer) = try send(request, what: "the LFS batch request to \(endpoint)")
         guard status != 404 else {
-            throw CairnError(.notFound, "\(endpoint) is not a Git LFS server (HTTP 404): assets need one beside the git remote (or set the store's lfs.url to it)")
+            throw CairnError(
+                .notFound,
+                "\(endpoint) is not a Git LFS server (HTTP 404): assets need one beside the git remote (or set the store's lfs.url to it)")
         }
         guard status == 200 else {
             throw failure(status: status, body: answer, doing: "the LFS batch request to \(endpoint)")
@@ -86,8 +89,10 @@ struct LFSClient {
     }
 
     /// Uploads the file at `file` as `object` to `href`, then asks the server to verify it.
-    func upload(_ file: String, as object: AssetReference, to href: String, headers: [String: String],
-                verify: (href: String, headers: [String: String])?) throws(CairnError) {
+    func upload(
+        _ file: String, as object: AssetReference, to href: String, headers: [String: String],
+        verify: (href: String, headers: [String: String])?
+    ) throws(CairnError) {
         var request = self.request(href, method: "PUT", headers: headers)
         request.headers.append(("Content-Type", "application/octet-stream"))
         request.uploading = file
@@ -121,7 +126,8 @@ struct LFSClient {
     private func request(_ url: String, method: String, headers: [String: String] = [:]) -> HTTPRequest {
         var request = HTTPRequest(method: method, url: url, timeout: timeout)
         if let credentials, let target = URL(string: url), Self.origin(of: target) == URL(string: endpoint).map(Self.origin),
-           !headers.keys.contains(where: { $0.lowercased() == "authorization" }) {
+            !headers.keys.contains(where: { $0.lowercased() == "authorization" })
+        {
             let token = Data("\(credentials.username):\(credentials.password)".utf8).base64EncodedString()
             request.headers.append(("Authorization", "Basic " + token))
         }
@@ -172,7 +178,8 @@ struct LFSClient {
         let said = message.map { ": \($0)" } ?? ""
         switch status {
         case 401, 403:
-            return CairnError(.authentication, "\(endpoint) refused \(what) (HTTP \(status))\(said); check the user name and password of the remote")
+            return CairnError(
+                .authentication, "\(endpoint) refused \(what) (HTTP \(status))\(said); check the user name and password of the remote")
         case 413:
             return CairnError(.refused, "\(endpoint) refused \(what) as too large (HTTP 413)\(said)")
         default:

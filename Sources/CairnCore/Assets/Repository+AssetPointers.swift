@@ -19,7 +19,8 @@ extension Repository {
         var pointers: [String: AssetReference] = [:]
         for file in try files(under: StoreLayout.assetsFolder, inTree: tree) {
             guard let entry = file.entries[0], !entry.isTree,
-                  let reference = AssetReference(pointer: try blobContent(entry.id)) else { continue }
+                let reference = AssetReference(pointer: try blobContent(entry.id))
+            else { continue }
             pointers[file.path] = reference
         }
         return pointers

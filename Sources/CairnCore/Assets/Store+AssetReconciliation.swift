@@ -12,8 +12,10 @@ extension Store {
     /// document. Such a field is cleared (null) and said so in the commit. One commit on top
     /// of `result.head`, which the push sends; nothing when all is in order. The caller holds
     /// the lock.
-    func reconcileAssets(with theirs: ObjectID?, remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
-                         result: inout SyncResult) throws {
+    func reconcileAssets(
+        with theirs: ObjectID?, remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
+        result: inout SyncResult
+    ) throws {
         guard let head = result.head?.objectID, !codec.isEncrypted else { return }
         let set = try schemaSet()
         guard set.hasAssets else { return }
@@ -48,13 +50,18 @@ extension Store {
         for document in documents.sorted() {
             var value = values[document]
             if case .object(var fields)? = value, let kind = set.kind(of: document) {
-                for (field, reference) in kind.assetReferences(in: .object(fields)).sorted(by: { $0.key < $1.key }) where gone.contains(reference.oid) {
+                for (field, reference) in kind.assetReferences(in: .object(fields)).sorted(by: { $0.key < $1.key })
+                where gone.contains(reference.oid) {
                     fields[field] = .null
                     cleared.append((document, field, reference.oid))
                 }
                 if .object(fields) != value {
                     value = .object(fields)
-                    updates.append(.upsert(path: document.fileName, id: try repository.writeBlob(codec.stored(JSONValue.object(fields).canonicalBytes(), at: document.fileName)), mode: 0o100644))
+                    updates.append(
+                        .upsert(
+                            path: document.fileName,
+                            id: try repository.writeBlob(codec.stored(JSONValue.object(fields).canonicalBytes(), at: document.fileName)),
+                            mode: 0o100644))
                 }
             }
             let expected = set.assetPointers(of: value, at: document)
@@ -68,7 +75,8 @@ extension Store {
             }
         }
         guard !updates.isEmpty else { return }
-        var message = cleared.isEmpty
+        var message =
+            cleared.isEmpty
             ? "Sync: asset pointers made again from their documents\n"
             : "Sync: \(cleared.count) asset field\(cleared.count == 1 ? "" : "s") cleared: the asset was deleted on another device and no one holds it\n"
         if !cleared.isEmpty {
@@ -87,8 +95,10 @@ extension Store {
 
     /// Which of `references` the remote's asset server does not have (a definite answer: a
     /// server that cannot be asked is an error, never "gone").
-    func assetsGone(_ references: [AssetReference], from remote: RemoteURL, credentials: Credentials?,
-                    options: SyncOptions) throws -> Set<String> {
+    func assetsGone(
+        _ references: [AssetReference], from remote: RemoteURL, credentials: Credentials?,
+        options: SyncOptions
+    ) throws -> Set<String> {
         switch try assetServer(for: remote, credentials: credentials, timeout: options.networkTimeout) {
         case .folder(let storage):
             return Set(references.map(\.oid).filter { !storage.contains($0) })

@@ -23,9 +23,13 @@ extension Store {
             return .folder(AssetSweep.storage(of: bare))
         case .http:
             let configured = (try? repository.config("lfs.url")).flatMap { $0 }
-            return .lfs(LFSClient(endpoint: LFSClient.endpoint(of: remote, configured: configured), credentials: credentials, timeout: timeout))
+            return .lfs(
+                LFSClient(endpoint: LFSClient.endpoint(of: remote, configured: configured), credentials: credentials, timeout: timeout))
         case .ssh, .git:
-            throw CairnError(.refused, "\(remote) is reached over ssh, and Cairn moves assets over https:// or to a path only; use the remote's https:// URL for a store with assets — nothing was pushed")
+            throw CairnError(
+                .refused,
+                "\(remote) is reached over ssh, and Cairn moves assets over https:// or to a path only; use the remote's https:// URL for a store with assets — nothing was pushed"
+            )
         }
     }
 
@@ -34,8 +38,10 @@ extension Store {
     /// asked about every asset this device holds (the batch API), so an upload cut short is
     /// made again, whole, by the next sync, one already there is not sent twice, and an asset
     /// the server lost comes back from any device that holds it.
-    func uploadAssets(of local: ObjectID, beyond remoteTip: ObjectID?, to remote: RemoteURL, credentials: Credentials?,
-                      options: SyncOptions) throws {
+    func uploadAssets(
+        of local: ObjectID, beyond remoteTip: ObjectID?, to remote: RemoteURL, credentials: Credentials?,
+        options: SyncOptions
+    ) throws {
         let wanted = try assetPointers(inTree: repository.commit(local).treeID)
         guard !wanted.isEmpty else { return }
         let present = try remoteTip.map { try AssetSweep.oids(in: repository, tree: repository.commit($0).treeID) } ?? []
@@ -44,7 +50,10 @@ extension Store {
             guard assetObjects.contains(reference.oid) else {
                 if present.contains(reference.oid) { continue }
                 let document = StoreLayout.assetField(ofPointerFile: pointer)
-                throw CairnError(.notFound, "the asset \(reference.oid) (\(pointer)) is on no device that synced it, and \(remote) does not have it; clear it with cairn asset rm \(document.map { "\($0.document) \($0.field)" } ?? "PATH FIELD") — nothing was pushed")
+                throw CairnError(
+                    .notFound,
+                    "the asset \(reference.oid) (\(pointer)) is on no device that synced it, and \(remote) does not have it; clear it with cairn asset rm \(document.map { "\($0.document) \($0.field)" } ?? "PATH FIELD") — nothing was pushed"
+                )
             }
             sending[reference.oid] = reference
         }
@@ -67,7 +76,10 @@ extension Store {
                     }
                     sent += 1
                 case .failed(let code, let message)?:
-                    throw CairnError(.refused, "\(client.endpoint) refused the upload of asset \(object.oid) (\(code)\(message.isEmpty ? "" : ": " + message)); nothing was pushed")
+                    throw CairnError(
+                        .refused,
+                        "\(client.endpoint) refused the upload of asset \(object.oid) (\(code)\(message.isEmpty ? "" : ": " + message)); nothing was pushed"
+                    )
                 case .present?, nil:
                     continue
                 }
@@ -80,9 +92,11 @@ extension Store {
     /// checked. The caller holds the lock.
     func downloadAsset(_ reference: AssetReference, describedAs what: String) throws(CairnError) {
         guard let remote = try remote() else {
-            throw CairnError(.notFound, "\(what) is not on this device, and the store has no remote to download it from", remedy: .setRemote)
+            throw CairnError(
+                .notFound, "\(what) is not on this device, and the store has no remote to download it from", remedy: .setRemote)
         }
-        let missing = "\(remote) does not have \(what) (\(reference.oid)): the device that added it has not synced it yet, or it was deleted"
+        let missing =
+            "\(remote) does not have \(what) (\(reference.oid)): the device that added it has not synced it yet, or it was deleted"
         let credentials = remote.credentials(fallingBackOn: configuration)
         try translatingErrors("cannot download \(what)") {
             switch try assetServer(for: remote, credentials: credentials, timeout: SyncOptions.standardNetworkTimeout) {
@@ -101,7 +115,8 @@ extension Store {
                 case .failed(404, _)?, .present?, nil:
                     throw CairnError(.notFound, missing)
                 case .failed(let code, let message)?:
-                    throw CairnError(.refused, "\(client.endpoint) refused the download of \(what) (\(code)\(message.isEmpty ? "" : ": " + message))")
+                    throw CairnError(
+                        .refused, "\(client.endpoint) refused the download of \(what) (\(code)\(message.isEmpty ? "" : ": " + message))")
                 }
             }
         }

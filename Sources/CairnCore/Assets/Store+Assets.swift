@@ -21,11 +21,15 @@ extension Store {
     /// document at `path`, and writes the document with the field pointing to it. A file over
     /// the field's size limit is refused before anything is written.
     @discardableResult
-    public func addAsset(file: String, to field: String, of path: DocumentPath, mediaType: String? = nil) throws(CairnError) -> AssetReference {
+    public func addAsset(file: String, to field: String, of path: DocumentPath, mediaType: String? = nil) throws(CairnError)
+        -> AssetReference
+    {
         try checkOwned(path)
         _ = try assetField(field, of: path)
         guard let current = try document(at: path) else {
-            throw CairnError(.notFound, "there is no document at \(path); put it with the asset attached (cairn put \(path) FILE --asset \(field)=ASSET)")
+            throw CairnError(
+                .notFound, "there is no document at \(path); put it with the asset attached (cairn put \(path) FILE --asset \(field)=ASSET)"
+            )
         }
         return try put(current, at: path, attaching: [AssetAttachment(field: field, file: file, mediaType: mediaType)])[0]
     }
@@ -35,7 +39,9 @@ extension Store {
     /// Every file is checked against its field's size limit before anything is written, and
     /// when the write is refused the copies no document points to are not kept.
     @discardableResult
-    public func put(_ value: JSONValue, at path: DocumentPath, attaching attachments: [AssetAttachment]) throws(CairnError) -> [AssetReference] {
+    public func put(_ value: JSONValue, at path: DocumentPath, attaching attachments: [AssetAttachment]) throws(CairnError)
+        -> [AssetReference]
+    {
         try checkOwned(path)
         guard case .object(var fields) = value else {
             throw CairnError(.invalidInput, "a document is a JSON object; \(path) was given a JSON \(value.typeName)")
@@ -45,7 +51,10 @@ extension Store {
             let limit = try assetLimit(of: assetField(attachment.field, of: path))
             let size = try FileSystem.check(Syscalls.status(of: attachment.file, followingLinks: true), "stat", attachment.file).size
             if Int64(size) > limit {
-                throw CairnError(.invalidInput, "\(attachment.file) is \(size) bytes; \(attachment.field) of \(path) takes at most \(limit) bytes (x-cairn.assets maxBytes, else git config \(Self.assetLimitConfigKey)) — nothing was written")
+                throw CairnError(
+                    .invalidInput,
+                    "\(attachment.file) is \(size) bytes; \(attachment.field) of \(path) takes at most \(limit) bytes (x-cairn.assets maxBytes, else git config \(Self.assetLimitConfigKey)) — nothing was written"
+                )
             }
             limits.append(limit)
         }
@@ -116,7 +125,10 @@ extension Store {
         if let local = assetObjects.existingPath(of: reference.oid) { return local }
         let referenced = try translatingErrors("cannot read the store's asset pointers") { try isReferenced(reference.oid) }
         guard referenced || revision == nil else {
-            throw CairnError(.notFound, "the asset in \(field) of \(path)\(at) was deleted: no current document points to it, so its bytes were removed from the server and the devices (history keeps its pointer only)")
+            throw CairnError(
+                .notFound,
+                "the asset in \(field) of \(path)\(at) was deleted: no current document points to it, so its bytes were removed from the server and the devices (history keeps its pointer only)"
+            )
         }
         return try locked("cannot download the asset in \(field) of \(path)") { () throws -> String in
             try downloadAsset(reference, describedAs: "the asset in \(field) of \(path)\(at)")
@@ -149,11 +161,18 @@ extension Store {
         }
         guard let asset = kind.assets[field] else {
             let declared = kind.assets.keys.sorted()
-            throw CairnError(.invalidInput, "\(field) is not an asset field of \(path) (\(kind.file)); "
-                + (declared.isEmpty ? "its schema declares none (\"x-cairn\": {\"assets\": {\"\(field)\": {}}})" : "its asset fields: \(declared.joined(separator: ", "))"))
+            throw CairnError(
+                .invalidInput,
+                "\(field) is not an asset field of \(path) (\(kind.file)); "
+                    + (declared.isEmpty
+                        ? "its schema declares none (\"x-cairn\": {\"assets\": {\"\(field)\": {}}})"
+                        : "its asset fields: \(declared.joined(separator: ", "))"))
         }
         if codec.isEncrypted {
-            throw CairnError(.refused, "the store of user \(uid) is encrypted, and assets are not encrypted yet: their bytes would reach the server in the clear; nothing was written")
+            throw CairnError(
+                .refused,
+                "the store of user \(uid) is encrypted, and assets are not encrypted yet: their bytes would reach the server in the clear; nothing was written"
+            )
         }
         return asset
     }
@@ -166,7 +185,10 @@ extension Store {
         }
         guard let configured else { return Self.standardAssetLimit }
         guard let limit = Int64(configured), limit >= 1 else {
-            throw CairnError(.invalidInput, "\(Self.assetLimitConfigKey) is \(String(reflecting: configured)); set it to a whole number of bytes (git config \(Self.assetLimitConfigKey) 100000000)")
+            throw CairnError(
+                .invalidInput,
+                "\(Self.assetLimitConfigKey) is \(String(reflecting: configured)); set it to a whole number of bytes (git config \(Self.assetLimitConfigKey) 100000000)"
+            )
         }
         return limit
     }
@@ -179,15 +201,24 @@ extension Store {
         let references = kind.assetReferences(in: value)
         guard !references.isEmpty else { return }
         if codec.isEncrypted {
-            throw CairnError(.refused, "the store of user \(uid) is encrypted, and assets are not encrypted yet: \(path) may not point to one; nothing was written")
+            throw CairnError(
+                .refused,
+                "the store of user \(uid) is encrypted, and assets are not encrypted yet: \(path) may not point to one; nothing was written"
+            )
         }
         let current = try document(at: path).map { kind.assetReferences(in: $0) } ?? [:]
         for (field, reference) in references.sorted(by: { $0.key < $1.key }) where current[field]?.oid != reference.oid {
             guard let size = assetObjects.size(of: reference.oid) else {
-                throw CairnError(.invalidInput, "\(path): \(field) points to the asset \(reference.oid), which this store does not hold; add the file with cairn asset add \(path) \(field) FILE — nothing was written")
+                throw CairnError(
+                    .invalidInput,
+                    "\(path): \(field) points to the asset \(reference.oid), which this store does not hold; add the file with cairn asset add \(path) \(field) FILE — nothing was written"
+                )
             }
             if size != reference.size {
-                throw CairnError(.invalidInput, "\(path): \(field) says the asset \(reference.oid) is \(reference.size) bytes, and it is \(size); add the file with cairn asset add \(path) \(field) FILE — nothing was written")
+                throw CairnError(
+                    .invalidInput,
+                    "\(path): \(field) says the asset \(reference.oid) is \(reference.size) bytes, and it is \(size); add the file with cairn asset add \(path) \(field) FILE — nothing was written"
+                )
             }
         }
     }
@@ -206,7 +237,8 @@ extension Store {
         let set = try schemaSet()
         for file in try pendingFiles() {
             guard let path = DocumentPath(fileName: file), let kind = set.kind(of: path), !kind.assets.isEmpty,
-                  let bytes = try FileSystem.read(absolute(file)) else { continue }
+                let bytes = try FileSystem.read(absolute(file))
+            else { continue }
             oids.formUnion(kind.assetReferences(in: try parseStored(bytes, file: file)).values.map(\.oid))
         }
         return oids
@@ -247,7 +279,9 @@ extension Store {
         var changed: [String] = []
         for file in paths {
             guard let path = DocumentPath(fileName: file) else { continue }
-            if set.kind(of: path)?.assets.isEmpty != false, FileSystem.kind(absolute(StoreLayout.assetFolder(of: path))) != .folder { continue }
+            if set.kind(of: path)?.assets.isEmpty != false, FileSystem.kind(absolute(StoreLayout.assetFolder(of: path))) != .folder {
+                continue
+            }
             let document = try FileSystem.read(absolute(file)).map { try parseStored($0, file: file) }
             let expected = set.assetPointers(of: document, at: path)
             let folder = StoreLayout.assetFolder(of: path)
@@ -264,7 +298,10 @@ extension Store {
                 // The asset's own bytes, put there by git-lfs's smudge filter, stay: git's
                 // clean filter makes the same pointer of them.
                 if let present, AssetReference(pointer: present) == nil,
-                   let reference = AssetReference(pointer: bytes), Int64(present.count) == reference.size { continue }
+                    let reference = AssetReference(pointer: bytes), Int64(present.count) == reference.size
+                {
+                    continue
+                }
                 try FileSystem.makeFolders(absolute(folder))
                 try FileSystem.writeAtomically(bytes, to: absolute(pointer))
                 changed.append(pointer)
@@ -278,7 +315,8 @@ extension Store {
     /// the working tree holds it; nil when it holds none.
     func assetPointer(of path: DocumentPath, field: String) throws -> [UInt8]? {
         guard let bytes = try FileSystem.read(absolute(path.fileName)) else { return nil }
-        return try schemaSet().assetPointers(of: parseStored(bytes, file: path.fileName), at: path)[StoreLayout.assetPointerFile(of: path, field: field)]
+        return try schemaSet().assetPointers(of: parseStored(bytes, file: path.fileName), at: path)[
+            StoreLayout.assetPointerFile(of: path, field: field)]
     }
 
     /// The line of `.gitattributes` that hands the asset pointers to Git LFS.
@@ -292,7 +330,8 @@ extension Store {
         let file = absolute(StoreLayout.attributesFile)
         let text = String(decoding: try FileSystem.read(file) ?? [], as: UTF8.self)
         guard !text.split(separator: "\n").contains(where: { $0 == Self.assetAttributes }) else { return }
-        let updated = text + (text.isEmpty || text.hasSuffix("\n") ? "" : "\n")
+        let updated =
+            text + (text.isEmpty || text.hasSuffix("\n") ? "" : "\n")
             + Self.assetAttributesLines
         try FileSystem.writeAtomically(Array(updated.utf8), to: file)
         changed.append(StoreLayout.attributesFile)

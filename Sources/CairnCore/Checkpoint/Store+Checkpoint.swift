@@ -1,7 +1,7 @@
 import CairnMerge
 import Git
-import Logging
 import GitFormat
+import Logging
 
 extension Store {
     /// Commits the documents written since the last checkpoint.
@@ -86,7 +86,8 @@ extension Store {
             // A path that cannot be looked at stops the checkpoint: taken for nothing, its
             // document would be committed as deleted.
             if try FileSystem.existingKind(absolute(path)) == .file, derived != .some(nil),
-               let bytes = try derived ?? FileSystem.read(absolute(path)) {
+                let bytes = try derived ?? FileSystem.read(absolute(path))
+            {
                 let id = try repository.writeBlob(bytes)
                 let entry = try IndexEntry.forFile(atPath: absolute(path), path: path, id: id)
                 try index.stage(entry)
@@ -126,8 +127,9 @@ extension Store {
             author: signature, committer: signature, updating: nil)
         try index.write()
         let summary = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-        try repository.setReference(branchReference, to: commit, expecting: head?.id,
-                                    message: "commit\(head == nil ? " (initial)" : ""): \(summary)")
+        try repository.setReference(
+            branchReference, to: commit, expecting: head?.id,
+            message: "commit\(head == nil ? " (initial)" : ""): \(summary)")
         try journal.clear()
         logger.debug("checkpoint", metadata: ["commit": "\(commit.short)", "documents": "\(changes.count)"])
         return CheckpointResult(id: CheckpointID(commit), changes: changes)
@@ -161,7 +163,10 @@ extension Store {
             }
             guard isStoreFile(path), FileSystem.kind(absolute(path)) != .other else {
                 if !strict { continue }
-                throw CairnError(.invalidInput, "checkpoint --scan: \(path) is not a document of user \(uid) (documents are users/\(uid).json and users/\(uid)/…/ID.json, regular files); move it out of the store or delete it — nothing was committed")
+                throw CairnError(
+                    .invalidInput,
+                    "checkpoint --scan: \(path) is not a document of user \(uid) (documents are users/\(uid).json and users/\(uid)/…/ID.json, regular files); move it out of the store or delete it — nothing was committed"
+                )
             }
             if change.kind != .deleted, let bytes = try FileSystem.read(absolute(path)) {
                 // In an encrypted store a file sealed by the store is opened; one written in
@@ -178,10 +183,15 @@ extension Store {
                 do {
                     value = try JSONParser().parse(json)
                 } catch {
-                    throw CairnError(.invalidInput, "checkpoint --scan: \(path): \(error.description); fix the file — nothing was committed", cause: error)
+                    throw CairnError(
+                        .invalidInput, "checkpoint --scan: \(path): \(error.description); fix the file — nothing was committed",
+                        cause: error)
                 }
                 guard case .object = value else {
-                    throw CairnError(.invalidInput, "checkpoint --scan: \(path) holds a JSON \(value.typeName), and a document is an object; fix the file — nothing was committed")
+                    throw CairnError(
+                        .invalidInput,
+                        "checkpoint --scan: \(path) holds a JSON \(value.typeName), and a document is an object; fix the file — nothing was committed"
+                    )
                 }
                 let stored = try codec.stored(value.canonicalBytes(), at: path)
                 if stored != bytes {

@@ -1,7 +1,7 @@
 import CairnMerge
 import Git
-import Logging
 import GitFormat
+import Logging
 
 extension Store {
     /// Computes again the derived fields of the documents that differ among the commits
@@ -33,7 +33,8 @@ extension Store {
                 updates.append(.upsert(path: correction.path.fileName, id: id, mode: 0o100644))
             }
             let count = corrections.count
-            let message = "Sync: derived fields computed again in \(count) document\(count == 1 ? "" : "s") written without them\n\n"
+            let message =
+                "Sync: derived fields computed again in \(count) document\(count == 1 ? "" : "s") written without them\n\n"
                 + mismatches.map { describedInHistory($0) + "\n" }.joined()
             let signature = signature()
             return try repository.createCommit(
@@ -44,7 +45,8 @@ extension Store {
         result.head = CheckpointID(commit)
         result.corrections += mismatches
         result.changedFiles = Array(Set(result.changedFiles + files)).sorted()
-        logger.debug("derived fields", metadata: ["commit": "\(commit.short)", "documents": "\(corrections.count)", "fields": "\(mismatches.count)"])
+        logger.debug(
+            "derived fields", metadata: ["commit": "\(commit.short)", "documents": "\(corrections.count)", "fields": "\(mismatches.count)"])
     }
 
     /// Computes again the derived fields of every document of the store's first commit
@@ -73,12 +75,14 @@ extension Store {
         var found: [DerivedFieldMismatch] = []
         for path in set.documentsToDerive(after: documents) {
             guard let kind = set.kind(of: path), let bytes = try FileSystem.read(absolute(path.fileName)),
-                  let value = try? parseStored(bytes, file: path.fileName) else { continue }
+                let value = try? parseStored(bytes, file: path.fileName)
+            else { continue }
             let documents = { (count: DocumentCount) in self.documents(of: count, below: path) }
             let mismatches = kind.derivedMismatches(of: value, at: path, documents: documents)
             guard !mismatches.isEmpty else { continue }
             try journal.append([path.fileName])
-            try FileSystem.writeAtomically(codec.stored(kind.filled(value, documents: documents).canonicalBytes(), at: path.fileName), to: absolute(path.fileName))
+            try FileSystem.writeAtomically(
+                codec.stored(kind.filled(value, documents: documents).canonicalBytes(), at: path.fileName), to: absolute(path.fileName))
             found += mismatches
         }
         return found

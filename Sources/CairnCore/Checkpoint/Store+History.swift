@@ -15,7 +15,9 @@ extension Store {
                     let parents = try commit.parentIDs.map { try repository.blobID(at: path.fileName, inCommit: $0) }
                     if parents.contains(blob) { return true }
                     if parents.isEmpty, blob == nil { return true }
-                    let kind: FileChange.Kind = blob == nil ? .deleted
+                    let kind: FileChange.Kind =
+                        blob == nil
+                        ? .deleted
                         : parents.allSatisfy { $0 == nil } ? .added : .modified
                     entries.append(HistoryEntry(checkpoint: Checkpoint(commit), change: kind))
                 } else {

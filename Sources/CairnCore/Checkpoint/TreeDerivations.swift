@@ -49,13 +49,17 @@ struct TreeDerivations {
     /// folders of the counted collections walked (each once, whatever counts share it), each
     /// file read once. A document is a file, as on the device, where a symbolic link is not
     /// one; a file that does not parse is not counted, as on the device.
-    private func countedDocuments(of kind: SchemaSet.Kind, below owner: DocumentPath, in tree: ObjectID) throws -> [DocumentCount: [JSONValue]] {
+    private func countedDocuments(of kind: SchemaSet.Kind, below owner: DocumentPath, in tree: ObjectID) throws -> [DocumentCount:
+        [JSONValue]]
+    {
         let counts = Set(kind.counted.values)
         var found: [DocumentCount: [JSONValue]] = [:]
         for first in Set(counts.map { $0.collection[0] }).sorted() {
             let sharing = counts.filter { $0.collection[0] == first }
             for file in try repository.files(under: owner.folderName + "/" + first, inTree: tree) {
-                guard let path = DocumentPath(fileName: file.path), let entry = file.entries[0], entry.mode & 0o170000 == 0o100000 else { continue }
+                guard let path = DocumentPath(fileName: file.path), let entry = file.entries[0], entry.mode & 0o170000 == 0o100000 else {
+                    continue
+                }
                 let taking = sharing.filter { $0.contains(path, below: owner) }
                 guard !taking.isEmpty else { continue }
                 let bytes = try repository.blobContent(entry.id)

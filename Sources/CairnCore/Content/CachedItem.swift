@@ -23,8 +23,10 @@ public struct CachedItem: Sendable, Hashable {
     /// and were not taken, oldest first (see ``PassedOverVersion``); empty when none did.
     public var passedOver: [PassedOverVersion]
 
-    public init(collection: String, item: String, commit: CheckpointID, version: Int, sizeBytes: Int64,
-                downloadedAt: Int64, expiresAt: Int64, lastAccessedAt: Int64? = nil, passedOver: [PassedOverVersion] = []) {
+    public init(
+        collection: String, item: String, commit: CheckpointID, version: Int, sizeBytes: Int64,
+        downloadedAt: Int64, expiresAt: Int64, lastAccessedAt: Int64? = nil, passedOver: [PassedOverVersion] = []
+    ) {
         self.collection = collection
         self.item = item
         self.commit = commit
@@ -58,9 +60,9 @@ public struct CachedItem: Sendable, Hashable {
     /// Read from the cache's record; nil when a field is missing or wrong.
     init?(_ value: JSONValue) {
         guard case .string(let collection)? = value.field("collection"), case .string(let item)? = value.field("item"),
-              case .string(let hex)? = value.field("commit"), let commit = CheckpointID(hex: hex),
-              case .integer(let version)? = value.field("version"), case .integer(let size)? = value.field("sizeBytes"),
-              case .integer(let downloaded)? = value.field("downloadedAt"), case .integer(let expires)? = value.field("expiresAt")
+            case .string(let hex)? = value.field("commit"), let commit = CheckpointID(hex: hex),
+            case .integer(let version)? = value.field("version"), case .integer(let size)? = value.field("sizeBytes"),
+            case .integer(let downloaded)? = value.field("downloadedAt"), case .integer(let expires)? = value.field("expiresAt")
         else { return nil }
         var accessed: Int64?
         if case .integer(let value)? = value.field("lastAccessedAt") { accessed = value }
@@ -73,7 +75,8 @@ public struct CachedItem: Sendable, Hashable {
                 passedOver.append(version)
             }
         }
-        self.init(collection: collection, item: item, commit: commit, version: Int(clamping: version), sizeBytes: size,
-                  downloadedAt: downloaded, expiresAt: expires, lastAccessedAt: accessed, passedOver: passedOver)
+        self.init(
+            collection: collection, item: item, commit: commit, version: Int(clamping: version), sizeBytes: size,
+            downloadedAt: downloaded, expiresAt: expires, lastAccessedAt: accessed, passedOver: passedOver)
     }
 }

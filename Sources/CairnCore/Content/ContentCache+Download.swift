@@ -1,12 +1,13 @@
 import CairnMerge
+import Git
+import GitFormat
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import GitFormat
-import Logging
 
 extension ContentCache {
     /// Downloads `item` of `collection` for `store`'s user, from the store's content URL
@@ -18,21 +19,31 @@ extension ContentCache {
     /// evictable item is gone, is refused; otherwise the items it needs room from are evicted
     /// (``ContentEviction``). Whatever fails, the cache is left as it was.
     @discardableResult
-    public func download(collection: String, item: String, for store: Store, schemaSet: SchemaSet? = nil,
-                         options: SyncOptions = SyncOptions()) throws(CairnError) -> ContentDownload {
+    public func download(
+        collection: String, item: String, for store: Store, schemaSet: SchemaSet? = nil,
+        options: SyncOptions = SyncOptions()
+    ) throws(CairnError) -> ContentDownload {
         try Self.validate(collection: collection, item: item, then: "nothing was downloaded")
         if let schemaSet, schemaSet.contentCollection != collection {
-            throw CairnError(.invalidInput, "the schema set given does not describe the collection \(collection); name the collection's content set, or none; nothing was downloaded")
+            throw CairnError(
+                .invalidInput,
+                "the schema set given does not describe the collection \(collection); name the collection's content set, or none; nothing was downloaded"
+            )
         }
         let remote = try store.contentRemote(collection: collection, item: item)
-        return try options.presentingCredentials(to: remote, as: store.uid, configuration: store.configuration) { credentials throws(CairnError) in
-            try download(collection: collection, item: item, from: remote, credentials: credentials, for: store, schemaSet: schemaSet, options: options)
+        return try options.presentingCredentials(to: remote, as: store.uid, configuration: store.configuration) {
+            credentials throws(CairnError) in
+            try download(
+                collection: collection, item: item, from: remote, credentials: credentials, for: store, schemaSet: schemaSet,
+                options: options)
         }
     }
 
     /// ``download(collection:item:for:schemaSet:options:)`` from `remote`, presenting `credentials`.
-    private func download(collection: String, item: String, from remote: RemoteURL, credentials: Credentials?, for store: Store,
-                          schemaSet: SchemaSet?, options: SyncOptions) throws(CairnError) -> ContentDownload {
+    private func download(
+        collection: String, item: String, from remote: RemoteURL, credentials: Credentials?, for store: Store,
+        schemaSet: SchemaSet?, options: SyncOptions
+    ) throws(CairnError) -> ContentDownload {
         let key = collection + "/" + item
         let collectionFolder = home.contentFolder + "/" + collection
         return try locked { () throws(CairnError) -> ContentDownload in
@@ -57,12 +68,16 @@ extension ContentCache {
                 }
             }
             let received = try fetch(into: incoming, from: remote, key: key, credentials: credentials, store: store, options: options)
-            let (commit, version, passedOver) = try checkDownload(in: incoming, key: key, collection: collection, item: item,
-                                                                  from: remote, previous: previous?.commit.objectID, schemaSet: schemaSet)
+            let (commit, version, passedOver) = try checkDownload(
+                in: incoming, key: key, collection: collection, item: item,
+                from: remote, previous: previous?.commit.objectID, schemaSet: schemaSet)
             let size = Self.sizeOnDisk(incoming)
             let limits = record.limits
             if size > limits.maxItemBytes {
-                throw CairnError(.refused, "\(key) takes \(Self.shown(size)) on disk, over the limit of \(Self.shown(limits.maxItemBytes)) an item; raise it with cairn content limits --item-size; nothing was downloaded")
+                throw CairnError(
+                    .refused,
+                    "\(key) takes \(Self.shown(size)) on disk, over the limit of \(Self.shown(limits.maxItemBytes)) an item; raise it with cairn content limits --item-size; nothing was downloaded"
+                )
             }
             let time = now()
             let plan: ContentEviction
@@ -70,37 +85,48 @@ extension ContentCache {
             // when something must be evicted.
             let others = record.items.values.filter { $0.key != key }
             let fits = others.count + 1 <= limits.maxItems && others.reduce(size, { $0 + $1.sizeBytes }) <= limits.budgetBytes
-            switch ContentEviction.plan(items: Array(record.items.values), incoming: key, incomingBytes: size, limits: limits,
-                                        protected: fits ? [] : protectedItems(among: record.items.values), now: time) {
+            switch ContentEviction.plan(
+                items: Array(record.items.values), incoming: key, incomingBytes: size, limits: limits,
+                protected: fits ? [] : protectedItems(among: record.items.values), now: time)
+            {
             case .success(let made): plan = made
             case .failure(let shortfall):
-                throw CairnError(.refused, "\(key) (\(Self.shown(size))) cannot fit: \(shortfall.keptItems) item(s) taking \(Self.shown(shortfall.keptBytes)) have responses not yet synced (\(shortfall.protected.joined(separator: ", "))) and the limits are \(Self.shown(limits.budgetBytes)) and \(limits.maxItems) item(s); sync them first, or raise the limits with cairn content limits; nothing was downloaded")
+                throw CairnError(
+                    .refused,
+                    "\(key) (\(Self.shown(size))) cannot fit: \(shortfall.keptItems) item(s) taking \(Self.shown(shortfall.keptBytes)) have responses not yet synced (\(shortfall.protected.joined(separator: ", "))) and the limits are \(Self.shown(limits.budgetBytes)) and \(limits.maxItems) item(s); sync them first, or raise the limits with cairn content limits; nothing was downloaded"
+                )
             }
             kept = true
             // The record first: an interrupted eviction leaves repositories the record no
             // longer names (swept on the next download), never a record naming a missing one.
             for evicted in plan.evicted { record.items[evicted.key] = nil }
-            let held = CachedItem(collection: collection, item: item, commit: CheckpointID(commit), version: version, sizeBytes: size,
-                                  downloadedAt: time, expiresAt: time + limits.expirySeconds,
-                                  lastAccessedAt: previous?.lastAccessedAt,
-                                  passedOver: commit == previous?.commit.objectID ? previous?.passedOver ?? [] : passedOver)
+            let held = CachedItem(
+                collection: collection, item: item, commit: CheckpointID(commit), version: version, sizeBytes: size,
+                downloadedAt: time, expiresAt: time + limits.expirySeconds,
+                lastAccessedAt: previous?.lastAccessedAt,
+                passedOver: commit == previous?.commit.objectID ? previous?.passedOver ?? [] : passedOver)
             try install(incoming, as: final)
             record.items[key] = held
             try write(record)
             for evicted in plan.evicted {
                 try? FileManager.default.removeItem(atPath: home.contentRepository(collection: evicted.collection, item: evicted.item))
             }
-            store.logger.debug("content download", metadata: [
-                "item": "\(key)", "version": "\(version)", "bytes": "\(received.bytes)", "evicted": "\(plan.evicted.count)",
-            ])
-            return ContentDownload(item: held, previous: previous, receivedObjects: received.objects,
-                                   receivedBytes: received.bytes, evicted: plan.evicted)
+            store.logger.debug(
+                "content download",
+                metadata: [
+                    "item": "\(key)", "version": "\(version)", "bytes": "\(received.bytes)", "evicted": "\(plan.evicted.count)",
+                ])
+            return ContentDownload(
+                item: held, previous: previous, receivedObjects: received.objects,
+                receivedBytes: received.bytes, evicted: plan.evicted)
         }
     }
 
     /// Fetches the item's `main` into the repository at `folder`; what it received.
-    private func fetch(into folder: String, from remote: RemoteURL, key: String, credentials: Credentials?, store: Store,
-                       options: SyncOptions) throws(CairnError) -> (objects: Int, bytes: Int) {
+    private func fetch(
+        into folder: String, from remote: RemoteURL, key: String, credentials: Credentials?, store: Store,
+        options: SyncOptions
+    ) throws(CairnError) -> (objects: Int, bytes: Int) {
         if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
             throw Self.missing(key, at: remote)
         }
@@ -119,14 +145,16 @@ extension ContentCache {
                     let made = try Remote(repository: repository, url: ssh?.url ?? remote.connectionURL)
                     connection = made
                     made.timeout = options.networkTimeout
-                    try made.fetch(["+refs/heads/\(Store.branch):refs/heads/\(Store.branch)"], credentials: credentials?.git, ssh: ssh) { step in
+                    try made.fetch(["+refs/heads/\(Store.branch):refs/heads/\(Store.branch)"], credentials: credentials?.git, ssh: ssh) {
+                        step in
                         last = step
                         options.progress?(TransferProgress(step))
                     }
                 } catch {
                     if let error = error as? GitError, Store.meansNoSuchItem(error) { throw Self.missing(key, at: remote, cause: error) }
-                    throw Store.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt,
-                                              doing: "download \(key) from")
+                    throw Store.remoteFailure(
+                        error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt,
+                        doing: "download \(key) from")
                 }
             }
         } catch let error as CairnError where error.code == .notFound {
@@ -141,7 +169,10 @@ extension ContentCache {
 
     /// The one line for an item the server does not have.
     static func missing(_ key: String, at remote: RemoteURL, cause: (any Error)? = nil) -> CairnError {
-        CairnError(.notFound, "there is no item \(key) at \(remote): it was never published or has been deleted; check the name (cairn content ls shows what is downloaded); nothing was downloaded", cause: cause)
+        CairnError(
+            .notFound,
+            "there is no item \(key) at \(remote): it was never published or has been deleted; check the name (cairn content ls shows what is downloaded); nothing was downloaded",
+            cause: cause)
     }
 
     /// What a download takes of the versions it brought (those after `previous`): the newest
@@ -153,33 +184,46 @@ extension ContentCache {
     /// (the first problem of the newest is named), and when `main` no longer holds `previous`
     /// (a rewrite, which a content server refuses). The repository's `main` is set to the
     /// version taken.
-    private func checkDownload(in folder: String, key: String, collection: String, item: String, from remote: RemoteURL,
-                               previous: ObjectID?, schemaSet: SchemaSet?) throws(CairnError) -> (ObjectID, Int, [PassedOverVersion]) {
+    private func checkDownload(
+        in folder: String, key: String, collection: String, item: String, from remote: RemoteURL,
+        previous: ObjectID?, schemaSet: SchemaSet?
+    ) throws(CairnError) -> (ObjectID, Int, [PassedOverVersion]) {
         try translating("cannot check the download of \(key)") { () throws -> (ObjectID, Int, [PassedOverVersion]) in
             let repository = try Repository(openingAt: folder)
             guard let tip = try repository.reference("refs/heads/" + Store.branch) else {
-                throw CairnError(.notFound, "\(key) at \(remote) has no published version yet (its \(Store.branch) is empty); ask its authors to publish it; nothing was downloaded")
+                throw CairnError(
+                    .notFound,
+                    "\(key) at \(remote) has no published version yet (its \(Store.branch) is empty); ask its authors to publish it; nothing was downloaded"
+                )
             }
             if let previous, previous != tip, try !repository.isDescendant(tip, of: previous) {
-                throw CairnError(.corrupt, "\(key) at \(remote) no longer holds the version kept here (\(previous.short)): its history was rewritten, which a content server refuses; nothing was downloaded")
+                throw CairnError(
+                    .corrupt,
+                    "\(key) at \(remote) no longer holds the version kept here (\(previous.short)): its history was rewritten, which a content server refuses; nothing was downloaded"
+                )
             }
-            let versions = try newVersions(in: repository, tip: tip, after: previous, collection: collection, item: item, schemaSet: schemaSet)
+            let versions = try newVersions(
+                in: repository, tip: tip, after: previous, collection: collection, item: item, schemaSet: schemaSet)
             guard let taken = versions.last(where: { $0.problems.isEmpty }) else {
                 guard let newest = versions.last, let (commit, reason) = newest.problems.first else {
                     return (tip, try Self.versionNumber(of: tip, in: repository), [])
                 }
                 let more = newest.problems.count > 1 ? " (and \(newest.problems.count - 1) more)" : ""
-                throw CairnError(.corrupt, "refused \(key) from \(remote): commit \(commit.short): \(reason)\(more); nothing was downloaded")
+                throw CairnError(
+                    .corrupt, "refused \(key) from \(remote): commit \(commit.short): \(reason)\(more); nothing was downloaded")
             }
             var passedOver: [PassedOverVersion] = []
             for version in versions {
                 guard let (_, reason) = version.problems.first else { continue }
-                passedOver.append(PassedOverVersion(version: try Self.versionNumber(of: version.commit, in: repository),
-                                                    commit: CheckpointID(version.commit), reason: reason))
+                passedOver.append(
+                    PassedOverVersion(
+                        version: try Self.versionNumber(of: version.commit, in: repository),
+                        commit: CheckpointID(version.commit), reason: reason))
             }
             if taken.commit != tip {
-                try repository.setReference("refs/heads/" + Store.branch, to: taken.commit, expecting: tip,
-                                            message: "content: the newest version that holds to the rules")
+                try repository.setReference(
+                    "refs/heads/" + Store.branch, to: taken.commit, expecting: tip,
+                    message: "content: the newest version that holds to the rules")
             }
             return (taken.commit, try Self.versionNumber(of: taken.commit, in: repository), passedOver)
         }
@@ -188,8 +232,10 @@ extension ContentCache {
     /// The versions after `previous` (all, without one) along the first parents of `tip`,
     /// oldest first, each with what breaks the rules of content in its tree: the problem and
     /// the version that brought it, by file.
-    private func newVersions(in repository: Repository, tip: ObjectID, after previous: ObjectID?, collection: String, item: String,
-                             schemaSet: SchemaSet?) throws -> [(commit: ObjectID, problems: [(ObjectID, String)])] {
+    private func newVersions(
+        in repository: Repository, tip: ObjectID, after previous: ObjectID?, collection: String, item: String,
+        schemaSet: SchemaSet?
+    ) throws -> [(commit: ObjectID, problems: [(ObjectID, String)])] {
         var chain: [ObjectID] = []
         var cursor: ObjectID? = tip
         while let id = cursor, id != previous {
@@ -207,8 +253,10 @@ extension ContentCache {
             for difference in try repository.differences(among: [tree, next]) {
                 broken[difference.path] = nil
                 guard let entry = difference.entries[1] else { continue }
-                if let problem = try Self.problem(of: difference, entry: entry, in: repository, collection: collection, item: item,
-                                                  schemaSet: schemaSet) {
+                if let problem = try Self.problem(
+                    of: difference, entry: entry, in: repository, collection: collection, item: item,
+                    schemaSet: schemaSet)
+                {
                     broken[difference.path] = (id, problem)
                 }
             }
@@ -222,15 +270,18 @@ extension ContentCache {
 
     /// What is wrong with a file of a content item's tree: out of the item, not a document of
     /// the set, not JSON, refused by its schema; nil when nothing is.
-    private static func problem(of difference: TreeDifference, entry: TreeEntry, in repository: Repository, collection: String,
-                                item: String, schemaSet: SchemaSet?) throws -> String? {
+    private static func problem(
+        of difference: TreeDifference, entry: TreeEntry, in repository: Repository, collection: String,
+        item: String, schemaSet: SchemaSet?
+    ) throws -> String? {
         if let refusal = ContentTree.refusal(of: difference.components, mode: entry.mode, collection: collection, item: item) {
             return refusal.description
         }
         guard let document = DocumentPath(fileName: difference.path) else { return nil }
         let kind = schemaSet?.kind(of: document)
         if let schemaSet, kind == nil {
-            return "\(document) is no kind of document of the collection's schema set; its paths are \(schemaSet.kinds.map { $0.pattern.description }.sorted().joined(separator: ", "))"
+            return
+                "\(document) is no kind of document of the collection's schema set; its paths are \(schemaSet.kinds.map { $0.pattern.description }.sorted().joined(separator: ", "))"
         }
         return PushRules.refusal(of: try repository.blobContent(entry.id), at: document, kind: kind)
     }
@@ -238,7 +289,10 @@ extension ContentCache {
     /// The number of a version: the commits it was made on, itself included.
     private static func versionNumber(of commit: ObjectID, in repository: Repository) throws -> Int {
         var version = 0
-        try repository.walkHistory(from: commit) { _ in version += 1; return true }
+        try repository.walkHistory(from: commit) { _ in
+            version += 1
+            return true
+        }
         return version
     }
 
@@ -303,13 +357,15 @@ extension ContentCache {
     /// A size as people read it, in decimal units as the seed's limits are given (500 MB).
     public static func shown(_ bytes: Int64) -> String {
         if bytes < 1_000 { return "\(bytes) B" }
-        let (unit, scale): (String, Int64) = bytes < 1_000_000 ? ("kB", 1_000) : bytes < 1_000_000_000 ? ("MB", 1_000_000) : ("GB", 1_000_000_000)
+        let (unit, scale): (String, Int64) =
+            bytes < 1_000_000 ? ("kB", 1_000) : bytes < 1_000_000_000 ? ("MB", 1_000_000) : ("GB", 1_000_000_000)
         let tenths = bytes * 10 / scale
         return "\(tenths / 10).\(tenths % 10) \(unit)"
     }
 
     /// Runs `body`, turning what it throws into a `CairnError` (git's failures as damage).
-    func translating<T>(_ what: String, then consequence: String = "nothing was downloaded", _ body: () throws -> T) throws(CairnError) -> T {
+    func translating<T>(_ what: String, then consequence: String = "nothing was downloaded", _ body: () throws -> T) throws(CairnError) -> T
+    {
         do {
             return try body()
         } catch let error as CairnError {

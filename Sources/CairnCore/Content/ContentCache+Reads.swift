@@ -1,11 +1,12 @@
 import CairnMerge
+import Git
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import GitFormat
 
 extension ContentCache {
     /// The content document at `path` (`assessments/a1/questions/q-001`) as the downloaded
@@ -16,9 +17,12 @@ extension ContentCache {
     public func document(at path: DocumentPath) throws(CairnError) -> JSONValue? {
         let (collection, item) = try Self.item(of: path)
         guard let held = try readRecord().items[collection + "/" + item] else {
-            throw CairnError(.notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
+            throw CairnError(
+                .notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
         }
-        let value = try translating("cannot read \(path) from the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again") { () throws -> JSONValue? in
+        let value = try translating(
+            "cannot read \(path) from the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again"
+        ) { () throws -> JSONValue? in
             let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
             guard let blob = try repository.blobID(at: path.fileName, inCommit: held.commit.objectID) else { return nil }
             return try JSONParser().parse(repository.blobContent(blob))
@@ -40,9 +44,12 @@ extension ContentCache {
     public func documents(collection: String, item: String) throws(CairnError) -> [DocumentPath] {
         try Self.validate(collection: collection, item: item, then: "nothing was read")
         guard let held = try readRecord().items[collection + "/" + item] else {
-            throw CairnError(.notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
+            throw CairnError(
+                .notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
         }
-        return try translating("cannot list the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again") { () throws -> [DocumentPath] in
+        return try translating(
+            "cannot list the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again"
+        ) { () throws -> [DocumentPath] in
             let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
             let found = try repository.differences(among: [nil, repository.commit(held.commit.objectID).treeID])
                 .compactMap { DocumentPath(fileName: $0.path) }
@@ -72,7 +79,8 @@ extension ContentCache {
     static func item(of path: DocumentPath) throws(CairnError) -> (collection: String, item: String) {
         let names = path.description.split(separator: "/").map(String.init)
         guard names.count >= 2 else {
-            throw CairnError(.invalidInput, "\(path) names no item: a content document is COLLECTION/ITEM or below it (assessments/a1/questions/q-001)")
+            throw CairnError(
+                .invalidInput, "\(path) names no item: a content document is COLLECTION/ITEM or below it (assessments/a1/questions/q-001)")
         }
         return (names[0], names[1])
     }

@@ -4,8 +4,9 @@ extension ContentCache {
     public func usage() throws(CairnError) -> ContentUsage {
         let record = try readRecord()
         let (pending, unreadable) = pendingDocuments()
-        return ContentUsage(items: record.items.values.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) },
-                            limits: record.limits, pending: pending, unreadableStores: unreadable)
+        return ContentUsage(
+            items: record.items.values.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) },
+            limits: record.limits, pending: pending, unreadableStores: unreadable)
     }
 
     /// Pinned documents not yet pushed, per item key, and the users whose store could not be

@@ -1,10 +1,11 @@
 import CairnMerge
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GitFormat
 
 /// The shared content downloaded on this machine for offline use, kept in the home's
 /// `.content/` folder for all its users: one bare repository per item
@@ -65,13 +66,19 @@ public struct ContentCache: Sendable {
         do {
             value = try JSONParser().parse(bytes)
         } catch {
-            throw CairnError(.corrupt, "the content cache's record \(recordFile) is not JSON (\(error.description)); remove it and download the items again", cause: error)
+            throw CairnError(
+                .corrupt,
+                "the content cache's record \(recordFile) is not JSON (\(error.description)); remove it and download the items again",
+                cause: error)
         }
         var record = Record(limits: ContentLimits(value.field("limits")))
         if case .array(let entries)? = value.field("items") {
             for entry in entries {
                 guard let item = CachedItem(entry) else {
-                    throw CairnError(.corrupt, "the content cache's record \(recordFile) holds an item it cannot read (\(entry.inlineText)); remove it and download the items again")
+                    throw CairnError(
+                        .corrupt,
+                        "the content cache's record \(recordFile) holds an item it cannot read (\(entry.inlineText)); remove it and download the items again"
+                    )
                 }
                 record.items[item.key] = item
             }
@@ -94,7 +101,10 @@ public struct ContentCache: Sendable {
         do {
             return try lock.withLock { () throws -> T in try body() }
         } catch let error as CairnError where error.code == .busy {
-            throw CairnError(.busy, "the content cache \(home.contentFolder) is busy: another process is downloading or removing content; try again when it is done", cause: error)
+            throw CairnError(
+                .busy,
+                "the content cache \(home.contentFolder) is busy: another process is downloading or removing content; try again when it is done",
+                cause: error)
         } catch let error as CairnError {
             throw error
         } catch {

@@ -22,7 +22,8 @@ public enum ContentDecision: String, Sendable, Hashable, CaseIterable {
             guard line.hasPrefix(trailer + ": ") else { return nil }
             let words = line.dropFirst(trailer.count + 2).split(separator: " ")
             guard words.count == 3, let decision = ContentDecision(rawValue: String(words[0])),
-                  let slash = words[1].firstIndex(of: "/") else { return nil }
+                let slash = words[1].firstIndex(of: "/")
+            else { return nil }
             return (decision, String(words[1][..<slash]), String(words[1][words[1].index(after: slash)...]), String(words[2]))
         }
     }

@@ -19,8 +19,10 @@ public struct ContentEviction: Sendable, Hashable {
     /// The plan for a download of `incomingBytes` as `key` (`collection/item`), or the
     /// shortfall when it cannot fit. `items` are those held (the old version of `key` among
     /// them, if any), `protected` the keys of items with progress not yet pushed.
-    public static func plan(items: [CachedItem], incoming key: String, incomingBytes: Int64, limits: ContentLimits,
-                            protected: Set<String>, now: Int64) -> Result<ContentEviction, Shortfall> {
+    public static func plan(
+        items: [CachedItem], incoming key: String, incomingBytes: Int64, limits: ContentLimits,
+        protected: Set<String>, now: Int64
+    ) -> Result<ContentEviction, Shortfall> {
         var staying = items.filter { $0.key != key }
         func fits() -> Bool {
             staying.count + 1 <= limits.maxItems && staying.reduce(incomingBytes) { $0 + $1.sizeBytes } <= limits.budgetBytes
@@ -38,8 +40,10 @@ public struct ContentEviction: Sendable, Hashable {
             staying.removeAll { $0.key == candidate.key }
         }
         guard fits() else {
-            return .failure(Shortfall(keptBytes: staying.reduce(0) { $0 + $1.sizeBytes }, keptItems: staying.count,
-                                      protected: staying.map(\.key).sorted()))
+            return .failure(
+                Shortfall(
+                    keptBytes: staying.reduce(0) { $0 + $1.sizeBytes }, keptItems: staying.count,
+                    protected: staying.map(\.key).sorted()))
         }
         return .success(ContentEviction(evicted: evicted))
     }

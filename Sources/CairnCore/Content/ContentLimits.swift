@@ -12,8 +12,10 @@ public struct ContentLimits: Sendable, Hashable {
     /// How long, in seconds, a download stays fresh; after that it is expired, evicted first.
     public var expirySeconds: Int64
 
-    public init(budgetBytes: Int64 = 500_000_000, maxItems: Int = 50, maxItemBytes: Int64 = 10_000_000,
-                expirySeconds: Int64 = 7 * 86_400) {
+    public init(
+        budgetBytes: Int64 = 500_000_000, maxItems: Int = 50, maxItemBytes: Int64 = 10_000_000,
+        expirySeconds: Int64 = 7 * 86_400
+    ) {
         self.budgetBytes = budgetBytes
         self.maxItems = maxItems
         self.maxItemBytes = maxItemBytes

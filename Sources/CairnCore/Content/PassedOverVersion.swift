@@ -30,7 +30,8 @@ public struct PassedOverVersion: Sendable, Hashable {
     /// Read from the cache's record; nil when a field is missing or wrong.
     init?(_ value: JSONValue) {
         guard case .integer(let version)? = value.field("version"), case .string(let hex)? = value.field("commit"),
-              let commit = CheckpointID(hex: hex), case .string(let reason)? = value.field("reason") else { return nil }
+            let commit = CheckpointID(hex: hex), case .string(let reason)? = value.field("reason")
+        else { return nil }
         self.init(version: Int(clamping: version), commit: commit, reason: reason)
     }
 }

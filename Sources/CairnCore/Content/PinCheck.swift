@@ -31,8 +31,10 @@ public struct PinCheck: Sendable, Hashable {
     /// The documents pinned to this version that the sync would push, sorted.
     public var documents: [DocumentPath]
 
-    public init(collection: String, item: String, pinnedVersion: String, pinnedNumber: Int? = nil, state: State,
-                serverVersion: String? = nil, serverNumber: Int? = nil, submittedAnyway: Bool = false, documents: [DocumentPath]) {
+    public init(
+        collection: String, item: String, pinnedVersion: String, pinnedNumber: Int? = nil, state: State,
+        serverVersion: String? = nil, serverNumber: Int? = nil, submittedAnyway: Bool = false, documents: [DocumentPath]
+    ) {
         self.collection = collection
         self.item = item
         self.pinnedVersion = pinnedVersion
@@ -61,7 +63,8 @@ public struct PinCheck: Sendable, Hashable {
     public var serverText: String {
         switch state {
         case .unchanged: "unchanged"
-        case .updated: "updated to " + Self.versionText(serverVersion ?? "", number: serverNumber) + (submittedAnyway ? ", submitted anyway" : "")
+        case .updated:
+            "updated to " + Self.versionText(serverVersion ?? "", number: serverNumber) + (submittedAnyway ? ", submitted anyway" : "")
         case .deleted: "deleted on the server"
         }
     }

@@ -10,7 +10,10 @@ extension RemoteURL {
     public var contentTemplate: String {
         var base = url
         var suffix = ""
-        if base.hasSuffix(".git") { suffix = ".git"; base.removeLast(4) }
+        if base.hasSuffix(".git") {
+            suffix = ".git"
+            base.removeLast(4)
+        }
         if let slash = base.lastIndex(of: "/") {
             base = String(base[...slash])
         } else if transport == .ssh, let colon = base.firstIndex(of: ":") {
@@ -30,10 +33,15 @@ extension RemoteURL {
     /// space, an accent, `%`, `#` or `?` reach the server as part of the ID, which decodes it
     /// to the item's folder. A path, and the SSH forms whose path goes to the server as it is,
     /// take the ID as it is.
-    public static func contentItem(_ template: String, collection: String, item: String,
-                                   relativeTo folder: String? = nil) throws(CairnError) -> RemoteURL {
+    public static func contentItem(
+        _ template: String, collection: String, item: String,
+        relativeTo folder: String? = nil
+    ) throws(CairnError) -> RemoteURL {
         guard template.contains("{item}") else {
-            throw CairnError(.invalidInput, "invalid content URL \(template): it needs {item} (and usually {collection}), like https://host/git/content/{collection}/{item}.git")
+            throw CairnError(
+                .invalidInput,
+                "invalid content URL \(template): it needs {item} (and usually {collection}), like https://host/git/content/{collection}/{item}.git"
+            )
         }
         let scheme = template.prefix { $0 != ":" }.lowercased()
         let encodes = scheme == "http" || scheme == "https"
@@ -49,7 +57,7 @@ extension RemoteURL {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 bytes.append(byte)
             default:
                 bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]

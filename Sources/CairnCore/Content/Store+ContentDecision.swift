@@ -31,21 +31,32 @@ extension Store {
         return try locked("cannot record the decision for \(name)") { () throws -> CheckpointResult in
             let held = try heldPins().filter { $0.collection == collection && $0.item == item }
             guard !held.isEmpty else {
-                throw CairnError(.notFound, "nothing pinned to \(name) is held: cairn sync holds the documents pinned to content that changed on the server, and names them; nothing was recorded")
+                throw CairnError(
+                    .notFound,
+                    "nothing pinned to \(name) is held: cairn sync holds the documents pinned to content that changed on the server, and names them; nothing was recorded"
+                )
             }
             let versions = held.map(\.pinnedVersion)
             let trailers = versions.map { decision.trailerLine(collection: collection, item: item, version: $0) }.joined(separator: "\n")
-            let shown = versions.map { PinCheck.versionText($0, number: contentVersionNumber(collection: collection, item: item, version: $0)) }
-                .joined(separator: ", ")
+            let shown = versions.map {
+                PinCheck.versionText($0, number: contentVersionNumber(collection: collection, item: item, version: $0))
+            }
+            .joined(separator: ", ")
             if decision == .submitAnyway, held.contains(where: { $0.state == .deleted }) {
-                throw CairnError(.refused, "\(name) was deleted on the server, so the answers to it cannot be submitted; they stay here, flagged (cairn content discard \(collection) \(item) puts them aside, kept in history)")
+                throw CairnError(
+                    .refused,
+                    "\(name) was deleted on the server, so the answers to it cannot be submitted; they stay here, flagged (cairn content discard \(collection) \(item) puts them aside, kept in history)"
+                )
             }
             _ = try commitPending(message: nil)
             let result: CheckpointResult
             switch decision {
             case .submitAnyway:
-                let server = held.compactMap(\.serverVersion).first.map { PinCheck.versionText($0, number: contentVersionNumber(collection: collection, item: item, version: $0)) }
-                result = try commitDecision("""
+                let server = held.compactMap(\.serverVersion).first.map {
+                    PinCheck.versionText($0, number: contentVersionNumber(collection: collection, item: item, version: $0))
+                }
+                result = try commitDecision(
+                    """
                     Content: submit anyway the answers to \(name)
 
                     They answer \(shown)\(server.map { "; the server holds \($0)" } ?? "").
@@ -65,7 +76,9 @@ extension Store {
                 result = committed.id == nil ? try commitDecision(message) : committed
             }
             try recordHeldPins(try heldPins().filter { !($0.collection == collection && $0.item == item) })
-            logger.debug("content decision", metadata: ["decision": "\(decision.rawValue)", "item": "\(name)", "commit": "\(result.id?.short ?? "-")"])
+            logger.debug(
+                "content decision",
+                metadata: ["decision": "\(decision.rawValue)", "item": "\(name)", "commit": "\(result.id?.short ?? "-")"])
             return result
         }
     }
@@ -100,8 +113,9 @@ extension Store {
         }
         let signature = signature()
         let text = try withDeviceTrailers(message)
-        let commit = try repository.createCommit(tree: head.treeID, parents: [head.id], message: text,
-                                                 author: signature, committer: signature, updating: nil)
+        let commit = try repository.createCommit(
+            tree: head.treeID, parents: [head.id], message: text,
+            author: signature, committer: signature, updating: nil)
         let summary = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         try repository.setReference(branchReference, to: commit, expecting: head.id, message: "commit: \(summary)")
         noteWhatCairnLeft()

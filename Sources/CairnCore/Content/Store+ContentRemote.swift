@@ -33,7 +33,9 @@ extension Store {
     /// The remote of `item` of `collection` for this store's user.
     public func contentRemote(collection: String, item: String) throws(CairnError) -> RemoteURL {
         guard let template = try contentTemplate() else {
-            throw CairnError(.notFound, "the store of user \(uid) has neither a remote nor a content URL, so content cannot be reached", remedy: .setRemote)
+            throw CairnError(
+                .notFound, "the store of user \(uid) has neither a remote nor a content URL, so content cannot be reached",
+                remedy: .setRemote)
         }
         return try RemoteURL.contentItem(template, collection: collection, item: item, relativeTo: folder)
     }

@@ -9,8 +9,10 @@ extension Store {
     /// sync (`answers` keeps what the servers said across the sync's rounds). A group whose
     /// version is no longer the server's is held, unless a checkpoint being pushed decided to
     /// submit it anyway; a deleted item is always held.
-    func checkPins(from theirs: ObjectID?, to local: ObjectID, credentials: Credentials?, options: SyncOptions,
-                   answers: inout [String: ObjectID?]) throws -> [PinCheck] {
+    func checkPins(
+        from theirs: ObjectID?, to local: ObjectID, credentials: Credentials?, options: SyncOptions,
+        answers: inout [String: ObjectID?]
+    ) throws -> [PinCheck] {
         let documents = try pinnedDocuments(from: theirs, to: local)
         guard !documents.isEmpty else { return [] }
         var submitted = Set<String>()
@@ -37,16 +39,18 @@ extension Store {
             if let answer = answers[itemKey] {
                 server = answer
             } else {
-                server = try serverContentVersion(collection: first.collection, item: first.item, credentials: credentials, options: options)
+                server = try serverContentVersion(
+                    collection: first.collection, item: first.item, credentials: credentials, options: options)
                 answers[itemKey] = .some(server)
             }
             let state: PinCheck.State = server == nil ? .deleted : server?.hex == version ? .unchanged : .updated
-            checks.append(PinCheck(
-                collection: first.collection, item: first.item, pinnedVersion: version,
-                pinnedNumber: contentVersionNumber(collection: first.collection, item: first.item, version: version),
-                state: state, serverVersion: server?.hex,
-                serverNumber: server.flatMap { contentVersionNumber(collection: first.collection, item: first.item, version: $0.hex) },
-                submittedAnyway: submitted.contains(key), documents: members.map(\.path)))
+            checks.append(
+                PinCheck(
+                    collection: first.collection, item: first.item, pinnedVersion: version,
+                    pinnedNumber: contentVersionNumber(collection: first.collection, item: first.item, version: version),
+                    state: state, serverVersion: server?.hex,
+                    serverNumber: server.flatMap { contentVersionNumber(collection: first.collection, item: first.item, version: $0.hex) },
+                    submittedAnyway: submitted.contains(key), documents: members.map(\.path)))
             logger.debug("pin check", metadata: ["item": "\(itemKey)", "version": "\(version.prefix(7))", "state": "\(state.rawValue)"])
         }
         return checks
@@ -55,8 +59,10 @@ extension Store {
     /// The server's `main` of an item (`git ls-remote` of ``contentRemote(collection:item:)``);
     /// nil when the server has no such item (a missing path, HTTP 404, SSH's "not found") or no
     /// version of it. Network failures are tried again like the sync's own.
-    func serverContentVersion(collection: String, item: String, credentials: Credentials?,
-                              options: SyncOptions) throws -> ObjectID? {
+    func serverContentVersion(
+        collection: String, item: String, credentials: Credentials?,
+        options: SyncOptions
+    ) throws -> ObjectID? {
         let remote = try contentRemote(collection: collection, item: item)
         if remote.transport == .path, FileSystem.kind(remote.url) != .folder { return nil }
         let ssh = try sshAccess(for: remote)
@@ -69,7 +75,8 @@ extension Store {
                 return try made.references(credentials: credentials?.git, ssh: ssh)["refs/heads/" + Self.branch]
             } catch {
                 if let error = error as? GitError, Self.meansNoSuchItem(error) { return nil }
-                throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "ask about")
+                throw Self.remoteFailure(
+                    error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "ask about")
             }
         }
     }

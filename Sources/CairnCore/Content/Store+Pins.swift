@@ -11,9 +11,11 @@ extension Store {
     /// touches the network.
     func pinned(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> JSONValue {
         guard let pin = try schemaSet().kind(of: path)?.pin, case .object(var fields) = value,
-              fields[pin.versionField] == nil, let item = pin.item(of: value) else { return value }
+            fields[pin.versionField] == nil, let item = pin.item(of: value)
+        else { return value }
         if let bytes = try FileSystem.read(absolute(path.fileName)), let old = try? parseStored(bytes, file: path.fileName),
-           pin.item(of: old) == item, case .string(let version)? = old.objectValue?[pin.versionField] {
+            pin.item(of: old) == item, case .string(let version)? = old.objectValue?[pin.versionField]
+        {
             fields[pin.versionField] = .string(version)
         } else if let version = heldContentVersion(collection: pin.collection, item: item) {
             fields[pin.versionField] = .string(version.hex)
@@ -41,9 +43,17 @@ extension Store {
         guard (try? DocumentID.validate(item, in: item)) != nil, let id = ObjectID(hex: version) else { return nil }
         let path = home.contentRepository(collection: collection, item: item)
         guard FileSystem.kind(path) == .folder, let repository = try? Repository(openingAt: path),
-              (try? repository.commit(id)) != nil else { return nil }
+            (try? repository.commit(id)) != nil
+        else { return nil }
         var count = 0
-        guard (try? repository.walkHistory(from: id, { _ in count += 1; return true })) != nil else { return nil }
+        guard
+            (try? repository.walkHistory(
+                from: id,
+                { _ in
+                    count += 1
+                    return true
+                })) != nil
+        else { return nil }
         return count
     }
 
@@ -63,9 +73,13 @@ extension Store {
             var found: [PinnedDocument] = []
             for file in paths.sorted() {
                 guard let path = DocumentPath(fileName: file), let pin = set.kind(of: path)?.pin,
-                      let bytes = try FileSystem.read(absolute(file)) else { continue }
+                    let bytes = try FileSystem.read(absolute(file))
+                else { continue }
                 if let remoteTree, let entry = try repository.entry(at: file, inTree: remoteTree),
-                   try repository.blobContent(entry.id) == bytes { continue }
+                    try repository.blobContent(entry.id) == bytes
+                {
+                    continue
+                }
                 guard let document = try? parseStored(bytes, file: file), let item = pin.item(of: document) else { continue }
                 found.append(PinnedDocument(path: path, collection: pin.collection, item: item, version: pin.version(of: document)))
             }
@@ -83,9 +97,10 @@ extension Store {
         var found: [PinnedDocument] = []
         for difference in try repository.differences(among: [remoteTree, localTree]) {
             guard let entry = difference.entries[1], let path = DocumentPath(fileName: difference.path),
-                  let pin = set.kind(of: path)?.pin,
-                  let document = try? parseStored(repository.blobContent(entry.id), file: difference.path),
-                  let item = pin.item(of: document), let version = pin.version(of: document) else { continue }
+                let pin = set.kind(of: path)?.pin,
+                let document = try? parseStored(repository.blobContent(entry.id), file: difference.path),
+                let item = pin.item(of: document), let version = pin.version(of: document)
+            else { continue }
             found.append(PinnedDocument(path: path, collection: pin.collection, item: item, version: version))
         }
         return found.sorted { $0.path < $1.path }
@@ -94,11 +109,13 @@ extension Store {
     /// The versions the last sync held back, as it recorded them.
     func heldPins() throws(CairnError) -> [PinCheck] {
         guard let bytes = try FileSystem.read(repository.gitdir + StoreLayout.heldPinsFile),
-              case .array(let entries)? = try? JSONParser().parse(bytes) else { return [] }
+            case .array(let entries)? = try? JSONParser().parse(bytes)
+        else { return [] }
         return entries.compactMap { entry in
             guard case .string(let collection)? = entry.field("collection"), case .string(let item)? = entry.field("item"),
-                  case .string(let version)? = entry.field("version"),
-                  case .string(let state)? = entry.field("state"), let state = PinCheck.State(rawValue: state) else { return nil }
+                case .string(let version)? = entry.field("version"),
+                case .string(let state)? = entry.field("state"), let state = PinCheck.State(rawValue: state)
+            else { return nil }
             var server: String?
             if case .string(let value)? = entry.field("server") { server = value }
             return PinCheck(collection: collection, item: item, pinnedVersion: version, state: state, serverVersion: server, documents: [])
@@ -113,12 +130,13 @@ extension Store {
             _ = try FileSystem.removeFile(path)
             return
         }
-        let entries = JSONValue.array(held.map { check in
-            .object([
-                "collection": .string(check.collection), "item": .string(check.item), "version": .string(check.pinnedVersion),
-                "state": .string(check.state.rawValue), "server": check.serverVersion.map(JSONValue.string) ?? .null,
-            ])
-        })
+        let entries = JSONValue.array(
+            held.map { check in
+                .object([
+                    "collection": .string(check.collection), "item": .string(check.item), "version": .string(check.pinnedVersion),
+                    "state": .string(check.state.rawValue), "server": check.serverVersion.map(JSONValue.string) ?? .null,
+                ])
+            })
         try FileSystem.writeAtomically(entries.canonicalBytes(), to: path)
     }
 }

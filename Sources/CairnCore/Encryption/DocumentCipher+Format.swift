@@ -43,30 +43,40 @@ extension DocumentCipher {
     /// A sealed document cut into its header, its key's ID, the path it names and its box
     /// (nonce, ciphertext, tag); refused when it is not one, of another format, or too short
     /// to be one. `shown` names it in messages (its header's path when nil).
-    static func parts(of sealed: [UInt8], at shown: String?) throws(CairnError) -> (header: [UInt8], keyID: StoreKey.ID, path: String, box: [UInt8]) {
+    static func parts(of sealed: [UInt8], at shown: String?) throws(CairnError) -> (
+        header: [UInt8], keyID: StoreKey.ID, path: String, box: [UInt8]
+    ) {
         let name = shown ?? "the blob"
         guard isSealed(sealed) else {
             throw CairnError(
                 .corrupt,
-                "cannot decrypt \(name): it is not encrypted (it does not begin with Cairn's cipher header); an encrypted store holds only documents sealed with its key — restore it from the store's history or its remote")
+                "cannot decrypt \(name): it is not encrypted (it does not begin with Cairn's cipher header); an encrypted store holds only documents sealed with its key — restore it from the store's history or its remote"
+            )
         }
         if sealed.count > magic.count, sealed[magic.count] != formatVersion {
             throw CairnError(
                 .corrupt,
-                "cannot decrypt \(name): it is in cipher format \(sealed[magic.count]), and this version of Cairn reads format \(formatVersion) only; update Cairn")
+                "cannot decrypt \(name): it is in cipher format \(sealed[magic.count]), and this version of Cairn reads format \(formatVersion) only; update Cairn"
+            )
         }
         func cutShort(_ least: Int) -> CairnError {
             CairnError(
                 .corrupt,
-                "cannot decrypt \(name): the encrypted document is cut short (\(sealed.count) bytes, at least \(least) expected); restore it from the store's history or its remote")
+                "cannot decrypt \(name): the encrypted document is cut short (\(sealed.count) bytes, at least \(least) expected); restore it from the store's history or its remote"
+            )
         }
         guard sealed.count >= fixedHeaderByteCount else { throw cutShort(fixedHeaderByteCount + 1 + nonceByteCount + tagByteCount) }
         let pathLength = Int(sealed[fixedHeaderByteCount - 2]) << 8 | Int(sealed[fixedHeaderByteCount - 1])
         let headerByteCount = fixedHeaderByteCount + pathLength
         let least = headerByteCount + nonceByteCount + tagByteCount
-        guard pathLength > 0, sealed.count >= least else { throw cutShort(max(least, fixedHeaderByteCount + 1 + nonceByteCount + tagByteCount)) }
+        guard pathLength > 0, sealed.count >= least else {
+            throw cutShort(max(least, fixedHeaderByteCount + 1 + nonceByteCount + tagByteCount))
+        }
         let header = Array(sealed[..<headerByteCount])
         let path = String(decoding: header[fixedHeaderByteCount...], as: UTF8.self)
-        return (header, StoreKey.ID(headerBytes: header[(magic.count + 1)..<(magic.count + 1 + StoreKey.ID.byteCount)]), path, Array(sealed[headerByteCount...]))
+        return (
+            header, StoreKey.ID(headerBytes: header[(magic.count + 1)..<(magic.count + 1 + StoreKey.ID.byteCount)]), path,
+            Array(sealed[headerByteCount...])
+        )
     }
 }

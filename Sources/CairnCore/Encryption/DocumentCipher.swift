@@ -104,7 +104,8 @@ public struct DocumentCipher: Sendable {
         guard parts.path == path else {
             throw CairnError(
                 .corrupt,
-                "cannot decrypt \(path): it was encrypted for \(parts.path) — a blob moved from another path; restore it from the store's history or its remote")
+                "cannot decrypt \(path): it was encrypted for \(parts.path) — a blob moved from another path; restore it from the store's history or its remote"
+            )
         }
         return try open(parts, at: pathBytes)
     }
@@ -117,7 +118,9 @@ public struct DocumentCipher: Sendable {
         return (parts.path, try open(parts, at: pathBytes))
     }
 
-    private func open(_ parts: (header: [UInt8], keyID: StoreKey.ID, path: String, box: [UInt8]), at pathBytes: [UInt8]) throws(CairnError) -> [UInt8] {
+    private func open(_ parts: (header: [UInt8], keyID: StoreKey.ID, path: String, box: [UInt8]), at pathBytes: [UInt8]) throws(CairnError)
+        -> [UInt8]
+    {
         let path = parts.path
         guard let keys = subkeys[parts.keyID] else {
             let known = keyring.keys.map(\.id.description).joined(separator: ", ")
@@ -148,7 +151,8 @@ public struct DocumentCipher: Sendable {
     private static func unauthentic(_ path: String, keyID: StoreKey.ID) -> CairnError {
         CairnError(
             .corrupt,
-            "cannot decrypt \(path): it fails authentication under key \(keyID) — it was altered, or encrypted for another path; restore it from the store's history or its remote")
+            "cannot decrypt \(path): it fails authentication under key \(keyID) — it was altered, or encrypted for another path; restore it from the store's history or its remote"
+        )
     }
 
     /// The path's bytes, refused when empty or when it holds a 0x00 (which separates the path
@@ -156,10 +160,15 @@ public struct DocumentCipher: Sendable {
     private static func checked(_ path: String) throws(CairnError) -> [UInt8] {
         let bytes = Array(path.utf8)
         guard !bytes.isEmpty, !bytes.contains(0) else {
-            throw CairnError(.invalidInput, "cannot encrypt or decrypt at the path \(path.debugDescription): a document's path is not empty and holds no NUL byte")
+            throw CairnError(
+                .invalidInput,
+                "cannot encrypt or decrypt at the path \(path.debugDescription): a document's path is not empty and holds no NUL byte")
         }
         guard bytes.count <= maxPathByteCount else {
-            throw CairnError(.invalidInput, "cannot encrypt or decrypt at a path of \(bytes.count) bytes: a sealed document's header names paths of at most \(maxPathByteCount) bytes")
+            throw CairnError(
+                .invalidInput,
+                "cannot encrypt or decrypt at a path of \(bytes.count) bytes: a sealed document's header names paths of at most \(maxPathByteCount) bytes"
+            )
         }
         return bytes
     }

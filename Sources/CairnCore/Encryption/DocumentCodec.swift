@@ -38,7 +38,9 @@ public struct DocumentCodec: Sendable {
         do {
             return try JSONParser().parse(bytes)
         } catch {
-            throw CairnError(.corrupt, "\(what ?? file) is not a valid document (\(error.description)); fix the file or restore it from history", cause: error)
+            throw CairnError(
+                .corrupt, "\(what ?? file) is not a valid document (\(error.description)); fix the file or restore it from history",
+                cause: error)
         }
     }
 }

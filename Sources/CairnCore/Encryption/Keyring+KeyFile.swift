@@ -13,7 +13,9 @@ extension Keyring {
             guard status.permissions & 0o077 == 0 else {
                 let mode = String(status.permissions, radix: 8)
                 let padded = String(repeating: "0", count: max(0, 4 - mode.count)) + mode
-                throw CairnError(.invalidInput, "key file \(path) has mode \(padded); a key file must be readable by its owner alone (chmod 600 \(path))")
+                throw CairnError(
+                    .invalidInput, "key file \(path) has mode \(padded); a key file must be readable by its owner alone (chmod 600 \(path))"
+                )
             }
         }
         guard let bytes else {
@@ -38,7 +40,8 @@ extension Keyring {
             keys.append((key, number))
         }
         guard let current = keys.first?.key else {
-            throw CairnError(.invalidInput, "\(source) holds no key; write the store's key on its first line, base64 of \(StoreKey.byteCount) bytes")
+            throw CairnError(
+                .invalidInput, "\(source) holds no key; write the store's key on its first line, base64 of \(StoreKey.byteCount) bytes")
         }
         self.init(current: current, previous: keys.dropFirst().map(\.key))
     }

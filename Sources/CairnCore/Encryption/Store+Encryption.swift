@@ -49,16 +49,20 @@ extension Store {
     /// The codec of the store at `folder`, from its identity file: plain, or sealed with the
     /// keys of `configuration`. An encrypted store opened without a keyring, or with one that
     /// lacks the key its documents are sealed with, is refused before anything is read.
-    static func codec(uid: String, folder: String, repository: Repository, configuration: Configuration) throws(CairnError) -> DocumentCodec {
+    static func codec(uid: String, folder: String, repository: Repository, configuration: Configuration) throws(CairnError) -> DocumentCodec
+    {
         guard Self.identityMarksEncrypted(folder: folder) else { return .plain }
         let recorded = (try? repository.config(keyIDConfigKey)) ?? nil
         guard let keyring = try keyring(configuration: configuration, repository: repository) else {
-            throw CairnError(.authentication, "the store of user \(uid) is encrypted and no key was given", remedy: .giveStoreKey(keyID: recorded ?? "of the store"))
+            throw CairnError(
+                .authentication, "the store of user \(uid) is encrypted and no key was given",
+                remedy: .giveStoreKey(keyID: recorded ?? "of the store"))
         }
         if let recorded, !keyring.keys.contains(where: { $0.id.description == recorded }) {
             let given = keyring.keys.map(\.id.description).joined(separator: ", ")
-            throw CairnError(.authentication, "the store of user \(uid) is encrypted with key \(recorded), which is not among the keys given (\(given))",
-                             remedy: .giveStoreKey(keyID: recorded))
+            throw CairnError(
+                .authentication, "the store of user \(uid) is encrypted with key \(recorded), which is not among the keys given (\(given))",
+                remedy: .giveStoreKey(keyID: recorded))
         }
         return DocumentCodec(cipher: DocumentCipher(keyring: keyring))
     }
@@ -74,7 +78,8 @@ extension Store {
     /// Whether the identity file in the working tree marks the store encrypted.
     static func identityMarksEncrypted(folder: String) -> Bool {
         guard let bytes = try? FileSystem.read(folder + "/" + StoreLayout.identityFile),
-              case .bool(true)? = (try? JSONParser().parse(bytes))?.field("encrypted") else { return false }
+            case .bool(true)? = (try? JSONParser().parse(bytes))?.field("encrypted")
+        else { return false }
         return true
     }
 
@@ -88,14 +93,17 @@ extension Store {
     /// one without the key the tree's documents are sealed with. The caller holds the lock.
     func adoptEncryption(of tree: ObjectID) throws {
         guard let keyring = try Self.keyring(configuration: configuration, repository: repository) else {
-            throw CairnError(.authentication, "the remote holds the encrypted store of user \(uid) and no key was given",
-                             remedy: .giveStoreKey(keyID: try sealingKeyID(in: tree)?.description ?? "of the store"))
+            throw CairnError(
+                .authentication, "the remote holds the encrypted store of user \(uid) and no key was given",
+                remedy: .giveStoreKey(keyID: try sealingKeyID(in: tree)?.description ?? "of the store"))
         }
         let sealing = try sealingKeyID(in: tree) ?? keyring.current.id
         guard keyring.key(withID: sealing) != nil else {
             let given = keyring.keys.map(\.id.description).joined(separator: ", ")
-            throw CairnError(.authentication, "the remote holds the store of user \(uid) encrypted with key \(sealing), which is not among the keys given (\(given))",
-                             remedy: .giveStoreKey(keyID: sealing.description))
+            throw CairnError(
+                .authentication,
+                "the remote holds the store of user \(uid) encrypted with key \(sealing), which is not among the keys given (\(given))",
+                remedy: .giveStoreKey(keyID: sealing.description))
         }
         try repository.setConfig(Self.keyIDConfigKey, to: sealing.description)
         if case .file(let path)? = configuration.keys {

@@ -1,4 +1,5 @@
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -41,10 +42,11 @@ extension Store {
         let prefix = Self.sealedConflictTrailer + ": "
         for line in message.split(separator: "\n") where line.hasPrefix(prefix) {
             guard let data = Data(base64Encoded: String(line.dropFirst(prefix.count))),
-                  let opened = try? cipher.open([UInt8](data)),
-                  opened.path.hasPrefix(".cairn/conflicts/"),
-                  let value = try? JSONParser().parse(opened.document),
-                  let record = ConflictRecord(json: value) else { continue }
+                let opened = try? cipher.open([UInt8](data)),
+                opened.path.hasPrefix(".cairn/conflicts/"),
+                let value = try? JSONParser().parse(opened.document),
+                let record = ConflictRecord(json: value)
+            else { continue }
             records.append(record)
         }
         return records

@@ -30,7 +30,10 @@ extension Store {
             throw CairnError(.invalidInput, "key \(new) seals the store of user \(uid) already; rotate to a new key")
         }
         for key in cipher.keyring.keys where keyring.key(withID: key.id) == nil {
-            throw CairnError(.invalidInput, "the new keyring lacks key \(key.id), which opens part of the history of user \(uid); keep every earlier key in it — nothing was changed")
+            throw CairnError(
+                .invalidInput,
+                "the new keyring lacks key \(key.id), which opens part of the history of user \(uid); keep every earlier key in it — nothing was changed"
+            )
         }
         return try locked("cannot rotate the key of the store of user \(uid)") { () throws -> CheckpointResult in
             try commitPending(message: nil)

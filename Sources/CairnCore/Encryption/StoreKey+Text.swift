@@ -23,10 +23,14 @@ extension StoreKey {
         } else if let base64 = Data(base64Encoded: text) {
             bytes = Array(base64)
         } else {
-            throw CairnError(.invalidInput, "\(source) is not a key: neither base64 nor hex; give the store's key, base64 or hex of \(Self.byteCount) bytes")
+            throw CairnError(
+                .invalidInput,
+                "\(source) is not a key: neither base64 nor hex; give the store's key, base64 or hex of \(Self.byteCount) bytes")
         }
         guard bytes.count == Self.byteCount else {
-            throw CairnError(.invalidInput, "\(source) holds \(bytes.count) bytes, not a key; a store key is \(Self.byteCount) bytes (256 bits), base64 or hex")
+            throw CairnError(
+                .invalidInput,
+                "\(source) holds \(bytes.count) bytes, not a key; a store key is \(Self.byteCount) bytes (256 bits), base64 or hex")
         }
         self = try StoreKey(bytes: bytes)
     }

@@ -23,7 +23,9 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
     public init(bytes: some Sequence<UInt8>) throws(CairnError) {
         let bytes = Array(bytes)
         guard bytes.count == Self.byteCount else {
-            throw CairnError(.invalidInput, "a store key is \(Self.byteCount) bytes (256 bits), not \(bytes.count); give the key the store was made with")
+            throw CairnError(
+                .invalidInput, "a store key is \(Self.byteCount) bytes (256 bits), not \(bytes.count); give the key the store was made with"
+            )
         }
         self.bytes = bytes
         id = ID(of: bytes)

@@ -30,7 +30,8 @@ public struct FirestoreDatabase: Hashable, Sendable, CustomStringConvertible {
     static func parse(name: String) -> (database: FirestoreDatabase, path: String)? {
         let parts = name.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents",
-              let database = FirestoreDatabase(project: String(parts[1]), database: String(parts[3])) else { return nil }
+            let database = FirestoreDatabase(project: String(parts[1]), database: String(parts[3]))
+        else { return nil }
         let path = String(parts[5])
         guard isDocumentPath(path) else { return nil }
         return (database, path)

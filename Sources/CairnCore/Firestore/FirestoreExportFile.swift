@@ -39,7 +39,10 @@ public struct FirestoreExportFile: Sendable {
         do {
             json = try JSONParser(limits: Self.limits).parse(bytes)
         } catch {
-            throw CairnError(.invalidInput, "the file is not JSON (\(error.description)), so not a Firestore export; give the JSON file an export tool wrote — nothing was written", cause: error)
+            throw CairnError(
+                .invalidInput,
+                "the file is not JSON (\(error.description)), so not a Firestore export; give the JSON file an export tool wrote — nothing was written",
+                cause: error)
         }
         switch json {
         case .array(let documents):
@@ -55,7 +58,9 @@ public struct FirestoreExportFile: Sendable {
             try readNode(object[Self.collectionsKey]!, below: "")
             documents.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         default:
-            throw Self.refusal("the file is JSON but not a Firestore export: give {\"documents\": [...]} (Firestore's REST form), a JSON array of such documents, or {\"__collections__\": …} (node-firestore-import-export's form)")
+            throw Self.refusal(
+                "the file is JSON but not a Firestore export: give {\"documents\": [...]} (Firestore's REST form), a JSON array of such documents, or {\"__collections__\": …} (node-firestore-import-export's form)"
+            )
         }
     }
 
@@ -78,7 +83,8 @@ public struct FirestoreExportFile: Sendable {
                 throw refusal("\(number) is named \"\(name)\", which is not a document name (projects/P/databases/D/documents/users/UID/…)")
             }
             if let known = file.database, known != database {
-                throw refusal("\(name) is a document of \(database), and the file's first document is of \(known); export one database at a time")
+                throw refusal(
+                    "\(name) is a document of \(database), and the file's first document is of \(known); export one database at a time")
             }
             file.database = database
             let fields: JSONObject
@@ -87,7 +93,9 @@ public struct FirestoreExportFile: Sendable {
             case .object(let given)?: fields = given
             case let other?: throw refusal("the fields of \(path) are \(other.shortInlineText), not an object of Firestore values")
             }
-            file.documents.append(FirestoreDocument(path: path, fields: try FirestoreValue.fields(rest: fields, database: database, document: path, pointer: "")))
+            file.documents.append(
+                FirestoreDocument(
+                    path: path, fields: try FirestoreValue.fields(rest: fields, database: database, document: path, pointer: "")))
         }
         return file
     }
@@ -100,7 +108,8 @@ public struct FirestoreExportFile: Sendable {
         }
         for (collection, content) in named {
             guard case .object(let ids) = content else {
-                throw Self.refusal("the collection \(collection) at \(place) is \(content.shortInlineText), not an object of documents by ID")
+                throw Self.refusal(
+                    "the collection \(collection) at \(place) is \(content.shortInlineText), not an object of documents by ID")
             }
             for (id, document) in ids {
                 let path = (parent.isEmpty ? "" : parent + "/") + collection + "/" + id
@@ -110,7 +119,8 @@ public struct FirestoreExportFile: Sendable {
                 let below = fields.removeValue(forKey: Self.collectionsKey)
                 // An object holding only collections is the way to them, not a document.
                 if below == nil || !fields.isEmpty {
-                    documents.append(FirestoreDocument(path: path, fields: try FirestoreValue.fields(node: fields, document: path, pointer: "")))
+                    documents.append(
+                        FirestoreDocument(path: path, fields: try FirestoreValue.fields(node: fields, document: path, pointer: "")))
                 }
                 if let below { try readNode(below, below: path) }
             }
@@ -125,7 +135,9 @@ public struct FirestoreExportFile: Sendable {
         case .rest:
             let database = database ?? FirestoreDatabase(project: "-")!
             let values: [JSONValue] = sorted.map { document in
-                .object(["name": .string(database.name(of: document.path)), "fields": FirestoreValue.rest(document.fields, database: database)])
+                .object([
+                    "name": .string(database.name(of: document.path)), "fields": FirestoreValue.rest(document.fields, database: database),
+                ])
             }
             return JSONValue.object(["documents": .array(values)]).canonicalBytes()
         case .node:
@@ -143,16 +155,24 @@ public struct FirestoreExportFile: Sendable {
             let segments = document.segments
             collections[segments[segments.startIndex], default: [:]][segments[segments.startIndex + 1], default: []].append(document)
         }
-        return .object(JSONObject(collections.mapValues { ids in
-            .object(JSONObject(ids.mapValues { entries in
-                var object = JSONObject()
-                if let own = entries.first(where: { $0.segments.count == 2 }), case .object(let fields) = FirestoreValue.node(own.fields) {
-                    object = fields
-                }
-                let below = entries.filter { $0.segments.count > 2 }.map { (segments: $0.segments.dropFirst(2), fields: $0.fields) }
-                if !below.isEmpty { _ = object.updateValue(nodeCollections(below), forKey: collectionsKey) }
-                return .object(object)
-            }))
-        }))
+        return .object(
+            JSONObject(
+                collections.mapValues { ids in
+                    .object(
+                        JSONObject(
+                            ids.mapValues { entries in
+                                var object = JSONObject()
+                                if let own = entries.first(where: { $0.segments.count == 2 }),
+                                    case .object(let fields) = FirestoreValue.node(own.fields)
+                                {
+                                    object = fields
+                                }
+                                let below = entries.filter { $0.segments.count > 2 }.map {
+                                    (segments: $0.segments.dropFirst(2), fields: $0.fields)
+                                }
+                                if !below.isEmpty { _ = object.updateValue(nodeCollections(below), forKey: collectionsKey) }
+                                return .object(object)
+                            }))
+                }))
     }
 }

@@ -27,11 +27,14 @@ struct FirestoreMapping {
 
     /// A document's fields as Firestore values.
     func fields(of value: JSONValue) -> [String: FirestoreValue] {
-        guard case .map(let fields) = firestore(value, at: FirestoreSchemaPlace(root: schema), pointer: "", asDocument: true) else { return [:] }
+        guard case .map(let fields) = firestore(value, at: FirestoreSchemaPlace(root: schema), pointer: "", asDocument: true) else {
+            return [:]
+        }
         return fields
     }
 
-    private func firestore(_ value: JSONValue, at place: FirestoreSchemaPlace, pointer: String, asDocument: Bool = false) -> FirestoreValue {
+    private func firestore(_ value: JSONValue, at place: FirestoreSchemaPlace, pointer: String, asDocument: Bool = false) -> FirestoreValue
+    {
         let type = value.typeName
         let applying = place.applying(to: type)
         if let named = remembered[pointer], let kept = Self.value(value, as: named) { return kept }
@@ -54,12 +57,15 @@ struct FirestoreMapping {
             default: return .string(text)
             }
         case .array(let elements):
-            return .array(elements.enumerated().map { index, element in
-                firestore(element, at: place.element(index, of: applying), pointer: pointer + "/\(index)")
-            })
+            return .array(
+                elements.enumerated().map { index, element in
+                    firestore(element, at: place.element(index, of: applying), pointer: pointer + "/\(index)")
+                })
         case .object(let object):
-            if !asDocument, declared == .geopoint, object.count == 2, let latitude = object["latitude"], let longitude = object["longitude"],
-               let north = latitude.number, let east = longitude.number, FirestoreValue.isPoint(north, east) {
+            if !asDocument, declared == .geopoint, object.count == 2, let latitude = object["latitude"],
+                let longitude = object["longitude"],
+                let north = latitude.number, let east = longitude.number, FirestoreValue.isPoint(north, east)
+            {
                 return .geoPoint(latitude: latitude, longitude: longitude)
             }
             var fields: [String: FirestoreValue] = [:]
@@ -86,7 +92,8 @@ struct FirestoreMapping {
         case ("doubleValue", .integer), ("doubleValue", .double): .double(value)
         case ("geoPointValue", .object(let object)):
             if object.count == 2, let latitude = object["latitude"], let longitude = object["longitude"],
-               let north = latitude.number, let east = longitude.number, FirestoreValue.isPoint(north, east) {
+                let north = latitude.number, let east = longitude.number, FirestoreValue.isPoint(north, east)
+            {
                 .geoPoint(latitude: latitude, longitude: longitude)
             } else {
                 nil
@@ -97,7 +104,9 @@ struct FirestoreMapping {
 
     /// Where an export of `json` (this mapping, remembering nothing) would give another type
     /// than `file` has: each place's pointer and the file's type (REST name), outermost first.
-    static func differences(_ file: FirestoreValue, _ exported: FirestoreValue, at pointer: String = "") -> [(pointer: String, type: String)] {
+    static func differences(_ file: FirestoreValue, _ exported: FirestoreValue, at pointer: String = "") -> [(
+        pointer: String, type: String
+    )] {
         switch (file, exported) {
         case (.map(let left), .map(let right)):
             return left.keys.sorted().flatMap { key in
@@ -115,8 +124,12 @@ struct FirestoreMapping {
         var here = value
         for token in JSONValue.tokens(ofPointer: pointer) {
             switch here {
-            case .map(let fields): guard let next = fields[token] else { return nil }; here = next
-            case .array(let elements): guard let index = Int(token), elements.indices.contains(index) else { return nil }; here = elements[index]
+            case .map(let fields):
+                guard let next = fields[token] else { return nil }
+                here = next
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return nil }
+                here = elements[index]
             default: return nil
             }
         }
@@ -186,7 +199,9 @@ struct FirestoreMapping {
         case .double:
             return number
         case .string(let text):
-            throw refuse("doubleValue \(text) cannot be kept: JSON has no NaN or Infinity; store null or a string there in Firestore, then export again")
+            throw refuse(
+                "doubleValue \(text) cannot be kept: JSON has no NaN or Infinity; store null or a string there in Firestore, then export again"
+            )
         default:
             throw refuse("doubleValue \(number.shortInlineText) is not a number")
         }

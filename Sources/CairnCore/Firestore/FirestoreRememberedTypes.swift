@@ -60,8 +60,10 @@ struct FirestoreRememberedTypes: Equatable {
     }
 
     var json: JSONValue {
-        .object(JSONObject(types.mapValues { pointers in
-            .object(JSONObject(pointers.mapValues { .object(["type": .string($0.type), "value": $0.value]) }))
-        }))
+        .object(
+            JSONObject(
+                types.mapValues { pointers in
+                    .object(JSONObject(pointers.mapValues { .object(["type": .string($0.type), "value": $0.value]) }))
+                }))
     }
 }

@@ -148,7 +148,8 @@ struct FirestoreSchemaPlace {
     static func firestoreType(_ applying: [JSONValue], jsonType type: String) -> FirestoreType? {
         for schema in applying {
             if case .string(let word)? = schema.field(FirestoreType.keyword), let declared = FirestoreType(rawValue: word),
-               declared.jsonTypes.contains(type) {
+                declared.jsonTypes.contains(type)
+            {
                 return declared
             }
         }

@@ -18,16 +18,18 @@ public struct FirestoreTypeNote: Hashable, Sendable, CustomStringConvertible {
     public var value: JSONValue
 
     public var description: String {
-        let declaration = switch type {
-        case "timestampValue": #""format": "date-time" (or "x-firestore": "timestamp")"#
-        case "referenceValue": #""x-firestore": "reference""#
-        case "bytesValue": #""x-firestore": "bytes""#
-        case "geoPointValue": #""x-firestore": "geopoint""#
-        case "integerValue": #""x-firestore": "integer""#
-        case "doubleValue": #""x-firestore": "double""#
-        default: "no date-time format and no \"x-firestore\""
-        }
+        let declaration =
+            switch type {
+            case "timestampValue": #""format": "date-time" (or "x-firestore": "timestamp")"#
+            case "referenceValue": #""x-firestore": "reference""#
+            case "bytesValue": #""x-firestore": "bytes""#
+            case "geoPointValue": #""x-firestore": "geopoint""#
+            case "integerValue": #""x-firestore": "integer""#
+            case "doubleValue": #""x-firestore": "double""#
+            default: "no date-time format and no \"x-firestore\""
+            }
         func article(_ name: String) -> String { (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name }
-        return "\(document) at \(pointer.isEmpty ? "/" : pointer): \(article(type)) where the schema set gives \(article(schemaType)); kept, and this store remembers its type for export-firestore; declare \(declaration) there for every copy to know it"
+        return
+            "\(document) at \(pointer.isEmpty ? "/" : pointer): \(article(type)) where the schema set gives \(article(schemaType)); kept, and this store remembers its type for export-firestore; declare \(declaration) there for every copy to know it"
     }
 }

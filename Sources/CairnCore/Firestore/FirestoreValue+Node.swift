@@ -40,15 +40,19 @@ extension FirestoreValue {
                     return
                 }
                 guard case .object(let parts) = value,
-                      case .integer(let seconds)? = parts["_seconds"] ?? parts["seconds"],
-                      case .integer(let nanoseconds) = parts["_nanoseconds"] ?? parts["nanoseconds"] ?? .integer(0),
-                      parts.count <= 2, let timestamp = FirestoreTimestamp(seconds: seconds, nanoseconds: nanoseconds) else {
-                    throw refuse("a timestamp's value is {\"_seconds\": S, \"_nanoseconds\": N} between the years 1 and 9999, not \(value.shortInlineText)")
+                    case .integer(let seconds)? = parts["_seconds"] ?? parts["seconds"],
+                    case .integer(let nanoseconds) = parts["_nanoseconds"] ?? parts["nanoseconds"] ?? .integer(0),
+                    parts.count <= 2, let timestamp = FirestoreTimestamp(seconds: seconds, nanoseconds: nanoseconds)
+                else {
+                    throw refuse(
+                        "a timestamp's value is {\"_seconds\": S, \"_nanoseconds\": N} between the years 1 and 9999, not \(value.shortInlineText)"
+                    )
                 }
                 self = .timestamp(timestamp.rfc3339)
             case "geopoint":
                 guard case .object(let parts) = value, parts.count == 2,
-                      let latitude = parts["_latitude"] ?? parts["latitude"], let longitude = parts["_longitude"] ?? parts["longitude"] else {
+                    let latitude = parts["_latitude"] ?? parts["latitude"], let longitude = parts["_longitude"] ?? parts["longitude"]
+                else {
                     throw refuse("a geopoint's value is {\"_latitude\": …, \"_longitude\": …}, not \(value.shortInlineText)")
                 }
                 self = try Self.geoPoint(["latitude": latitude, "longitude": longitude], refuse: refuse)
@@ -83,7 +87,10 @@ extension FirestoreValue {
         case .double(let number): number
         case .timestamp(let text):
             if let timestamp = FirestoreTimestamp(rfc3339: text) {
-                .object([Self.nodeTypeKey: .string("timestamp"), "value": .object(["_seconds": .integer(timestamp.seconds), "_nanoseconds": .integer(Int64(timestamp.nanoseconds))])])
+                .object([
+                    Self.nodeTypeKey: .string("timestamp"),
+                    "value": .object(["_seconds": .integer(timestamp.seconds), "_nanoseconds": .integer(Int64(timestamp.nanoseconds))]),
+                ])
             } else {
                 .string(text)
             }

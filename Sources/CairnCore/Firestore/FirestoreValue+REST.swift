@@ -2,7 +2,8 @@ import CairnMerge
 
 extension FirestoreValue {
     /// The names of the REST API's value types, as messages list them.
-    static let restTypeNames = "nullValue, booleanValue, integerValue, doubleValue, timestampValue, stringValue, bytesValue, referenceValue, geoPointValue, arrayValue, mapValue"
+    static let restTypeNames =
+        "nullValue, booleanValue, integerValue, doubleValue, timestampValue, stringValue, bytesValue, referenceValue, geoPointValue, arrayValue, mapValue"
 
     /// Reads a value of Firestore's REST form (`{"integerValue": "83"}`) found at `pointer` of
     /// the document at `document` of `database` (references name documents of that database).
@@ -11,7 +12,8 @@ extension FirestoreValue {
             FirestoreExportFile.refusal("\(document) at \(pointer.isEmpty ? "/" : pointer): \(problem)")
         }
         guard case .object(let object) = json, object.count == 1, let (type, content) = object.first else {
-            throw refuse("a Firestore value is an object with one field naming its type (\(Self.restTypeNames)), not \(json.shortInlineText)")
+            throw refuse(
+                "a Firestore value is an object with one field naming its type (\(Self.restTypeNames)), not \(json.shortInlineText)")
         }
         switch (type, content) {
         case ("nullValue", .null), ("nullValue", .string("NULL_VALUE")):
@@ -24,7 +26,8 @@ extension FirestoreValue {
             guard let number = Int64(text) else {
                 let digits = text.drop { $0 == "-" }
                 if !digits.isEmpty, text.dropFirst(text.hasPrefix("-") ? 1 : 0).allSatisfy({ $0.isASCII && $0.isNumber }) {
-                    throw refuse("integerValue \(text) is outside the 64-bit range Cairn keeps exactly (and Firestore holds); keep it as a string")
+                    throw refuse(
+                        "integerValue \(text) is outside the 64-bit range Cairn keeps exactly (and Firestore holds); keep it as a string")
                 }
                 throw refuse("integerValue \(content.shortInlineText) is not a decimal integer")
             }
@@ -35,7 +38,9 @@ extension FirestoreValue {
             self = .double(content)
         case ("timestampValue", .string(let text)):
             guard FirestoreTimestamp(rfc3339: text) != nil else {
-                throw refuse("timestampValue \(content.shortInlineText) is not an RFC 3339 time between the years 1 and 9999 (like 2026-11-22T08:00:00Z)")
+                throw refuse(
+                    "timestampValue \(content.shortInlineText) is not an RFC 3339 time between the years 1 and 9999 (like 2026-11-22T08:00:00Z)"
+                )
             }
             self = .timestamp(text)
         case ("stringValue", .string(let text)):
@@ -48,14 +53,20 @@ extension FirestoreValue {
                 throw refuse("referenceValue \(content.shortInlineText) is not a document name (projects/P/databases/D/documents/PATH)")
             }
             guard referenced == database else {
-                throw refuse("referenceValue \(name) names a document of \(referenced), and the export is of \(database); Cairn keeps references within one database")
+                throw refuse(
+                    "referenceValue \(name) names a document of \(referenced), and the export is of \(database); Cairn keeps references within one database"
+                )
             }
             self = .reference(path)
         case ("geoPointValue", .object(let point)):
             self = try Self.geoPoint(point, refuse: refuse)
         case ("arrayValue", .object(let array)):
-            guard array.keys.allSatisfy({ $0 == "values" }) else { throw refuse("arrayValue holds \"values\" only, not \(content.shortInlineText)") }
-            guard case .array(let values) = array["values"] ?? .array([]) else { throw refuse("arrayValue.values is an array, not \(array["values"]!.shortInlineText)") }
+            guard array.keys.allSatisfy({ $0 == "values" }) else {
+                throw refuse("arrayValue holds \"values\" only, not \(content.shortInlineText)")
+            }
+            guard case .array(let values) = array["values"] ?? .array([]) else {
+                throw refuse("arrayValue.values is an array, not \(array["values"]!.shortInlineText)")
+            }
             var elements: [FirestoreValue] = []
             elements.reserveCapacity(values.count)
             for (index, value) in values.enumerated() {
@@ -63,11 +74,15 @@ extension FirestoreValue {
             }
             self = .array(elements)
         case ("mapValue", .object(let map)):
-            guard map.keys.allSatisfy({ $0 == "fields" }) else { throw refuse("mapValue holds \"fields\" only, not \(content.shortInlineText)") }
-            guard case .object(let fields) = map["fields"] ?? .object([:]) else { throw refuse("mapValue.fields is an object, not \(map["fields"]!.shortInlineText)") }
+            guard map.keys.allSatisfy({ $0 == "fields" }) else {
+                throw refuse("mapValue holds \"fields\" only, not \(content.shortInlineText)")
+            }
+            guard case .object(let fields) = map["fields"] ?? .object([:]) else {
+                throw refuse("mapValue.fields is an object, not \(map["fields"]!.shortInlineText)")
+            }
             self = .map(try Self.fields(rest: fields, database: database, document: document, pointer: pointer))
         case ("nullValue", _), ("booleanValue", _), ("integerValue", _), ("doubleValue", _), ("timestampValue", _), ("stringValue", _),
-             ("bytesValue", _), ("referenceValue", _), ("geoPointValue", _), ("arrayValue", _), ("mapValue", _):
+            ("bytesValue", _), ("referenceValue", _), ("geoPointValue", _), ("arrayValue", _), ("mapValue", _):
             if type == "doubleValue", case .string(let text) = content {
                 throw refuse("doubleValue \(text) is not a number; a doubleValue is a JSON number, or NaN, Infinity or -Infinity")
             }
@@ -78,11 +93,14 @@ extension FirestoreValue {
     }
 
     /// The fields of a document or a map, in REST form.
-    static func fields(rest fields: JSONObject, database: FirestoreDatabase, document: String, pointer: String) throws(CairnError) -> [String: FirestoreValue] {
+    static func fields(rest fields: JSONObject, database: FirestoreDatabase, document: String, pointer: String) throws(CairnError)
+        -> [String: FirestoreValue]
+    {
         var values: [String: FirestoreValue] = [:]
         values.reserveCapacity(fields.count)
         for (name, value) in fields {
-            values[name] = try FirestoreValue(rest: value, database: database, document: document, pointer: pointer + "/" + MergePolicy.escape(name))
+            values[name] = try FirestoreValue(
+                rest: value, database: database, document: document, pointer: pointer + "/" + MergePolicy.escape(name))
         }
         return values
     }
@@ -96,7 +114,8 @@ extension FirestoreValue {
         let latitude = point["latitude"] ?? .double(0)
         let longitude = point["longitude"] ?? .double(0)
         guard let north = latitude.number, let east = longitude.number, isPoint(north, east) else {
-            throw refuse("geoPointValue \(JSONValue.object(point).shortInlineText) is not a latitude within ±90 and a longitude within ±180")
+            throw refuse(
+                "geoPointValue \(JSONValue.object(point).shortInlineText) is not a latitude within ±90 and a longitude within ±180")
         }
         return .geoPoint(latitude: latitude, longitude: longitude)
     }

@@ -32,21 +32,26 @@ extension Store {
             for document in file.documents {
                 let segments = document.path.split(separator: "/", omittingEmptySubsequences: false)
                 guard segments.first == Substring(StoreLayout.usersFolder) else {
-                    throw FirestoreExportFile.refusal("\(document.path) is outside users/{uid}: a store holds one user's documents, users/\(uid) and below; export only the users collection")
+                    throw FirestoreExportFile.refusal(
+                        "\(document.path) is outside users/{uid}: a store holds one user's documents, users/\(uid) and below; export only the users collection"
+                    )
                 }
                 let path: DocumentPath
                 do throws(PathError) {
                     path = try DocumentPath(document.path)
                 } catch {
-                    throw FirestoreExportFile.refusal("\(error.description) (in the export); rename the document in Firestore, or leave it out of the export")
+                    throw FirestoreExportFile.refusal(
+                        "\(error.description) (in the export); rename the document in Firestore, or leave it out of the export")
                 }
                 guard StoreLayout.isOwned(path, by: uid) else {
                     if skippingOtherUsers {
                         skipped += 1
                         continue
                     }
-                    throw CairnError(.invalidInput, "\(path) is a document of user \(path.segments[1]), and this is the store of \(uid): nothing was written",
-                                     remedy: .skipOtherUsers(uid: path.segments[1]))
+                    throw CairnError(
+                        .invalidInput,
+                        "\(path) is a document of user \(path.segments[1]), and this is the store of \(uid): nothing was written",
+                        remedy: .skipOtherUsers(uid: path.segments[1]))
                 }
                 guard values[path] == nil else {
                     throw FirestoreExportFile.refusal("\(path) is in the export twice; keep one")
@@ -59,13 +64,17 @@ extension Store {
                 // double as an integer: a difference there is none).
                 var exported = FirestoreValue.map(mapping.fields(of: value))
                 if file.shape == .node {
-                    exported = .map(try FirestoreValue.fields(node: FirestoreValue.node(mapping.fields(of: value)).objectValue ?? [:],
-                                                              document: document.path, pointer: ""))
+                    exported = .map(
+                        try FirestoreValue.fields(
+                            node: FirestoreValue.node(mapping.fields(of: value)).objectValue ?? [:],
+                            document: document.path, pointer: ""))
                 }
                 for difference in FirestoreMapping.differences(.map(document.fields), exported) {
                     let schemaType = FirestoreMapping.value(at: difference.pointer, in: exported)?.typeName ?? "nullValue"
                     let kept = value.value(atTokens: JSONValue.tokens(ofPointer: difference.pointer)) ?? .null
-                    notes.append(FirestoreTypeNote(document: path, pointer: difference.pointer, type: difference.type, schemaType: schemaType, value: kept))
+                    notes.append(
+                        FirestoreTypeNote(
+                            document: path, pointer: difference.pointer, type: difference.type, schemaType: schemaType, value: kept))
                 }
             }
             try checkFirestoreIDs(Array(values.keys))
@@ -100,9 +109,11 @@ extension Store {
                 try repository.setConfig(Self.firestoreProjectKey, to: database.project)
                 try repository.setConfig(Self.firestoreDatabaseKey, to: database.database)
             }
-            logger.debug("import-firestore", metadata: ["documents": "\(count)", "skipped": "\(skipped)", "commit": "\(result.id?.short ?? "none")"])
-            return FirestoreImportResult(checkpoint: result.id, documents: order.sorted(), changes: result.changes, skipped: skipped,
-                                         database: file.database, shape: file.shape, notes: notes)
+            logger.debug(
+                "import-firestore", metadata: ["documents": "\(count)", "skipped": "\(skipped)", "commit": "\(result.id?.short ?? "none")"])
+            return FirestoreImportResult(
+                checkpoint: result.id, documents: order.sorted(), changes: result.changes, skipped: skipped,
+                database: file.database, shape: file.shape, notes: notes)
         }
     }
 
@@ -116,7 +127,9 @@ extension Store {
                 let name = path.segments[end - 1]
                 let key = place + "/" + name.lowercased()
                 if let other = seen[key], DocumentID.collide(other, name) {
-                    throw FirestoreExportFile.refusal("the IDs \"\(other)\" and \"\(name)\" in \(place) differ only in case or accents, which a case-insensitive file system makes one file; rename one in Firestore")
+                    throw FirestoreExportFile.refusal(
+                        "the IDs \"\(other)\" and \"\(name)\" in \(place) differ only in case or accents, which a case-insensitive file system makes one file; rename one in Firestore"
+                    )
                 }
                 seen[key] = name
             }
@@ -129,15 +142,18 @@ extension Store {
     /// names its documents in `database`, else the one the last import remembered (a
     /// database ID of `(default)` when only the project is known); the Node tool's form names
     /// none. An encrypted store's documents are exported opened.
-    public func exportFirestore(at revision: String? = nil, shape: FirestoreShape = .rest,
-                                database: FirestoreDatabase? = nil) throws(CairnError) -> FirestoreExport {
+    public func exportFirestore(
+        at revision: String? = nil, shape: FirestoreShape = .rest,
+        database: FirestoreDatabase? = nil
+    ) throws(CairnError) -> FirestoreExport {
         var named = database
         if shape == .rest, named == nil {
             named = try rememberedFirestoreDatabase()
         }
         if shape == .rest, named == nil {
-            throw CairnError(.invalidInput, "a Firestore export names every document in its project, and the store knows none (no import recorded one)",
-                             remedy: .nameFirestoreProject)
+            throw CairnError(
+                .invalidInput, "a Firestore export names every document in its project, and the store knows none (no import recorded one)",
+                remedy: .nameFirestoreProject)
         }
         return try translatingErrors("cannot export to Firestore's form") { () throws -> FirestoreExport in
             let found: [(path: DocumentPath, value: JSONValue)]
@@ -157,8 +173,9 @@ extension Store {
             }
             let remembered = rememberedFirestoreTypes()
             let exported = found.filter { StoreLayout.isOwned($0.path, by: uid) }.map { document in
-                let mapping = FirestoreMapping(document: document.path, schema: set.kind(of: document.path)?.schema.root,
-                                               remembered: remembered.types(of: document.path, as: document.value))
+                let mapping = FirestoreMapping(
+                    document: document.path, schema: set.kind(of: document.path)?.schema.root,
+                    remembered: remembered.types(of: document.path, as: document.value))
                 return FirestoreDocument(path: document.path.description, fields: mapping.fields(of: document.value))
             }
             let file = FirestoreExportFile(shape: shape, database: shape == .rest ? named : nil, documents: exported)
@@ -175,7 +192,8 @@ extension Store {
     public func rememberedFirestoreDatabase() throws(CairnError) -> FirestoreDatabase? {
         do {
             guard let project = try repository.config(Self.firestoreProjectKey) else { return nil }
-            return FirestoreDatabase(project: project, database: try repository.config(Self.firestoreDatabaseKey) ?? FirestoreDatabase.defaultDatabase)
+            return FirestoreDatabase(
+                project: project, database: try repository.config(Self.firestoreDatabaseKey) ?? FirestoreDatabase.defaultDatabase)
         } catch {
             throw CairnError.git(error, doing: "cannot read the store's configuration")
         }

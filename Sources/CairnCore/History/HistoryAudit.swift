@@ -79,13 +79,17 @@ package struct HistoryAudit {
                     }
                 } else {
                     if commit.parentIDs.count >= 2 {
-                        gap("merges of an encrypted store, which only its key merges again (the rules a server holds it to were checked)", id)
+                        gap(
+                            "merges of an encrypted store, which only its key merges again (the rules a server holds it to were checked)",
+                            id)
                     }
                     for refusal in try rules.refusals(updating: "refs/heads/" + Store.branch, from: commit.parentIDs.first, to: id) {
                         // The rules name the commit themselves when the tree is at fault.
                         let prefix = "commit \(id.short): "
-                        findings.append(AuditFinding(commit: CheckpointID(id),
-                                                     message: refusal.hasPrefix(prefix) ? String(refusal.dropFirst(prefix.count)) : refusal))
+                        findings.append(
+                            AuditFinding(
+                                commit: CheckpointID(id),
+                                message: refusal.hasPrefix(prefix) ? String(refusal.dropFirst(prefix.count)) : refusal))
                     }
                 }
             } catch let error as CairnError where error.missingStoreKey != nil {
@@ -103,7 +107,8 @@ package struct HistoryAudit {
             }
             checked(index + 1)
         }
-        return HistoryAuditResult(commits: commits.count, findings: findings,
-                                  gaps: reasons.map { AuditGap(reason: $0, commits: gaps[$0]!) })
+        return HistoryAuditResult(
+            commits: commits.count, findings: findings,
+            gaps: reasons.map { AuditGap(reason: $0, commits: gaps[$0]!) })
     }
 }

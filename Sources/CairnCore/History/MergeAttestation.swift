@@ -47,7 +47,8 @@ package struct MergeAttestation {
             guard !differences.isEmpty else { return nil }
         }
         guard let first = differences.first else {
-            return "the merge of \(ours.short) and \(theirs.short) \(Self.verdict): its tree \(commit.treeID.short) holds the same files as \(expected.short), written otherwise"
+            return
+                "the merge of \(ours.short) and \(theirs.short) \(Self.verdict): its tree \(commit.treeID.short) holds the same files as \(expected.short), written otherwise"
         }
         let name = DocumentPath(fileName: first.path)?.description ?? first.path
         let what = first.entries[0] == nil ? "is there and should not be" : first.entries[1] == nil ? "is missing" : "differs"
@@ -59,7 +60,8 @@ package struct MergeAttestation {
     /// document sealed under two keys: both sealed for its path, opening to the same JSON.
     private func sameDocument(_ difference: TreeDifference) throws -> Bool {
         guard DocumentPath(fileName: difference.path) != nil, let expected = difference.entries[0], let made = difference.entries[1],
-              DocumentCipher.keyID(of: try repository.blobContent(expected.id)) != DocumentCipher.keyID(of: try repository.blobContent(made.id))
+            DocumentCipher.keyID(of: try repository.blobContent(expected.id))
+                != DocumentCipher.keyID(of: try repository.blobContent(made.id))
         else { return false }
         return try codec.json(repository.blobContent(expected.id), at: difference.path)
             == codec.json(repository.blobContent(made.id), at: difference.path)

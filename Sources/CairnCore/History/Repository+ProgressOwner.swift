@@ -21,9 +21,10 @@ extension Repository {
     /// The `uid` of the store's identity file at `HEAD`; nil when there is none.
     var identityUID: String? {
         guard let head = try? reference("HEAD"), let tree = try? commit(head).treeID,
-              let entry = try? entry(at: StoreLayout.identityFile, inTree: tree), !entry.isTree,
-              let bytes = try? blobContent(entry.id), case .string(let uid)? = (try? JSONParser().parse(bytes))?.field("uid"),
-              !uid.isEmpty else { return nil }
+            let entry = try? entry(at: StoreLayout.identityFile, inTree: tree), !entry.isTree,
+            let bytes = try? blobContent(entry.id), case .string(let uid)? = (try? JSONParser().parse(bytes))?.field("uid"),
+            !uid.isEmpty
+        else { return nil }
         return uid
     }
 

@@ -63,8 +63,9 @@ extension Store {
                         }
                     }
                     if !passed {
-                        found[leaf.pointer] = ValueProvenance(pointer: leaf.pointer, value: leaf.value, checkpoint: checkpoint,
-                                                              decision: decisions[leaf.pointer])
+                        found[leaf.pointer] = ValueProvenance(
+                            pointer: leaf.pointer, value: leaf.value, checkpoint: checkpoint,
+                            decision: decisions[leaf.pointer])
                     }
                 }
                 return !waiting.isEmpty

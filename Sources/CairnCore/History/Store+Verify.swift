@@ -27,8 +27,10 @@ extension Store {
     /// commits whose documents it cannot open are named as not judged (``AuditGap``), and so
     /// are its merges when no key is given, which are checked as sealed, as a server checks
     /// them.
-    public static func verifyRepository(at gitdir: String, range: String = "HEAD", keys: Keyring? = nil,
-                                        checked: (Int, Int) -> Void = { _, _ in }) throws(CairnError) -> HistoryAuditResult {
+    public static func verifyRepository(
+        at gitdir: String, range: String = "HEAD", keys: Keyring? = nil,
+        checked: (Int, Int) -> Void = { _, _ in }
+    ) throws(CairnError) -> HistoryAuditResult {
         let repository: Repository
         do {
             repository = try Repository(openingAt: gitdir)
@@ -42,11 +44,12 @@ extension Store {
         var codec: DocumentCodec?
         if let keys {
             let tip = try translatingGitErrors("cannot read \(gitdir)") { try repository.reference("HEAD") }
-            let encrypted = try tip.map { tip throws(CairnError) in
-                try translatingGitErrors("cannot read \(gitdir)") {
-                    try PushRules.audit(repository, uid: uid, codec: nil).marksEncrypted(repository.commit(tip).treeID)
-                }
-            } ?? false
+            let encrypted =
+                try tip.map { tip throws(CairnError) in
+                    try translatingGitErrors("cannot read \(gitdir)") {
+                        try PushRules.audit(repository, uid: uid, codec: nil).marksEncrypted(repository.commit(tip).treeID)
+                    }
+                } ?? false
             codec = encrypted ? DocumentCodec(cipher: DocumentCipher(keyring: keys)) : nil
         }
         return try audit(HistoryAudit(repository: repository, uid: uid, codec: codec), range: range, checked: checked)
@@ -56,8 +59,10 @@ extension Store {
     /// those of the store's own key file), without opening the store: for a device that holds
     /// some of an encrypted store's keys and not the one it is sealed with now (a rotation it
     /// has not been given). What those keys open is judged; the rest is named as not judged.
-    public static func verifyStore(at folder: String, range: String = "HEAD", configuration: Configuration,
-                                   checked: (Int, Int) -> Void = { _, _ in }) throws(CairnError) -> HistoryAuditResult {
+    public static func verifyStore(
+        at folder: String, range: String = "HEAD", configuration: Configuration,
+        checked: (Int, Int) -> Void = { _, _ in }
+    ) throws(CairnError) -> HistoryAuditResult {
         let gitdir = folder + "/.git"
         let keys = try translatingGitErrors("cannot read \(gitdir)") { () throws -> Keyring? in
             try keyring(configuration: configuration, repository: Repository(openingAt: gitdir))

@@ -1,11 +1,12 @@
+import CairnMerge
+import Git
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnMerge
-import Git
-import GitFormat
 
 extension Home {
     /// Restores a user's store from a remote onto this machine: a new store whose history,
@@ -15,8 +16,10 @@ extension Home {
     /// Everything fetched is checked before a file is written (see `StoreTree`); on any
     /// failure the new store's folder is removed, as if nothing happened.
     @discardableResult
-    public func cloneStore(from remote: RemoteURL, uid: String? = nil, options: SyncOptions = SyncOptions(),
-                           mergeDriver: String? = nil) throws(CairnError) -> Store {
+    public func cloneStore(
+        from remote: RemoteURL, uid: String? = nil, options: SyncOptions = SyncOptions(),
+        mergeDriver: String? = nil
+    ) throws(CairnError) -> Store {
         guard let uid = uid ?? remote.impliedUID else {
             throw CairnError(.invalidInput, "cannot tell whose progress \(remote) holds", remedy: .nameUser)
         }
@@ -27,8 +30,9 @@ extension Home {
         }
         try FileSystem.makeFolders(root)
         do {
-            let store = try Store.restore(uid: uid, folder: folder, from: remote, options: options, mergeDriver: mergeDriver,
-                                          configuration: configuration)
+            let store = try Store.restore(
+                uid: uid, folder: folder, from: remote, options: options, mergeDriver: mergeDriver,
+                configuration: configuration)
             let active = try activeUser()
             if active == nil || !users().contains(active!) {
                 try use(uid)
@@ -43,8 +47,10 @@ extension Home {
 
 extension Store {
     /// Makes the store of `uid` at `folder` from what `remote` holds.
-    static func restore(uid: String, folder: String, from remote: RemoteURL, options: SyncOptions,
-                        mergeDriver: String?, configuration: Configuration) throws(CairnError) -> Store {
+    static func restore(
+        uid: String, folder: String, from remote: RemoteURL, options: SyncOptions,
+        mergeDriver: String?, configuration: Configuration
+    ) throws(CairnError) -> Store {
         let repository = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         do {
             try configureRemote(remote, in: repository)
@@ -60,7 +66,8 @@ extension Store {
                 try options.presentingCredentials(to: remote, as: uid, configuration: configuration) { credentials throws(CairnError) in
                     do {
                         try options.retryingNetworkFailures(logger: store.logger) {
-                            try store.fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
+                            try store.fetch(
+                                from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
                         }
                     } catch let error as CairnError {
                         throw error
@@ -70,17 +77,21 @@ extension Store {
                 }
             }
             guard let tip = try repository.reference(remoteBranch) else {
-                throw CairnError(.notFound, "\(remote) holds no progress yet (no \(branch) branch)",
-                                 remedy: .createStoreWithRemote(uid: uid, remote: remote))
+                throw CairnError(
+                    .notFound, "\(remote) holds no progress yet (no \(branch) branch)",
+                    remedy: .createStoreWithRemote(uid: uid, remote: remote))
             }
             _ = try FileSystem.removeFile(folder + "/" + StoreLayout.identityFile)
             try checkCommits(in: repository, from: tip, hiding: [], uid: uid)
             let tree = try repository.commit(tip).treeID
             guard let identity = try repository.entry(at: StoreLayout.identityFile, inTree: tree),
-                  let fields = try? JSONParser().parse(repository.blobContent(identity.id)),
-                  case .string(uid)? = fields.field("uid") else {
-                throw CairnError(.invalidInput, "\(remote) is not the store of user \(uid) (its \(StoreLayout.identityFile) names another user, or none)",
-                                 remedy: .nameRightUser)
+                let fields = try? JSONParser().parse(repository.blobContent(identity.id)),
+                case .string(uid)? = fields.field("uid")
+            else {
+                throw CairnError(
+                    .invalidInput,
+                    "\(remote) is not the store of user \(uid) (its \(StoreLayout.identityFile) names another user, or none)",
+                    remedy: .nameRightUser)
             }
             if fields.field("encrypted") == .bool(true) {
                 try store.adoptEncryption(of: tree)

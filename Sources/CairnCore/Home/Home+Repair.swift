@@ -1,11 +1,12 @@
+import CairnMerge
+import Git
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnMerge
-import Git
-import GitFormat
 
 extension Home {
     /// Restores a damaged store from its remote, keeping what it held that the remote lacks.
@@ -21,8 +22,10 @@ extension Home {
     ///
     /// Not kept: documents deleted since the last sync (a deletion leaves no file to find),
     /// and files that are not valid documents of the user (listed in the result).
-    public func repairStore(_ uid: String? = nil, from explicitRemote: RemoteURL? = nil,
-                            options: SyncOptions = SyncOptions(), mergeDriver: String? = nil) throws(CairnError) -> RepairResult {
+    public func repairStore(
+        _ uid: String? = nil, from explicitRemote: RemoteURL? = nil,
+        options: SyncOptions = SyncOptions(), mergeDriver: String? = nil
+    ) throws(CairnError) -> RepairResult {
         let chosen: String? = if let uid { uid } else { try activeUser() }
         guard let uid = chosen else {
             throw CairnError(.notFound, "no user is active", remedy: .nameStoreToRepair)
@@ -43,21 +46,24 @@ extension Home {
         let work = root + "/.repair-\(uid)-\(Syscalls.processID)"
         if FileSystem.kind(work) != nil { try? FileManager.default.removeItem(atPath: work) }
         do {
-            let repaired = try Store.restore(uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver,
-                                             configuration: configuration)
+            let repaired = try Store.restore(
+                uid: uid, folder: work, from: remote, options: options, mergeDriver: mergeDriver,
+                configuration: configuration)
             // The damaged store's assets come first, so the documents kept can point to them
             // (as far as they can be read: each is checked against its hash; the next sync
             // removes those no document points to).
             repaired.keepAssets(of: folder)
             // Nothing may write to the damaged store while its documents are read.
-            var result = try damaged?.lock.withLock {
-                try repaired.keep(documentsOf: folder, lastSynced: lastSynced)
-            } ?? repaired.keep(documentsOf: folder, lastSynced: lastSynced)
+            var result =
+                try damaged?.lock.withLock {
+                    try repaired.keep(documentsOf: folder, lastSynced: lastSynced)
+                } ?? repaired.keep(documentsOf: folder, lastSynced: lastSynced)
             result.remote = remote
             if !result.kept.isEmpty {
                 let plural = result.kept.count == 1 ? "" : "s"
                 result.checkpoint = try repaired.checkpoint(
-                    message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store").id
+                    message: "Repair: \(result.kept.count) document\(plural) kept from the damaged store"
+                ).id
             }
             // The damaged store is kept whole, out of the way; the repaired one takes its place.
             let aside = root + "/.damaged/\(uid)-\(Self.timestamp())"

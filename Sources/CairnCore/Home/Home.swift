@@ -1,10 +1,11 @@
 import CairnMerge
+import Git
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
 
 /// The folder that holds one store per user (the command line's is `$CAIRN_HOME`, default
 /// `~/.cairn`), and which of them is active (the file `active`).
@@ -26,7 +27,10 @@ public struct Home: Sendable {
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }
-            if part == ".." { _ = parts.popLast(); continue }
+            if part == ".." {
+                _ = parts.popLast()
+                continue
+            }
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
@@ -80,8 +84,10 @@ public struct Home: Sendable {
     ///
     /// With `encrypted`, the store's documents are sealed (``DocumentCipher``) with the
     /// configuration's keyring, which every later opening must give.
-    public func createStore(_ uid: String, schemaSet: SchemaSetFiles? = nil,
-                            mergeDriver: String? = nil, encrypted: Bool = false) throws(CairnError) -> Store {
+    public func createStore(
+        _ uid: String, schemaSet: SchemaSetFiles? = nil,
+        mergeDriver: String? = nil, encrypted: Bool = false
+    ) throws(CairnError) -> Store {
         try Self.validate(uid: uid)
         if let schemaSet {
             _ = try SchemaSet(readingProgress: schemaSet, then: "nothing was created")
@@ -91,8 +97,9 @@ public struct Home: Sendable {
             throw CairnError(.alreadyExists, "a store for user \(uid) already exists at \(folder)")
         }
         try FileSystem.makeFolders(root)
-        let store = try Store.create(uid: uid, folder: folder, schemaSet: schemaSet, mergeDriver: mergeDriver,
-                                     encrypted: encrypted, configuration: configuration)
+        let store = try Store.create(
+            uid: uid, folder: folder, schemaSet: schemaSet, mergeDriver: mergeDriver,
+            encrypted: encrypted, configuration: configuration)
         let active = try activeUser()
         if active == nil || !users().contains(active!) {
             try use(uid)
@@ -110,7 +117,10 @@ public struct Home: Sendable {
             let pending = try store.status().pending.count
             let unpushed = try store.unpushed()?.ahead
             if pending > 0 || (unpushed ?? 1) > 0 {
-                throw CairnError(.invalidInput, "the store of \(uid) holds progress found nowhere else (\(pending) pending write(s), \(unpushed.map { "\($0) unpushed checkpoint(s)" } ?? "no remote")); import or sync it first, or delete with force")
+                throw CairnError(
+                    .invalidInput,
+                    "the store of \(uid) holds progress found nowhere else (\(pending) pending write(s), \(unpushed.map { "\($0) unpushed checkpoint(s)" } ?? "no remote")); import or sync it first, or delete with force"
+                )
             }
         }
         do {

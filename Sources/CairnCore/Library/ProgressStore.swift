@@ -1,11 +1,12 @@
 import CairnMerge
+import Dispatch
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
-import Logging
 
 /// A user's progress, for an app: documents by path (raw JSON or any `Codable` type),
 /// checkpoints on the schedule the schema set declares, sync, and a stream of the documents

@@ -1,9 +1,10 @@
+import Dispatch
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 
 /// The machine's clock: actions run on a global dispatch queue.
 public struct SystemClock: CheckpointClock {

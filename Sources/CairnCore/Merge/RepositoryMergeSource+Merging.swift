@@ -76,8 +76,10 @@ extension RepositoryMergeSource {
     var writesFromBytesAlone: Bool { true }
 
     /// One document: its versions read from `source`, then merged.
-    private static func merge<Merged>(_ document: (path: DocumentPath, versions: [ObjectID?]), in source: RepositoryMergeSource,
-                                      _ merge: (DocumentPath, [JSONValue?]) -> Merged) throws -> Merged {
+    private static func merge<Merged>(
+        _ document: (path: DocumentPath, versions: [ObjectID?]), in source: RepositoryMergeSource,
+        _ merge: (DocumentPath, [JSONValue?]) -> Merged
+    ) throws -> Merged {
         let values = try document.versions.map { version in try version.map { try source.document(in: $0, at: document.path) } }
         return merge(document.path, values)
     }

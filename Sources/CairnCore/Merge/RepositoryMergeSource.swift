@@ -26,8 +26,9 @@ struct RepositoryMergeSource: MergeSource {
     func differences(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws -> [MergeDifference<ObjectID>] {
         func present(_ tree: ObjectID) -> ObjectID? { tree == ObjectID.emptyTree ? nil : tree }
         return try repository.differences(among: [present(base), present(ours), present(theirs)]).map { difference in
-            MergeDifference(path: difference.path, base: Self.entry(difference.entries[0]),
-                            ours: Self.entry(difference.entries[1]), theirs: Self.entry(difference.entries[2]))
+            MergeDifference(
+                path: difference.path, base: Self.entry(difference.entries[0]),
+                ours: Self.entry(difference.entries[1]), theirs: Self.entry(difference.entries[2]))
         }
     }
 
@@ -40,7 +41,10 @@ struct RepositoryMergeSource: MergeSource {
         do {
             return try JSONParser().parse(bytes)
         } catch {
-            throw CairnError(.corrupt, "\(path) in history is not a valid document (\(error.description)); the store or the remote holds data Cairn did not write", cause: error)
+            throw CairnError(
+                .corrupt,
+                "\(path) in history is not a valid document (\(error.description)); the store or the remote holds data Cairn did not write",
+                cause: error)
         }
     }
 
@@ -65,12 +69,15 @@ struct RepositoryMergeSource: MergeSource {
     /// The new tree; the objects waiting for the pack are written first, as what follows
     /// reads the tree.
     func applying(_ updates: [MergeUpdate<ObjectID>], to tree: ObjectID) throws -> ObjectID {
-        let updated = try repository.updateTree(tree, with: updates.map { update in
-            switch update {
-            case .upsert(let path, let entry): TreeUpdate.upsert(path: path, id: entry.blob, mode: entry.mode)
-            case .remove(let path): TreeUpdate.remove(path: path)
+        let updated = try repository.updateTree(
+            tree,
+            with: updates.map { update in
+                switch update {
+                case .upsert(let path, let entry): TreeUpdate.upsert(path: path, id: entry.blob, mode: entry.mode)
+                case .remove(let path): TreeUpdate.remove(path: path)
+                }
             }
-        }).id
+        ).id
         try repository.writePendingObjects()
         return updated
     }

@@ -27,7 +27,8 @@ extension Store {
         let prefix = conflictTrailer + ": "
         return message.split(separator: "\n").compactMap { line in
             guard line.hasPrefix(prefix),
-                  let value = try? JSONParser().parse(Array(line.dropFirst(prefix.count).utf8)) else { return nil }
+                let value = try? JSONParser().parse(Array(line.dropFirst(prefix.count).utf8))
+            else { return nil }
             return ConflictRecord(json: value)
         }
     }

@@ -1,11 +1,12 @@
+import CairnMerge
+import Git
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnMerge
-import Git
-import GitFormat
 
 extension Store {
     /// Merges `theirs` into `head` and writes the merge commit (no branch moves yet).
@@ -45,7 +46,8 @@ extension Store {
         let count = outcome.conflicts.count
         var text = "Sync: merged \(incoming) checkpoint\(incoming == 1 ? "" : "s") from the remote"
         if outcome.mergedDocuments > 0 {
-            text += " (\(outcome.mergedDocuments) document\(outcome.mergedDocuments == 1 ? "" : "s") changed on both sides, \(count) conflict\(count == 1 ? "" : "s") decided)"
+            text +=
+                " (\(outcome.mergedDocuments) document\(outcome.mergedDocuments == 1 ? "" : "s") changed on both sides, \(count) conflict\(count == 1 ? "" : "s") decided)"
         }
         text += "\n"
         guard count > 0 else { return text }

@@ -5,7 +5,8 @@ extension Store {
     /// drivers at the top of the working tree).
     public static func open(folder: String, configuration: Configuration = .standard) throws(CairnError) -> Store {
         guard let bytes = try FileSystem.read(folder + "/" + StoreLayout.identityFile),
-              case .string(let uid)? = (try? JSONParser().parse(bytes))?.field("uid") else {
+            case .string(let uid)? = (try? JSONParser().parse(bytes))?.field("uid")
+        else {
             throw CairnError(.notFound, "\(folder) is not a Cairn store (it has no readable \(StoreLayout.identityFile))")
         }
         return try Store(uid: uid, folder: folder, configuration: configuration)
@@ -27,12 +28,15 @@ extension Store {
             do {
                 json = try codec.json(bytes, at: path)
             } catch {
-                throw CairnError(error.code, "cannot merge \(path): the \(role) version: \(error.message)", remedy: error.remedy, cause: error)
+                throw CairnError(
+                    error.code, "cannot merge \(path): the \(role) version: \(error.message)", remedy: error.remedy, cause: error)
             }
             do {
                 return try JSONParser().parse(json)
             } catch {
-                throw CairnError(.invalidInput, "cannot merge \(path): the \(role) version is not valid JSON (\(error.description)); resolve it by hand", cause: error)
+                throw CairnError(
+                    .invalidInput, "cannot merge \(path): the \(role) version is not valid JSON (\(error.description)); resolve it by hand",
+                    cause: error)
             }
         }
         let outcome = try schemaSet().merge(

@@ -38,8 +38,10 @@ struct StoreMerge {
         let bases = try repository.mergeBases(ours, theirs)
         guard var current = bases.first else { return ObjectID.emptyTree }
         for next in bases.dropFirst() {
-            let tree = try merge(base: baseTree(current, next), ours: repository.commit(current).treeID,
-                                 theirs: repository.commit(next).treeID).tree
+            let tree = try merge(
+                base: baseTree(current, next), ours: repository.commit(current).treeID,
+                theirs: repository.commit(next).treeID
+            ).tree
             // A commit nothing points to, so that the next base's merge bases can be found.
             let fixed = Signature(name: "Cairn", email: "merge-base@cairn.invalid", time: 0)
             current = try repository.createCommit(
@@ -54,8 +56,9 @@ struct StoreMerge {
     func merge(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws -> Outcome {
         try repository.packingWrites {
             let aligned = try alignedVersions(base: base, ours: ours, theirs: theirs)
-            let merge = TreeMerge(source: RepositoryMergeSource(repository: repository, codec: codec), schemaSet: aligned.schemaSet,
-                                  context: context)
+            let merge = TreeMerge(
+                source: RepositoryMergeSource(repository: repository, codec: codec), schemaSet: aligned.schemaSet,
+                context: context)
             return try merge.merge(base: aligned.base, ours: aligned.ours, theirs: aligned.theirs)
         }
     }
@@ -65,7 +68,8 @@ struct StoreMerge {
     /// else migrated to the newest set — of the trees at the top version, the one whose schema
     /// files sort last, so that both directions of a merge pick the same.
     private func alignedVersions(base: ObjectID, ours: ObjectID, theirs: ObjectID) throws
-        -> (base: ObjectID, ours: ObjectID, theirs: ObjectID, schemaSet: SchemaSet) {
+        -> (base: ObjectID, ours: ObjectID, theirs: ObjectID, schemaSet: SchemaSet)
+    {
         let reader = StoreTreeReader(repository: repository, codec: codec)
         let trees = [base, ours, theirs]
         let versions = try trees.map { $0 == ObjectID.emptyTree ? 0 : try reader.version($0) }

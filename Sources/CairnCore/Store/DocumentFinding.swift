@@ -21,8 +21,10 @@ public struct DocumentFinding: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, in a few words.
     public var message: String
 
-    public init(document: DocumentPath, pointer: String, keyword: String, schemaFile: String?, schemaPath: String?,
-                message: String) {
+    public init(
+        document: DocumentPath, pointer: String, keyword: String, schemaFile: String?, schemaPath: String?,
+        message: String
+    ) {
         self.document = document
         self.pointer = pointer
         self.keyword = keyword

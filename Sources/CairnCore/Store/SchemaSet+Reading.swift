@@ -8,8 +8,9 @@ extension SchemaSet {
         do {
             self = try SchemaSet(files: files.files)
         } catch {
-            throw CairnError(.invalidInput, "the schema set \(files.name) cannot be used: \(error.description)" + (then.map { "; " + $0 } ?? ""),
-                             cause: error)
+            throw CairnError(
+                .invalidInput, "the schema set \(files.name) cannot be used: \(error.description)" + (then.map { "; " + $0 } ?? ""),
+                cause: error)
         }
     }
 
@@ -18,7 +19,10 @@ extension SchemaSet {
     public init(readingProgress files: SchemaSetFiles, then: String? = nil) throws(CairnError) {
         try self.init(reading: files, then: then)
         if let collection = contentCollection {
-            throw CairnError(.invalidInput, "the schema set \(files.name) describes shared content (the collection \(collection)), not a user's progress; serve it with cairn server content init" + (then.map { "; " + $0 } ?? ""))
+            throw CairnError(
+                .invalidInput,
+                "the schema set \(files.name) describes shared content (the collection \(collection)), not a user's progress; serve it with cairn server content init"
+                    + (then.map { "; " + $0 } ?? ""))
         }
     }
 }

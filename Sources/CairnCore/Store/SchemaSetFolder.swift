@@ -1,9 +1,10 @@
+import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnMerge
 
 /// Reads a schema set from its folder (`schema/life-in-uk/`): the `*.schema.json` files and,
 /// when the set has declared migrations, `migrations.json`. The set's name is the folder's.
@@ -22,10 +23,14 @@ public enum SchemaSetFolder {
         let folder = absolute(path, relativeTo: base)
         // A link to a folder is a folder here: a set may be linked into place.
         guard case .success(let status) = Syscalls.status(of: folder, followingLinks: true), status.kind == .folder else {
-            throw CairnError(.notFound, "there is no folder \(path); a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files")
+            throw CairnError(
+                .notFound,
+                "there is no folder \(path); a schema set is given by its name (life-in-uk, …) or as the path of a folder of *.schema.json files"
+            )
         }
         guard let set = try read(folder) else {
-            throw CairnError(.invalidInput, "\(path) holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document")
+            throw CairnError(
+                .invalidInput, "\(path) holds no *.schema.json file; a schema set is a folder of JSON Schemas, one per kind of document")
         }
         return set
     }

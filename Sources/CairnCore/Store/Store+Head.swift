@@ -34,6 +34,9 @@ extension Store {
             if let stamp, stamp.isSettled(seconds: 1, at: fileClock()) { headOnBranchStamp = stamp }
             return
         }
-        throw CairnError(.invalidInput, "\(what): HEAD is \(elsewhere), and the progress of \(uid) is on \(Self.branch); go back with: git -C '\(folder)' switch \(Self.branch) — nothing was changed")
+        throw CairnError(
+            .invalidInput,
+            "\(what): HEAD is \(elsewhere), and the progress of \(uid) is on \(Self.branch); go back with: git -C '\(folder)' switch \(Self.branch) — nothing was changed"
+        )
     }
 }

@@ -5,7 +5,8 @@ extension Store {
     /// --schema` named it); nil for a store created without one.
     public func schemaSetName() throws(CairnError) -> String? {
         guard let bytes = try FileSystem.read(absolute(StoreLayout.identityFile)),
-              case .string(let name)? = (try? JSONParser().parse(bytes))?.field("schemaSet") else { return nil }
+            case .string(let name)? = (try? JSONParser().parse(bytes))?.field("schemaSet")
+        else { return nil }
         return name
     }
 }

@@ -1,7 +1,7 @@
 import CairnMerge
 import Git
-import Logging
 import GitFormat
+import Logging
 
 extension Store {
     /// The trailer that records an import in its checkpoint: `Cairn-Imported: <uid> <commit>`.
@@ -23,8 +23,9 @@ extension Store {
             try commitPending(message: nil)
             let pending = try other.status().pending.count
             if pending > 0 {
-                throw CairnError(.invalidInput, "the store of \(other.uid) has \(pending) document\(pending == 1 ? "" : "s") not checkpointed",
-                                 remedy: .checkpointBeforeImport(uid: other.uid))
+                throw CairnError(
+                    .invalidInput, "the store of \(other.uid) has \(pending) document\(pending == 1 ? "" : "s") not checkpointed",
+                    remedy: .checkpointBeforeImport(uid: other.uid))
             }
             let reference = StoreLayout.importReference(of: other.uid)
             do throws(GitError) {
@@ -40,16 +41,21 @@ extension Store {
                 return ImportResult(from: other.uid, checkpoint: nil, documents: [], conflicts: [])
             }
             let reader = StoreTreeReader(repository: repository, codec: codec)
-            let (theirVersion, ourVersion) = (try reader.version(repository.commit(tip).treeID), try reader.version(repository.commit(head).treeID))
+            let (theirVersion, ourVersion) = (
+                try reader.version(repository.commit(tip).treeID), try reader.version(repository.commit(head).treeID)
+            )
             if theirVersion > ourVersion {
-                throw CairnError(.invalidInput, "the store of \(other.uid) is at schema version \(theirVersion), this one at \(ourVersion)",
-                                 remedy: .migrateBeforeImport)
+                throw CairnError(
+                    .invalidInput, "the store of \(other.uid) is at schema version \(theirVersion), this one at \(ourVersion)",
+                    remedy: .migrateBeforeImport)
             }
             let headTree = try repository.commit(head).treeID
             let theirs = try rewrittenTree(of: tip, from: other.uid, readWith: other.codec, over: headTree)
-            let base = try previous.map { try rewrittenTree(of: $0, from: other.uid, readWith: other.codec, over: headTree) }
+            let base =
+                try previous.map { try rewrittenTree(of: $0, from: other.uid, readWith: other.codec, over: headTree) }
                 ?? rewrittenTree(of: nil, from: other.uid, readWith: other.codec, over: headTree)
-            let outcome = try StoreMerge(repository: repository, schemaSet: schemaSet(), codec: codec).merge(base: base, ours: headTree, theirs: theirs)
+            let outcome = try StoreMerge(repository: repository, schemaSet: schemaSet(), codec: codec).merge(
+                base: base, ours: headTree, theirs: theirs)
             let brought = try repository.differences(among: [base, theirs]).compactMap { DocumentPath(fileName: $0.path) }
             // Recorded even when nothing of this store changes (its documents already held the
             // other's, or the policies kept its own): the next import starts from here, and
@@ -66,12 +72,14 @@ extension Store {
             // The assets of the documents brought come with them, from the other store.
             try copyAssets(pointedToBy: outcome.tree, from: other)
             let signature = signature()
-            let commit = try repository.createCommit(tree: outcome.tree, parents: [head], message: withDeviceTrailers(message),
-                                                     author: signature, committer: signature, updating: nil)
+            let commit = try repository.createCommit(
+                tree: outcome.tree, parents: [head], message: withDeviceTrailers(message),
+                author: signature, committer: signature, updating: nil)
             let changed = try moveWorkingTree(from: head, to: commit)
             logger.debug("import", metadata: ["from": "\(other.uid)", "documents": "\(brought.count)", "commit": "\(commit.short)"])
-            return ImportResult(from: other.uid, checkpoint: CheckpointID(commit), documents: brought, conflicts: outcome.conflicts,
-                                changedFiles: changed.sorted())
+            return ImportResult(
+                from: other.uid, checkpoint: CheckpointID(commit), documents: brought, conflicts: outcome.conflicts,
+                changedFiles: changed.sorted())
         }
     }
 
@@ -93,7 +101,9 @@ extension Store {
     /// documents of `other` at `commit` (none for nil) moved under this user, migrated to this
     /// store's schema version when theirs is older. Their documents are read with their
     /// store's codec and written with this one's (a path sealed in is a path changed).
-    private func rewrittenTree(of commit: ObjectID?, from other: String, readWith theirCodec: DocumentCodec, over ours: ObjectID) throws -> ObjectID {
+    private func rewrittenTree(of commit: ObjectID?, from other: String, readWith theirCodec: DocumentCodec, over ours: ObjectID) throws
+        -> ObjectID
+    {
         var updates: [TreeUpdate] = []
         for file in try repository.differences(among: [ours, nil]) where !file.path.hasPrefix(StoreLayout.usersFolder + "/") {
             if let entry = file.entries[0] { updates.append(.upsert(path: file.path, id: entry.id, mode: entry.mode)) }
@@ -112,7 +122,10 @@ extension Store {
                 documents = try migrations.migrate(documents, from: reader.version(tree))
             }
             for (path, value) in documents {
-                updates.append(.upsert(path: path.fileName, id: try repository.writeBlob(codec.stored(value.canonicalBytes(), at: path.fileName)), mode: 0o100644))
+                updates.append(
+                    .upsert(
+                        path: path.fileName, id: try repository.writeBlob(codec.stored(value.canonicalBytes(), at: path.fileName)),
+                        mode: 0o100644))
             }
         }
         return try repository.updateTree(ObjectID.emptyTree, with: updates).id

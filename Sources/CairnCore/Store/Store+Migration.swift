@@ -15,7 +15,10 @@ extension Store {
             let version = try self.schemaSet().migrations.version
             let goal = target.migrations.version
             guard goal >= version else {
-                throw CairnError(.invalidInput, "the store of \(uid) is at schema version \(version); \(schemaSet.name) is at \(goal), and a store never goes back; nothing was changed")
+                throw CairnError(
+                    .invalidInput,
+                    "the store of \(uid) is at schema version \(version); \(schemaSet.name) is at \(goal), and a store never goes back; nothing was changed"
+                )
             }
             var before: [DocumentPath: JSONValue] = [:]
             var owned = documents(under: StoreLayout.documentsFolder(of: uid))
@@ -30,11 +33,17 @@ extension Store {
             do throws(SchemaSetError) {
                 after = target.filledAll(try target.migrations.migrate(before, from: version))
             } catch {
-                throw CairnError(.invalidInput, "cannot migrate the store of \(uid) from schema version \(version) to \(goal): \(error.description); nothing was changed", cause: error)
+                throw CairnError(
+                    .invalidInput,
+                    "cannot migrate the store of \(uid) from schema version \(version) to \(goal): \(error.description); nothing was changed",
+                    cause: error)
             }
             for (path, value) in after {
                 if let first = target.validate(value, at: path).first {
-                    throw CairnError(.invalidInput, "after the migration, \(path) would break its schema at \(first); fix the migration or the document — nothing was changed")
+                    throw CairnError(
+                        .invalidInput,
+                        "after the migration, \(path) would break its schema at \(first); fix the migration or the document — nothing was changed"
+                    )
                 }
             }
             // The new set and the documents, every path recorded for one checkpoint.
@@ -50,7 +59,8 @@ extension Store {
             // The identity names the set the store now follows.
             let identityPath = absolute(StoreLayout.identityFile)
             if case .object(var identity)? = try FileSystem.read(identityPath).flatMap({ try? JSONParser().parse($0) }),
-               identity["schemaSet"] != .string(schemaSet.name) {
+                identity["schemaSet"] != .string(schemaSet.name)
+            {
                 identity["schemaSet"] = .string(schemaSet.name)
                 try journal.append([StoreLayout.identityFile])
                 try FileSystem.writeAtomically(JSONValue.object(identity).canonicalBytes(), to: identityPath)
@@ -71,12 +81,15 @@ extension Store {
                 try FileSystem.writeAtomically(codec.stored(bytes, at: path.fileName), to: absolute(path.fileName))
             }
             loadedSchemaSet = nil
-            let summary = version == goal
+            let summary =
+                version == goal
                 ? "Use the schema set \(schemaSet.name) (version \(goal))"
                 : "Migrate to schema version \(goal) (\(schemaSet.name)): \(moved) document\(moved == 1 ? "" : "s") moved, \(changed) changed"
-            return try commitPending(message: summary + "\n\n" + target.migrations.migrations
-                .filter { $0.from >= version && $0.to <= goal }
-                .map { "\($0.from) → \($0.to): \($0.description)" }.joined(separator: "\n"))
+            return try commitPending(
+                message: summary + "\n\n"
+                    + target.migrations.migrations
+                    .filter { $0.from >= version && $0.to <= goal }
+                    .map { "\($0.from) → \($0.to): \($0.description)" }.joined(separator: "\n"))
         }
     }
 }

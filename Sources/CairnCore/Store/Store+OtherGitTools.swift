@@ -29,9 +29,10 @@ extension Store {
 
     private func currentMarks() throws -> String {
         let head = try repository.reference(branchReference)?.hex ?? "-"
-        let index = FileStamp(path: repository.gitdir + "index").map {
-            "\($0.device) \($0.inode) \($0.size) \($0.modified.seconds).\($0.modified.nanoseconds) \($0.changed.seconds).\($0.changed.nanoseconds)"
-        } ?? "-"
+        let index =
+            FileStamp(path: repository.gitdir + "index").map {
+                "\($0.device) \($0.inode) \($0.size) \($0.modified.seconds).\($0.modified.nanoseconds) \($0.changed.seconds).\($0.changed.nanoseconds)"
+            } ?? "-"
         return "\(head) \(index)\n"
     }
 
@@ -41,11 +42,13 @@ extension Store {
     /// gone or cannot be compared; none when the branch did not move or there is no note.
     func committedByOtherGitTools() throws -> [String] {
         guard let bytes = try FileSystem.read(seenPath),
-              let noted = String(decoding: bytes, as: UTF8.self).split(separator: " ").first,
-              let head = try repository.reference(branchReference), noted != head.hex else { return [] }
+            let noted = String(decoding: bytes, as: UTF8.self).split(separator: " ").first,
+            let head = try repository.reference(branchReference), noted != head.hex
+        else { return [] }
         let tree = try repository.commit(head).treeID
         if let before = ObjectID(hex: String(noted)), let old = try? repository.commit(before).treeID,
-           let moved = try? repository.differences(among: [old, tree]) {
+            let moved = try? repository.differences(among: [old, tree])
+        {
             return moved.map(\.path)
         }
         return try repository.differences(among: [tree, nil]).map(\.path)

@@ -61,8 +61,9 @@ extension Store {
         var ids: [String] = []
         for name in FileSystem.names(in: absolute(collection.description)) where DocumentID.stem(ofFileName: name) != nil {
             guard FileSystem.kind(absolute(collection.description + "/" + name)) == .file,
-                  let document = DocumentPath(fileName: collection.description + "/" + name),
-                  document.collection == collection else { continue }
+                let document = DocumentPath(fileName: collection.description + "/" + name),
+                document.collection == collection
+            else { continue }
             if collection.segments.count == 1, document.id != uid { continue }
             ids.append(document.id)
         }

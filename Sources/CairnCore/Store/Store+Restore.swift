@@ -44,8 +44,12 @@ extension Store {
                 let current = present ? try repository.hashFile(atPath: file) : nil
                 guard current != target || checkpointed != target else { continue }
                 if let kind = set.kind(of: path), kind.policy.isAppendOnly,
-                   let pushed = try remoteCommit.flatMap({ try repository.blobID(at: path.fileName, inCommit: $0) }), pushed != target {
-                    throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): the remote holds it, so it can only be restored to the remote's version; nothing was restored")
+                    let pushed = try remoteCommit.flatMap({ try repository.blobID(at: path.fileName, inCommit: $0) }), pushed != target
+                {
+                    throw CairnError(
+                        .invalidInput,
+                        "\(path) is append-only (\(kind.file)): the remote holds it, so it can only be restored to the remote's version; nothing was restored"
+                    )
                 }
                 if let target, revision != nil {
                     try checkRestorable(path, blob: target, at: revision!, set: set)
@@ -57,13 +61,16 @@ extension Store {
                 let staying = documents(under: path.folderName).filter { !removed.contains($0) }
                 if !staying.isEmpty {
                     let shown = staying.prefix(3).map(\.description).joined(separator: ", ") + (staying.count > 3 ? ", …" : "")
-                    throw CairnError(.invalidInput, "\(path) has documents below it that would stay (\(shown)); restore them too, or rm -r it; nothing was restored")
+                    throw CairnError(
+                        .invalidInput,
+                        "\(path) has documents below it that would stay (\(shown)); restore them too, or rm -r it; nothing was restored")
                 }
             }
             let fromRemote = revision == nil
             guard !targets.isEmpty else {
-                return RestoreResult(checkpoint: CheckpointResult(id: nil, changes: []), restore: CheckpointResult(id: nil, changes: []),
-                                     restored: 0, sourceName: sourceName, source: source.map(CheckpointID.init), fromRemote: fromRemote)
+                return RestoreResult(
+                    checkpoint: CheckpointResult(id: nil, changes: []), restore: CheckpointResult(id: nil, changes: []),
+                    restored: 0, sourceName: sourceName, source: source.map(CheckpointID.init), fromRemote: fromRemote)
             }
             let pending = try commitPending(message: nil)
             try journal.append(targets.map(\.path.fileName))
@@ -84,8 +91,9 @@ extension Store {
                     }
                 }
             }
-            var result = RestoreResult(checkpoint: pending, restore: CheckpointResult(id: nil, changes: []),
-                                       restored: targets.count, sourceName: sourceName, source: source.map(CheckpointID.init), fromRemote: fromRemote)
+            var result = RestoreResult(
+                checkpoint: pending, restore: CheckpointResult(id: nil, changes: []),
+                restored: targets.count, sourceName: sourceName, source: source.map(CheckpointID.init), fromRemote: fromRemote)
             let changes = try status().pending
             let count = targets.count
             var message = "Restore \(count) document\(count == 1 ? "" : "s") to \(result.destination)\n"

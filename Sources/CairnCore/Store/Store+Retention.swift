@@ -34,7 +34,8 @@ extension Store {
                 }
             }
             let kinds = Set(removed.map { "\($0.1.file): \($0.1.retention!)" }).sorted()
-            var message = "Retention: \(removed.count) document\(removed.count == 1 ? "" : "s") removed (\(kinds.joined(separator: "; ")))\n\n"
+            var message =
+                "Retention: \(removed.count) document\(removed.count == 1 ? "" : "s") removed (\(kinds.joined(separator: "; ")))\n\n"
             for (path, _) in removed.prefix(200) { message += "removed \(path)\n" }
             if removed.count > 200 { message += "… and \(removed.count - 200) more\n" }
             return try commitPending(message: message)

@@ -43,7 +43,8 @@ extension Store {
                 return
             }
             if let entry = staged[path], entry.id == id,
-               try IndexEntry.forFile(atPath: absolute(path), path: path, id: id).matches(entry) {
+                try IndexEntry.forFile(atPath: absolute(path), path: path, id: id).matches(entry)
+            {
                 return
             }
             if try repository.hashFile(atPath: absolute(path)) != id {
@@ -67,8 +68,10 @@ extension Store {
     /// removed: they are what a write killed before its rename leaves. A folder of `tracked`
     /// that cannot be listed, or an entry that cannot be looked at, stops the walk: taken for
     /// nothing, their documents would be reported deleted.
-    private func walk(_ relative: String, cleaning: Bool, tracked: Set<String>,
-                      _ body: (String, FileSystem.Kind) throws -> Void) throws {
+    private func walk(
+        _ relative: String, cleaning: Bool, tracked: Set<String>,
+        _ body: (String, FileSystem.Kind) throws -> Void
+    ) throws {
         for (name, listed) in try entries(in: relative, tracked: tracked.contains(relative)) {
             if relative.isEmpty, name == ".git" { continue }
             if name.hasPrefix(StoreLayout.temporaryFilePrefix) {
@@ -100,11 +103,14 @@ extension Store {
         case .failure(let error) where error == .noSuchFile || error == .notAFolder || !tracked:
             return []
         case .failure(let error):
-            let advice = error == .accessDenied || error == .notPermitted
+            let advice =
+                error == .accessDenied || error == .notPermitted
                 ? "make the folder readable and searchable by this user, then try again"
                 : FileSystem.isDiskFailure(error.code) ? "check the disk, then try again" : "try again"
-            throw CairnError(.io, "cannot list \(folder): \(error.description); the working tree cannot be compared with the last checkpoint, so nothing was committed — \(advice)",
-                             cause: error.posixError)
+            throw CairnError(
+                .io,
+                "cannot list \(folder): \(error.description); the working tree cannot be compared with the last checkpoint, so nothing was committed — \(advice)",
+                cause: error.posixError)
         }
     }
 }

@@ -18,7 +18,10 @@ extension Store {
             do {
                 set = try SchemaSet(files: files)
             } catch {
-                throw CairnError(.corrupt, "the store's schema set (\(StoreLayout.schemaFolder)) is broken: \(error.description); restore it from history", cause: error)
+                throw CairnError(
+                    .corrupt,
+                    "the store's schema set (\(StoreLayout.schemaFolder)) is broken: \(error.description); restore it from history",
+                    cause: error)
             }
         }
         loadedSchemaSet = set
@@ -63,8 +66,9 @@ extension Store {
         let errors = kind.validate(document, at: path)
         if let first = errors.first {
             let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
-            throw CairnError(.invalidInput, "\(path) breaks its schema (\(kind.file)) at \(first)\(more); nothing was written",
-                             cause: SchemaRefusal(document: path, schemaFile: kind.file, errors: errors))
+            throw CairnError(
+                .invalidInput, "\(path) breaks its schema (\(kind.file)) at \(first)\(more); nothing was written",
+                cause: SchemaRefusal(document: path, schemaFile: kind.file, errors: errors))
         }
         return document
     }
@@ -84,7 +88,8 @@ extension Store {
     func documentPaths(of count: DocumentCount, below owner: DocumentPath) -> [DocumentPath] {
         var folders = [owner.folderName]
         for segment in count.collection {
-            folders = segment == "*"
+            folders =
+                segment == "*"
                 ? folders.flatMap { folder in
                     FileSystem.entries(in: absolute(folder)).filter { $0.kind == .folder }.map { folder + "/" + $0.name }
                 }
@@ -95,7 +100,8 @@ extension Store {
             guard let collection = try? CollectionPath(folder) else { return [] }
             return FileSystem.entries(in: absolute(folder)).compactMap { entry -> DocumentPath? in
                 guard entry.kind == .file, let id = DocumentID.stem(ofFileName: entry.name),
-                      let path = try? collection.document(id), count.contains(path, below: owner) else { return nil }
+                    let path = try? collection.document(id), count.contains(path, below: owner)
+                else { return nil }
                 return path
             }
         }
@@ -114,7 +120,8 @@ extension Store {
         }
         for owner in owners {
             guard let bytes = try FileSystem.read(absolute(owner.fileName)),
-                  let value = try? parseStored(bytes, file: owner.fileName) else { continue }
+                let value = try? parseStored(bytes, file: owner.fileName)
+            else { continue }
             try rewrite(owner, stored: bytes, as: set.filled(value, at: owner) { count in self.documents(of: count, below: owner) })
         }
     }
@@ -145,20 +152,25 @@ extension Store {
         }
         for owner in owners {
             guard let changed = differences[owner], changed.values.contains(where: { $0 != 0 }), let kind = set.kind(of: owner),
-                  let bytes = try FileSystem.read(absolute(owner.fileName)),
-                  let value = try? parseStored(bytes, file: owner.fileName), case .object(var fields) = value else { continue }
+                let bytes = try FileSystem.read(absolute(owner.fileName)),
+                let value = try? parseStored(bytes, file: owner.fileName), case .object(var fields) = value
+            else { continue }
             var exact = true
             for (field, difference) in changed {
                 guard case .integer(let stored)? = fields[field], stored >= 0,
-                      case (let sum, false) = stored.addingReportingOverflow(difference), sum >= 0 else {
+                    case (let sum, false) = stored.addingReportingOverflow(difference), sum >= 0
+                else {
                     exact = false
                     break
                 }
                 fields[field] = .integer(sum)
             }
             // Without documents, `filled` leaves the counts as set and computes the rest (ratios).
-            try rewrite(owner, stored: bytes, as: exact ? kind.filled(.object(fields))
-                                                        : kind.filled(value, documents: { count in self.documents(of: count, below: owner) }))
+            try rewrite(
+                owner, stored: bytes,
+                as: exact
+                    ? kind.filled(.object(fields))
+                    : kind.filled(value, documents: { count in self.documents(of: count, below: owner) }))
         }
     }
 
@@ -216,24 +228,29 @@ extension Store {
         let updated = try codec.stored(value.canonicalBytes(), at: owner.fileName)
         guard updated != bytes else { return }
         try journal.append([owner.fileName])
-        try FileSystem.replaceContents(of: absolute(owner.fileName), with: updated, spare: repository.gitdir + StoreLayout.spareFile,
-                                       readable: true)
+        try FileSystem.replaceContents(
+            of: absolute(owner.fileName), with: updated, spare: repository.gitdir + StoreLayout.spareFile,
+            readable: true)
     }
 
     /// Refuses to change or delete an existing document of an append-only kind, with an
     /// ``AppendOnlyRefusal`` as the error's cause.
     /// The one change it takes is clearing asset fields (`from` the stored bytes `to` the new
     /// document): a recording can always be deleted.
-    func checkAppendOnly(_ path: DocumentPath, change: AppendOnlyRefusal.Change,
-                         from old: [UInt8]? = nil, to new: JSONValue? = nil) throws(CairnError) {
+    func checkAppendOnly(
+        _ path: DocumentPath, change: AppendOnlyRefusal.Change,
+        from old: [UInt8]? = nil, to new: JSONValue? = nil
+    ) throws(CairnError) {
         guard let kind = try schemaSet().kind(of: path), kind.policy.isAppendOnly,
-              FileSystem.kind(absolute(path.fileName)) == .file else { return }
+            FileSystem.kind(absolute(path.fileName)) == .file
+        else { return }
         if let old, let new, let before = try? parseStored(old, file: path.fileName), kind.onlyClearsAssets(from: before, to: new) {
             return
         }
         let hint = change == .changed ? "write a new document instead" : "append-only documents are kept for good"
-        throw CairnError(.invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)",
-                         cause: AppendOnlyRefusal(document: path, schemaFile: kind.file, change: change))
+        throw CairnError(
+            .invalidInput, "\(path) is append-only (\(kind.file)): an existing document is never \(change.rawValue); \(hint)",
+            cause: AppendOnlyRefusal(document: path, schemaFile: kind.file, change: change))
     }
 
     /// Every document of the store (or just `path`) with what its schema finds wrong; the
@@ -270,7 +287,8 @@ extension Store {
             guard let bytes = try FileSystem.read(absolute(document.fileName)) else { continue }
             let kind = set.kind(of: document)
             func finding(_ keyword: String, _ message: String) -> DocumentFinding {
-                DocumentFinding(document: document, pointer: "", keyword: keyword, schemaFile: kind?.file, schemaPath: nil, message: message)
+                DocumentFinding(
+                    document: document, pointer: "", keyword: keyword, schemaFile: kind?.file, schemaPath: nil, message: message)
             }
             let value: JSONValue
             do {
@@ -288,11 +306,16 @@ extension Store {
             }
             guard let kind else { continue }
             found += kind.validate(value, at: document).map { error in
-                DocumentFinding(document: document, pointer: error.pointer, keyword: error.keyword, schemaFile: kind.file,
-                                schemaPath: error.schemaPath, message: error.message)
+                DocumentFinding(
+                    document: document, pointer: error.pointer, keyword: error.keyword, schemaFile: kind.file,
+                    schemaPath: error.schemaPath, message: error.message)
             }
             if !JSONValue.same(kind.filled(value) { count in self.documents(of: count, below: document) }, value) {
-                found.append(finding("derive", "its derived fields (\(kind.computedFields.sorted().joined(separator: ", "))) are not what the documents give; put it again to compute them"))
+                found.append(
+                    finding(
+                        "derive",
+                        "its derived fields (\(kind.computedFields.sorted().joined(separator: ", "))) are not what the documents give; put it again to compute them"
+                    ))
             }
         }
         return found

@@ -1,12 +1,13 @@
 import CairnMerge
+import Git
+import GitFormat
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import GitFormat
-import Synchronization
 
 extension Store {
     /// The file that says a move of the working tree to another commit is under way:
@@ -32,8 +33,9 @@ extension Store {
         }
         try FileSystem.writeAtomically(Array("\(from?.hex ?? "-") \(target.hex)\n".utf8), to: movePath, durable: true)
         try rewriteFiles(differences, fresh: from == nil)
-        try repository.setReference(branchReference, to: target, expecting: from,
-                                    message: "cairn: move to \(target.short)")
+        try repository.setReference(
+            branchReference, to: target, expecting: from,
+            message: "cairn: move to \(target.short)")
         _ = try FileSystem.removeFile(movePath)
         noteWhatCairnLeft()
         return differences.map(\.path)
@@ -56,8 +58,9 @@ extension Store {
         if head == from || head == target {
             try rewriteFiles(changedFiles(from: from, to: target))
             if head != target {
-                try repository.setReference(branchReference, to: target, expecting: from,
-                                            message: "cairn: finish the move to \(target.short)")
+                try repository.setReference(
+                    branchReference, to: target, expecting: from,
+                    message: "cairn: finish the move to \(target.short)")
             }
         }
         _ = try FileSystem.removeFile(movePath)
@@ -72,7 +75,8 @@ extension Store {
         try lock.noteBusy()
         let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count == 2, let from = ObjectID(hex: String(fields[0])), let target = ObjectID(hex: String(fields[1])),
-              try repository.reference(branchReference) == from else { return }
+            try repository.reference(branchReference) == from
+        else { return }
         try rewriteFiles(changedFiles(from: target, to: from))
         _ = try FileSystem.removeFile(movePath)
     }
@@ -106,8 +110,9 @@ extension Store {
                 if now == old || now == difference.entries[1]?.id { continue }
             default: break
             }
-            throw CairnError(.invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it",
-                             remedy: .checkpointHandEdits)
+            throw CairnError(
+                .invalidInput, "\(difference.path) was changed by hand since the last checkpoint, and the sync would replace it",
+                remedy: .checkpointHandEdits)
         }
     }
 
@@ -118,9 +123,11 @@ extension Store {
     private func rewriteFiles(_ differences: [TreeDifference], fresh: Bool = false) throws {
         let index = try repository.openIndex()
         if fresh {
-            for entry in try writeFreshFiles(differences.compactMap { difference in
-                difference.entries[1].map { (difference.path, $0.id) }
-            }) {
+            for entry in try writeFreshFiles(
+                differences.compactMap { difference in
+                    difference.entries[1].map { (difference.path, $0.id) }
+                })
+            {
                 try index.stage(entry)
             }
         }
@@ -154,7 +161,8 @@ extension Store {
     private func writeFreshFiles(_ files: [(path: String, id: ObjectID)]) throws -> [IndexEntry] {
         let shares = Self.sharedByFolder(files.map(\.path))
         // A second handle only saves time: without one, one thread writes everything.
-        let second = files.count >= Self.filesWorthASecondThread && !shares[1].isEmpty
+        let second =
+            files.count >= Self.filesWorthASecondThread && !shares[1].isEmpty
             ? try? repository.openedForAnotherThread() : nil
         let lanes = second == nil ? [shares[0] + shares[1]] : shares
         let handles: [Repository] = [repository] + (second.map { [$0] } ?? [])

@@ -40,7 +40,10 @@ extension Store {
         let canonical = filled.canonicalBytes()
         let limit = JSONLimits.documents.maxBytes
         if canonical.count > limit {
-            throw CairnError(.invalidInput, "\(path) is \(canonical.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents")
+            throw CairnError(
+                .invalidInput,
+                "\(path) is \(canonical.count) bytes in canonical form; a document is at most \(limit) bytes — split it into smaller documents"
+            )
         }
         return (filled, try codec.stored(canonical, at: path.fileName))
     }
@@ -75,8 +78,9 @@ extension Store {
         try journal.append([path.fileName])
         try changingCounts(counted) {
             if old != nil {
-                try FileSystem.replaceContents(of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile,
-                                               readable: true)
+                try FileSystem.replaceContents(
+                    of: file, with: bytes, spare: repository.gitdir + StoreLayout.spareFile,
+                    readable: true)
             } else {
                 try FileSystem.makeFolders(absolute(path.collection.description))
                 try FileSystem.writeAtomically(bytes, to: file)
@@ -106,7 +110,8 @@ extension Store {
             let own = FileSystem.kind(absolute(path.fileName)) == .file ? [path] : []
             let below = documents(under: path.folderName)
             if !recursive, !below.isEmpty {
-                throw CairnError(.invalidInput, "\(path) has subcollections holding \(below.count) document(s); use rm -r to delete them too")
+                throw CairnError(
+                    .invalidInput, "\(path) has subcollections holding \(below.count) document(s); use rm -r to delete them too")
             }
             let removed = own + below
             if removed.isEmpty {
@@ -117,7 +122,9 @@ extension Store {
             var counted: [CountedChange] = []
             for document in removed where try changesCounts(document) {
                 let file = absolute(document.fileName)
-                let old = FileSystem.kind(file) == .file ? try FileSystem.read(file).flatMap { try? parseStored($0, file: document.fileName) } : nil
+                let old =
+                    FileSystem.kind(file) == .file
+                    ? try FileSystem.read(file).flatMap { try? parseStored($0, file: document.fileName) } : nil
                 counted.append(CountedChange(path: document, old: old, new: nil))
             }
             try journal.append(removed.map(\.fileName))
@@ -182,11 +189,16 @@ extension Store {
         for (position, id) in path.segments.enumerated() {
             let isLast = position == path.segments.count - 1
             let exact = parent + "/" + id
-            let exists = isLast ? FileSystem.kind(exact + ".json") == .file
-                                : (FileSystem.kind(exact) == .folder || FileSystem.kind(exact + ".json") == .file)
+            let exists =
+                isLast
+                ? FileSystem.kind(exact + ".json") == .file
+                : (FileSystem.kind(exact) == .folder || FileSystem.kind(exact + ".json") == .file)
             if !exists, let name = watchedFolders.collision(of: id, in: parent) {
                 let sibling = DocumentID.stem(ofFileName: name) ?? name
-                throw CairnError(.invalidInput, "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID")
+                throw CairnError(
+                    .invalidInput,
+                    "invalid ID \"\(id)\" in \(path): \"\(sibling)\" already exists in the same collection and differs only in case or accents; a case-insensitive file system would merge them — use \"\(sibling)\" or another ID"
+                )
             }
             parent = exact
         }

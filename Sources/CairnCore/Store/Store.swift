@@ -1,11 +1,12 @@
 import CairnMerge
+import Git
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import Logging
 
 /// One user's store: a git repository whose working tree holds that user's documents,
 /// `users/<uid>.json` and everything under `users/<uid>/`.
@@ -98,11 +99,15 @@ public final class Store {
     /// Creates the repository, its configuration and its first commit: `.cairn/store.json`
     /// and the schema set's files in `.cairn/schema/`. An encrypted store's identity says so,
     /// and its documents are sealed with the configuration's keyring.
-    static func create(uid: String, folder: String, schemaSet: SchemaSetFiles?,
-                       mergeDriver: String?, encrypted: Bool = false, configuration: Configuration) throws(CairnError) -> Store {
+    static func create(
+        uid: String, folder: String, schemaSet: SchemaSetFiles?,
+        mergeDriver: String?, encrypted: Bool = false, configuration: Configuration
+    ) throws(CairnError) -> Store {
         let keyring = encrypted ? try configuration.keys?.keyring() : nil
         if encrypted, keyring == nil {
-            throw CairnError(.invalidInput, "an encrypted store needs a key, and none was given; nothing was created", remedy: .giveStoreKey(keyID: "new"))
+            throw CairnError(
+                .invalidInput, "an encrypted store needs a key, and none was given; nothing was created",
+                remedy: .giveStoreKey(keyID: "new"))
         }
         let repository = try makeRepository(uid: uid, folder: folder, mergeDriver: mergeDriver)
         var identity: JSONObject = ["formatVersion": .integer(1), "uid": .string(uid)]
@@ -196,8 +201,9 @@ public final class Store {
     func signature() -> Signature {
         let name = (try? repository.config("user.name")) ?? nil
         let email = (try? repository.config("user.email")) ?? nil
-        return Signature(name: name ?? "Cairn", email: email ?? "\(uid)@cairn.invalid",
-                         time: (clock() ?? Self.systemClock()) / 1_000)
+        return Signature(
+            name: name ?? "Cairn", email: email ?? "\(uid)@cairn.invalid",
+            time: (clock() ?? Self.systemClock()) / 1_000)
     }
 
     /// Runs `body` under the store's lock, turning libgit2 failures into store errors. A move

@@ -1,4 +1,5 @@
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -123,7 +124,10 @@ final class StoreLock {
                 closeFile()
                 replacements += 1
                 if replacements > 8 {
-                    throw CairnError(.io, "cannot lock the store: its lock file \(path) keeps being removed or replaced; stop whatever removes it and try again")
+                    throw CairnError(
+                        .io,
+                        "cannot lock the store: its lock file \(path) keeps being removed or replaced; stop whatever removes it and try again"
+                    )
                 }
                 continue
             }
@@ -262,7 +266,8 @@ final class StoreLock {
     /// where the list is missing or does not name the file.
     private static func lockHolder(of fd: Int32) -> Int32? {
         guard case .success(let status) = Syscalls.status(of: fd),
-              let list = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+            let list = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return nil }
         let major = ((status.device >> 8) & 0xFFF) | ((status.device >> 32) & ~0xFFF)
         let minor = (status.device & 0xFF) | ((status.device >> 12) & ~0xFF)
         for line in list.split(separator: "\n") {
@@ -270,7 +275,8 @@ final class StoreLock {
             guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE" else { continue }
             let file = fields[5].split(separator: ":")
             guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
-                  UInt64(file[2]) == status.inode, let pid = Int32(fields[4]), pid > 0 else { continue }
+                UInt64(file[2]) == status.inode, let pid = Int32(fields[4]), pid > 0
+            else { continue }
             return pid
         }
         return nil
@@ -292,7 +298,8 @@ final class StoreLock {
         for name in candidates {
             let file = gitdir + name
             guard case .success(let status) = Syscalls.status(of: file, followingLinks: false),
-                  status.modified.seconds >= started - 1 else { continue }
+                status.modified.seconds >= started - 1
+            else { continue }
             _ = Syscalls.unlink(file)
         }
     }

@@ -68,7 +68,10 @@ struct StoreTreeReader {
         var updates: [TreeUpdate] = []
         for path in before.keys where after[path] == nil { updates.append(.remove(path: path.fileName)) }
         for (path, value) in after where before[path].map({ !JSONValue.same($0, value) }) ?? true {
-            updates.append(.upsert(path: path.fileName, id: try repository.writeBlob(codec.stored(value.canonicalBytes(), at: path.fileName)), mode: 0o100644))
+            updates.append(
+                .upsert(
+                    path: path.fileName, id: try repository.writeBlob(codec.stored(value.canonicalBytes(), at: path.fileName)),
+                    mode: 0o100644))
         }
         let current = try schemaEntries(tree)
         for name in current.keys where targetEntries[name] == nil {

@@ -105,7 +105,8 @@ final class WatchedFolders {
         // Most folders are small and need no watch: the first listing says which.
         let first = Self.listing(path) ?? []
         guard first.count >= Self.smallest, first.count <= Self.mostNames, Syscalls.reportsEveryChange(path),
-              let watcher = instance(), case .success(let watch) = Syscalls.watchEntries(of: path, with: watcher) else {
+            let watcher = instance(), case .success(let watch) = Syscalls.watchEntries(of: path, with: watcher)
+        else {
             return .listed(first)
         }
         // Another path to the same folder (a link) had this watch: its names go with it.
@@ -117,14 +118,16 @@ final class WatchedFolders {
         // Listed again with the watch in place, so that nothing changed after this listing
         // goes unreported. The folder listed must be the one looked up, and watched.
         guard listed.count >= Self.smallest, listed.count <= Self.mostNames,
-              case .success(let descriptor) = Syscalls.open(path, .folder) else {
+            case .success(let descriptor) = Syscalls.open(path, .folder)
+        else {
             Syscalls.unwatch(watch, with: watcher)
             return .listed(listed)
         }
         guard case .success(let opened) = Syscalls.status(of: descriptor), opened.kind == .folder,
-              opened.device == status.device, opened.inode == status.inode,
-              case .success(let after) = Syscalls.status(of: path, followingLinks: true),
-              after.device == status.device, after.inode == status.inode else {
+            opened.device == status.device, opened.inode == status.inode,
+            case .success(let after) = Syscalls.status(of: path, followingLinks: true),
+            after.device == status.device, after.inode == status.inode
+        else {
             _ = Syscalls.close(descriptor)
             Syscalls.unwatch(watch, with: watcher)
             return .listed(listed)
@@ -133,12 +136,14 @@ final class WatchedFolders {
         for name in listed { names[Self.fold(name), default: []].append(name) }
         // The folders used longest ago make way.
         while folders.count >= Self.most || folders.values.reduce(listed.count, { $0 + $1.count }) > Self.mostNames,
-              let oldest = folders.min(by: { $0.value.used < $1.value.used })?.key {
+            let oldest = folders.min(by: { $0.value.used < $1.value.used })?.key
+        {
             forget(oldest)
         }
         uses += 1
-        folders[watch] = Folder(path: path, descriptor: descriptor, device: status.device, inode: status.inode,
-                                names: names, count: listed.count, used: uses)
+        folders[watch] = Folder(
+            path: path, descriptor: descriptor, device: status.device, inode: status.inode,
+            names: names, count: listed.count, used: uses)
         watchOfPath[path] = watch
         return .names(names)
     }
@@ -184,7 +189,8 @@ final class WatchedFolders {
         }
         // Folders grown past the names a store keeps: the ones used longest ago are let go.
         while folders.values.reduce(0, { $0 + $1.count }) > Self.mostNames,
-              let oldest = folders.min(by: { $0.value.used < $1.value.used })?.key {
+            let oldest = folders.min(by: { $0.value.used < $1.value.used })?.key
+        {
             forget(oldest)
         }
     }

@@ -61,19 +61,25 @@ extension CairnError {
     /// client's: `failed` says what failed, `reason` is the TLS library's. Not a network
     /// failure: the next try meets the same certificate.
     static func certificateNotTrusted(_ failed: String, reason: String, cause: (any Error)? = nil) -> CairnError {
-        CairnError(.authentication, "\(failed): the server's certificate is not trusted on this machine (\(reason)); check the URL, or add the CA that signed it to the system's certificates (update-ca-certificates) or name its certificate in GIT_SSL_CAINFO, then try again", cause: cause)
+        CairnError(
+            .authentication,
+            "\(failed): the server's certificate is not trusted on this machine (\(reason)); check the URL, or add the CA that signed it to the system's certificates (update-ca-certificates) or name its certificate in GIT_SSL_CAINFO, then try again",
+            cause: cause)
     }
 
     /// Wraps a libgit2 failure in the store's terms.
-    package static func git(_ error: GitError, doing what: String,
-                            function: String = #function, file: String = #fileID, line: Int = #line) -> CairnError {
+    package static func git(
+        _ error: GitError, doing what: String,
+        function: String = #function, file: String = #fileID, line: Int = #line
+    ) -> CairnError {
         if error.isDamage { return damaged(error, doing: what, function: function, file: file, line: line) }
         let code: Code
         let message: String
         switch error.code {
         case .locked:
             code = .busy
-            message = "\(what): a git lock file exists (\(error.message)); another git process is using the store — if none is, remove the .lock file"
+            message =
+                "\(what): a git lock file exists (\(error.message)); another git process is using the store — if none is, remove the .lock file"
         case .notFound:
             code = .notFound
             message = "\(what): \(error.message)"
@@ -94,10 +100,13 @@ extension CairnError {
 
     /// The store's git files are damaged: said as such, with the way out. Nothing read from
     /// a damaged object is ever shown (libgit2 fails instead of returning its bytes).
-    static func damaged(_ error: GitError, doing what: String,
-                        function: String = #function, file: String = #fileID, line: Int = #line) -> CairnError {
-        CairnError(.corrupt, "\(what): corrupt store (\(error.message))", remedy: .repair, cause: error,
-                   function: function, file: file, line: line)
+    static func damaged(
+        _ error: GitError, doing what: String,
+        function: String = #function, file: String = #fileID, line: Int = #line
+    ) -> CairnError {
+        CairnError(
+            .corrupt, "\(what): corrupt store (\(error.message))", remedy: .repair, cause: error,
+            function: function, file: file, line: line)
     }
 }
 

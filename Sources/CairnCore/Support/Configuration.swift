@@ -23,8 +23,10 @@ public struct Configuration: Sendable, Hashable {
     /// `cairn.deviceName` setting, else the machine's host name.
     public var deviceName: String?
 
-    public init(lockTimeout: Double = Configuration.standardLockTimeout, username: String? = nil, password: String? = nil,
-                keys: KeySource? = nil, deviceName: String? = nil) {
+    public init(
+        lockTimeout: Double = Configuration.standardLockTimeout, username: String? = nil, password: String? = nil,
+        keys: KeySource? = nil, deviceName: String? = nil
+    ) {
         self.lockTimeout = lockTimeout
         self.username = username
         self.password = password

@@ -1,4 +1,5 @@
 import CairnMerge
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,19 +10,24 @@ import Foundation
 /// that names the file and the system's reason.
 package enum FileSystem {
     /// Turns a failed call into a store error that names the call and the file.
-    package static func check<T>(_ result: Result<T, Syscalls.Errno>, _ call: String, _ path: String,
-                                 function: String = #function, file: String = #fileID, line: Int = #line) throws(CairnError) -> T {
+    package static func check<T>(
+        _ result: Result<T, Syscalls.Errno>, _ call: String, _ path: String,
+        function: String = #function, file: String = #fileID, line: Int = #line
+    ) throws(CairnError) -> T {
         switch result {
         case .success(let value): return value
         case .failure(let error): throw failure(call, path, errno: error.code, function: function, file: file, line: line)
         }
     }
 
-    package static func failure(_ call: String, _ path: String, errno code: Int32,
-                                function: String = #function, file: String = #fileID, line: Int = #line) -> CairnError {
+    package static func failure(
+        _ call: String, _ path: String, errno code: Int32,
+        function: String = #function, file: String = #fileID, line: Int = #line
+    ) -> CairnError {
         let reason = Syscalls.Errno(code).description
-        return CairnError(.io, "\(call) \(path): \(reason)\(hint(errno: code))", cause: Syscalls.Errno(code).posixError,
-                          function: function, file: file, line: line)
+        return CairnError(
+            .io, "\(call) \(path): \(reason)\(hint(errno: code))", cause: Syscalls.Errno(code).posixError,
+            function: function, file: file, line: line)
     }
 
     /// Whether `code` is the failure of a disk: full (`ENOSPC`, `EDQUOT`), failing (`EIO`) or
@@ -68,9 +74,10 @@ package enum FileSystem {
                 if filled > 0, filled == status.size { break }
                 bytes.append(contentsOf: repeatElement(0, count: 4096))
             }
-            let count = try check(bytes.withUnsafeMutableBytes { buffer in
-                Syscalls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            }, "read", path)
+            let count = try check(
+                bytes.withUnsafeMutableBytes { buffer in
+                    Syscalls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }, "read", path)
             if count == 0 { break }
             filled += count
         }
@@ -82,7 +89,9 @@ package enum FileSystem {
     /// written and renamed over it, so a reader or a crash sees the old content or the new,
     /// never a mix. With `durable`, the data is fsynced before the rename. The new file has
     /// `permissions` (less the umask): 0600 for a file no one else may read.
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false, permissions: UInt32 = 0o644) throws(CairnError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = false, permissions: UInt32 = 0o644)
+        throws(CairnError)
+    {
         let temporary = parent(of: path) + "/\(StoreLayout.temporaryFilePrefix)\(Syscalls.processID)-" + lastComponent(of: path)
         _ = Syscalls.unlink(temporary)
         let fd = try check(Syscalls.open(temporary, .replacing, permissions: permissions), "create", temporary)
@@ -161,8 +170,10 @@ package enum FileSystem {
     /// Where the exchange is not supported, it falls back to the temporary file and rename.
     /// `readable` says the caller has just read `path` as a file (then it is not looked at
     /// again): it is a file or a symbolic link to one, either of which is swapped out whole.
-    package static func replaceContents(of path: String, with bytes: [UInt8], spare: String,
-                                        readable: Bool = false) throws(CairnError) {
+    package static func replaceContents(
+        of path: String, with bytes: [UInt8], spare: String,
+        readable: Bool = false
+    ) throws(CairnError) {
         // Only a file is swapped: a symbolic link put there by hand is replaced by a file, as a
         // rename would, and never followed (the spare then holds the link, and is made anew).
         guard Syscalls.canExchange, readable || kind(path) == .file else { return try writeAtomically(bytes, to: path) }

@@ -1,4 +1,5 @@
 import CSpawn
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,8 +24,10 @@ extension Syscalls {
     /// closed, by `posix_spawn`: glibc starts the child without copying the parent's memory,
     /// where a fork copies its page tables, a cost that grows with the parent's size.
     /// Returns the child's pid.
-    package static func spawn(_ path: String, arguments: [String], environment: [String],
-                              input: Int32, output: Int32, error: Int32) -> Result<pid_t, Errno> {
+    package static func spawn(
+        _ path: String, arguments: [String], environment: [String],
+        input: Int32, output: Int32, error: Int32
+    ) -> Result<pid_t, Errno> {
         var argumentPointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         var environmentPointers: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer {

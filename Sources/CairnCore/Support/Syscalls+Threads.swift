@@ -83,7 +83,9 @@ extension Syscalls {
     }
 
     private static let getAffinityCall: (@convention(c) (Int32, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32)? = {
-        dlsym(nil, "sched_getaffinity").map { unsafeBitCast($0, to: (@convention(c) (Int32, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32).self) }
+        dlsym(nil, "sched_getaffinity").map {
+            unsafeBitCast($0, to: (@convention(c) (Int32, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32).self)
+        }
     }()
     static let setAffinityCall: (@convention(c) (Int32, Int, UnsafePointer<cpu_set_t>) -> Int32)? = {
         dlsym(nil, "sched_setaffinity").map { unsafeBitCast($0, to: (@convention(c) (Int32, Int, UnsafePointer<cpu_set_t>) -> Int32).self) }
@@ -91,7 +93,10 @@ extension Syscalls {
     private static let getCPUCall: (@convention(c) () -> Int32)? = {
         dlsym(nil, "sched_getcpu").map { unsafeBitCast($0, to: (@convention(c) () -> Int32).self) }
     }()
-    private static let attributeAffinityCall: (@convention(c) (UnsafeMutablePointer<pthread_attr_t>, Int, UnsafePointer<cpu_set_t>) -> Int32)? = {
-        dlsym(nil, "pthread_attr_setaffinity_np").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<pthread_attr_t>, Int, UnsafePointer<cpu_set_t>) -> Int32).self) }
-    }()
+    private static let attributeAffinityCall:
+        (@convention(c) (UnsafeMutablePointer<pthread_attr_t>, Int, UnsafePointer<cpu_set_t>) -> Int32)? = {
+            dlsym(nil, "pthread_attr_setaffinity_np").map {
+                unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<pthread_attr_t>, Int, UnsafePointer<cpu_set_t>) -> Int32).self)
+            }
+        }()
 }

@@ -279,12 +279,13 @@ package enum Syscalls {
                 String(validating: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard let name, name != ".", name != ".." else { continue }
-            let kind: FileStatus.Kind? = switch Int32(entry.pointee.d_type) {
-            case Int32(DT_REG): .file
-            case Int32(DT_DIR): .folder
-            case Int32(DT_UNKNOWN): nil
-            default: .other
-            }
+            let kind: FileStatus.Kind? =
+                switch Int32(entry.pointee.d_type) {
+                case Int32(DT_REG): .file
+                case Int32(DT_DIR): .folder
+                case Int32(DT_UNKNOWN): nil
+                default: .other
+                }
             entries.append((name, kind))
         }
     }
@@ -370,7 +371,8 @@ package enum Syscalls {
     /// names created, deleted or moved in or out, and the folder deleted or moved. The
     /// watch's number (the same for a folder watched already).
     package static func watchEntries(of path: String, with watcher: Int32) -> Result<Int32, Errno> {
-        let mask = UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO)
+        let mask =
+            UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO)
             | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
         return retryingOnInterrupt { inotify_add_watch(watcher, path, mask) }
     }
@@ -510,8 +512,10 @@ package enum Syscalls {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)
-        return (year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-                hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+        return (
+            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec)
+        )
     }
 
     /// Blocks the calling thread for `seconds`, the whole time even when a signal interrupts

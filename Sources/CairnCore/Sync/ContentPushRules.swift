@@ -1,11 +1,12 @@
+import CairnMerge
+import Git
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnMerge
-import Git
-import GitFormat
 
 /// The rules every push to a content item's repository (`content/<collection>/<item>.git`)
 /// must meet, applied by the server's `pre-receive` hook. Every commit on the branch is a
@@ -38,10 +39,14 @@ package struct ContentPushRules {
             return ["only \(Store.branch) holds the versions of \(collection)/\(item); \(reference) is refused"]
         }
         guard let new else {
-            return ["deleting \(Store.branch) is refused: a published version stays reachable (the server removes an item with cairn server content rm)"]
+            return [
+                "deleting \(Store.branch) is refused: a published version stays reachable (the server removes an item with cairn server content rm)"
+            ]
         }
         if let old, old != new, try !repository.isDescendant(new, of: old) {
-            return ["the push is not a fast-forward of \(old.short): a published version is never rewritten; fetch, commit on top and push again"]
+            return [
+                "the push is not a fast-forward of \(old.short): a published version is never rewritten; fetch, commit on top and push again"
+            ]
         }
         let itemDocument = try DocumentPath(collection + "/" + item)
         var refusals: [String] = []
@@ -63,7 +68,9 @@ package struct ContentPushRules {
                 guard let document = DocumentPath(fileName: difference.path) else { continue }
                 changed.append(document)
                 guard let kind = schemaSet.kind(of: document) else {
-                    found.append("\(document) is no kind of document of the collection's schema set; its paths are \(schemaSet.kinds.map { $0.pattern.description }.sorted().joined(separator: ", "))")
+                    found.append(
+                        "\(document) is no kind of document of the collection's schema set; its paths are \(schemaSet.kinds.map { $0.pattern.description }.sorted().joined(separator: ", "))"
+                    )
                     continue
                 }
                 if let refusal = PushRules.refusal(of: try repository.blobContent(entry.id), at: document, kind: kind) {

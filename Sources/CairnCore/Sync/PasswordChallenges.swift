@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// The HTTP remotes that asked this process for a user name and password: later fetches and
 /// pushes to them send the password with their first request, as git does after its first
@@ -22,7 +23,8 @@ enum PasswordChallenges {
     /// these credentials' user before, or when the store says to (`proactive`).
     static func header(for url: String, credentials: Credentials?, proactive: Bool = false) -> String? {
         guard let credentials, url.hasPrefix("http://") || url.hasPrefix("https://"),
-              proactive || asked.withLock({ $0.contains(key(url, credentials)) }) else { return nil }
+            proactive || asked.withLock({ $0.contains(key(url, credentials)) })
+        else { return nil }
         let pair = Data((credentials.username + ":" + credentials.password).utf8)
         return "Authorization: Basic " + pair.base64EncodedString()
     }
@@ -35,7 +37,8 @@ enum PasswordChallenges {
     /// `host:port` of an http(s) URL, as libgit2 names the connections it makes to it.
     static func endpoint(of url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else { return nil }
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return nil }
         return host + ":" + String(components.port ?? (scheme == "https" ? 443 : 80))
     }
 

@@ -1,11 +1,12 @@
+import CairnMerge
+import Git
+import GitFormat
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CairnMerge
-import Git
-import GitFormat
 
 /// The rules every push to a user's remote must meet, applied by the server's `pre-receive`
 /// hook to what it receives and by a device to what it is about to push (so that a push the
@@ -72,9 +73,10 @@ package struct PushRules {
     /// against the server's own schema set, else the one the repository held before the push,
     /// and every asset a pushed tree points to must be in the server's asset storage.
     package static func server(_ repository: Repository, uid: String) -> PushRules {
-        PushRules(uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + StoreLayout.serverSchemaFolder,
-                  checksAgainstPushedSet: false, deviceCodec: nil, assetStorage: AssetSweep.storage(of: repository),
-                  attestsMerges: true)
+        PushRules(
+            uid: uid, repository: repository, serverSchemaFolder: repository.gitdir + StoreLayout.serverSchemaFolder,
+            checksAgainstPushedSet: false, deviceCodec: nil, assetStorage: AssetSweep.storage(of: repository),
+            attestsMerges: true)
     }
 
     /// The rules `cairn verify` applies to each commit of a history against its parent: the
@@ -83,16 +85,18 @@ package struct PushRules {
     /// which reads a plain store's and checks an encrypted store's as sealed). Asset storage
     /// is not looked at.
     package static func audit(_ repository: Repository, uid: String, codec: DocumentCodec?) -> PushRules {
-        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
-                  assetStorage: nil, reportsEveryFinding: true)
+        PushRules(
+            uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
+            assetStorage: nil, reportsEveryFinding: true)
     }
 
     /// A device's rules for what it is about to push from `repository`, the store of `uid`,
     /// against the schema set it pushes (a device migrating to a newer set checks its
     /// documents by that one).
     package static func device(_ repository: Repository, uid: String, codec: DocumentCodec, device: String) -> PushRules {
-        PushRules(uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
-                  assetStorage: nil, attestsMerges: true, ownDevice: device)
+        PushRules(
+            uid: uid, repository: repository, serverSchemaFolder: nil, checksAgainstPushedSet: true, deviceCodec: codec,
+            assetStorage: nil, attestsMerges: true, ownDevice: device)
     }
 
     /// The refusals of one update of `reference` from `old` to `new` (none: it is accepted).
@@ -106,22 +110,28 @@ package struct PushRules {
         }
         // A push is refused at the first file out of place; an audit names every one, and
         // goes on to the documents.
-        var refusals = try Store.treeRefusals(in: repository, from: new, hiding: old.map { [$0] } ?? [], uid: uid,
-                                              limit: reportsEveryFinding ? .max : 1)
-            .map { "commit \($0.0.short): \($0.1)" }
+        var refusals = try Store.treeRefusals(
+            in: repository, from: new, hiding: old.map { [$0] } ?? [], uid: uid,
+            limit: reportsEveryFinding ? .max : 1
+        )
+        .map { "commit \($0.0.short): \($0.1)" }
         if !reportsEveryFinding, !refusals.isEmpty { return refusals }
         let oldTree = try old.map { try repository.commit($0).treeID }
         let newTree = try repository.commit(new).treeID
         let encrypted = try marksEncrypted(newTree)
         if let old, let oldTree, try marksEncrypted(oldTree) != encrypted {
-            return ["the push turns the store \(encrypted ? "encrypted" : "plain") after \(old.short): a store is encrypted or plain from its creation, for good"]
+            return [
+                "the push turns the store \(encrypted ? "encrypted" : "plain") after \(old.short): a store is encrypted or plain from its creation, for good"
+            ]
         }
         // A server merges each merge it receives again; a device, those another tool made.
         if attestsMerges, let codec = deviceCodec ?? (encrypted ? nil : .plain) {
             let attestation = MergeAttestation(repository: repository, codec: codec)
             for id in try repository.commits(from: new, hiding: old.map { [$0] } ?? []) {
                 let commit = try repository.commit(id)
-                if let ownDevice, commit.parentIDs.count > 1, Store.trailer(Store.deviceTrailer, in: commit.message) == ownDevice { continue }
+                if let ownDevice, commit.parentIDs.count > 1, Store.trailer(Store.deviceTrailer, in: commit.message) == ownDevice {
+                    continue
+                }
                 if let refusal = try attestation.refusal(of: commit) {
                     return ["commit \(id.short): \(refusal)"]
                 }
@@ -148,28 +158,40 @@ package struct PushRules {
             let kind = set?.kind(of: document)
             if kind?.assets.isEmpty == false { assetDocuments.insert(document) }
             if let old = difference.entries[0], let kind, kind.policy.isAppendOnly,
-               try !clearsAssetsOnly(document, kind: kind, was: old.id, now: difference.entries[1]?.id, codec: codec) {
+                try !clearsAssetsOnly(document, kind: kind, was: old.id, now: difference.entries[1]?.id, codec: codec)
+            {
                 // An answer the user discarded (`cairn content discard`) that was never pushed:
                 // the commit names the pinned version. Only an audit meets one: a push carries
                 // the answer's creation and its discard together, and the remote never held it.
                 if reportsEveryFinding, difference.entries[1] == nil,
-                   try isDiscarded(document, old: old, kind: kind, decisions: discards, codec: codec) { continue }
+                    try isDiscarded(document, old: old, kind: kind, decisions: discards, codec: codec)
+                {
+                    continue
+                }
                 // A restore (`cairn restore`), the way out of a refused push, taking it back to
                 // the version of the commit it names (the remote's, for one the remote holds).
                 if reportsEveryFinding, let restoredFrom,
-                   try repository.blobID(at: document.fileName, inCommit: restoredFrom) == difference.entries[1]?.id { continue }
+                    try repository.blobID(at: document.fileName, inCommit: restoredFrom) == difference.entries[1]?.id
+                {
+                    continue
+                }
                 if difference.entries[1] == nil, let retention = kind.retention {
                     // Unread, an encrypted store's expiry is checked by count: the collection
                     // keeps at least as many as its retention keeps.
-                    let expired = try codec.map { try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set, codec: $0) }
+                    let expired =
+                        try codec.map { try isExpired(document, old: old, under: retention, kind: kind, in: newTree, set: set, codec: $0) }
                         ?? (documentCount(of: kind, in: document.collection, tree: newTree, set: set) >= retention.keep)
                     if expired { continue }
                 }
                 // Two devices created it offline: the version the merge kept is checked below.
-                let concurrent = try difference.entries[1].map { now in
-                    try set.map { try keepsConcurrentCreation(document, was: old.id, now: now.id, set: $0,
-                                                              pushedFrom: pushedFrom, to: pushedTo, codec: codec) } ?? false
-                } ?? false
+                let concurrent =
+                    try difference.entries[1].map { now in
+                        try set.map {
+                            try keepsConcurrentCreation(
+                                document, was: old.id, now: now.id, set: $0,
+                                pushedFrom: pushedFrom, to: pushedTo, codec: codec)
+                        } ?? false
+                    } ?? false
                 if !concurrent {
                     let change = difference.entries[1] == nil ? "deleted" : "changed"
                     refusals.append("\(document) is append-only (\(kind.file)): an existing document is never \(change)")
@@ -210,7 +232,8 @@ package struct PushRules {
     /// Whether the tree's `.cairn/store.json` marks an encrypted store.
     func marksEncrypted(_ tree: ObjectID) throws -> Bool {
         guard let entry = try repository.entry(at: StoreLayout.identityFile, inTree: tree), !entry.isTree,
-              case .bool(true)? = (try? JSONParser().parse(repository.blobContent(entry.id)))?.field("encrypted") else { return false }
+            case .bool(true)? = (try? JSONParser().parse(repository.blobContent(entry.id)))?.field("encrypted")
+        else { return false }
         return true
     }
 
@@ -229,7 +252,8 @@ package struct PushRules {
         }
         let limit = JSONLimits.documents.maxBytes + DocumentCipher.overhead(forPath: document.fileName)
         guard bytes.count <= limit else {
-            return "\(document) is \(bytes.count) bytes encrypted; a document is at most \(JSONLimits.documents.maxBytes) bytes (\(limit) encrypted)"
+            return
+                "\(document) is \(bytes.count) bytes encrypted; a document is at most \(JSONLimits.documents.maxBytes) bytes (\(limit) encrypted)"
         }
         return nil
     }
@@ -257,12 +281,15 @@ package struct PushRules {
 
     /// Whether deleting `document` is what its kind's retention does: the collection keeps at
     /// least `keep` documents later than it.
-    private func isExpired(_ document: DocumentPath, old: TreeEntry, under retention: RetentionPolicy,
-                           kind: SchemaSet.Kind, in tree: ObjectID, set: SchemaSet?, codec: DocumentCodec) throws -> Bool {
+    private func isExpired(
+        _ document: DocumentPath, old: TreeEntry, under retention: RetentionPolicy,
+        kind: SchemaSet.Kind, in tree: ObjectID, set: SchemaSet?, codec: DocumentCodec
+    ) throws -> Bool {
         var documents: [DocumentPath: JSONValue] = [document: try codec.document(repository.blobContent(old.id), at: document.fileName)]
         for file in try repository.files(under: document.collection.description, inTree: tree) {
             guard let path = DocumentPath(fileName: file.path), path.collection == document.collection,
-                  set?.kind(of: path)?.file == kind.file, let entry = file.entries[0] else { continue }
+                set?.kind(of: path)?.file == kind.file, let entry = file.entries[0]
+            else { continue }
             documents[path] = try codec.document(repository.blobContent(entry.id), at: file.path)
         }
         return retention.expired(documents).contains(document)
@@ -271,9 +298,11 @@ package struct PushRules {
     /// Whether deleting the append-only `document` is a discard the commit records: its old
     /// version pins an item's version that one of `decisions` names. Read without a key (an
     /// encrypted store's server), a discard the commit records for any version is trusted.
-    private func isDiscarded(_ document: DocumentPath, old: TreeEntry, kind: SchemaSet.Kind,
-                             decisions: [(decision: ContentDecision, collection: String, item: String, version: String)],
-                             codec: DocumentCodec?) throws -> Bool {
+    private func isDiscarded(
+        _ document: DocumentPath, old: TreeEntry, kind: SchemaSet.Kind,
+        decisions: [(decision: ContentDecision, collection: String, item: String, version: String)],
+        codec: DocumentCodec?
+    ) throws -> Bool {
         guard let pin = kind.pin, !decisions.isEmpty else { return false }
         guard let codec else { return decisions.contains { $0.collection == pin.collection } }
         let value = try codec.document(repository.blobContent(old.id), at: document.fileName)
@@ -295,8 +324,10 @@ package struct PushRules {
     /// given the two creations, keeps `now`. Any other change of an existing one is refused.
     /// Without a codec (an encrypted store's server) the policy cannot be asked: the two
     /// creations on separate lines are enough.
-    private func keepsConcurrentCreation(_ document: DocumentPath, was: ObjectID, now: ObjectID, set: SchemaSet,
-                                         pushedFrom old: ObjectID?, to new: ObjectID, codec: DocumentCodec?) throws -> Bool {
+    private func keepsConcurrentCreation(
+        _ document: DocumentPath, was: ObjectID, now: ObjectID, set: SchemaSet,
+        pushedFrom old: ObjectID?, to new: ObjectID, codec: DocumentCodec?
+    ) throws -> Bool {
         var createdApart = false
         for id in try repository.commits(from: new, hiding: old.map { [$0] } ?? []) where !createdApart {
             guard try repository.blobID(at: document.fileName, inCommit: id) == now else { continue }

@@ -1,9 +1,10 @@
+import Git
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
 
 /// Where a store syncs: a bare repository reached by a path or `file://`, `git://` (read
 /// only), `http(s)://` (smart HTTP), or SSH (`ssh://` or scp's `[user@]host:path`).
@@ -38,7 +39,10 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
     /// the current folder). Refuses, in one line, what is not a remote Cairn can use.
     public init(_ text: String, relativeTo folder: String? = nil) throws(CairnError) {
         guard !text.isEmpty, !text.contains(where: { $0.isNewline || $0 == "\0" }) else {
-            throw CairnError(.invalidInput, "invalid remote \(String(reflecting: text)): give a path to a bare repository or a file://, http(s)://, ssh:// or git:// URL")
+            throw CairnError(
+                .invalidInput,
+                "invalid remote \(String(reflecting: text)): give a path to a bare repository or a file://, http(s)://, ssh:// or git:// URL"
+            )
         }
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
@@ -51,7 +55,8 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
                 let userInfo = authority[..<at]
                 let user = userInfo.prefix { $0 != ":" }
                 username = PercentEncoding.decoded(String(user))
-                password = user.endIndex < userInfo.endIndex
+                password =
+                    user.endIndex < userInfo.endIndex
                     ? PercentEncoding.decoded(String(userInfo[userInfo.index(after: user.endIndex)...])) : nil
                 url = scheme + (user.isEmpty ? "" : user + "@") + authority[authority.index(after: at)...] + rest[authorityEnd...]
             } else {

@@ -1,4 +1,3 @@
-
 /// How long to wait before each new try after a network failure: `[5, 30, 300]` tries three
 /// more times, after 5 s, 30 s and 5 min (the shape seed apps use for their sync queue). An
 /// empty schedule never tries again.
@@ -25,7 +24,9 @@ public struct RetrySchedule: Sendable, Hashable, CustomStringConvertible {
         var delays: [Double] = []
         for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
             guard let value = Double(String(part.trimmedOfSpaces)), value >= 0, value <= 86_400 else {
-                throw CairnError(.invalidInput, "invalid retry schedule \(String(reflecting: text)): give seconds separated by commas, like 5,30,300 (or none)")
+                throw CairnError(
+                    .invalidInput,
+                    "invalid retry schedule \(String(reflecting: text)): give seconds separated by commas, like 5,30,300 (or none)")
             }
             delays.append(value)
         }

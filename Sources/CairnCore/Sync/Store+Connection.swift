@@ -17,8 +17,10 @@ extension Store {
     /// During a sync (``keptRemotes``), an HTTP remote is made once and used for each fetch and
     /// push, so they share its connection; one that failed is dropped, and the next operation
     /// starts on a new connection.
-    func connecting<T>(to url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
-                       _ operation: (Remote) throws(GitError) -> T) throws(GitError) -> T {
+    func connecting<T>(
+        to url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
+        _ operation: (Remote) throws(GitError) -> T
+    ) throws(GitError) -> T {
         let keeps = keptRemotes != nil && (url.hasPrefix("http://") || url.hasPrefix("https://"))
         let made: Remote
         if let kept = keptRemotes?[url] {
@@ -35,8 +37,10 @@ extension Store {
         }
     }
 
-    private func connecting<T>(_ made: Remote, url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
-                               _ operation: (Remote) throws(GitError) -> T) throws(GitError) -> T {
+    private func connecting<T>(
+        _ made: Remote, url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
+        _ operation: (Remote) throws(GitError) -> T
+    ) throws(GitError) -> T {
         opened(made)
         made.timeout = timeout
         let key = credentials.flatMap { Self.proactiveAuthKey(url, user: $0.username) }
@@ -45,7 +49,7 @@ extension Store {
             made.headers = [header]
             do {
                 return try operation(made)
-            } catch where Self.refusesCredentialsSentAhead(error) {
+            } catch  where Self.refusesCredentialsSentAhead(error) {
                 // Redirected, or the password sent ahead was refused (libgit2 then adds its
                 // own, and a server answers two `Authorization` headers with 400): made again
                 // as git makes it, waiting to be asked, so a refusal reads as one.
@@ -56,7 +60,8 @@ extension Store {
         }
         let result = try operation(made)
         if made.passwordAsked, let endpoint = PasswordChallenges.endpoint(of: url),
-           made.endpointsReached.allSatisfy({ $0 == endpoint }) {
+            made.endpointsReached.allSatisfy({ $0 == endpoint })
+        {
             PasswordChallenges.remember(url, credentials: credentials)
             if !proactive, let key { try? repository.setConfig(key, to: "basic") }
         }

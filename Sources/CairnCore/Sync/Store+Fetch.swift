@@ -1,17 +1,20 @@
 import CairnMerge
+import Git
+import GitFormat
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import GitFormat
-import Logging
 
 extension Store {
     /// Fetches the remote's branch into `refs/remotes/origin/main`.
-    func fetch(from remote: RemoteURL, credentials: Credentials?, timeout: Double,
-               progress: (@Sendable (TransferProgress) -> Void)?) throws {
+    func fetch(
+        from remote: RemoteURL, credentials: Credentials?, timeout: Double,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) throws {
         let started = Date()
         var last: Git.TransferProgress?
         if remote.transport == .path, FileSystem.kind(remote.url) != .folder {
@@ -20,8 +23,10 @@ extension Store {
         let ssh = try sshAccess(for: remote)
         var connection: Remote?
         do {
-            try connecting(to: ssh?.url ?? remote.connectionURL, credentials: credentials, timeout: timeout,
-                           opened: { connection = $0 }) { made throws(GitError) in
+            try connecting(
+                to: ssh?.url ?? remote.connectionURL, credentials: credentials, timeout: timeout,
+                opened: { connection = $0 }
+            ) { made throws(GitError) in
                 try made.fetch(["+refs/heads/\(Self.branch):\(Self.remoteBranch)"], credentials: credentials?.git, ssh: ssh) { step in
                     last = step
                     progress?(TransferProgress(step))
@@ -30,10 +35,12 @@ extension Store {
         } catch {
             throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "fetch from")
         }
-        logger.debug("fetch", metadata: [
-            "objects": "\(last?.objects ?? 0)", "bytes": "\(last?.bytes ?? 0)",
-            "ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-        ])
+        logger.debug(
+            "fetch",
+            metadata: [
+                "objects": "\(last?.objects ?? 0)", "bytes": "\(last?.bytes ?? 0)",
+                "ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+            ])
     }
 
     /// Refuses what a fetch brought if any new commit holds a file a store cannot hold (see
@@ -48,11 +55,17 @@ extension Store {
             if difference.path == StoreLayout.identityFile {
                 let identity = try? JSONParser().parse(repository.blobContent(entry.id))
                 guard case .string(uid)? = identity?.field("uid") else {
-                    throw CairnError(.corrupt, "the remote's \(StoreLayout.identityFile) names another user than \(uid): it is not this user's progress; nothing was merged")
+                    throw CairnError(
+                        .corrupt,
+                        "the remote's \(StoreLayout.identityFile) names another user than \(uid): it is not this user's progress; nothing was merged"
+                    )
                 }
                 let encrypted = identity?.field("encrypted") == .bool(true)
                 guard encrypted == codec.isEncrypted else {
-                    throw CairnError(.corrupt, "the remote's store is \(encrypted ? "encrypted" : "plain") and this one is \(codec.isEncrypted ? "encrypted" : "plain"): a store never changes between the two; nothing was merged")
+                    throw CairnError(
+                        .corrupt,
+                        "the remote's store is \(encrypted ? "encrypted" : "plain") and this one is \(codec.isEncrypted ? "encrypted" : "plain"): a store never changes between the two; nothing was merged"
+                    )
                 }
             }
             guard DocumentPath(fileName: difference.path) != nil else { continue }
@@ -60,14 +73,18 @@ extension Store {
             do {
                 bytes = try codec.json(repository.blobContent(entry.id), at: difference.path)
             } catch let error as CairnError {
-                throw CairnError(error.code, "cannot take what the remote holds: \(error.message); nothing was merged", remedy: error.remedy, cause: error)
+                throw CairnError(
+                    error.code, "cannot take what the remote holds: \(error.message); nothing was merged", remedy: error.remedy,
+                    cause: error)
             }
             do {
                 guard case .object = try JSONParser().parse(bytes) else {
                     throw CairnError(.corrupt, "the remote's \(difference.path) is not a JSON object; nothing was merged")
                 }
             } catch let error as JSONParseError {
-                throw CairnError(.corrupt, "the remote's \(difference.path) is not a valid document (\(error.description)); nothing was merged", cause: error)
+                throw CairnError(
+                    .corrupt, "the remote's \(difference.path) is not a valid document (\(error.description)); nothing was merged",
+                    cause: error)
             }
         }
     }
@@ -82,16 +99,20 @@ extension Store {
 
     /// The first commit reachable from `tip` but not from `hidden` that adds a file a store of
     /// `uid` cannot hold, with the reason; nil when there is none.
-    static func firstRefusal(in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
-                             uid: String) throws -> (ObjectID, StoreTreeRefusal)? {
+    static func firstRefusal(
+        in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
+        uid: String
+    ) throws -> (ObjectID, StoreTreeRefusal)? {
         try treeRefusals(in: repository, from: tip, hiding: hidden, uid: uid, limit: 1).first
     }
 
     /// Every file that a commit reachable from `tip` but not from `hidden` adds and a store of
     /// `uid` cannot hold, with its commit and the reason, in the order of the walk (at most
     /// `limit`).
-    static func treeRefusals(in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
-                             uid: String, limit: Int = .max) throws -> [(ObjectID, StoreTreeRefusal)] {
+    static func treeRefusals(
+        in repository: Repository, from tip: ObjectID, hiding hidden: [ObjectID],
+        uid: String, limit: Int = .max
+    ) throws -> [(ObjectID, StoreTreeRefusal)] {
         var refusals: [(ObjectID, StoreTreeRefusal)] = []
         for id in try repository.commits(from: tip, hiding: hidden) {
             let commit = try repository.commit(id)

@@ -1,10 +1,11 @@
+import Git
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import Logging
 
 extension Store {
     /// For a restore from a repository on this machine (a path or `file://` remote): the
@@ -25,7 +26,8 @@ extension Store {
         let bare = FileSystem.kind(remote.url + "/objects") == .folder && FileSystem.kind(remote.url + "/HEAD") == .file
         let source = remote.url + (bare ? "/objects" : "/.git/objects")
         guard FileSystem.kind(source + "/info/alternates") == nil,
-              let tip = try? Repository(openingAt: remote.url).reference("refs/heads/\(Self.branch)") else {
+            let tip = try? Repository(openingAt: remote.url).reference("refs/heads/\(Self.branch)")
+        else {
             return false
         }
         let target = folder + "/.git/objects"
@@ -37,7 +39,10 @@ extension Store {
             // pack may be missing from it: the folder must list the same at the end, and a
             // pack without its index sends the restore to a fetch.
             func packFiles() -> Set<String> {
-                Set(FileSystem.names(in: source + "/pack").filter { $0.hasPrefix("pack-") && ($0.hasSuffix(".pack") || $0.hasSuffix(".idx")) })
+                Set(
+                    FileSystem.names(in: source + "/pack").filter {
+                        $0.hasPrefix("pack-") && ($0.hasSuffix(".pack") || $0.hasSuffix(".idx"))
+                    })
             }
             let packs = packFiles()
             for base in Set(packs.map { $0.hasSuffix(".idx") ? String($0.dropLast(4)) : String($0.dropLast(5)) }) {
@@ -66,10 +71,12 @@ extension Store {
             logger.notice("copy of a local remote's objects failed: fetching instead", metadata: ["error": "\(error)"])
             return false
         }
-        logger.debug("fetch", metadata: [
-            "copied": "\(files) files", "bytes": "\(bytes)",
-            "ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-        ])
+        logger.debug(
+            "fetch",
+            metadata: [
+                "copied": "\(files) files", "bytes": "\(bytes)",
+                "ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+            ])
         return true
     }
 

@@ -16,20 +16,26 @@ extension Store {
     /// A path remote is written by libgit2 without compare-and-swap, so the push holds a lock
     /// on the bare repository, checks that its branch is still `expected`, and checks after
     /// that it is `local`; then it merges the remote's small packs.
-    func push(_ local: ObjectID, to remote: RemoteURL, expecting expected: ObjectID?, credentials: Credentials?,
-              timeout: Double, progress: (@Sendable (TransferProgress) -> Void)?) throws -> PushResult {
+    func push(
+        _ local: ObjectID, to remote: RemoteURL, expecting expected: ObjectID?, credentials: Credentials?,
+        timeout: Double, progress: (@Sendable (TransferProgress) -> Void)?
+    ) throws -> PushResult {
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
         let ssh = try sshAccess(for: remote)
         func send() throws -> PushOutcome {
             var connection: Remote?
             do {
-                return try connecting(to: ssh?.url ?? remote.connectionURL, credentials: credentials, timeout: timeout,
-                                      opened: { connection = $0 }) { made throws(GitError) in
+                return try connecting(
+                    to: ssh?.url ?? remote.connectionURL, credentials: credentials, timeout: timeout,
+                    opened: { connection = $0 }
+                ) { made throws(GitError) in
                     try made.push([refspec], credentials: credentials?.git, ssh: ssh) { progress?(TransferProgress($0)) }
                 }
             } catch {
                 if case .nonFastForward? = error.reason {
-                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)])
+                    return PushOutcome(rejections: [
+                        "refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)
+                    ])
                 }
                 throw Self.remoteFailure(error, remote: remote, credentials: credentials, ssh: connection?.lastSSHAttempt, doing: "push to")
             }
@@ -40,7 +46,9 @@ extension Store {
             outcome = try bareLock.withLock { () throws -> PushOutcome in
                 let bare = try Self.openRemoteRepository(remote)
                 guard try bare.reference(branchReference) == expected else {
-                    return PushOutcome(rejections: ["refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)])
+                    return PushOutcome(rejections: [
+                        "refs/heads/\(Self.branch)": PushRejection(status: "non-fast-forward", reason: .nonFastForward)
+                    ])
                 }
                 let outcome = try send()
                 if outcome.accepted, try Self.openRemoteRepository(remote).reference(branchReference) != local {
@@ -97,8 +105,10 @@ extension Store {
     /// A failure talking to a remote, classified: credentials (and over SSH, keys refused and
     /// the server's own refusals), network, missing repository. Only a network failure is
     /// worth trying again.
-    static func remoteFailure(_ error: any Error, remote: RemoteURL, credentials: Credentials?, ssh: SSHAttempt? = nil,
-                              doing what: String) -> CairnError {
+    static func remoteFailure(
+        _ error: any Error, remote: RemoteURL, credentials: Credentials?, ssh: SSHAttempt? = nil,
+        doing what: String
+    ) -> CairnError {
         if let error = error as? CairnError { return error }
         guard let error = error as? GitError else { return CairnError(.io, "cannot \(what) \(remote): \(error)") }
         if remote.transport == .ssh, let failure = sshFailure(error, remote: remote, attempt: ssh, doing: what) {
@@ -110,30 +120,45 @@ extension Store {
             // A full or failing disk, here or (for a path) at the remote: not the remote's answer.
             return CairnError(.io, "cannot \(what) \(remote): \(message)\(FileSystem.hint(errno: code))", cause: error)
         case .authentication?, .httpStatus(401)?:
-            let (hint, remedy): (String, CairnError.Remedy?) = if remote.transport == .ssh {
-                ("it refused the keys of the running ssh-agent: add yours with ssh-add (SSH_AUTH_SOCK must point to the agent) and check the server authorizes it", nil)
-            } else if let credentials {
-                ("it refused the credentials of \(credentials.username)", .checkCredentials)
-            } else {
-                ("it asks for credentials", .giveCredentials)
-            }
+            let (hint, remedy): (String, CairnError.Remedy?) =
+                if remote.transport == .ssh {
+                    (
+                        "it refused the keys of the running ssh-agent: add yours with ssh-add (SSH_AUTH_SOCK must point to the agent) and check the server authorizes it",
+                        nil
+                    )
+                } else if let credentials {
+                    ("it refused the credentials of \(credentials.username)", .checkCredentials)
+                } else {
+                    ("it asks for credentials", .giveCredentials)
+                }
             return CairnError(.authentication, "cannot \(what) \(remote): \(hint)", remedy: remedy, cause: error)
         case .hostKeyNotTrusted?:
-            return CairnError(.authentication, "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again", cause: error)
+            return CairnError(
+                .authentication,
+                "cannot \(what) \(remote): its SSH host key is not in ~/.ssh/known_hosts (or does not match it); check the key and add it (ssh-keyscan), then try again",
+                cause: error)
         case .certificateNotTrusted(let said)?:
             return .certificateNotTrusted("cannot \(what) \(remote)", reason: said, cause: error)
         case .certificatesUnreadable?:
             return CairnError(.invalidInput, "cannot \(what) \(remote): \(message)", cause: error)
         case .httpStatus(403)?:
-            return CairnError(.authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)", cause: error)
+            return CairnError(
+                .authentication, "cannot \(what) \(remote): \(credentials?.username ?? "this user") may not access it (HTTP 403)",
+                cause: error)
         case .httpStatus(404)?, .repositoryNotFound?:
-            return CairnError(.notFound, "cannot \(what) \(remote): there is no repository there", remedy: .createRemoteRepository, cause: error)
+            return CairnError(
+                .notFound, "cannot \(what) \(remote): there is no repository there", remedy: .createRemoteRepository, cause: error)
         case .httpStatus(413)?:
-            return CairnError(.refused, "cannot \(what) \(remote): the server refuses a request this large (HTTP 413); its limit on the size of a request must be raised (nginx: client_max_body_size; lighttpd: server.max-request-size)", cause: error)
+            return CairnError(
+                .refused,
+                "cannot \(what) \(remote): the server refuses a request this large (HTTP 413); its limit on the size of a request must be raised (nginx: client_max_body_size; lighttpd: server.max-request-size)",
+                cause: error)
         case .httpStatus(let status)? where (400..<500).contains(status) && status != 408 && status != 429:
             // Any other 4xx but 408 and 429 is the server's rule, not a passing failure: trying
             // again sends the same request and meets the same answer.
-            return CairnError(.refused, "cannot \(what) \(remote): the server refused the request (HTTP \(status))", remedy: .checkRemoteURL, cause: error)
+            return CairnError(
+                .refused, "cannot \(what) \(remote): the server refused the request (HTTP \(status))", remedy: .checkRemoteURL, cause: error
+            )
         default:
             if error.isNetworkFailure || (remote.transport != .path && error.isSystemFailure) {
                 return CairnError(.network, "cannot \(what) \(remote): \(message)", cause: error)

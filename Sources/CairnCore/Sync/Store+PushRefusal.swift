@@ -10,8 +10,10 @@ extension Store {
     /// append-only attempt the remote never received included), keeping every other unpushed
     /// document — the remedy ``CairnError/Remedy/restoreDocuments(_:)``. `checkedHere`: the
     /// store found what the server's hook would refuse, and sent nothing.
-    func pushRefusal(_ reason: String, by remote: RemoteURL, local: ObjectID, remoteCommit: ObjectID?,
-                     checkedHere: Bool = false) throws -> CairnError {
+    func pushRefusal(
+        _ reason: String, by remote: RemoteURL, local: ObjectID, remoteCommit: ObjectID?,
+        checkedHere: Bool = false
+    ) throws -> CairnError {
         let ours = try repository.commit(local).treeID
         let theirs = try remoteCommit.map { try repository.commit($0).treeID }
         let documents = try repository.differences(among: [theirs, ours])
@@ -22,16 +24,20 @@ extension Store {
         if reason.contains(MergeAttestation.verdict) {
             // Restoring documents adds a checkpoint after the merge, which stays in what is
             // pushed: the merge itself must go, and the next sync merges the two sides anew.
-            return CairnError(.refused, "\(refused): \(reason); a git tool made that merge, not the policies: take the store back to before it (git reset --keep to the merge's first parent, when nothing was committed after it), then sync again and the two sides merge anew",
-                              cause: PushRefusal(reason: reason, documents: []))
+            return CairnError(
+                .refused,
+                "\(refused): \(reason); a git tool made that merge, not the policies: take the store back to before it (git reset --keep to the merge's first parent, when nothing was committed after it), then sync again and the two sides merge anew",
+                cause: PushRefusal(reason: reason, documents: []))
         }
         let backOnCheckpoint = "\(refused): \(reason); the store is back on its last checkpoint"
         guard !documents.isEmpty else {
-            return CairnError(.refused, backOnCheckpoint + " — fix what it names, then sync again",
-                              cause: PushRefusal(reason: reason, documents: documents))
+            return CairnError(
+                .refused, backOnCheckpoint + " — fix what it names, then sync again",
+                cause: PushRefusal(reason: reason, documents: documents))
         }
-        return CairnError(.refused, backOnCheckpoint, remedy: .restoreDocuments(documents),
-                          cause: PushRefusal(reason: reason, documents: documents))
+        return CairnError(
+            .refused, backOnCheckpoint, remedy: .restoreDocuments(documents),
+            cause: PushRefusal(reason: reason, documents: documents))
     }
 
     /// Whether `text` names `document` as a whole path: not a longer path or ID that starts
@@ -45,8 +51,9 @@ extension Store {
         var start = 0
         while start + path.count <= bytes.count {
             if bytes[start..<start + path.count].elementsEqual(path),
-               start == 0 || before.contains(bytes[start - 1]),
-               start + path.count == bytes.count || after.contains(bytes[start + path.count]) {
+                start == 0 || before.contains(bytes[start - 1]),
+                start + path.count == bytes.count || after.contains(bytes[start + path.count])
+            {
                 return true
             }
             start += 1

@@ -40,7 +40,10 @@ extension Store {
             guard let head = try repository.reference(branchReference) else { return (0, 0) }
             guard let remote = try repository.reference(Self.remoteBranch) else {
                 var count = 0
-                try repository.walkHistory(from: head) { _ in count += 1; return true }
+                try repository.walkHistory(from: head) { _ in
+                    count += 1
+                    return true
+                }
                 return (count, 0)
             }
             return try repository.aheadBehind(head, remote)

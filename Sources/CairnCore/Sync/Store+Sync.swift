@@ -1,12 +1,13 @@
 import CairnMerge
+import Git
+import GitFormat
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Git
-import GitFormat
-import Logging
 
 extension Store {
     /// Syncs the store with its remote: checkpoints pending writes, fetches, fast-forwards or
@@ -26,7 +27,10 @@ extension Store {
             throw CairnError(.notFound, "the store of user \(uid) has no remote", remedy: .setRemote)
         }
         guard !remote.isReadOnly else {
-            throw CairnError(.refused, "\(remote) is a git:// remote: it is read-only and unauthenticated, and Cairn never pushes private progress to it; use an https:// or ssh:// URL or a path")
+            throw CairnError(
+                .refused,
+                "\(remote) is a git:// remote: it is read-only and unauthenticated, and Cairn never pushes private progress to it; use an https:// or ssh:// URL or a path"
+            )
         }
         return try options.presentingCredentials(to: remote, as: uid, configuration: configuration) { credentials throws(CairnError) in
             try sync(with: remote, credentials: credentials, options: options)
@@ -66,8 +70,10 @@ extension Store {
         }
     }
 
-    private func syncRounds(remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
-                            result: inout SyncResult) throws {
+    private func syncRounds(
+        remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
+        result: inout SyncResult
+    ) throws {
         var random = SystemRandomNumberGenerator()
         // What each content item's server said, asked once per sync whatever the rounds.
         var answers: [String: ObjectID?] = [:]
@@ -108,10 +114,12 @@ extension Store {
                     result.conflicts = merge.outcome.conflicts
                     result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
                     result.head = CheckpointID(merge.commit)
-                    logger.debug("merge", metadata: [
-                        "commit": "\(merge.commit.short)", "documents": "\(merge.outcome.mergedDocuments)",
-                        "files": "\(changed.count)", "conflicts": "\(merge.outcome.conflicts.count)",
-                    ])
+                    logger.debug(
+                        "merge",
+                        metadata: [
+                            "commit": "\(merge.commit.short)", "documents": "\(merge.outcome.mergedDocuments)",
+                            "files": "\(changed.count)", "conflicts": "\(merge.outcome.conflicts.count)",
+                        ])
                 }
             }
             // Derived fields another writer left wrong, in what came in or goes out.
@@ -142,8 +150,9 @@ extension Store {
             try uploadAssets(of: local, beyond: theirs, to: remote, credentials: credentials, options: options)
             let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
             let pushed = try options.retryingNetworkFailures(logger: logger) {
-                try push(local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,
-                         progress: options.progress)
+                try push(
+                    local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,
+                    progress: options.progress)
             }
             switch pushed {
             case .accepted:
@@ -171,12 +180,16 @@ extension Store {
                 throw try pushRefusal(reason, by: remote, local: local, remoteCommit: theirs)
             }
         }
-        throw CairnError(.busy, "\(remote) kept moving while this store synced (\(options.pushAttempts) rounds): other devices are pushing; sync again")
+        throw CairnError(
+            .busy, "\(remote) kept moving while this store synced (\(options.pushAttempts) rounds): other devices are pushing; sync again")
     }
 
     private func countCommits(_ tip: ObjectID) throws -> Int {
         var count = 0
-        try repository.walkHistory(from: tip) { _ in count += 1; return true }
+        try repository.walkHistory(from: tip) { _ in
+            count += 1
+            return true
+        }
         return count
     }
 }

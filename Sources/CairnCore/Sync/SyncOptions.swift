@@ -24,13 +24,15 @@ public struct SyncOptions: Sendable {
     /// Pauses for the given seconds (replaceable so tests run without waiting).
     public var sleep: @Sendable (Double) -> Void
 
-    public init(retry: RetrySchedule = .standard, pushAttempts: Int = 6,
-                networkTimeout: Double = SyncOptions.standardNetworkTimeout,
-                credentials: Credentials? = nil,
-                token: TokenProvider? = nil,
-                progress: (@Sendable (TransferProgress) -> Void)? = nil,
-                willRetry: (@Sendable (CairnError, Double, Int) -> Void)? = nil,
-                sleep: @escaping @Sendable (Double) -> Void = SyncOptions.sleepForReal) {
+    public init(
+        retry: RetrySchedule = .standard, pushAttempts: Int = 6,
+        networkTimeout: Double = SyncOptions.standardNetworkTimeout,
+        credentials: Credentials? = nil,
+        token: TokenProvider? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        willRetry: (@Sendable (CairnError, Double, Int) -> Void)? = nil,
+        sleep: @escaping @Sendable (Double) -> Void = SyncOptions.sleepForReal
+    ) {
         self.retry = retry
         self.pushAttempts = max(1, pushAttempts)
         self.networkTimeout = networkTimeout

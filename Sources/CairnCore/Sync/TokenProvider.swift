@@ -60,14 +60,16 @@ extension SyncOptions {
     /// own, else a token of ``token`` with `uid` as the user name, else the URL's or the
     /// configuration's. When a token was presented and refused as not authenticated, a fresh
     /// one is asked for and `body` runs once more.
-    func presentingCredentials<T>(to remote: RemoteURL, as uid: String, configuration: Configuration,
-                                  _ body: (Credentials?) throws(CairnError) -> T) throws(CairnError) -> T {
+    func presentingCredentials<T>(
+        to remote: RemoteURL, as uid: String, configuration: Configuration,
+        _ body: (Credentials?) throws(CairnError) -> T
+    ) throws(CairnError) -> T {
         guard credentials == nil, let token, remote.transport == .http else {
             return try body(credentials ?? remote.credentials(fallingBackOn: configuration))
         }
         do {
             return try body(Credentials(username: uid, password: try token.token(fresh: false)))
-        } catch where error.code == .authentication && error.remedy == .checkCredentials {
+        } catch  where error.code == .authentication && error.remedy == .checkCredentials {
             return try body(Credentials(username: uid, password: try token.token(fresh: true)))
         }
     }

@@ -3,16 +3,19 @@ extension DocumentGenerator {
     /// (see ``DocumentEdit``); nil when its policy allows no edit (append-only) or nothing
     /// in it can change now (every bounded value at its bound, or the document already
     /// refused by its schema).
-    public func edit(_ document: JSONValue, of kind: SchemaSet.Kind, at path: DocumentPath, time: Int64,
-                     documents: ((DocumentCount) -> [JSONValue])? = nil,
-                     using random: inout SplitMix) throws(GenerationError) -> DocumentEdit? {
+    public func edit(
+        _ document: JSONValue, of kind: SchemaSet.Kind, at path: DocumentPath, time: Int64,
+        documents: ((DocumentCount) -> [JSONValue])? = nil,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> DocumentEdit? {
         guard !kind.policy.isAppendOnly else { return nil }
         func context() -> GenerationContext {
             GenerationContext(generator: self, kind: kind, root: kind.schema.root, captures: kind.pattern.match(path) ?? [:], time: time)
         }
         var sites: [EditSite] = []
-        try context().sites(in: document, schema: kind.schema.root, policy: kind.policy, tokens: [], scopes: [],
-                            top: true, into: &sites, using: &random)
+        try context().sites(
+            in: document, schema: kind.schema.root, policy: kind.policy, tokens: [], scopes: [],
+            top: true, into: &sites, using: &random)
         // An edit its schema refuses (a bound reached: a union at its maxItems) is not made;
         // when no site can change, there is no edit. Each attempt with a budget of its own.
         for _ in 0..<Self.attempts where !sites.isEmpty {

@@ -4,11 +4,14 @@ extension DocumentGenerator {
     /// created or drawn anew, or changed by one to three edits of its policy
     /// (``edit(_:of:at:time:documents:using:)``; an append-only document is never edited, so
     /// its side is drawn anew: a change the policy refuses).
-    public func lawCase(of kind: SchemaSet.Kind, at path: DocumentPath,
-                        using random: inout SplitMix) throws(GenerationError) -> LawCase {
+    public func lawCase(
+        of kind: SchemaSet.Kind, at path: DocumentPath,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> LawCase {
         // Steps from a small range: equal stamps on both sides happen, and ties are tested.
         let start = Int64.random(in: 0..<20, using: &random)
-        let base: JSONValue? = Int.random(in: 0..<5, using: &random) == 0
+        let base: JSONValue? =
+            Int.random(in: 0..<5, using: &random) == 0
             ? nil : try document(of: kind, at: path, time: start, using: &random)
         func side(_ random: inout SplitMix) throws(GenerationError) -> JSONValue? {
             switch Int.random(in: 0..<10, using: &random) {

@@ -34,16 +34,21 @@ public struct DocumentGenerator: Sendable {
     /// user, the others IDs drawn from their `x-cairn.ids` schema, else `fresh` ones (8 random
     /// characters, so unlikely to meet) or ones from a few per collection (`b0`…`b3`, so
     /// devices meet on them).
-    public func path(of kind: SchemaSet.Kind, ids: [String: String] = [:], fresh: Bool = false,
-                     using random: inout SplitMix) throws(GenerationError) -> DocumentPath {
+    public func path(
+        of kind: SchemaSet.Kind, ids: [String: String] = [:], fresh: Bool = false,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> DocumentPath {
         var values = ids
         values[kind.pattern.placeholders.first ?? "uid"] = uid
         for name in kind.pattern.placeholders where values[name] == nil {
             values[name] = try id(for: name, of: kind, fresh: fresh, using: &random)
         }
         guard let path = kind.pattern.fill(values) else {
-            throw GenerationError(file: kind.file, pointer: "/x-cairn/path",
-                                  reason: "\(kind.pattern) with \(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")) is not a document path")
+            throw GenerationError(
+                file: kind.file, pointer: "/x-cairn/path",
+                reason:
+                    "\(kind.pattern) with \(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")) is not a document path"
+            )
         }
         return path
     }
@@ -78,14 +83,17 @@ public struct DocumentGenerator: Sendable {
     /// stamps its policies compare (`lww`, `highest`'s `then`, `entries`' `by`) are that
     /// step's (``GeneratedTime``), so no two steps write equal stamps; `documents` gives the
     /// documents its counts count (none without).
-    public func document(of kind: SchemaSet.Kind, at path: DocumentPath, time: Int64? = nil,
-                         documents: ((DocumentCount) -> [JSONValue])? = nil,
-                         using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    public func document(
+        of kind: SchemaSet.Kind, at path: DocumentPath, time: Int64? = nil,
+        documents: ((DocumentCount) -> [JSONValue])? = nil,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         var last: ValidationError?
         for _ in 0..<Self.attempts {
             // Each attempt with a budget of its own.
-            let context = GenerationContext(generator: self, kind: kind, root: kind.schema.root,
-                                            captures: kind.pattern.match(path) ?? [:], time: time)
+            let context = GenerationContext(
+                generator: self, kind: kind, root: kind.schema.root,
+                captures: kind.pattern.match(path) ?? [:], time: time)
             let drawn = try context.value(kind.schema.root, pointer: "", key: nil, policy: kind.policy, top: true, using: &random)
             let document = kind.filled(drawn, documents: documents ?? { _ in [] })
             let errors = kind.validate(document, at: path)
@@ -93,14 +101,18 @@ public struct DocumentGenerator: Sendable {
                 // A store reads no document larger than this.
                 let size = document.canonicalBytes().count
                 guard size <= JSONLimits.documents.maxBytes else {
-                    throw GenerationError(file: kind.file, pointer: "", reason: "a document drawn is \(size) bytes; a store holds documents up to \(JSONLimits.documents.maxBytes)")
+                    throw GenerationError(
+                        file: kind.file, pointer: "",
+                        reason: "a document drawn is \(size) bytes; a store holds documents up to \(JSONLimits.documents.maxBytes)")
                 }
                 return document
             }
             last = errors.first
         }
-        throw GenerationError(file: kind.file, pointer: last?.schemaPath ?? "",
-                              reason: "no valid document after \(Self.attempts) attempts; the last broke \(last.map(String.init(describing:)) ?? "its schema")")
+        throw GenerationError(
+            file: kind.file, pointer: last?.schemaPath ?? "",
+            reason:
+                "no valid document after \(Self.attempts) attempts; the last broke \(last.map(String.init(describing:)) ?? "its schema")")
     }
 
     /// What cannot be generated in the set: one error per kind whose paths or documents

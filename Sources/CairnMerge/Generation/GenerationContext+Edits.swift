@@ -1,8 +1,10 @@
 extension GenerationContext {
     /// The places of `value` (of `schema`, merged by `policy`) an edit can change.
-    func sites(in value: JSONValue, schema: JSONValue, policy: MergePolicy, tokens: [String],
-               scopes: [(tokens: [String], policy: MergePolicy)], top: Bool,
-               into sites: inout [EditSite], using random: inout SplitMix) throws(GenerationError) {
+    func sites(
+        in value: JSONValue, schema: JSONValue, policy: MergePolicy, tokens: [String],
+        scopes: [(tokens: [String], policy: MergePolicy)], top: Bool,
+        into sites: inout [EditSite], using random: inout SplitMix
+    ) throws(GenerationError) {
         guard case .object(let fields) = value else { return }
         let (keywords, _) = try resolved(schema, pointer: "", using: &random)
         var scopes = scopes
@@ -16,8 +18,9 @@ extension GenerationContext {
             if top, kind.computedFields.contains(name) || kind.pin?.versionField == name || kind.assets[name] != nil { continue }
             if policy.comparedFields.contains(name), policy.children[name] == nil { continue }
             let child = policy.children[name] ?? (sidePicking ? .plain : policy.entryPolicy ?? .plain)
-            try site(for: fields[name], named: name, schema: properties[name]!, policy: child, tokens: tokens + [name],
-                     scopes: scopes, into: &sites, using: &random)
+            try site(
+                for: fields[name], named: name, schema: properties[name]!, policy: child, tokens: tokens + [name],
+                scopes: scopes, into: &sites, using: &random)
         }
         // A map's entries, each under the schemas its key falls under, and a new one of a
         // drawn pattern (or of additionalProperties).
@@ -30,8 +33,9 @@ extension GenerationContext {
         let entryPolicy = policy.entryPolicy ?? .plain
         for key in JSONValue.sortedKeys(fields) where properties[key] == nil {
             guard let schema = entrySchema(for: key, in: keywords) else { continue }
-            try site(for: fields[key], named: key, schema: schema, policy: entryPolicy, tokens: tokens + [key],
-                     scopes: scopes, into: &sites, using: &random)
+            try site(
+                for: fields[key], named: key, schema: schema, policy: entryPolicy, tokens: tokens + [key],
+                scopes: scopes, into: &sites, using: &random)
         }
         let chosen = try freshKey(for: tokens.last, among: entrySchemas, using: &random)
         if fields[chosen] == nil, let schema = entrySchema(for: chosen, in: keywords) {
@@ -41,16 +45,20 @@ extension GenerationContext {
 
     /// A key for a new entry of a map (named `map`): of one of `entrySchemas`, drawn when
     /// there are several.
-    func freshKey(for map: String?, among entrySchemas: [(schema: JSONValue, pointer: String, pattern: String?)],
-                  using random: inout SplitMix) throws(GenerationError) -> String {
+    func freshKey(
+        for map: String?, among entrySchemas: [(schema: JSONValue, pointer: String, pattern: String?)],
+        using random: inout SplitMix
+    ) throws(GenerationError) -> String {
         let entries = entrySchemas.count > 1 ? entrySchemas[Int.random(in: 0..<entrySchemas.count, using: &random)] : entrySchemas.first
         return try mapKey(for: map, pattern: entries?.pattern, pointer: entries?.pointer ?? "", using: &random)
     }
 
     /// The site of one value (absent: it can be added), by its policy.
-    func site(for value: JSONValue?, named name: String, schema: JSONValue, policy: MergePolicy, tokens: [String],
-              scopes: [(tokens: [String], policy: MergePolicy)], into sites: inout [EditSite],
-              using random: inout SplitMix) throws(GenerationError) {
+    func site(
+        for value: JSONValue?, named name: String, schema: JSONValue, policy: MergePolicy, tokens: [String],
+        scopes: [(tokens: [String], policy: MergePolicy)], into sites: inout [EditSite],
+        using random: inout SplitMix
+    ) throws(GenerationError) {
         // A value with a single allowed value cannot change.
         if case .object(let keywords) = schema, keywords["const"] != nil { return }
         switch policy {
@@ -64,13 +72,15 @@ extension GenerationContext {
             return
         case .entriesLatest:
             if let value, case .object = value {
-                try self.sites(in: value, schema: schema, policy: policy, tokens: tokens, scopes: scopes, top: false, into: &sites, using: &random)
+                try self.sites(
+                    in: value, schema: schema, policy: policy, tokens: tokens, scopes: scopes, top: false, into: &sites, using: &random)
             } else {
                 sites.append(EditSite(change: .redraw(policy), tokens: tokens, schema: schema, scopes: scopes))
             }
         case .fields, .lww, .highest:
             if let value, case .object = value, policy != .plain || hasStructure(schema, using: &random) {
-                try self.sites(in: value, schema: schema, policy: policy, tokens: tokens, scopes: scopes, top: false, into: &sites, using: &random)
+                try self.sites(
+                    in: value, schema: schema, policy: policy, tokens: tokens, scopes: scopes, top: false, into: &sites, using: &random)
             } else {
                 sites.append(EditSite(change: .redraw(policy), tokens: tokens, schema: schema, scopes: scopes))
             }
@@ -86,8 +96,10 @@ extension GenerationContext {
     /// `document` with `site` changed and its scopes' stamps raised, and what changed; nil
     /// when the site cannot change (a bound reached, nothing new to add, a number at the
     /// end of the 64-bit range).
-    func apply(_ site: EditSite, to document: JSONValue,
-               using random: inout SplitMix) throws(GenerationError) -> (JSONValue, [String])? {
+    func apply(
+        _ site: EditSite, to document: JSONValue,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> (JSONValue, [String])? {
         let pointer = "/" + site.tokens.map(MergePolicy.escape).joined(separator: "/")
         let current = document.value(at: site.tokens)
         var changed: JSONValue
@@ -110,7 +122,10 @@ extension GenerationContext {
             var added: [JSONValue] = []
             for _ in 0..<Int.random(in: 1...2, using: &random) {
                 let element = try value(keywords["items"] ?? .bool(true), pointer: pointer, key: site.tokens.last, using: &random)
-                if !elements.contains(where: { JSONValue.same($0, element) }) { elements.append(element); added.append(element) }
+                if !elements.contains(where: { JSONValue.same($0, element) }) {
+                    elements.append(element)
+                    added.append(element)
+                }
             }
             guard !added.isEmpty else { return nil }
             changed = .array(elements)
@@ -118,7 +133,8 @@ extension GenerationContext {
         case .entry(let by):
             guard case .object(let keywords) = site.schema else { return nil }
             let entries = current?.objectValue ?? [:]
-            let key = !entries.isEmpty && Bool.random(using: &random)
+            let key =
+                !entries.isEmpty && Bool.random(using: &random)
                 ? JSONValue.sortedKeys(entries).randomElement(using: &random)!
                 : try freshKey(for: site.tokens.last, among: Self.entrySchemas(keywords, pointer: pointer), using: &random)
             guard let schema = entrySchema(for: key, in: keywords) else { return nil }
@@ -149,7 +165,9 @@ extension GenerationContext {
             case .lww(let field, _, _):
                 guard !Self.isAtTop(fields[field]) else { return nil }
                 fields[field] = greater(than: fields[field], fresh: fields[field])
-                lines.append("/" + (scope.tokens + [field]).map(MergePolicy.escape).joined(separator: "/") + ": stamped \(fields[field]?.inlineText ?? "-")")
+                lines.append(
+                    "/" + (scope.tokens + [field]).map(MergePolicy.escape).joined(separator: "/")
+                        + ": stamped \(fields[field]?.inlineText ?? "-")")
             case .highest(let version, let then, _):
                 guard !Self.isAtTop(fields[version]) else { return nil }
                 if scope.policy.stampFields.contains(version) {
@@ -161,7 +179,9 @@ extension GenerationContext {
                     guard !Self.isAtTop(fields[then]) else { return nil }
                     fields[then] = greater(than: fields[then], fresh: fields[then])
                 }
-                lines.append("/" + (scope.tokens + [version]).map(MergePolicy.escape).joined(separator: "/") + ": version \(fields[version]?.inlineText ?? "-")")
+                lines.append(
+                    "/" + (scope.tokens + [version]).map(MergePolicy.escape).joined(separator: "/")
+                        + ": version \(fields[version]?.inlineText ?? "-")")
             default:
                 continue
             }
@@ -195,8 +215,10 @@ extension GenerationContext {
 
     /// A value past `current` in the direction of `max` (`up`) or `min`, within the schema;
     /// absent: any value; nil when none is (a bound reached).
-    func moved(_ current: JSONValue?, up: Bool, schema: JSONValue, key: String?,
-               using random: inout SplitMix) throws(GenerationError) -> JSONValue? {
+    func moved(
+        _ current: JSONValue?, up: Bool, schema: JSONValue, key: String?,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue? {
         guard let current else {
             return try value(schema, pointer: "", key: key, policy: up ? .max : .min, using: &random)
         }
@@ -226,8 +248,10 @@ extension GenerationContext {
             candidate = .bool(up)
         case .string(let text):
             guard let seconds = GeneratedTime.seconds(text) else { return nil }
-            let target = up ? Swift.max(seconds + 1, GeneratedTime.stampStart + step)
-                            : Swift.min(seconds - 1, GeneratedTime.lowerStart - step)
+            let target =
+                up
+                ? Swift.max(seconds + 1, GeneratedTime.stampStart + step)
+                : Swift.min(seconds - 1, GeneratedTime.lowerStart - step)
             candidate = .string(ISO8601Stamp.text(seconds: target))
         default:
             return nil
@@ -235,7 +259,8 @@ extension GenerationContext {
         if accepts(candidate, .object(keywords)) { return candidate }
         // Clamp to the bound the schema sets.
         if let bound = keywords[up ? "maximum" : "minimum"]?.number, bound.isFinite {
-            let clamped: JSONValue = if case .integer = current, let whole = Int64(exactly: bound) { .integer(whole) } else { .double(bound) }
+            let clamped: JSONValue =
+                if case .integer = current, let whole = Int64(exactly: bound) { .integer(whole) } else { .double(bound) }
             if accepts(clamped, .object(keywords)), JSONValue.stampOrder(clamped, current) == (up ? 1 : -1) { return clamped }
         }
         return nil

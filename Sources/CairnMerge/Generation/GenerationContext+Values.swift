@@ -2,8 +2,10 @@ extension GenerationContext {
     /// A value of `schema`. `key`: the property's name (hints: IDs, time stamps, map keys);
     /// `policy`: how it merges (stamps of `lww`, `highest`, `entries` are drawn as stamps);
     /// `stamp`: the value is the stamp a policy compares.
-    func value(_ schema: JSONValue, pointer: String, key: String?, policy: MergePolicy = .plain,
-               stamp: Bool = false, top: Bool = false, using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func value(
+        _ schema: JSONValue, pointer: String, key: String?, policy: MergePolicy = .plain,
+        stamp: Bool = false, top: Bool = false, using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         budget.depth += 1
         defer { budget.depth -= 1 }
         guard budget.depth <= Self.maxDepth else {
@@ -34,22 +36,30 @@ extension GenerationContext {
         case "integer", "number": return try number(keywords, integer: type == "integer", pointer: pointer, using: &random)
         case "string": return try string(keywords, pointer: pointer, key: key, policy: policy, using: &random)
         case "array": return try array(keywords, pointer: pointer, key: key, using: &random)
-        case "object": return try object(keywords, conditions: conditions, pointer: pointer, key: key, policy: policy, top: top, using: &random)
+        case "object":
+            return try object(keywords, conditions: conditions, pointer: pointer, key: key, policy: policy, top: top, using: &random)
         default: throw fail(pointer + "/type", "unknown type \(type)")
         }
     }
 
     func inferredTypes(_ keywords: JSONObject) -> [String] {
-        if ["properties", "required", "additionalProperties", "patternProperties", "minProperties"].contains(where: { keywords[$0] != nil }) { return ["object"] }
+        if ["properties", "required", "additionalProperties", "patternProperties", "minProperties"].contains(where: { keywords[$0] != nil })
+        {
+            return ["object"]
+        }
         if ["items", "minItems", "maxItems", "uniqueItems"].contains(where: { keywords[$0] != nil }) { return ["array"] }
         if ["minLength", "maxLength", "pattern", "format"].contains(where: { keywords[$0] != nil }) { return ["string"] }
-        if ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].contains(where: { keywords[$0] != nil }) { return ["number"] }
+        if ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].contains(where: { keywords[$0] != nil }) {
+            return ["number"]
+        }
         return ["string", "integer", "boolean"]
     }
 
     /// The stamp of this step (or a fresh one without a step): an integer, or date-time text.
-    func stampValue(type: String, keywords: JSONObject, pointer: String,
-                    using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func stampValue(
+        type: String, keywords: JSONObject, pointer: String,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         let step = time ?? Int64.random(in: 0..<1_000, using: &random)
         if type == "string" { return .string(GeneratedTime.stamp(step)) }
         let low = try bound("minimum", of: keywords, pointer: pointer).map { $0.rounded(.up) } ?? 0
@@ -60,8 +70,10 @@ extension GenerationContext {
 
     /// A number within the bounds (exclusive ones, `multipleOf`): near the lower bound, or
     /// from 0 to 100 without bounds. Bounds no 64-bit number honours are errors.
-    func number(_ keywords: JSONObject, integer: Bool, pointer: String,
-                using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func number(
+        _ keywords: JSONObject, integer: Bool, pointer: String,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         let minimum = try bound("minimum", of: keywords, pointer: pointer)
         let maximum = try bound("maximum", of: keywords, pointer: pointer)
         let exclusiveMinimum = try bound("exclusiveMinimum", of: keywords, pointer: pointer)
@@ -72,7 +84,9 @@ extension GenerationContext {
         if let exclusive = exclusiveMinimum { low = Swift.max(low, exclusive + gap) }
         if let exclusive = exclusiveMaximum { high = Swift.min(high, exclusive - gap) }
         // A bound on one side only: a hundred on the other.
-        if minimum == nil, exclusiveMinimum == nil, maximum != nil || exclusiveMaximum != nil, maximum == nil || high < low { low = high - 100 }
+        if minimum == nil, exclusiveMinimum == nil, maximum != nil || exclusiveMaximum != nil, maximum == nil || high < low {
+            low = high - 100
+        }
         if maximum == nil, exclusiveMaximum == nil, high < low { high = low + 100 }
         let step = try bound("multipleOf", of: keywords, pointer: pointer) ?? (integer || Bool.random(using: &random) ? 1 : 0.25)
         guard step > 0 else { throw fail(pointer + "/multipleOf", "multipleOf is not positive") }
@@ -89,8 +103,10 @@ extension GenerationContext {
         return .double(value)
     }
 
-    func string(_ keywords: JSONObject, pointer: String, key: String?, policy: MergePolicy,
-                using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func string(
+        _ keywords: JSONObject, pointer: String, key: String?, policy: MergePolicy,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         let minimum = try count("minLength", of: keywords, pointer: pointer, minimum: true) ?? 0
         let maximum = try count("maxLength", of: keywords, pointer: pointer, minimum: false)
         if let maximum, maximum < minimum {
@@ -142,8 +158,10 @@ extension GenerationContext {
         return nil
     }
 
-    func array(_ keywords: JSONObject, pointer: String, key: String?,
-               using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func array(
+        _ keywords: JSONObject, pointer: String, key: String?,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         let minimum = try count("minItems", of: keywords, pointer: pointer, minimum: true) ?? 0
         let maximum = try count("maxItems", of: keywords, pointer: pointer, minimum: false) ?? (minimum + 3)
         guard maximum >= minimum else {
@@ -166,8 +184,10 @@ extension GenerationContext {
         return .array(elements)
     }
 
-    func object(_ keywords: JSONObject, conditions: [JSONObject], pointer: String, key: String?,
-                policy: MergePolicy, top: Bool, using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func object(
+        _ keywords: JSONObject, conditions: [JSONObject], pointer: String, key: String?,
+        policy: MergePolicy, top: Bool, using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         let properties = keywords["properties"]?.objectValue ?? [:]
         let required = Set((keywords["required"]?.arrayValue ?? []).compactMap { if case .string(let name) = $0 { name } else { nil } })
         let minimum = try count("minProperties", of: keywords, pointer: pointer, minimum: true) ?? 0
@@ -179,8 +199,11 @@ extension GenerationContext {
             if top, kind.pin?.versionField == name, !required.contains(name) { continue }
             // An asset field points to bytes a device holds: generated documents hold none.
             if top, kind.assets[name] != nil, !required.contains(name) { continue }
-            guard required.contains(name) || policy.comparedFields.contains(name) || Int.random(in: 0..<5, using: &random) < 3 else { continue }
-            fields[name] = try property(name, properties[name]!, of: policy, pointer: pointer + "/properties/" + MergePolicy.escape(name), using: &random)
+            guard required.contains(name) || policy.comparedFields.contains(name) || Int.random(in: 0..<5, using: &random) < 3 else {
+                continue
+            }
+            fields[name] = try property(
+                name, properties[name]!, of: policy, pointer: pointer + "/properties/" + MergePolicy.escape(name), using: &random)
         }
         for name in required.sorted() where fields[name] == nil && properties[name] == nil && !(top && kind.computedFields.contains(name)) {
             let schema = keywords["additionalProperties"].flatMap { $0 == .bool(false) ? nil : $0 } ?? .bool(true)
@@ -225,8 +248,9 @@ extension GenerationContext {
                 guard let test = condition["if"] else { continue }
                 let branch = accepts(result, test) ? condition["then"] : condition["else"]
                 guard let branch else { continue }
-                result = try meet(result, branch, properties: properties, policy: policy,
-                                  pointer: pointer + "/allOf", using: &random)
+                result = try meet(
+                    result, branch, properties: properties, policy: policy,
+                    pointer: pointer + "/allOf", using: &random)
             }
         }
         return result
@@ -234,14 +258,17 @@ extension GenerationContext {
 
     /// `object` changed to meet `branch` (a conditional's `then` or `else`): its required
     /// properties drawn, and properties it refuses drawn again under both schemas.
-    func meet(_ object: JSONValue, _ branch: JSONValue, properties: JSONObject, policy: MergePolicy,
-              pointer: String, using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func meet(
+        _ object: JSONValue, _ branch: JSONValue, properties: JSONObject, policy: MergePolicy,
+        pointer: String, using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         guard case .object(var fields) = object, case .object(let keywords) = branch else { return object }
         let constraints = keywords["properties"]?.objectValue ?? [:]
         let required = (keywords["required"]?.arrayValue ?? []).compactMap { if case .string(let name) = $0 { name } else { nil } }
         for name in Set(required).union(constraints.keys).sorted() {
             let present = fields[name]
-            guard (present == nil && required.contains(name)) || (present != nil && !accepts(present!, constraints[name] ?? .bool(true))) else { continue }
+            guard (present == nil && required.contains(name)) || (present != nil && !accepts(present!, constraints[name] ?? .bool(true)))
+            else { continue }
             let schema: JSONValue = .object(["allOf": .array([properties[name] ?? .bool(true), constraints[name] ?? .bool(true)])])
             fields[name] = try property(name, schema, of: policy, pointer: pointer, using: &random)
         }
@@ -249,15 +276,19 @@ extension GenerationContext {
     }
 
     /// A property's value, under the policy its object gives it.
-    func property(_ name: String, _ schema: JSONValue, of policy: MergePolicy, pointer: String,
-                  using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func property(
+        _ name: String, _ schema: JSONValue, of policy: MergePolicy, pointer: String,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         let child = policy.children[name] ?? .plain
         return try value(schema, pointer: pointer, key: name, policy: child, stamp: policy.stampFields.contains(name), using: &random)
     }
 
     /// A map's entry, under the map's entry policy (`entries` stamp their `by` field).
-    func entry(_ schema: JSONValue, of policy: MergePolicy, pointer: String, key: String,
-               using random: inout SplitMix) throws(GenerationError) -> JSONValue {
+    func entry(
+        _ schema: JSONValue, of policy: MergePolicy, pointer: String, key: String,
+        using random: inout SplitMix
+    ) throws(GenerationError) -> JSONValue {
         try value(schema, pointer: pointer, key: key, policy: policy, using: &random)
     }
 

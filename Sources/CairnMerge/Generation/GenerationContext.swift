@@ -25,8 +25,10 @@ struct GenerationContext {
     /// `schema` with its `$ref` followed and its `allOf`, `anyOf` and `oneOf` members
     /// (one of each alternative, drawn) folded in; conditionals are returned apart, for
     /// the object they constrain to meet once drawn.
-    func resolved(_ schema: JSONValue, pointer: String, using random: inout SplitMix,
-                  depth: Int = 0) throws(GenerationError) -> (schema: JSONObject, conditions: [JSONObject]) {
+    func resolved(
+        _ schema: JSONValue, pointer: String, using random: inout SplitMix,
+        depth: Int = 0
+    ) throws(GenerationError) -> (schema: JSONObject, conditions: [JSONObject]) {
         guard depth < Schema.maxDepth else { throw fail(pointer, "references nest too deep") }
         switch schema {
         case .bool(true): return ([:], [])
@@ -74,10 +76,14 @@ struct GenerationContext {
     static func conjunction(_ first: JSONObject, _ second: JSONObject) -> JSONObject {
         var result = first
         for (key, value) in second {
-            guard let existing = result[key] else { result[key] = value; continue }
+            guard let existing = result[key] else {
+                result[key] = value
+                continue
+            }
             switch key {
             case "required":
-                let names = (existing.arrayValue ?? []) + (value.arrayValue ?? []).filter { name in !(existing.arrayValue ?? []).contains(name) }
+                let names =
+                    (existing.arrayValue ?? []) + (value.arrayValue ?? []).filter { name in !(existing.arrayValue ?? []).contains(name) }
                 result[key] = .array(names)
             case "properties":
                 var properties = existing.objectValue ?? [:]
@@ -117,8 +123,10 @@ struct GenerationContext {
     /// The schemas entries of an object with `keywords` are drawn from: its
     /// `additionalProperties` (unless false), then each of its `patternProperties` in the
     /// order of their patterns, each with its pointer and pattern.
-    static func entrySchemas(_ keywords: JSONObject,
-                             pointer: String) -> [(schema: JSONValue, pointer: String, pattern: String?)] {
+    static func entrySchemas(
+        _ keywords: JSONObject,
+        pointer: String
+    ) -> [(schema: JSONValue, pointer: String, pattern: String?)] {
         var schemas: [(schema: JSONValue, pointer: String, pattern: String?)] = []
         if let additional = keywords["additionalProperties"], additional != .bool(false) {
             schemas.append((additional, pointer + "/additionalProperties", nil))
@@ -176,7 +184,8 @@ struct GenerationContext {
     /// Counts `amount` values or characters of the drawing at `pointer`, failing past the budget.
     func spend(_ amount: Int, at pointer: String) throws(GenerationError) {
         guard budget.spend(amount) else {
-            throw fail(pointer, "documents of this schema hold more than \(GenerationBudget.limit) values and characters; lower its minimums")
+            throw fail(
+                pointer, "documents of this schema hold more than \(GenerationBudget.limit) values and characters; lower its minimums")
         }
     }
 }

@@ -125,9 +125,15 @@ struct PatternGenerator {
             var node = atom
             guard let scalar = current else { return node }
             switch scalar {
-            case "?": position += 1; node = .repetition(atom, min: 0, max: 1)
-            case "*": position += 1; node = .repetition(atom, min: 0, max: nil)
-            case "+": position += 1; node = .repetition(atom, min: 1, max: nil)
+            case "?":
+                position += 1
+                node = .repetition(atom, min: 0, max: 1)
+            case "*":
+                position += 1
+                node = .repetition(atom, min: 0, max: nil)
+            case "+":
+                position += 1
+                node = .repetition(atom, min: 1, max: nil)
             case "{":
                 guard let (min, max) = bounds() else { return .sequence([atom, .characters([0x7B...0x7B])]) }
                 node = .repetition(atom, min: min, max: max)
@@ -155,13 +161,19 @@ struct PatternGenerator {
                 }
                 return value
             }
-            guard let min = number() else { position = start; return nil }
+            guard let min = number() else {
+                position = start
+                return nil
+            }
             var max: Int? = min
             if current == "," {
                 position += 1
                 max = number()
             }
-            guard current == "}", max.map({ $0 >= min }) ?? true else { position = start; return nil }
+            guard current == "}", max.map({ $0 >= min }) ?? true else {
+                position = start
+                return nil
+            }
             position += 1
             return (min, max)
         }
@@ -248,14 +260,16 @@ struct PatternGenerator {
             case "x", "u":
                 let digits = scalar == "x" ? 2 : 4
                 guard position + digits <= scalars.count,
-                      let value = UInt32(String(String.UnicodeScalarView(scalars[position..<(position + digits)])), radix: 16) else {
+                    let value = UInt32(String(String.UnicodeScalarView(scalars[position..<(position + digits)])), radix: 16)
+                else {
                     throw Unsupported(reason: "a malformed \\\(scalar) escape")
                 }
                 position += digits
                 return single(value)
             default:
                 if scalar.properties.isAlphabetic || ("1"..."9").contains(scalar) {
-                    throw Unsupported(reason: "the escape \\\(scalar) (word boundaries, back-references, Unicode properties) is not generated")
+                    throw Unsupported(
+                        reason: "the escape \\\(scalar) (word boundaries, back-references, Unicode properties) is not generated")
                 }
                 return single(scalar.value)
             }
@@ -263,7 +277,10 @@ struct PatternGenerator {
 
         mutating func characterClass() throws(Unsupported) -> Node {
             var negated = false
-            if current == "^" { negated = true; position += 1 }
+            if current == "^" {
+                negated = true
+                position += 1
+            }
             var ranges: [ClosedRange<UInt32>] = []
             var first = true
             while let scalar = current, scalar != "]" || first {
@@ -272,7 +289,10 @@ struct PatternGenerator {
                 var low: UInt32
                 if scalar == "\\" {
                     let (escaped, single) = try escape(inClass: true)
-                    guard single else { ranges += escaped; continue }
+                    guard single else {
+                        ranges += escaped
+                        continue
+                    }
                     low = escaped[0].lowerBound
                 } else {
                     low = scalar.value

@@ -32,7 +32,8 @@ public struct PolicyLedger: Sendable {
         var pointer: String { tokens.map { "/" + MergePolicy.escape($0) }.joined() }
 
         static func < (left: Place, right: Place) -> Bool {
-            left.path != right.path ? left.path < right.path
+            left.path != right.path
+                ? left.path < right.path
                 : left.pointer.utf8.lexicographicallyPrecedes(right.pointer.utf8)
         }
     }
@@ -50,13 +51,14 @@ public struct PolicyLedger: Sendable {
     public var tally: [String: Int] {
         var tally: [String: Int] = [:]
         for promise in promises.values {
-            let word = switch promise {
-            case .created: "append-only"
-            case .counter: "counter"
-            case .extreme(_, let max): max ? "max" : "min"
-            case .union: "union"
-            case .latest: "latest"
-            }
+            let word =
+                switch promise {
+                case .created: "append-only"
+                case .counter: "counter"
+                case .extreme(_, let max): max ? "max" : "min"
+                case .union: "union"
+                case .latest: "latest"
+                }
             tally[word, default: 0] += 1
         }
         return tally
@@ -73,8 +75,10 @@ public struct PolicyLedger: Sendable {
         deleted.insert(path)
     }
 
-    private mutating func record(_ policy: MergePolicy, before: JSONValue?, after: JSONValue?, at place: Place,
-                                 kind: SchemaSet.Kind) {
+    private mutating func record(
+        _ policy: MergePolicy, before: JSONValue?, after: JSONValue?, at place: Place,
+        kind: SchemaSet.Kind
+    ) {
         let top = place.tokens.isEmpty
         switch policy {
         case .appendOnly, .appendOnlyLatest:
@@ -107,7 +111,9 @@ public struct PolicyLedger: Sendable {
         case .lww(let field, let children, _), .highest(let field, _, let children):
             guard case .object(var fields)? = after else { return }
             for key in children.keys.sorted() {
-                record(children[key]!, before: before?.field(key), after: fields[key], at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
+                record(
+                    children[key]!, before: before?.field(key), after: fields[key],
+                    at: Place(path: place.path, tokens: place.tokens + [key]), kind: kind)
                 fields[key] = nil
             }
             if top { for name in kind.computedFields { fields[name] = nil } }
@@ -167,7 +173,9 @@ public struct PolicyLedger: Sendable {
                 }
             case .extreme(let written, let max):
                 if !JSONValue.same(value, written) {
-                    found.append("\(name): \(max ? "max" : "min"): is \(text(value)), the \(max ? "greatest" : "smallest") written is \(text(written))")
+                    found.append(
+                        "\(name): \(max ? "max" : "min"): is \(text(value)), the \(max ? "greatest" : "smallest") written is \(text(written))"
+                    )
                 }
             case .union(let added):
                 let elements = value?.arrayValue ?? []
@@ -195,7 +203,9 @@ public struct PolicyLedger: Sendable {
                 documents.filter { count.contains($0.key, below: path) }.sorted { $0.key < $1.key }.map(\.value)
             }
             for mismatch in mismatches {
-                found.append("\(path) /\(MergePolicy.escape(mismatch.field)): derived: is \(text(mismatch.found)), computed \(text(mismatch.expected))")
+                found.append(
+                    "\(path) /\(MergePolicy.escape(mismatch.field)): derived: is \(text(mismatch.found)), computed \(text(mismatch.expected))"
+                )
             }
         }
         return found

@@ -39,15 +39,17 @@ public struct JSONChange: Hashable, Sendable, CustomStringConvertible {
             while i < old.count || j < new.count {
                 let order = i == old.count ? 1 : j == new.count ? -1 : Self.order(old[i].key, new[j].key)
                 let key = order <= 0 ? old[i].key : new[j].key
-                collect(order <= 0 ? old[i].value : nil, order >= 0 ? new[j].value : nil,
-                        at: pointer + "/" + MergePolicy.escape(key), into: &changes)
+                collect(
+                    order <= 0 ? old[i].value : nil, order >= 0 ? new[j].value : nil,
+                    at: pointer + "/" + MergePolicy.escape(key), into: &changes)
                 if order <= 0 { i += 1 }
                 if order >= 0 { j += 1 }
             }
         case (.array(let old)?, .array(let new)?):
             for index in 0..<max(old.count, new.count) {
-                collect(index < old.count ? old[index] : nil, index < new.count ? new[index] : nil,
-                        at: pointer + "/\(index)", into: &changes)
+                collect(
+                    index < old.count ? old[index] : nil, index < new.count ? new[index] : nil,
+                    at: pointer + "/\(index)", into: &changes)
             }
         default:
             if JSONValue.same(before, after) { return }

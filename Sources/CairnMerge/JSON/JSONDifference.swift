@@ -34,15 +34,18 @@ public struct JSONDifference: Hashable, Sendable, CustomStringConvertible {
     /// whole. With `subset`, only what `expected` names is compared: keys of objects that
     /// `expected` does not have are not differences, and an array is one value, equal as a
     /// whole or one difference (an element holding more than the one expected differs).
-    public static func between(expected: JSONValue?, found: JSONValue?, subset: Bool = false,
-                               at pointer: String = "") -> [JSONDifference] {
+    public static func between(
+        expected: JSONValue?, found: JSONValue?, subset: Bool = false,
+        at pointer: String = ""
+    ) -> [JSONDifference] {
         switch (expected, found) {
         case (.object(let want)?, .object(let have)?):
             var differences: [JSONDifference] = []
             let keys = subset ? Set(want.keys) : Set(want.keys).union(have.keys)
             for key in keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                differences += between(expected: want[key], found: have[key], subset: subset,
-                                       at: pointer + "/" + MergePolicy.escape(key))
+                differences += between(
+                    expected: want[key], found: have[key], subset: subset,
+                    at: pointer + "/" + MergePolicy.escape(key))
             }
             return differences
         case (.array(let want)?, .array(let have)?) where want.count == have.count && !subset:

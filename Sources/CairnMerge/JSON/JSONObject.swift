@@ -193,7 +193,8 @@ public struct JSONObject: Sendable {
     /// those the objects use, so that the merged object is the same bytes whichever side
     /// merges.
     public static func aligned(_ first: JSONObject, _ second: JSONObject, _ third: JSONObject)
-        -> [(key: String, values: (JSONValue?, JSONValue?, JSONValue?))] {
+        -> [(key: String, values: (JSONValue?, JSONValue?, JSONValue?))]
+    {
         var result: [(key: String, values: (JSONValue?, JSONValue?, JSONValue?))] = []
         guard !first.hasNonASCIIKey, !second.hasNonASCIIKey, !third.hasNonASCIIKey else {
             var spellings: [String: String] = [:]
@@ -218,9 +219,18 @@ public struct JSONObject: Sendable {
             if c < third.count, next.map({ third.fields[c].key < $0 }) ?? true { next = third.fields[c].key }
             guard let key = next else { return result }
             var values: (JSONValue?, JSONValue?, JSONValue?) = (nil, nil, nil)
-            if a < first.count, first.fields[a].key == key { values.0 = first.fields[a].value; a += 1 }
-            if b < second.count, second.fields[b].key == key { values.1 = second.fields[b].value; b += 1 }
-            if c < third.count, third.fields[c].key == key { values.2 = third.fields[c].value; c += 1 }
+            if a < first.count, first.fields[a].key == key {
+                values.0 = first.fields[a].value
+                a += 1
+            }
+            if b < second.count, second.fields[b].key == key {
+                values.1 = second.fields[b].value
+                b += 1
+            }
+            if c < third.count, third.fields[c].key == key {
+                values.2 = third.fields[c].value
+                c += 1
+            }
             result.append((key, values))
         }
     }

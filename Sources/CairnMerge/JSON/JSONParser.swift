@@ -67,7 +67,8 @@ private struct Reader {
 
     mutating func skipWhitespace() {
         while let byte = current,
-              byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        {
             position += 1
         }
     }
@@ -75,7 +76,8 @@ private struct Reader {
     mutating func expect(_ literal: StaticString, value: JSONValue) throws(JSONParseError) -> JSONValue {
         let bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard input.count - position >= bytes.count,
-              input[position..<position + bytes.count].elementsEqual(bytes) else {
+            input[position..<position + bytes.count].elementsEqual(bytes)
+        else {
             throw error("unexpected character; expected a value")
         }
         position += bytes.count
@@ -149,8 +151,9 @@ private struct Reader {
                 let (object, duplicate) = JSONObject.parsed(fields)
                 guard let object else {
                     let index = duplicate!
-                    throw error("duplicate key \(quoted(fields[index].key)) in one object",
-                                at: offsetOfKey(index, inObjectAt: opening, depth: depth))
+                    throw error(
+                        "duplicate key \(quoted(fields[index].key)) in one object",
+                        at: offsetOfKey(index, inObjectAt: opening, depth: depth))
                 }
                 return .object(object)
             default:
@@ -288,7 +291,8 @@ private struct Reader {
             var scalar = try readHex4()
             if (0xD800...0xDBFF).contains(scalar) {
                 guard input.count - position >= 6,
-                      input[position] == UInt8(ascii: "\\"), input[position + 1] == UInt8(ascii: "u") else {
+                    input[position] == UInt8(ascii: "\\"), input[position + 1] == UInt8(ascii: "u")
+                else {
                     throw error("lone surrogate \\u\(hex(scalar)) in a string", at: start)
                 }
                 position += 2

@@ -17,8 +17,10 @@ public struct LawViolation: Hashable, Sendable, CustomStringConvertible {
     /// Which generated case broke it (nil once shrunk or when not generated).
     public var caseNumber: Int?
 
-    public init(policy: String, law: MergeLaw, pointer: String, sides: LawCase, forward: MergeOutcome,
-                backward: MergeOutcome, caseNumber: Int? = nil) {
+    public init(
+        policy: String, law: MergeLaw, pointer: String, sides: LawCase, forward: MergeOutcome,
+        backward: MergeOutcome, caseNumber: Int? = nil
+    ) {
         self.policy = policy
         self.law = law
         self.pointer = pointer

@@ -66,7 +66,8 @@ extension MergeLawChecker {
             }
             return result
         case .array(let elements):
-            var result = elements.indices.map { index in JSONValue.array(elements.enumerated().filter { $0.offset != index }.map(\.element)) }
+            var result = elements.indices.map { index in JSONValue.array(elements.enumerated().filter { $0.offset != index }.map(\.element))
+            }
             for index in elements.indices {
                 for simpler in smaller(elements[index]) {
                     var changed = elements

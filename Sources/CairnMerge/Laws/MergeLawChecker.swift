@@ -51,7 +51,8 @@ public struct MergeLawChecker: Sendable {
         let forward = merge(sides.base, sides.ours, sides.theirs)
         let backward = merge(sides.base, sides.theirs, sides.ours)
         if Self.fingerprint(forward) != Self.fingerprint(backward) {
-            let pointer = JSONDifference.between(expected: forward.value, found: backward.value).first?.pointer
+            let pointer =
+                JSONDifference.between(expected: forward.value, found: backward.value).first?.pointer
                 ?? zip(forward.conflicts, backward.conflicts).first { $0 != $1 }?.0.pointer
                 ?? (forward.conflicts + backward.conflicts).first?.pointer ?? ""
             found.append(LawViolation(policy: name, law: .symmetry, pointer: pointer, sides: sides, forward: forward, backward: backward))
@@ -61,16 +62,20 @@ public struct MergeLawChecker: Sendable {
             let identity = LawCase(base: sides.base, ours: sides.base, theirs: changed)
             let outcomes = (merge(identity.base, identity.ours, identity.theirs), merge(identity.base, identity.theirs, identity.ours))
             for outcome in [outcomes.0, outcomes.1] where !Self.gives(outcome, changed) {
-                found.append(LawViolation(policy: name, law: .identity, pointer: Self.pointer(outcome, changed),
-                                          sides: identity, forward: outcomes.0, backward: outcomes.1))
+                found.append(
+                    LawViolation(
+                        policy: name, law: .identity, pointer: Self.pointer(outcome, changed),
+                        sides: identity, forward: outcomes.0, backward: outcomes.1))
                 break
             }
             guard idempotent else { continue }
             let twice = merge(sides.base, changed, changed)
             if !Self.gives(twice, changed) {
-                found.append(LawViolation(policy: name, law: .idempotence, pointer: Self.pointer(twice, changed),
-                                          sides: LawCase(base: sides.base, ours: changed, theirs: changed),
-                                          forward: twice, backward: twice))
+                found.append(
+                    LawViolation(
+                        policy: name, law: .idempotence, pointer: Self.pointer(twice, changed),
+                        sides: LawCase(base: sides.base, ours: changed, theirs: changed),
+                        forward: twice, backward: twice))
             }
         }
         return found
@@ -78,8 +83,10 @@ public struct MergeLawChecker: Sendable {
 
     /// Runs `count` cases drawn by `generate` from `seed` and returns the violations found,
     /// at most `limit` (each with its case's number), unshrunk.
-    public func check(cases count: Int, seed: UInt64, limit: Int = 3,
-                      _ generate: (inout SplitMix) throws -> LawCase) rethrows -> [LawViolation] {
+    public func check(
+        cases count: Int, seed: UInt64, limit: Int = 3,
+        _ generate: (inout SplitMix) throws -> LawCase
+    ) rethrows -> [LawViolation] {
         var random = SplitMix(seed: seed)
         var found: [LawViolation] = []
         for number in 0..<count where found.count < limit {

@@ -11,7 +11,8 @@ public enum ContentTree {
         if StoreLayout.isOwnFile(names: names) { return nil }
         let shown = names.joined(separator: "/")
         guard names.count >= 2, names[0] == collection,
-              names[1] == item + ".json" || (names.count >= 3 && names[1] == item) else {
+            names[1] == item + ".json" || (names.count >= 3 && names[1] == item)
+        else {
             return "\(shown) is outside the item's folders (\(collection)/\(item).json, \(collection)/\(item)/, .cairn/)"
         }
         guard DocumentPath(fileName: shown) != nil else {

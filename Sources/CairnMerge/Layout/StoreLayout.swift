@@ -56,7 +56,8 @@ public enum StoreLayout {
         guard path.hasPrefix(assetsFolder + "/") else { return nil }
         let rest = path.dropFirst(assetsFolder.count + 1)
         guard let slash = rest.lastIndex(of: "/"), rest[rest.index(after: slash)...].hasPrefix("."),
-              let document = try? DocumentPath(String(rest[..<slash])) else { return nil }
+            let document = try? DocumentPath(String(rest[..<slash]))
+        else { return nil }
         return (document, String(rest[rest.index(slash, offsetBy: 2)...]))
     }
 

@@ -16,14 +16,16 @@ extension ConflictRecord {
     /// that is neither empty nor a document's path.
     public init?(json: JSONValue) {
         guard case .string(let named)? = json.field("document"), case .string(let pointer)? = json.field("pointer"),
-              case .string(let policy)? = json.field("policy") else { return nil }
+            case .string(let policy)? = json.field("policy")
+        else { return nil }
         var document: DocumentPath?
         if !named.isEmpty {
             guard let path = try? DocumentPath(named) else { return nil }
             document = path
         }
-        self.init(document: document, pointer: pointer, policy: PolicyName(rawValue: policy),
-                  kept: json.field("kept"), replaced: json.field("replaced"),
-                  note: json.field("note").flatMap { if case .string(let text) = $0 { text } else { nil } })
+        self.init(
+            document: document, pointer: pointer, policy: PolicyName(rawValue: policy),
+            kept: json.field("kept"), replaced: json.field("replaced"),
+            note: json.field("note").flatMap { if case .string(let text) = $0 { text } else { nil } })
     }
 }

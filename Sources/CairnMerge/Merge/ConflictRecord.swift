@@ -16,8 +16,10 @@ public struct ConflictRecord: Hashable, Sendable, Comparable, CustomStringConver
     /// (see ``MergeContext``); nil when nothing.
     public var note: String?
 
-    public init(document: DocumentPath? = nil, pointer: String, policy: PolicyName, kept: JSONValue?, replaced: JSONValue?,
-                note: String? = nil) {
+    public init(
+        document: DocumentPath? = nil, pointer: String, policy: PolicyName, kept: JSONValue?, replaced: JSONValue?,
+        note: String? = nil
+    ) {
         self.document = document
         self.pointer = pointer
         self.policy = policy

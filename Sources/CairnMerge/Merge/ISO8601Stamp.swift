@@ -34,10 +34,12 @@ public struct ISO8601Stamp {
         }
         let separators: [UInt8] = strict ? [0x54, 0x74] : [0x54, 0x74, 0x20]
         guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
-              position < bytes.count, separators.contains(bytes[position]) else { return nil }
+            position < bytes.count, separators.contains(bytes[position])
+        else { return nil }
         position += 1
         guard let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < (strict ? 60 : 61) else { return nil }
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < (strict ? 60 : 61)
+        else { return nil }
         if strict {
             let monthDays: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
             let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)

@@ -14,8 +14,10 @@ extension MergePolicy {
     /// Merges `ours` and `theirs`, both changed from `base` (any of the three may be absent:
     /// created, deleted), as a whole document: the records' pointers start at its top.
     /// `context` holds the merging device's clock, when the merge has one.
-    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
-                      context: MergeContext = MergeContext()) -> MergeOutcome {
+    public func merge(
+        base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+        context: MergeContext = MergeContext()
+    ) -> MergeOutcome {
         var records: [ConflictRecord] = []
         let value = merge(base, ours, theirs, at: "", deciding: .byContent, in: context, into: &records)
         return MergeOutcome(value: value, conflicts: records.sorted())
@@ -28,8 +30,10 @@ extension MergePolicy {
         case preferFirst(Bool)
     }
 
-    func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at pointer: String,
-               deciding decider: Decider, in context: MergeContext, into records: inout [ConflictRecord]) -> JSONValue? {
+    func merge(
+        _ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at pointer: String,
+        deciding decider: Decider, in context: MergeContext, into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         switch self {
         case .appendOnly, .appendOnlyLatest:
             return mergeAppendOnly(base, ours, theirs, at: pointer, into: &records)
@@ -51,16 +55,19 @@ extension MergePolicy {
         }
         switch self {
         case .fields(let children, let others):
-            return mergeFields(base, ours, theirs, children: children, others: others, at: pointer,
-                               deciding: decider, in: context, into: &records)
+            return mergeFields(
+                base, ours, theirs, children: children, others: others, at: pointer,
+                deciding: decider, in: context, into: &records)
         case .lww(let field, let children, let future):
-            return mergeLatest(base, ours, theirs, by: field, future: future, children: children, at: pointer,
-                               in: context, into: &records)
+            return mergeLatest(
+                base, ours, theirs, by: field, future: future, children: children, at: pointer,
+                in: context, into: &records)
         case .highest(let field, let then, let children):
             var order = JSONValue.stampOrder(ours.field(field), theirs.field(field))
             if order == 0, let then { order = JSONValue.stampOrder(ours.field(then), theirs.field(then)) }
-            return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
-                              children: children, at: pointer, in: context, into: &records)
+            return mergeSides(
+                base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
+                children: children, at: pointer, in: context, into: &records)
         case .entriesLatest(let field):
             return mergeEntries(base, ours, theirs, by: field, at: pointer, in: context, into: &records)
         case .counter:
@@ -87,8 +94,10 @@ extension MergePolicy {
 
     /// A conflict no policy below decides: the enclosing side-picker's side, else the greater
     /// value in canonical order. The other value is recorded.
-    func decide(_ ours: JSONValue, _ theirs: JSONValue, at pointer: String, deciding decider: Decider,
-                into records: inout [ConflictRecord]) -> JSONValue {
+    func decide(
+        _ ours: JSONValue, _ theirs: JSONValue, at pointer: String, deciding decider: Decider,
+        into records: inout [ConflictRecord]
+    ) -> JSONValue {
         let firstKept: Bool
         switch decider {
         case .preferFirst(let first): firstKept = first
@@ -99,19 +108,22 @@ extension MergePolicy {
         return kept
     }
 
-    private func mergeFields(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
-                             children: [String: MergePolicy], others: MergePolicy?, at pointer: String,
-                             deciding decider: Decider, in context: MergeContext,
-                             into records: inout [ConflictRecord]) -> JSONValue? {
+    private func mergeFields(
+        _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
+        children: [String: MergePolicy], others: MergePolicy?, at pointer: String,
+        deciding decider: Decider, in context: MergeContext,
+        into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         guard case .object(let oursFields) = ours, case .object(let theirsFields) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: decider, into: &records)
         }
         var merged = JSONObject()
         for (key, values) in JSONObject.aligned(base?.objectValue ?? [:], oursFields, theirsFields) {
             let policy = (children.isEmpty ? nil : children[key]) ?? others ?? .plain
-            let value = policy.merge(values.0, values.1, values.2,
-                                     at: pointer + "/" + Self.escape(key), deciding: decider, in: context,
-                                     into: &records)
+            let value = policy.merge(
+                values.0, values.1, values.2,
+                at: pointer + "/" + Self.escape(key), deciding: decider, in: context,
+                into: &records)
             if let value { merged.append(value, forKey: key) }
         }
         return .object(merged)
@@ -121,25 +133,35 @@ extension MergePolicy {
     /// ``MergeClock/allowance`` ahead of the merging device's clock (``MergeContext/clock``)
     /// is named in the record (its note); with `.clamp` it counts as that clock, and the kept
     /// value carries the clock's time instead (integer stamps only).
-    private func mergeLatest(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
-                             future: MergeClock.FutureStamps, children: [String: MergePolicy], at pointer: String,
-                             in context: MergeContext, into records: inout [ConflictRecord]) -> JSONValue? {
+    private func mergeLatest(
+        _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
+        future: MergeClock.FutureStamps, children: [String: MergePolicy], at pointer: String,
+        in context: MergeContext, into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         var (oursStamp, theirsStamp) = (ours.field(field), theirs.field(field))
         let leads = (context.lead(of: oursStamp), context.lead(of: theirsStamp))
         guard leads.0 != nil || leads.1 != nil else {
             let order = JSONValue.stampOrder(oursStamp, theirsStamp)
-            return mergeSides(base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
-                              children: children, at: pointer, in: context, into: &records)
+            return mergeSides(
+                base, ours, theirs, firstWins: Self.firstWins(order, ours, theirs),
+                children: children, at: pointer, in: context, into: &records)
         }
         var clamped: (JSONValue?, JSONValue?) = (nil, nil)
         if future == .clamp {
-            if leads.0 != nil, let now = context.clamped(like: oursStamp) { clamped.0 = now; oursStamp = now }
-            if leads.1 != nil, let now = context.clamped(like: theirsStamp) { clamped.1 = now; theirsStamp = now }
+            if leads.0 != nil, let now = context.clamped(like: oursStamp) {
+                clamped.0 = now
+                oursStamp = now
+            }
+            if leads.1 != nil, let now = context.clamped(like: theirsStamp) {
+                clamped.1 = now
+                theirsStamp = now
+            }
         }
         let firstWins = Self.firstWins(JSONValue.stampOrder(oursStamp, theirsStamp), ours, theirs)
         let start = records.count
-        var merged = mergeSides(base, ours, theirs, firstWins: firstWins, children: children, at: pointer,
-                                in: context, into: &records)
+        var merged = mergeSides(
+            base, ours, theirs, firstWins: firstWins, children: children, at: pointer,
+            in: context, into: &records)
         if let stamp = firstWins ? clamped.0 : clamped.1, case .object(var fields)? = merged {
             fields[field] = stamp
             merged = .object(fields)
@@ -156,17 +178,21 @@ extension MergePolicy {
             records[index].note = note
             records[index].kept = merged
         } else {
-            records.append(ConflictRecord(pointer: pointer, policy: name, kept: merged,
-                                          replaced: firstWins ? theirs : ours, note: note))
+            records.append(
+                ConflictRecord(
+                    pointer: pointer, policy: name, kept: merged,
+                    replaced: firstWins ? theirs : ours, note: note))
         }
         return merged
     }
 
     /// `lww` and `highest`: the winning side's whole value, but keys with a policy of their
     /// own merge by it, and conflicts below them go to the winning side.
-    private func mergeSides(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, firstWins: Bool,
-                            children: [String: MergePolicy], at pointer: String,
-                            in context: MergeContext, into records: inout [ConflictRecord]) -> JSONValue? {
+    private func mergeSides(
+        _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, firstWins: Bool,
+        children: [String: MergePolicy], at pointer: String,
+        in context: MergeContext, into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         let (kept, replaced) = firstWins ? (ours, theirs) : (theirs, ours)
         guard !children.isEmpty, case .object(var result) = kept, case .object(let lost) = replaced else {
             records.append(ConflictRecord(pointer: pointer, policy: name, kept: kept, replaced: replaced))
@@ -175,8 +201,9 @@ extension MergePolicy {
         let baseFields = base?.objectValue ?? [:]
         var replacedByWinner = lost
         for (key, policy) in children {
-            let value = policy.merge(baseFields[key], result[key], lost[key], at: pointer + "/" + Self.escape(key),
-                                     deciding: .preferFirst(true), in: context, into: &records)
+            let value = policy.merge(
+                baseFields[key], result[key], lost[key], at: pointer + "/" + Self.escape(key),
+                deciding: .preferFirst(true), in: context, into: &records)
             result[key] = value
             replacedByWinner[key] = value
         }
@@ -186,25 +213,30 @@ extension MergePolicy {
         return .object(result)
     }
 
-    private func mergeEntries(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
-                              at pointer: String, in context: MergeContext,
-                              into records: inout [ConflictRecord]) -> JSONValue? {
+    private func mergeEntries(
+        _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, by field: String,
+        at pointer: String, in context: MergeContext,
+        into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         guard case .object(let oursEntries) = ours, case .object(let theirsEntries) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: .byContent, into: &records)
         }
         let entry = MergePolicy.lww(field, children: [:])
         var merged = JSONObject()
         for (key, values) in JSONObject.aligned(base?.objectValue ?? [:], oursEntries, theirsEntries) {
-            let value = entry.merge(values.0, values.1, values.2,
-                                    at: pointer + "/" + Self.escape(key), deciding: .byContent, in: context,
-                                    into: &records)
+            let value = entry.merge(
+                values.0, values.1, values.2,
+                at: pointer + "/" + Self.escape(key), deciding: .byContent, in: context,
+                into: &records)
             if let value { merged.append(value, forKey: key) }
         }
         return .object(merged)
     }
 
-    private func mergeCounter(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
-                              at pointer: String, into records: inout [ConflictRecord]) -> JSONValue? {
+    private func mergeCounter(
+        _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
+        at pointer: String, into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         let start: Int64
         switch base {
         case nil: start = 0
@@ -222,8 +254,10 @@ extension MergePolicy {
         return .integer(sum)
     }
 
-    private func mergeUnion(_ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, at pointer: String,
-                            deciding decider: Decider, into records: inout [ConflictRecord]) -> JSONValue? {
+    private func mergeUnion(
+        _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue, at pointer: String,
+        deciding decider: Decider, into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         guard case .array(let oursElements) = ours, case .array(let theirsElements) = theirs else {
             return decide(ours, theirs, at: pointer, deciding: decider, into: &records)
         }
@@ -243,8 +277,10 @@ extension MergePolicy {
         return .array(result.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { result[$0]! })
     }
 
-    private func mergeAppendOnly(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?,
-                                 at pointer: String, into records: inout [ConflictRecord]) -> JSONValue? {
+    private func mergeAppendOnly(
+        _ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?,
+        at pointer: String, into records: inout [ConflictRecord]
+    ) -> JSONValue? {
         guard let base else {
             guard let ours else { return theirs }
             guard let theirs else { return ours }

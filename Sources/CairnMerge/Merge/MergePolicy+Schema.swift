@@ -35,7 +35,8 @@ extension MergePolicy {
         if case .object? = schema.field("additionalProperties") {
             others = try MergePolicy(schema: schema.field("additionalProperties")!, pointer: pointer + "/additionalProperties")
         } else if case .object(let patterns)? = schema.field("patternProperties"), patterns.count == 1,
-                  let (pattern, child) = patterns.first {
+            let (pattern, child) = patterns.first
+        {
             others = try MergePolicy(schema: child, pointer: pointer + "/patternProperties/" + Self.escape(pattern))
         }
         if others == .plain { others = nil }
@@ -52,10 +53,18 @@ extension MergePolicy {
         case .string("append-only")?:
             try noChildren("append-only")
             self = .appendOnly
-        case .string("counter")?: try noChildren("counter"); self = .counter
-        case .string("max")?: try noChildren("max"); self = .max
-        case .string("min")?: try noChildren("min"); self = .min
-        case .string("union")?: try noChildren("union"); self = .union
+        case .string("counter")?:
+            try noChildren("counter")
+            self = .counter
+        case .string("max")?:
+            try noChildren("max")
+            self = .max
+        case .string("min")?:
+            try noChildren("min")
+            self = .min
+        case .string("union")?:
+            try noChildren("union")
+            self = .union
         case .object(let annotation)?:
             if others != nil {
                 throw fail("a map (additionalProperties, patternProperties) merges by fields; put the policy on its entries")
@@ -63,7 +72,9 @@ extension MergePolicy {
             if let derive = annotation["derive"] {
                 // Computed again after the merge; how it merges meanwhile does not matter.
                 guard annotation.count == 1, Derivation(annotation: derive) != nil || DocumentCount(annotation: derive) != nil else {
-                    throw fail("derive takes {\"count\": MAP, \"where\": {…}}, {\"latestKey\": MAP, \"by\": F}, {\"ratio\": [F, G], \"scale\": N} or {\"countDocuments\": \"collection/*/collection\", \"where\": {…}}")
+                    throw fail(
+                        "derive takes {\"count\": MAP, \"where\": {…}}, {\"latestKey\": MAP, \"by\": F}, {\"ratio\": [F, G], \"scale\": N} or {\"countDocuments\": \"collection/*/collection\", \"where\": {…}}"
+                    )
                 }
                 self = .plain
                 return
@@ -99,11 +110,14 @@ extension MergePolicy {
                 }
                 self = .highest(field, then: then, children: children)
             } else if annotation["entries"] == .string("latest"), case .string(let field)? = annotation["by"],
-                      annotation.count == 2 {
+                annotation.count == 2
+            {
                 try noChildren("entries")
                 self = .entriesLatest(by: field)
             } else {
-                throw fail("unknown policy \(JSONValue.object(annotation).inlineText); use {\"lww\": F}, {\"highest\": F, \"then\": G} or {\"entries\": \"latest\", \"by\": F}")
+                throw fail(
+                    "unknown policy \(JSONValue.object(annotation).inlineText); use {\"lww\": F}, {\"highest\": F, \"then\": G} or {\"entries\": \"latest\", \"by\": F}"
+                )
             }
         case let other?:
             throw fail("unknown policy \(other.inlineText); use fields, append-only, counter, max, min, union or an object form")

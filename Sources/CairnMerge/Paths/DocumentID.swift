@@ -31,7 +31,7 @@ public enum DocumentID {
             for byte in bytes {
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
                     continue
                 default:
                     return false
@@ -39,7 +39,8 @@ public enum DocumentID {
             }
             let last = bytes.count - 1
             if bytes.count >= 4, bytes[0] == UInt8(ascii: "_"), bytes[1] == UInt8(ascii: "_"),
-               bytes[last] == UInt8(ascii: "_"), bytes[last - 1] == UInt8(ascii: "_") {
+                bytes[last] == UInt8(ascii: "_"), bytes[last - 1] == UInt8(ascii: "_")
+            {
                 return false
             }
             if bytes.count > 5 {

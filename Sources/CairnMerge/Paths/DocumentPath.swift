@@ -13,7 +13,8 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
         guard segments.count % 2 == 0 else {
             throw PathError(
                 rule: .notADocument, path: text,
-                explanation: "it names a collection (an odd number of IDs); a document path alternates collection/document, like users/u1/books/b1")
+                explanation:
+                    "it names a collection (an odd number of IDs); a document path alternates collection/document, like users/u1/books/b1")
         }
         self.segments = segments
     }

@@ -17,7 +17,8 @@ public struct AssetField: Hashable, Sendable {
     public var maxBytes: Int64?
 
     /// What an annotation should look like, for messages.
-    public static let form = "x-cairn.assets is {\"field\": {\"maxBytes\": N}, …}: each a top-level property holding an asset, with an optional size limit in bytes"
+    public static let form =
+        "x-cairn.assets is {\"field\": {\"maxBytes\": N}, …}: each a top-level property holding an asset, with an optional size limit in bytes"
 
     public init(name: String, maxBytes: Int64? = nil) {
         self.name = name
@@ -33,19 +34,26 @@ public struct AssetField: Hashable, Sendable {
         for (name, options) in declared.sorted(by: { $0.key < $1.key }) {
             let pointer = base + "/" + MergePolicy.escape(name)
             guard isFileName(name) else {
-                throw Problem(pointer: pointer, message: "x-cairn.assets.\(name): an asset field's name is also a file name in the store; use letters, digits, '_', '-' and '.', at most 100 of them")
+                throw Problem(
+                    pointer: pointer,
+                    message:
+                        "x-cairn.assets.\(name): an asset field's name is also a file name in the store; use letters, digits, '_', '-' and '.', at most 100 of them"
+                )
             }
             guard schema.field("properties")?.field(name) != nil else {
                 throw Problem(pointer: pointer, message: "x-cairn.assets names \(name), which the schema's properties do not declare")
             }
             guard case .object(let keys) = options else { throw Problem(pointer: pointer, message: form) }
             for key in keys.keys.sorted() where key != "maxBytes" {
-                throw Problem(pointer: pointer + "/" + MergePolicy.escape(key), message: "x-cairn.assets.\(name).\(key) is not read by Cairn; " + form)
+                throw Problem(
+                    pointer: pointer + "/" + MergePolicy.escape(key), message: "x-cairn.assets.\(name).\(key) is not read by Cairn; " + form
+                )
             }
             var limit: Int64?
             if let value = keys["maxBytes"] {
                 guard case .integer(let bytes) = value, bytes >= 1 else {
-                    throw Problem(pointer: pointer + "/maxBytes", message: "x-cairn.assets.\(name).maxBytes is a whole number of bytes, 1 or more")
+                    throw Problem(
+                        pointer: pointer + "/maxBytes", message: "x-cairn.assets.\(name).maxBytes is a whole number of bytes, 1 or more")
                 }
                 limit = bytes
             }

@@ -19,8 +19,9 @@ public struct AssetReference: Hashable, Sendable {
     /// Reads a field's value; nil when it is not an asset reference.
     public init?(_ value: JSONValue) {
         guard case .object(let fields) = value,
-              case .string(let oid)? = fields["oid"], Self.isOID(oid),
-              case .integer(let size)? = fields["size"], size >= 0 else { return nil }
+            case .string(let oid)? = fields["oid"], Self.isOID(oid),
+            case .integer(let size)? = fields["size"], size >= 0
+        else { return nil }
         var mediaType: String?
         if let type = fields["mediaType"] {
             guard case .string(let text) = type, !text.isEmpty, text.utf8.count <= 255 else { return nil }
@@ -38,7 +39,8 @@ public struct AssetReference: Hashable, Sendable {
     }
 
     /// What a field's value should look like, for messages.
-    public static let form = "an asset field holds null or {\"oid\": \"<SHA-256, 64 lowercase hex digits>\", \"size\": bytes, \"mediaType\": \"type/subtype\"} (cairn asset add writes it)"
+    public static let form =
+        "an asset field holds null or {\"oid\": \"<SHA-256, 64 lowercase hex digits>\", \"size\": bytes, \"mediaType\": \"type/subtype\"} (cairn asset add writes it)"
 
     /// The Git LFS pointer of the asset (version 1 of git-lfs's pointer format).
     public var pointerBytes: [UInt8] {

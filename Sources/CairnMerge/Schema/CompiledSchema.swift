@@ -30,8 +30,10 @@ struct CompiledSchema: Sendable {
         static let accepting = 0, rejecting = 1, malformed = 2, empty = 3
 
         let root: JSONValue
-        var nodes = [SchemaNode(form: .accepting), SchemaNode(form: .rejecting), SchemaNode(form: .malformed),
-                     SchemaNode(form: .keywords)]
+        var nodes = [
+            SchemaNode(form: .accepting), SchemaNode(form: .rejecting), SchemaNode(form: .malformed),
+            SchemaNode(form: .keywords),
+        ]
         /// Each place compiled (or waiting to be), by its JSON pointer as the schema spells its keys.
         var compiled: [String: Int] = [:]
         /// The targets of references met, reserved and not compiled yet.
@@ -182,7 +184,8 @@ struct CompiledSchema: Sendable {
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
                 guard let high = iterator.next(), let low = iterator.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                else { return nil }
                 bytes.append(value)
             } else {
                 bytes.append(byte)

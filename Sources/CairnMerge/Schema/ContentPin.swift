@@ -25,7 +25,8 @@ public struct ContentPin: Hashable, Sendable {
     public var versionField: String { Self.field(of: versionPointer) ?? "" }
 
     /// What an annotation should look like, for messages.
-    public static let form = "x-cairn.pins is {\"collection\": \"assessments\", \"item\": \"/assessment_id\", \"version\": \"/content_version\"}: the content's collection, and pointers to two top-level fields"
+    public static let form =
+        "x-cairn.pins is {\"collection\": \"assessments\", \"item\": \"/assessment_id\", \"version\": \"/content_version\"}: the content's collection, and pointers to two top-level fields"
 
     public init(collection: String, itemPointer: String, versionPointer: String) {
         self.collection = collection
@@ -41,7 +42,9 @@ public struct ContentPin: Hashable, Sendable {
             throw Problem(pointer: base + "/" + MergePolicy.escape(key), message: "x-cairn.pins.\(key) is not read by Cairn; " + Self.form)
         }
         guard case .string(let collection)? = fields["collection"] else {
-            throw Problem(pointer: base + "/collection", message: "x-cairn.pins.collection is the content's collection, a string like \"assessments\"")
+            throw Problem(
+                pointer: base + "/collection", message: "x-cairn.pins.collection is the content's collection, a string like \"assessments\""
+            )
         }
         do {
             try DocumentID.validate(collection, in: collection)
@@ -51,12 +54,18 @@ public struct ContentPin: Hashable, Sendable {
         var pointers: [String] = []
         for (key, what) in [("item", "the item's ID"), ("version", "the version Cairn fills")] {
             guard case .string(let pointer)? = fields[key], Self.field(of: pointer) != nil else {
-                throw Problem(pointer: base + "/" + key, message: "x-cairn.pins.\(key) is the JSON pointer of the top-level field holding \(what), like \"/\(key == "item" ? "assessment_id" : "content_version")\"")
+                throw Problem(
+                    pointer: base + "/" + key,
+                    message:
+                        "x-cairn.pins.\(key) is the JSON pointer of the top-level field holding \(what), like \"/\(key == "item" ? "assessment_id" : "content_version")\""
+                )
             }
             pointers.append(pointer)
         }
         guard Self.field(of: pointers[0]) != Self.field(of: pointers[1]) else {
-            throw Problem(pointer: base + "/version", message: "x-cairn.pins.version points to the same field as x-cairn.pins.item; the version needs a field of its own")
+            throw Problem(
+                pointer: base + "/version",
+                message: "x-cairn.pins.version points to the same field as x-cairn.pins.item; the version needs a field of its own")
         }
         self.init(collection: collection, itemPointer: pointers[0], versionPointer: pointers[1])
     }

@@ -22,11 +22,13 @@ public enum Derivation: Hashable, Sendable {
         if case .string(let map)? = fields["count"], fields.keys.allSatisfy({ $0 == "count" || $0 == "where" }) {
             self = .count(map: map, where: filter)
         } else if case .string(let map)? = fields["latestKey"], case .string(let by)? = fields["by"],
-                  fields.keys.allSatisfy({ ["latestKey", "by", "where"].contains($0) }) {
+            fields.keys.allSatisfy({ ["latestKey", "by", "where"].contains($0) })
+        {
             self = .latestKey(map: map, by: by, where: filter)
         } else if case .array(let names)? = fields["ratio"], names.count == 2,
-                  case .string(let numerator) = names[0], case .string(let denominator) = names[1],
-                  fields.keys.allSatisfy({ $0 == "ratio" || $0 == "scale" }) {
+            case .string(let numerator) = names[0], case .string(let denominator) = names[1],
+            fields.keys.allSatisfy({ $0 == "ratio" || $0 == "scale" })
+        {
             let scale = fields["scale"].map { $0.number } ?? 1
             guard let scale else { return nil }
             self = .ratio(numerator: numerator, denominator: denominator, scale: scale)
@@ -54,14 +56,18 @@ public enum Derivation: Hashable, Sendable {
             // The greatest by stamp, ties going to the key that sorts last as bytes.
             var latest: (key: String, entry: JSONValue)?
             forEachMatching(map, filter) { key, entry in
-                guard let best = latest else { latest = (key, entry); return }
+                guard let best = latest else {
+                    latest = (key, entry)
+                    return
+                }
                 let order = JSONValue.stampOrder(best.entry.field(by), entry.field(by))
                 if order != 0 ? order < 0 : best.key.utf8.lexicographicallyPrecedes(key.utf8) { latest = (key, entry) }
             }
             return latest.map { .string($0.key) } ?? .null
         case .ratio(let numerator, let denominator, let scale):
             guard let top = document.field(numerator)?.number, let bottom = document.field(denominator)?.number,
-                  bottom != 0 else { return .double(0) }
+                bottom != 0
+            else { return .double(0) }
             return .double(top / bottom * scale)
         }
     }

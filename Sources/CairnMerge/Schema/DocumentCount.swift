@@ -11,10 +11,12 @@ public struct DocumentCount: Hashable, Sendable {
 
     init?(annotation: JSONValue) {
         guard case .object(let fields) = annotation, case .string(let text)? = fields["countDocuments"],
-              fields.keys.allSatisfy({ $0 == "countDocuments" || $0 == "where" }) else { return nil }
+            fields.keys.allSatisfy({ $0 == "countDocuments" || $0 == "where" })
+        else { return nil }
         let segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard segments.count % 2 == 1, !segments.contains(where: \.isEmpty),
-              segments.enumerated().allSatisfy({ $0.offset % 2 == 1 ? $0.element == "*" : $0.element != "*" }) else {
+            segments.enumerated().allSatisfy({ $0.offset % 2 == 1 ? $0.element == "*" : $0.element != "*" })
+        else {
             return nil
         }
         collection = segments
@@ -25,7 +27,8 @@ public struct DocumentCount: Hashable, Sendable {
     public func contains(_ path: DocumentPath, below owner: DocumentPath) -> Bool {
         let rest = path.segments.dropFirst(owner.segments.count)
         guard path.segments.count == owner.segments.count + collection.count + 1,
-              Array(path.segments.prefix(owner.segments.count)) == owner.segments else { return false }
+            Array(path.segments.prefix(owner.segments.count)) == owner.segments
+        else { return false }
         return zip(collection, rest).allSatisfy { pattern, id in pattern == "*" || pattern == id }
     }
 

@@ -16,8 +16,9 @@ public struct RetentionPolicy: Hashable, Sendable, CustomStringConvertible {
     /// Reads the annotation; nil when it is not `{"keep": N ≥ 1, "by": "field"}`.
     public init?(annotation: JSONValue) {
         guard case .object(let fields) = annotation, fields.count == 2,
-              case .integer(let keep)? = fields["keep"], keep >= 1, keep <= 1_000_000,
-              case .string(let by)? = fields["by"], !by.isEmpty else { return nil }
+            case .integer(let keep)? = fields["keep"], keep >= 1, keep <= 1_000_000,
+            case .string(let by)? = fields["by"], !by.isEmpty
+        else { return nil }
         self.init(keep: Int(keep), by: by)
     }
 

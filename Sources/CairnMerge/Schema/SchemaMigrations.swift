@@ -125,8 +125,10 @@ public struct SchemaMigrations: Sendable, Hashable {
         return documents
     }
 
-    private func apply(_ step: Step, to documents: [DocumentPath: JSONValue],
-                       in migration: Migration) throws(SchemaSetError) -> [DocumentPath: JSONValue] {
+    private func apply(
+        _ step: Step, to documents: [DocumentPath: JSONValue],
+        in migration: Migration
+    ) throws(SchemaSetError) -> [DocumentPath: JSONValue] {
         func fail(_ reason: String) -> SchemaSetError {
             SchemaSetError(file: Self.fileName, reason: "migration \(migration.from)→\(migration.to): \(reason)")
         }
@@ -144,7 +146,8 @@ public struct SchemaMigrations: Sendable, Hashable {
                     if case .string(let text) = field { captures[key] = text }
                 }
                 guard let target = to.fill(captures) else {
-                    throw fail("cannot move \(path) to \(to): a placeholder has no value (neither in the path nor a text field of the document)")
+                    throw fail(
+                        "cannot move \(path) to \(to): a placeholder has no value (neither in the path nor a text field of the document)")
                 }
                 if moved[target] != nil {
                     throw fail("cannot move \(path) to \(target): another document moves there too")

@@ -53,16 +53,21 @@ final class SchemaNode: Sendable {
 
     /// A node that holds no keywords (`true`, `false`, or no schema).
     convenience init(form: Form) {
-        self.init(form: form, keywords: [], reference: nil, properties: JSONObject(), requiredInOrder: nil, patternProperties: [], dependentSchemas: [],
-                  additionalProperties: nil, propertyNames: nil, items: nil, prefixItems: nil, contains: nil,
-                  allOf: nil, anyOf: nil, oneOf: nil, not: nil, ifSchema: nil, thenSchema: nil, elseSchema: nil)
+        self.init(
+            form: form, keywords: [], reference: nil, properties: JSONObject(), requiredInOrder: nil, patternProperties: [],
+            dependentSchemas: [],
+            additionalProperties: nil, propertyNames: nil, items: nil, prefixItems: nil, contains: nil,
+            allOf: nil, anyOf: nil, oneOf: nil, not: nil, ifSchema: nil, thenSchema: nil, elseSchema: nil)
     }
 
     /// `keywords`: each keyword the schema has with its value, in the order of their raw values.
-    init(form: Form, keywords: [(SchemaValidator.Keyword, JSONValue)], reference: Reference?, properties: JSONObject, requiredInOrder: [String]?,
-         patternProperties: [(pattern: String, node: Int)], dependentSchemas: [(key: String, node: Int)],
-         additionalProperties: Int?, propertyNames: Int?, items: Int?, prefixItems: [Int]?, contains: Int?,
-         allOf: [Int]?, anyOf: [Int]?, oneOf: [Int]?, not: Int?, ifSchema: Int?, thenSchema: Int?, elseSchema: Int?) {
+    init(
+        form: Form, keywords: [(SchemaValidator.Keyword, JSONValue)], reference: Reference?, properties: JSONObject,
+        requiredInOrder: [String]?,
+        patternProperties: [(pattern: String, node: Int)], dependentSchemas: [(key: String, node: Int)],
+        additionalProperties: Int?, propertyNames: Int?, items: Int?, prefixItems: [Int]?, contains: Int?,
+        allOf: [Int]?, anyOf: [Int]?, oneOf: [Int]?, not: Int?, ifSchema: Int?, thenSchema: Int?, elseSchema: Int?
+    ) {
         self.form = form
         present = keywords.reduce(0) { $0 | UInt64(1) << UInt64($1.0.rawValue) }
         values = keywords.map(\.1)

@@ -16,13 +16,17 @@ extension SchemaSet.Kind {
             guard let value = document.field(name), value != .null else { continue }
             let pointer = "/" + MergePolicy.escape(name)
             guard let reference = AssetReference(value) else {
-                errors.append(ValidationError(pointer: pointer, keyword: "asset", schemaPath: "/x-cairn/assets" + pointer,
-                                              message: AssetReference.form))
+                errors.append(
+                    ValidationError(
+                        pointer: pointer, keyword: "asset", schemaPath: "/x-cairn/assets" + pointer,
+                        message: AssetReference.form))
                 continue
             }
             if let limit = field.maxBytes, reference.size > limit {
-                errors.append(ValidationError(pointer: pointer, keyword: "maxBytes", schemaPath: "/x-cairn/assets" + pointer + "/maxBytes",
-                                              message: "the asset is \(reference.size) bytes; \(name) takes at most \(limit)"))
+                errors.append(
+                    ValidationError(
+                        pointer: pointer, keyword: "maxBytes", schemaPath: "/x-cairn/assets" + pointer + "/maxBytes",
+                        message: "the asset is \(reference.size) bytes; \(name) takes at most \(limit)"))
             }
         }
         return errors

@@ -17,8 +17,10 @@ extension SchemaSet.Kind {
     /// than what its schema computes — its counts too, from `documents` (the documents of a
     /// counted collection below it; without, counts are taken as they are): one for each
     /// wrong field, sorted by name. [] when every field is right or the value is no object.
-    public func derivedMismatches(of document: JSONValue, at path: DocumentPath,
-                                  documents: ((DocumentCount) -> [JSONValue])? = nil) -> [DerivedFieldMismatch] {
+    public func derivedMismatches(
+        of document: JSONValue, at path: DocumentPath,
+        documents: ((DocumentCount) -> [JSONValue])? = nil
+    ) -> [DerivedFieldMismatch] {
         guard case .object(let fields) = document, case .object(let computed) = filled(document, documents: documents) else {
             return []
         }

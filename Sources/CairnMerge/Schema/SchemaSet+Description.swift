@@ -5,8 +5,10 @@ extension SchemaSet {
     /// policy tree (one line per value with a policy of its own, `*` for a map's entries),
     /// and the derived fields with what each computes. `cairn schema show` prints it.
     public func description(named name: String) -> String {
-        var lines = ["\(name): \(kinds.count) kind\(kinds.count == 1 ? "" : "s") of document, version \(migrations.version)"
-            + (contentCollection.map { ", shared content of the collection \($0)" } ?? "")]
+        var lines = [
+            "\(name): \(kinds.count) kind\(kinds.count == 1 ? "" : "s") of document, version \(migrations.version)"
+                + (contentCollection.map { ", shared content of the collection \($0)" } ?? "")
+        ]
         for kind in sortedKinds {
             lines.append("")
             lines.append(kind.pattern.description)
@@ -28,9 +30,11 @@ extension SchemaSet {
                 lines.append("  pins: \(pin.collection), the item in \(pin.itemPointer), the version in \(pin.versionPointer)")
             }
             if !kind.assets.isEmpty {
-                lines.append("  assets: " + kind.assets.values.sorted { $0.name < $1.name }.map { field in
-                    field.name + (field.maxBytes.map { " (at most \($0) bytes)" } ?? " (the store's limit)")
-                }.joined(separator: ", "))
+                lines.append(
+                    "  assets: "
+                        + kind.assets.values.sorted { $0.name < $1.name }.map { field in
+                            field.name + (field.maxBytes.map { " (at most \($0) bytes)" } ?? " (the store's limit)")
+                        }.joined(separator: ", "))
             }
             lines.append("  policy: \(kind.policy.name)")
             Self.policyLines(kind.policy, indent: "    ", into: &lines)
@@ -56,24 +60,29 @@ extension SchemaSet {
             "name": .string(name),
             "version": .integer(Int64(migrations.version)),
             "content": contentCollection.map(JSONValue.string) ?? .null,
-            "kinds": .array(sortedKinds.map { kind in
-                .object([
-                    "path": .string(kind.pattern.description),
-                    "file": .string(kind.file),
-                    "checkpoint": Self.json(kind.checkpoint ?? .standard),
-                    "checkpointDeclared": .bool(kind.checkpoint != nil),
-                    "retention": kind.retention.map { .object(["keep": .integer(Int64($0.keep)), "by": .string($0.by)]) } ?? .null,
-                    "ids": .object(JSONObject(kind.ids.mapValues(\.root))),
-                    "pins": kind.pin?.annotation ?? .null,
-                    "assets": .object(JSONObject(kind.assets.mapValues { field in
-                        .object(field.maxBytes.map { ["maxBytes": .integer($0)] } ?? [:])
-                    })),
-                    "policy": Self.json(kind.policy),
-                    "derived": .object(JSONObject(uniqueKeysWithValues: Self.computed(kind).map { field, what -> (String, JSONValue) in
-                        (field, JSONValue.object(["derive": what.annotation, "computes": .string(what.text)]))
-                    })),
-                ])
-            }),
+            "kinds": .array(
+                sortedKinds.map { kind in
+                    .object([
+                        "path": .string(kind.pattern.description),
+                        "file": .string(kind.file),
+                        "checkpoint": Self.json(kind.checkpoint ?? .standard),
+                        "checkpointDeclared": .bool(kind.checkpoint != nil),
+                        "retention": kind.retention.map { .object(["keep": .integer(Int64($0.keep)), "by": .string($0.by)]) } ?? .null,
+                        "ids": .object(JSONObject(kind.ids.mapValues(\.root))),
+                        "pins": kind.pin?.annotation ?? .null,
+                        "assets": .object(
+                            JSONObject(
+                                kind.assets.mapValues { field in
+                                    .object(field.maxBytes.map { ["maxBytes": .integer($0)] } ?? [:])
+                                })),
+                        "policy": Self.json(kind.policy),
+                        "derived": .object(
+                            JSONObject(
+                                uniqueKeysWithValues: Self.computed(kind).map { field, what -> (String, JSONValue) in
+                                    (field, JSONValue.object(["derive": what.annotation, "computes": .string(what.text)]))
+                                })),
+                    ])
+                }),
         ])
     }
 
@@ -103,7 +112,9 @@ extension SchemaSet {
     /// The derived and counted fields of a kind, sorted by name: the annotation and a sentence.
     private static func computed(_ kind: Kind) -> [(String, (annotation: JSONValue, text: String))] {
         func filter(_ fields: JSONObject) -> String {
-            fields.isEmpty ? "" : " where " + fields.sorted { $0.key < $1.key }.map { "\($0.key) is \($0.value.inlineText)" }.joined(separator: " and ")
+            fields.isEmpty
+                ? ""
+                : " where " + fields.sorted { $0.key < $1.key }.map { "\($0.key) is \($0.value.inlineText)" }.joined(separator: " and ")
         }
         func annotation(_ fields: JSONObject, where filter: JSONObject) -> JSONValue {
             .object(filter.isEmpty ? fields : fields.merging(["where": .object(filter)]) { $1 })
@@ -114,18 +125,36 @@ extension SchemaSet {
             case .count(let map, let fields):
                 result.append((field, (annotation(["count": .string(map)], where: fields), "how many entries of \(map)" + filter(fields))))
             case .latestKey(let map, let by, let fields):
-                result.append((field, (annotation(["latestKey": .string(map), "by": .string(by)], where: fields),
-                                       "the key of the entry of \(map) with the greatest \(by)" + filter(fields) + " (null when none)")))
+                result.append(
+                    (
+                        field,
+                        (
+                            annotation(["latestKey": .string(map), "by": .string(by)], where: fields),
+                            "the key of the entry of \(map) with the greatest \(by)" + filter(fields) + " (null when none)"
+                        )
+                    ))
             case .ratio(let numerator, let denominator, let scale):
                 let factor = scale == 1 ? "" : " × \(number(scale))"
-                result.append((field, (.object(["ratio": .array([.string(numerator), .string(denominator)]), "scale": json(scale)]),
-                                       "\(numerator) / \(denominator)\(factor) (0 when \(denominator) is 0)")))
+                result.append(
+                    (
+                        field,
+                        (
+                            .object(["ratio": .array([.string(numerator), .string(denominator)]), "scale": json(scale)]),
+                            "\(numerator) / \(denominator)\(factor) (0 when \(denominator) is 0)"
+                        )
+                    ))
             }
         }
         for (field, count) in kind.counted {
             let collection = count.collection.joined(separator: "/")
-            result.append((field, (annotation(["countDocuments": .string(collection)], where: count.filter),
-                                   "how many documents of \(collection) below this one" + filter(count.filter))))
+            result.append(
+                (
+                    field,
+                    (
+                        annotation(["countDocuments": .string(collection)], where: count.filter),
+                        "how many documents of \(collection) below this one" + filter(count.filter)
+                    )
+                ))
         }
         return result.sorted { $0.0 < $1.0 }
     }

@@ -39,9 +39,10 @@ public struct SchemaSet: Sendable {
             for (name, schema) in ids.sorted(by: { $0.key < $1.key }) {
                 guard let id = captures[name] else { continue }
                 errors += schema.validate(.string(id)).map { error in
-                    ValidationError(pointer: "{\(name)}", keyword: error.keyword,
-                                    schemaPath: "/x-cairn/ids/\(name)" + error.schemaPath,
-                                    message: "the ID \(String(reflecting: id)) " + error.message)
+                    ValidationError(
+                        pointer: "{\(name)}", keyword: error.keyword,
+                        schemaPath: "/x-cairn/ids/\(name)" + error.schemaPath,
+                        message: "the ID \(String(reflecting: id)) " + error.message)
                 }
             }
             return errors + schema.validate(document) + assetErrors(in: document)
@@ -104,9 +105,10 @@ public struct SchemaSet: Sendable {
         var kinds: [Kind] = []
         // The first kind read decides whether the set is content, and of which collection.
         var content: (file: String, collection: String?)?
-        migrations = try files[SchemaMigrations.fileName].map { (bytes) throws(SchemaSetError) in
-            try SchemaMigrations(json: bytes)
-        } ?? .initial
+        migrations =
+            try files[SchemaMigrations.fileName].map { (bytes) throws(SchemaSetError) in
+                try SchemaMigrations(json: bytes)
+            } ?? .initial
         for name in files.keys.sorted() where name != SchemaMigrations.fileName {
             let json: JSONValue
             do {
@@ -124,17 +126,23 @@ public struct SchemaSet: Sendable {
             }
             let isContent = marked == .bool(true)
             guard let pattern = PathPattern(text), case .literal(let root)? = pattern.segments.first,
-                  case .placeholder? = pattern.segments.dropFirst().first,
-                  isContent ? root != StoreLayout.usersFolder : root == StoreLayout.usersFolder else {
-                throw SchemaSetError(file: name, reason: isContent
-                    ? "x-cairn.path \(text) is not a content path: a literal collection and the item's placeholder, like assessments/{assessmentId}"
-                    : "x-cairn.path \(text) is not a document path under users/{uid}/")
+                case .placeholder? = pattern.segments.dropFirst().first,
+                isContent ? root != StoreLayout.usersFolder : root == StoreLayout.usersFolder
+            else {
+                throw SchemaSetError(
+                    file: name,
+                    reason: isContent
+                        ? "x-cairn.path \(text) is not a content path: a literal collection and the item's placeholder, like assessments/{assessmentId}"
+                        : "x-cairn.path \(text) is not a document path under users/{uid}/")
             }
             let collection = isContent ? root : nil
             if let content, content.collection != collection {
-                throw SchemaSetError(file: name, reason: content.collection == nil || collection == nil
-                    ? "it is \(isContent ? "" : "not ")marked \"content\": true, and \(content.file) is\(isContent ? " not" : ""); a set describes progress or content, not both"
-                    : "its collection \(root) is not \(content.collection!), the collection of \(content.file); a content set describes one collection")
+                throw SchemaSetError(
+                    file: name,
+                    reason: content.collection == nil || collection == nil
+                        ? "it is \(isContent ? "" : "not ")marked \"content\": true, and \(content.file) is\(isContent ? " not" : ""); a set describes progress or content, not both"
+                        : "its collection \(root) is not \(content.collection!), the collection of \(content.file); a content set describes one collection"
+                )
             }
             content = content ?? (name, collection)
             if let other = kinds.first(where: { $0.pattern == pattern }) {
@@ -149,7 +157,8 @@ public struct SchemaSet: Sendable {
             var checkpoint: CheckpointPolicy?
             if let annotation = json.field("x-cairn")?.field("checkpoint") {
                 guard let policy = CheckpointPolicy(annotation: annotation) else {
-                    throw SchemaSetError(file: name, reason: "x-cairn.checkpoint is \"immediate\", {\"throttle\": seconds} or {\"debounce\": seconds}")
+                    throw SchemaSetError(
+                        file: name, reason: "x-cairn.checkpoint is \"immediate\", {\"throttle\": seconds} or {\"debounce\": seconds}")
                 }
                 checkpoint = policy
             }
@@ -163,7 +172,8 @@ public struct SchemaSet: Sendable {
             var pin: ContentPin?
             if let annotation = json.field("x-cairn")?.field("pins") {
                 guard !isContent else {
-                    throw SchemaSetError(file: name, reason: "x-cairn.pins is for progress that answers content; shared content pins nothing — remove it")
+                    throw SchemaSetError(
+                        file: name, reason: "x-cairn.pins is for progress that answers content; shared content pins nothing — remove it")
                 }
                 do {
                     pin = try ContentPin(annotation: annotation)
@@ -174,7 +184,8 @@ public struct SchemaSet: Sendable {
             var assets: [String: AssetField] = [:]
             if let annotation = json.field("x-cairn")?.field("assets") {
                 guard !isContent else {
-                    throw SchemaSetError(file: name, reason: "x-cairn.assets is for progress; shared content keeps no private assets — remove it")
+                    throw SchemaSetError(
+                        file: name, reason: "x-cairn.assets is for progress; shared content keeps no private assets — remove it")
                 }
                 do {
                     assets = try AssetField.fields(annotation: annotation, schema: json)
@@ -185,7 +196,8 @@ public struct SchemaSet: Sendable {
             var ids: [String: Schema] = [:]
             for (placeholder, schema) in json.field("x-cairn")?.field("ids")?.objectValue ?? [:] {
                 guard pattern.placeholders.contains(placeholder), case .object = schema else {
-                    throw SchemaSetError(file: name, reason: "x-cairn.ids.\(placeholder) names no placeholder of \(text), or is not a schema")
+                    throw SchemaSetError(
+                        file: name, reason: "x-cairn.ids.\(placeholder) names no placeholder of \(text), or is not a schema")
                 }
                 ids[placeholder] = Schema(schema)
             }
@@ -197,9 +209,11 @@ public struct SchemaSet: Sendable {
                     counted[key] = DocumentCount(annotation: annotation)
                 }
             }
-            kinds.append(Kind(file: name, pattern: pattern, schema: Schema(json), policy: policy,
-                              derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids, pin: pin,
-                              assets: assets))
+            kinds.append(
+                Kind(
+                    file: name, pattern: pattern, schema: Schema(json), policy: policy,
+                    derived: derived, counted: counted, checkpoint: checkpoint, retention: retention, ids: ids, pin: pin,
+                    assets: assets))
         }
         self.kinds = kinds
         contentCollection = content?.collection
@@ -223,8 +237,10 @@ public struct SchemaSet: Sendable {
     /// Merges the document at `path` under its policy, computes its derived fields again,
     /// and names the document in the records (records about derived fields are dropped:
     /// nothing of them is lost, they are computed).
-    public func merge(_ path: DocumentPath, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
-                      context: MergeContext = MergeContext()) -> MergeOutcome {
+    public func merge(
+        _ path: DocumentPath, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+        context: MergeContext = MergeContext()
+    ) -> MergeOutcome {
         let kind = kind(of: path)
         var outcome = (kind?.policy ?? .plain).merge(base: base, ours: ours, theirs: theirs, context: context)
         if let kind, let value = outcome.value {
@@ -253,8 +269,10 @@ public struct SchemaSet: Sendable {
 
     /// `document` as it is stored at `path`: its derived fields computed (its counts too,
     /// from `documents`: the documents of a counted collection below `path`).
-    public func filled(_ document: JSONValue, at path: DocumentPath,
-                       documents: ((DocumentCount) -> [JSONValue])? = nil) -> JSONValue {
+    public func filled(
+        _ document: JSONValue, at path: DocumentPath,
+        documents: ((DocumentCount) -> [JSONValue])? = nil
+    ) -> JSONValue {
         kind(of: path)?.filled(document, documents: documents) ?? document
     }
 

@@ -18,7 +18,9 @@ extension SchemaSetCheck {
                     return nil
                 }
                 guard let entries = entrySchema(of: declared) else {
-                    add("reads the map \"\(map)\", which declares no schema for its entries (additionalProperties, or a single patternProperties)")
+                    add(
+                        "reads the map \"\(map)\", which declares no schema for its entries (additionalProperties, or a single patternProperties)"
+                    )
                     return nil
                 }
                 return entries.schema
@@ -37,7 +39,9 @@ extension SchemaSetCheck {
                         filter(fields, in: entry, of: "the entries of \(map)")
                         if let stamp = entry.field("properties")?.field(by) {
                             if !isStamp(stamp) {
-                                add("orders the entries of \(map) by \"\(by)\", which is \(typeDescription(stamp)); a stamp is an integer, a number or a string with \"format\": \"date-time\"", .stampField)
+                                add(
+                                    "orders the entries of \(map) by \"\(by)\", which is \(typeDescription(stamp)); a stamp is an integer, a number or a string with \"format\": \"date-time\"",
+                                    .stampField)
                             }
                         } else {
                             add("orders the entries of \(map) by \"\(by)\", which they do not declare")
@@ -55,12 +59,17 @@ extension SchemaSetCheck {
                     }
                 }
             } else if let count = DocumentCount(annotation: annotation), let owner = pattern(of: schema) {
-                let counted = owner.description + "/" + count.collection.enumerated().map { $0.element == "*" ? "{_\($0.offset)}" : $0.element }.joined(separator: "/") + "/{_}"
+                let counted =
+                    owner.description + "/"
+                    + count.collection.enumerated().map { $0.element == "*" ? "{_\($0.offset)}" : $0.element }.joined(separator: "/")
+                    + "/{_}"
                 let kind = PathPattern(counted).flatMap { target in
                     schemas.first { other in pattern(of: other.json).flatMap { overlap($0, target) } != nil }
                 }
                 guard let kind else {
-                    add("counts the documents of \(count.collection.joined(separator: "/")) below \(owner), which no kind of document of the set describes")
+                    add(
+                        "counts the documents of \(count.collection.joined(separator: "/")) below \(owner), which no kind of document of the set describes"
+                    )
                     continue
                 }
                 filter(count.filter, in: kind.json, of: "the documents of \(kind.file)")

@@ -9,16 +9,20 @@ extension SchemaSetCheck {
             let at = pointer + "/" + FirestoreType.keyword
             guard case .string(let word) = annotation, let type = FirestoreType(rawValue: word) else {
                 let text: String = if case .string(let word) = annotation { word } else { "" }
-                findings.append(SchemaSetFinding(
-                    file: file, pointer: at, rule: .firestoreType,
-                    message: "x-firestore is one of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + "; "
-                        + suggestion(for: text, among: words, otherwise: "remove it")))
+                findings.append(
+                    SchemaSetFinding(
+                        file: file, pointer: at, rule: .firestoreType,
+                        message: "x-firestore is one of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + "; "
+                            + suggestion(for: text, among: words, otherwise: "remove it")))
                 return
             }
             if let declared = types(of: node), declared.subtracting(["null"]).isDisjoint(with: type.jsonTypes) {
-                findings.append(SchemaSetFinding(
-                    file: file, pointer: at, rule: .firestoreType,
-                    message: "x-firestore \"\(word)\" is kept in JSON as \(type.jsonTypes.sorted().joined(separator: " or ")), and the schema declares \(typeDescription(node)); declare a type that holds it, or remove the annotation"))
+                findings.append(
+                    SchemaSetFinding(
+                        file: file, pointer: at, rule: .firestoreType,
+                        message:
+                            "x-firestore \"\(word)\" is kept in JSON as \(type.jsonTypes.sorted().joined(separator: " or ")), and the schema declares \(typeDescription(node)); declare a type that holds it, or remove the annotation"
+                    ))
             }
         }
         return findings

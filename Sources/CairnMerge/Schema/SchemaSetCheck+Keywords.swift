@@ -15,14 +15,17 @@ extension SchemaSetCheck {
         var findings: [SchemaSetFinding] = []
         func visit(_ node: JSONValue, _ pointer: String) {
             for key in (node.objectValue ?? [:]).keys.sorted() where !claimed.contains(key) && !annotations.contains(key) {
-                findings.append(SchemaSetFinding(
-                    file: file, pointer: pointer + "/" + token(key), rule: .unclaimedKeyword,
-                    message: "\"\(key)\" is not a keyword Cairn's validator checks, so documents are not held to it; "
-                        + suggestion(for: key, among: claimed.sorted(), otherwise: "remove it, or check it in the app")))
+                findings.append(
+                    SchemaSetFinding(
+                        file: file, pointer: pointer + "/" + token(key), rule: .unclaimedKeyword,
+                        message: "\"\(key)\" is not a keyword Cairn's validator checks, so documents are not held to it; "
+                            + suggestion(for: key, among: claimed.sorted(), otherwise: "remove it, or check it in the app")))
             }
             if pointer != "", node.field("x-cairn") != nil {
-                findings.append(SchemaSetFinding(file: file, pointer: pointer + "/x-cairn", rule: .unclaimedKeyword,
-                                                 message: "x-cairn is read at the top of a schema file only; here it is ignored"))
+                findings.append(
+                    SchemaSetFinding(
+                        file: file, pointer: pointer + "/x-cairn", rule: .unclaimedKeyword,
+                        message: "x-cairn is read at the top of a schema file only; here it is ignored"))
             }
         }
         eachSchema(schema, pointer: "", visit)

@@ -3,9 +3,10 @@ extension SchemaSetCheck {
     /// content under a literal collection and the item's placeholder).
     static func pattern(of schema: JSONValue) -> PathPattern? {
         guard case .string(let text)? = schema.field("x-cairn")?.field("path"), let pattern = PathPattern(text),
-              case .literal(let root)? = pattern.segments.first,
-              case .placeholder? = pattern.segments.dropFirst().first,
-              isContent(schema) ? root != StoreLayout.usersFolder : root == StoreLayout.usersFolder else { return nil }
+            case .literal(let root)? = pattern.segments.first,
+            case .placeholder? = pattern.segments.dropFirst().first,
+            isContent(schema) ? root != StoreLayout.usersFolder : root == StoreLayout.usersFolder
+        else { return nil }
         return pattern
     }
 
@@ -29,7 +30,9 @@ extension SchemaSetCheck {
             return finding("\(text) has an empty segment; write IDs and placeholders between single slashes")
         }
         if parts.count % 2 == 1 {
-            return finding("\(text) names a collection (an odd number of segments); a document path alternates collection and ID, like users/{uid}/books/{bookId}")
+            return finding(
+                "\(text) names a collection (an odd number of segments); a document path alternates collection and ID, like users/{uid}/books/{bookId}"
+            )
         }
         var seen: Set<String> = []
         for (index, part) in parts.enumerated() {
@@ -37,10 +40,12 @@ extension SchemaSetCheck {
             if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
                 let name = String(part.dropFirst().dropLast())
                 if index % 2 == 0 {
-                    return finding("\(position) of \(text) is a collection's name; collections are named literally, placeholders stand for IDs")
+                    return finding(
+                        "\(position) of \(text) is a collection's name; collections are named literally, placeholders stand for IDs")
                 }
                 guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
-                      name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }) else {
+                    name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) })
+                else {
                     return finding("\(position) of \(text): a placeholder's name is letters, digits and _, starting with a letter")
                 }
                 guard seen.insert(name).inserted else {
@@ -58,7 +63,9 @@ extension SchemaSetCheck {
         }
         if isContent(schema) {
             guard parts[0] != StoreLayout.usersFolder, !parts[0].hasPrefix("{"), parts[1].hasPrefix("{") else {
-                return finding("\(text) is not a content path: content is shared, so every path starts with its collection and the item's placeholder, like assessments/{assessmentId}")
+                return finding(
+                    "\(text) is not a content path: content is shared, so every path starts with its collection and the item's placeholder, like assessments/{assessmentId}"
+                )
             }
             return []
         }
@@ -75,8 +82,10 @@ extension SchemaSetCheck {
         for (index, later) in patterns.enumerated() {
             for earlier in patterns[..<index] {
                 guard let example = overlap(earlier.pattern, later.pattern),
-                      earlier.pattern.specificity == later.pattern.specificity else { continue }
-                let message = earlier.pattern == later.pattern
+                    earlier.pattern.specificity == later.pattern.specificity
+                else { continue }
+                let message =
+                    earlier.pattern == later.pattern
                     ? "\(later.pattern) is also the path of \(earlier.file); keep one kind per path"
                     : "\(later.pattern) and \(earlier.file)'s \(earlier.pattern) both match \(example), equally specifically; name a collection or an ID literally in one of them"
                 findings.append(SchemaSetFinding(file: later.file, pointer: "/x-cairn/path", rule: .pathOverlap, message: message))
@@ -108,18 +117,28 @@ extension SchemaSetCheck {
     static func contentFindings(_ schemas: [(file: String, json: JSONValue)]) -> [SchemaSetFinding] {
         guard let first = schemas.first else { return [] }
         let collection = { (schema: JSONValue) -> String? in
-            guard isContent(schema), let pattern = pattern(of: schema), case .literal(let root)? = pattern.segments.first else { return nil }
+            guard isContent(schema), let pattern = pattern(of: schema), case .literal(let root)? = pattern.segments.first else {
+                return nil
+            }
             return root
         }
         var findings: [SchemaSetFinding] = []
         for (file, json) in schemas.dropFirst() {
             if isContent(json) != isContent(first.json) {
-                findings.append(SchemaSetFinding(file: file, pointer: "/x-cairn/content", rule: .cairnAnnotation, message: isContent(json)
-                    ? "the kind is content and \(first.file) is progress; a set describes one or the other: mark every kind \"content\": true, or none"
-                    : "the kind is progress and \(first.file) is content; a set describes one or the other: mark every kind \"content\": true, or none"))
+                findings.append(
+                    SchemaSetFinding(
+                        file: file, pointer: "/x-cairn/content", rule: .cairnAnnotation,
+                        message: isContent(json)
+                            ? "the kind is content and \(first.file) is progress; a set describes one or the other: mark every kind \"content\": true, or none"
+                            : "the kind is progress and \(first.file) is content; a set describes one or the other: mark every kind \"content\": true, or none"
+                    ))
             } else if let mine = collection(json), let theirs = collection(first.json), mine != theirs {
-                findings.append(SchemaSetFinding(file: file, pointer: "/x-cairn/path", rule: .pathPattern,
-                                                 message: "the collection \(mine) is not \(theirs), the collection of \(first.file); a content set describes one collection"))
+                findings.append(
+                    SchemaSetFinding(
+                        file: file, pointer: "/x-cairn/path", rule: .pathPattern,
+                        message:
+                            "the collection \(mine) is not \(theirs), the collection of \(first.file); a content set describes one collection"
+                    ))
             }
         }
         return findings

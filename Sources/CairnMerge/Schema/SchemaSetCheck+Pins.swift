@@ -24,15 +24,24 @@ extension SchemaSetCheck {
             let pointer = "/x-cairn/pins/" + key
             guard let declared = properties?.field(field) else {
                 if key == "version", schema.field("additionalProperties") == .bool(false) {
-                    add(pointer, "the version field \"\(field)\" is not declared and the schema allows no other fields, so every pinned document would break it; declare it in properties: {\"type\": \"string\"}")
+                    add(
+                        pointer,
+                        "the version field \"\(field)\" is not declared and the schema allows no other fields, so every pinned document would break it; declare it in properties: {\"type\": \"string\"}"
+                    )
                 }
                 continue
             }
             if let types = types(of: declared), !types.contains("string") {
-                add(pointer, "x-cairn.pins.\(key) points to \"\(field)\", which is \(typeDescription(declared)); \(key == "item" ? "the item's ID" : "the version (a commit id)") is a string")
+                add(
+                    pointer,
+                    "x-cairn.pins.\(key) points to \"\(field)\", which is \(typeDescription(declared)); \(key == "item" ? "the item's ID" : "the version (a commit id)") is a string"
+                )
             }
             if key == "version", declared.field("x-merge")?.field("derive") != nil {
-                add(pointer, "the version field \"\(field)\" is computed (x-merge.derive); Cairn fills it with the content's version — use a field of its own")
+                add(
+                    pointer,
+                    "the version field \"\(field)\" is computed (x-merge.derive); Cairn fills it with the content's version — use a field of its own"
+                )
             }
         }
         return findings

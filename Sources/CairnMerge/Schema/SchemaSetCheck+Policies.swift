@@ -20,15 +20,20 @@ extension SchemaSetCheck {
         }
         eachSchema(schema, pointer: "") { node, pointer in
             guard node.field("x-merge") != nil, !read.contains(pointer) else { return }
-            findings.append(SchemaSetFinding(
-                file: file, pointer: pointer + "/x-merge", rule: .mergeAnnotation,
-                message: "x-merge is never read here: policies are read on properties and on the entries of a map (additionalProperties, or a single patternProperties)"))
+            findings.append(
+                SchemaSetFinding(
+                    file: file, pointer: pointer + "/x-merge", rule: .mergeAnnotation,
+                    message:
+                        "x-merge is never read here: policies are read on properties and on the entries of a map (additionalProperties, or a single patternProperties)"
+                ))
         }
         return findings
     }
 
-    private static func policyFindings(file: String, node: JSONValue, pointer: String,
-                                       read: inout Set<String>, into findings: inout [SchemaSetFinding]) {
+    private static func policyFindings(
+        file: String, node: JSONValue, pointer: String,
+        read: inout Set<String>, into findings: inout [SchemaSetFinding]
+    ) {
         read.insert(pointer)
         let here = pointer + "/x-merge"
         func add(_ rule: SchemaSetFinding.Rule, _ message: String, at place: String? = nil) {
@@ -37,11 +42,17 @@ extension SchemaSetCheck {
         func stamp(_ field: String, in object: JSONValue?, of owner: String, at place: String) {
             let declared = object?.field("properties")?.field(field)
             guard let declared else {
-                add(.stampField, "\(owner) orders by \"\(field)\", which the schema does not declare; declare it in properties (an integer, a number or a date-time string)", at: place)
+                add(
+                    .stampField,
+                    "\(owner) orders by \"\(field)\", which the schema does not declare; declare it in properties (an integer, a number or a date-time string)",
+                    at: place)
                 return
             }
             if !isStamp(declared) {
-                add(.stampField, "\(owner) orders by \"\(field)\", which is \(typeDescription(declared)); a stamp is an integer, a number or a string with \"format\": \"date-time\"", at: place)
+                add(
+                    .stampField,
+                    "\(owner) orders by \"\(field)\", which is \(typeDescription(declared)); a stamp is an integer, a number or a string with \"format\": \"date-time\"",
+                    at: place)
             }
         }
         func objectValue(_ policy: String) {
@@ -54,8 +65,14 @@ extension SchemaSetCheck {
             break
         case .string(let word)?:
             if !policyWords.contains(word) {
-                add(.mergeWord, "unknown x-merge word \"\(word)\"; " + suggestion(for: word, among: policyWords + ["lww", "highest", "entries"],
-                                                                           otherwise: "use fields, append-only, counter, max, min or union, or an object form ({\"lww\": F}, {\"highest\": F}, {\"entries\": \"latest\", \"by\": F})"))
+                add(
+                    .mergeWord,
+                    "unknown x-merge word \"\(word)\"; "
+                        + suggestion(
+                            for: word, among: policyWords + ["lww", "highest", "entries"],
+                            otherwise:
+                                "use fields, append-only, counter, max, min or union, or an object form ({\"lww\": F}, {\"highest\": F}, {\"entries\": \"latest\", \"by\": F})"
+                        ))
             } else if let types = types(of: node)?.subtracting(["null"]), !types.isEmpty {
                 switch word {
                 case "counter" where types != ["integer"]:
@@ -73,14 +90,28 @@ extension SchemaSetCheck {
             }
         case .object(let annotation)?:
             for key in annotation.keys.sorted() where !policyKeys.contains(key) {
-                add(.mergeWord, "unknown x-merge key \"\(key)\"; " + suggestion(for: key, among: policyKeys, otherwise: "the object forms are {\"lww\": F}, {\"highest\": F, \"then\": G}, {\"entries\": \"latest\", \"by\": F}, {\"append-only\": {\"latest\": F}} and {\"derive\": …}"),
+                add(
+                    .mergeWord,
+                    "unknown x-merge key \"\(key)\"; "
+                        + suggestion(
+                            for: key, among: policyKeys,
+                            otherwise:
+                                "the object forms are {\"lww\": F}, {\"highest\": F, \"then\": G}, {\"entries\": \"latest\", \"by\": F}, {\"append-only\": {\"latest\": F}} and {\"derive\": …}"
+                        ),
                     at: here + "/" + token(key))
             }
             if case .string(let word)? = annotation["entries"], word != "latest" {
-                add(.mergeWord, "unknown entries policy \"\(word)\"; " + suggestion(for: word, among: ["latest"], otherwise: "entries takes \"latest\""), at: here + "/entries")
+                add(
+                    .mergeWord,
+                    "unknown entries policy \"\(word)\"; "
+                        + suggestion(for: word, among: ["latest"], otherwise: "entries takes \"latest\""), at: here + "/entries")
             }
             if case .string(let word)? = annotation["future"], !["flag", "clamp"].contains(word) {
-                add(.mergeWord, "unknown future option \"\(word)\"; " + suggestion(for: word, among: ["flag", "clamp"], otherwise: "future is \"flag\" or \"clamp\""), at: here + "/future")
+                add(
+                    .mergeWord,
+                    "unknown future option \"\(word)\"; "
+                        + suggestion(for: word, among: ["flag", "clamp"], otherwise: "future is \"flag\" or \"clamp\""),
+                    at: here + "/future")
             }
             // Derived fields are the document's own properties: `/properties/NAME`.
             let topLevel = pointer.hasPrefix("/properties/") && !pointer.dropFirst("/properties/".count).contains("/")
@@ -106,7 +137,10 @@ extension SchemaSetCheck {
                 } else if let entries = entrySchema(of: node) {
                     if case .string(let field)? = annotation["by"] { stamp(field, in: entries.schema, of: "entries", at: here + "/by") }
                 } else {
-                    add(.policyType, "entries merges the entries of a map; this object declares no schema for them (additionalProperties, or a single patternProperties)")
+                    add(
+                        .policyType,
+                        "entries merges the entries of a map; this object declares no schema for them (additionalProperties, or a single patternProperties)"
+                    )
                 }
             }
         case .some:
@@ -127,7 +161,8 @@ extension SchemaSetCheck {
             return (node.field("additionalProperties")!, "/additionalProperties")
         }
         if case .object(let patterns)? = node.field("patternProperties"), patterns.count == 1, let (pattern, schema) = patterns.first,
-           case .object = schema {
+            case .object = schema
+        {
             return (schema, "/patternProperties/" + token(pattern))
         }
         return nil

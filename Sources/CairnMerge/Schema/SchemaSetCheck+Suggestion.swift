@@ -6,7 +6,8 @@ extension SchemaSetCheck {
             .min { $0.distance != $1.distance ? $0.distance < $1.distance : $0.word < $1.word }
         // A slip: a few edits, more for longer words, and never the whole word.
         guard let nearest, nearest.distance <= Swift.max(2, Swift.max(word.count, nearest.word.count) / 3),
-              nearest.distance < word.count else { return otherwise }
+            nearest.distance < word.count
+        else { return otherwise }
         return "did you mean \"\(nearest.word)\"?"
     }
 

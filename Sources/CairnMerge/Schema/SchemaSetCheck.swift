@@ -24,8 +24,10 @@ public struct SchemaSetCheck: Sendable {
             do {
                 let json = try JSONParser().parse(files[name]!)
                 guard case .object = json else {
-                    findings.append(SchemaSetFinding(file: name, pointer: "", rule: .json,
-                                                     message: "a schema file holds a JSON object, not \(json.typeName)"))
+                    findings.append(
+                        SchemaSetFinding(
+                            file: name, pointer: "", rule: .json,
+                            message: "a schema file holds a JSON object, not \(json.typeName)"))
                     continue
                 }
                 schemas.append((name, json))
@@ -69,8 +71,10 @@ public struct SchemaSetCheck: Sendable {
             }
         }
         if schemas.isEmpty && findings.isEmpty {
-            findings.append(SchemaSetFinding(file: ".", pointer: "", rule: .setRefused,
-                                             message: "the set holds no *.schema.json file; add one schema per kind of document"))
+            findings.append(
+                SchemaSetFinding(
+                    file: ".", pointer: "", rule: .setRefused,
+                    message: "the set holds no *.schema.json file; add one schema per kind of document"))
         }
         return findings.sorted()
     }

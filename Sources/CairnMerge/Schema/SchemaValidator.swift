@@ -19,34 +19,50 @@ struct SchemaValidator {
         errors(instance, against: schema.root, schemaPath: "", instancePath: "", depth: 0)
     }
 
-    mutating func errors(_ instance: JSONValue, against index: Int, schemaPath: String,
-                         instancePath: String, depth: Int) -> [ValidationError] {
+    mutating func errors(
+        _ instance: JSONValue, against index: Int, schemaPath: String,
+        instancePath: String, depth: Int
+    ) -> [ValidationError] {
         var found: [ValidationError] = []
         func fail(_ keyword: String, _ message: String) {
-            found.append(ValidationError(pointer: instancePath, keyword: keyword,
-                                         schemaPath: schemaPath + "/" + keyword, message: message))
+            found.append(
+                ValidationError(
+                    pointer: instancePath, keyword: keyword,
+                    schemaPath: schemaPath + "/" + keyword, message: message))
         }
         let node = schema.nodes[index]
         switch node.form {
         case .accepting: return []
         case .rejecting:
-            return [ValidationError(pointer: instancePath, keyword: "false", schemaPath: schemaPath,
-                                    message: "no value is allowed here")]
+            return [
+                ValidationError(
+                    pointer: instancePath, keyword: "false", schemaPath: schemaPath,
+                    message: "no value is allowed here")
+            ]
         case .malformed:
-            return [ValidationError(pointer: instancePath, keyword: "schema", schemaPath: schemaPath,
-                                    message: "the schema here is neither an object nor a boolean")]
+            return [
+                ValidationError(
+                    pointer: instancePath, keyword: "schema", schemaPath: schemaPath,
+                    message: "the schema here is neither an object nor a boolean")
+            ]
         case .keywords: break
         }
         guard depth < Schema.maxDepth else {
-            return [ValidationError(pointer: instancePath, keyword: "$ref", schemaPath: schemaPath,
-                                    message: "references nest deeper than \(Schema.maxDepth) levels; the schema loops")]
+            return [
+                ValidationError(
+                    pointer: instancePath, keyword: "$ref", schemaPath: schemaPath,
+                    message: "references nest deeper than \(Schema.maxDepth) levels; the schema loops")
+            ]
         }
         func keyword(_ known: Keyword) -> JSONValue? { node[known] }
 
-        func sub(_ value: JSONValue, _ subschema: Int, _ path: @autoclosure () -> String,
-                 _ pointer: @autoclosure () -> String, depth extra: Int = 0) -> [ValidationError] {
-            errors(value, against: subschema, schemaPath: tracksPaths ? path() : "",
-                   instancePath: tracksPaths ? pointer() : "", depth: depth + extra)
+        func sub(
+            _ value: JSONValue, _ subschema: Int, _ path: @autoclosure () -> String,
+            _ pointer: @autoclosure () -> String, depth extra: Int = 0
+        ) -> [ValidationError] {
+            errors(
+                value, against: subschema, schemaPath: tracksPaths ? path() : "",
+                instancePath: tracksPaths ? pointer() : "", depth: depth + extra)
         }
         func valid(_ value: JSONValue, _ subschema: Int, _ path: @autoclosure () -> String) -> Bool {
             sub(value, subschema, path(), instancePath).isEmpty
@@ -128,8 +144,9 @@ struct SchemaValidator {
                 let count = elements.filter { valid($0, containsSchema, schemaPath + "/contains") }.count
                 let minimum = Self.count(keyword(.minContains)) ?? 1
                 if count < minimum {
-                    fail(keyword(.minContains) == nil ? "contains" : "minContains",
-                         "holds \(count) matching element(s); at least \(minimum) needed")
+                    fail(
+                        keyword(.minContains) == nil ? "contains" : "minContains",
+                        "holds \(count) matching element(s); at least \(minimum) needed")
                 }
                 if let maximum = Self.count(keyword(.maxContains)), count > maximum {
                     fail("maxContains", "holds \(count) matching elements; at most \(maximum) allowed")
@@ -225,7 +242,8 @@ struct SchemaValidator {
             }
         }
         if let schemas = node.anyOf,
-           !schemas.indices.contains(where: { valid(instance, schemas[$0], schemaPath + "/anyOf/\($0)") }) {
+            !schemas.indices.contains(where: { valid(instance, schemas[$0], schemaPath + "/anyOf/\($0)") })
+        {
             fail("anyOf", "matches none of the \(schemas.count) alternatives")
         }
         if let schemas = node.oneOf {
@@ -363,7 +381,7 @@ extension SchemaValidator {
             // spelling of one is equal to it as Swift compares strings.
             let length = name.utf8.count
             guard length < Self.byLengthAndLast.count, let last = name.utf8.last,
-                  let found = Self.byLengthAndLast[length][Int(last & 0x1F)].first(where: { JSONObject.sameBytes($0.name, name) })
+                let found = Self.byLengthAndLast[length][Int(last & 0x1F)].first(where: { JSONObject.sameBytes($0.name, name) })
             else { return nil }
             self = found
         }

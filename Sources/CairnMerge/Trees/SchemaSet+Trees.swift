@@ -13,8 +13,9 @@ extension SchemaSet {
         context: MergeContext = MergeContext()
     ) -> (documents: [DocumentPath: JSONValue], conflicts: [ConflictRecord]) {
         let merge = TreeMerge(source: InMemoryMergeSource(), schemaSet: self, context: context)
-        let outcome = merge.merge(base: InMemoryMergeSource.tree(base), ours: InMemoryMergeSource.tree(ours),
-                                  theirs: InMemoryMergeSource.tree(theirs))
+        let outcome = merge.merge(
+            base: InMemoryMergeSource.tree(base), ours: InMemoryMergeSource.tree(ours),
+            theirs: InMemoryMergeSource.tree(theirs))
         return (InMemoryMergeSource.documents(outcome.tree), outcome.conflicts)
     }
 }

@@ -62,8 +62,9 @@ package struct TreeMerge<Source: MergeSource> {
         }
         try recountDerivedCounts(&progress, base: base, ours: ours, theirs: theirs)
         try deriveAssetPointers(&progress)
-        return Outcome(tree: progress.tree, conflicts: progress.conflicts.sorted(),
-                       mergedDocuments: progress.mergedDocuments)
+        return Outcome(
+            tree: progress.tree, conflicts: progress.conflicts.sorted(),
+            mergedDocuments: progress.mergedDocuments)
     }
 
     /// Phase 1: every file that differs. A file only one side changed is that side's; a
@@ -151,16 +152,22 @@ package struct TreeMerge<Source: MergeSource> {
     /// Documents both sides changed, each merged under its policy: read, merged and made
     /// canonical by the source (``MergeSource/merging(_:_:)``, perhaps on several threads),
     /// then written one by one, in order.
-    private func mergeBatch(_ batch: [(position: Int, document: DocumentPath, difference: MergeDifference<Source.BlobID>)],
-                            into updates: inout [(position: Int, update: MergeUpdate<Source.BlobID>)],
-                            progress: inout Progress) throws(Source.Failure) {
+    private func mergeBatch(
+        _ batch: [(position: Int, document: DocumentPath, difference: MergeDifference<Source.BlobID>)],
+        into updates: inout [(position: Int, update: MergeUpdate<Source.BlobID>)],
+        progress: inout Progress
+    ) throws(Source.Failure) {
         let (schemaSet, context, keepsDocuments) = (schemaSet, context, !source.writesFromBytesAlone)
-        let merged = try source.merging(batch.map { _, document, difference in
-            (document, [difference.base?.blob, difference.ours?.blob, difference.theirs?.blob])
-        }) { document, versions in
+        let merged = try source.merging(
+            batch.map { _, document, difference in
+                (document, [difference.base?.blob, difference.ours?.blob, difference.theirs?.blob])
+            }
+        ) { document, versions in
             let outcome = schemaSet.merge(document, base: versions[0], ours: versions[1], theirs: versions[2], context: context)
-            return (conflicts: outcome.conflicts, canonical: outcome.value?.canonicalBytes(),
-                    document: keepsDocuments ? outcome.value : nil)
+            return (
+                conflicts: outcome.conflicts, canonical: outcome.value?.canonicalBytes(),
+                document: keepsDocuments ? outcome.value : nil
+            )
         }
         precondition(merged.count == batch.count, "the source merged \(merged.count) documents of \(batch.count)")
         for ((position, document, difference), (conflicts, canonical, value)) in zip(batch, merged) {
@@ -182,8 +189,10 @@ package struct TreeMerge<Source: MergeSource> {
     /// changed something below it. The change is kept (modify beats delete), and so the
     /// documents above it come back — from `ours`, else `theirs`, else `base` — each
     /// recorded as a ``PolicyName/cascade``.
-    func restoreAncestors(_ progress: inout Progress, base: Source.Tree, ours: Source.Tree,
-                          theirs: Source.Tree) throws(Source.Failure) {
+    func restoreAncestors(
+        _ progress: inout Progress, base: Source.Tree, ours: Source.Tree,
+        theirs: Source.Tree
+    ) throws(Source.Failure) {
         var restored: [MergeUpdate<Source.BlobID>] = []
         for path in progress.touched {
             guard path.segments.count > 2, try source.entry(at: path.fileName, in: progress.tree) != nil else { continue }
@@ -192,15 +201,18 @@ package struct TreeMerge<Source: MergeSource> {
                 let ancestor = DocumentPath(checkedSegments: Array(path.segments.prefix(length)))
                 length += 2
                 guard try source.entry(at: ancestor.fileName, in: progress.tree) == nil,
-                      !restored.contains(where: { $0.path == ancestor.fileName }) else { continue }
+                    !restored.contains(where: { $0.path == ancestor.fileName })
+                else { continue }
                 var kept: MergeEntry<Source.BlobID>?
                 for side in [ours, theirs, base] where kept == nil {
                     kept = try source.entry(at: ancestor.fileName, in: side)
                 }
                 guard let kept else { continue }
                 restored.append(.upsert(path: ancestor.fileName, entry: kept))
-                progress.conflicts.append(ConflictRecord(document: ancestor, pointer: "", policy: .cascade,
-                                                         kept: try value(kept, at: ancestor), replaced: nil))
+                progress.conflicts.append(
+                    ConflictRecord(
+                        document: ancestor, pointer: "", policy: .cascade,
+                        kept: try value(kept, at: ancestor), replaced: nil))
                 progress.touched.append(ancestor)
             }
         }
@@ -220,8 +232,10 @@ package struct TreeMerge<Source: MergeSource> {
     /// be defined otherwise), the count is taken again from every counted document of the
     /// merged tree. The result does not depend on which side is `ours`. A counted document of
     /// the merged tree that cannot be read is the source's error, never left out of a count.
-    func recountDerivedCounts(_ progress: inout Progress, base: Source.Tree, ours: Source.Tree,
-                              theirs: Source.Tree) throws(Source.Failure) {
+    func recountDerivedCounts(
+        _ progress: inout Progress, base: Source.Tree, ours: Source.Tree,
+        theirs: Source.Tree
+    ) throws(Source.Failure) {
         // A set that counts no documents has nothing to count again.
         guard schemaSet.kinds.contains(where: { !$0.counted.isEmpty }) else { return }
         // The owners to count again, each with the touched documents below it that it counts.
@@ -237,14 +251,17 @@ package struct TreeMerge<Source: MergeSource> {
         var updates: [MergeUpdate<Source.BlobID>] = []
         for owner in owners.sorted() {
             guard let entry = try source.entry(at: owner.fileName, in: progress.tree), !entry.isFolder,
-                  let kind = schemaSet.kind(of: owner) else { continue }
+                let kind = schemaSet.kind(of: owner)
+            else { continue }
             let current = try source.document(in: entry.blob, at: owner)
             // Counts are computed in objects only: another value is written as it is.
             var filled = current
             if case .object = current {
                 if !progress.schemaChanged,
-                   let counts = try countsByDifference(of: owner, kind: kind, trees: [base, ours, theirs, progress.tree],
-                                                       touched: touchedBelow[owner] ?? []) {
+                    let counts = try countsByDifference(
+                        of: owner, kind: kind, trees: [base, ours, theirs, progress.tree],
+                        touched: touchedBelow[owner] ?? [])
+                {
                     filled = kind.filled(current, counting: { field, _ in counts[field]! })
                 } else {
                     let counted = try countedDocuments(below: owner, in: progress.tree)
@@ -268,13 +285,16 @@ package struct TreeMerge<Source: MergeSource> {
     /// unparsable in the base or a side, a count that is no whole number, a side whose count
     /// is not the base's moved by that side's changes, or a counted document of the base or
     /// a side that does not parse.
-    private func countsByDifference(of owner: DocumentPath, kind: SchemaSet.Kind, trees: [Source.Tree],
-                                    touched: [DocumentPath]) throws(Source.Failure) -> [String: JSONValue]? {
+    private func countsByDifference(
+        of owner: DocumentPath, kind: SchemaSet.Kind, trees: [Source.Tree],
+        touched: [DocumentPath]
+    ) throws(Source.Failure) -> [String: JSONValue]? {
         // The owner as base, ours and theirs hold it.
         var stored: [JSONObject] = []
         for tree in trees.prefix(3) {
             guard let entry = try source.entry(at: owner.fileName, in: tree), !entry.isFolder,
-                  case .object(let fields)? = try? source.document(in: entry.blob, at: owner) else { return nil }
+                case .object(let fields)? = try? source.document(in: entry.blob, at: owner)
+            else { return nil }
             stored.append(fields)
         }
         var counts: [String: JSONValue] = [:]
@@ -300,8 +320,10 @@ package struct TreeMerge<Source: MergeSource> {
                         continue
                     }
                     // A document of the merged tree that cannot be read is the source's error.
-                    let document = position == 3 ? try source.document(in: entry.blob, at: path)
-                                                 : try? source.document(in: entry.blob, at: path)
+                    let document =
+                        position == 3
+                        ? try source.document(in: entry.blob, at: path)
+                        : try? source.document(in: entry.blob, at: path)
                     guard let document else { return nil }
                     let value: Int64 = count.takes(document) ? 1 : 0
                     known[entry.blob] = value
@@ -314,7 +336,8 @@ package struct TreeMerge<Source: MergeSource> {
             }
             // moved: ours, theirs, merged against base.
             guard totals[1] &- totals[0] == moved[0], totals[2] &- totals[0] == moved[1],
-                  case (let total, false) = totals[0].addingReportingOverflow(moved[2]), total >= 0 else { return nil }
+                case (let total, false) = totals[0].addingReportingOverflow(moved[2]), total >= 0
+            else { return nil }
             counts[field] = .integer(total)
         }
         return counts
@@ -332,7 +355,9 @@ package struct TreeMerge<Source: MergeSource> {
             let merged: JSONValue?
             if let kind = schemaSet.kind(of: document), !kind.assets.isEmpty {
                 let entry = try source.entry(at: document.fileName, in: progress.tree)
-                merged = try entry.flatMap { entry throws(Source.Failure) in entry.isFolder ? nil : try source.document(in: entry.blob, at: document) }
+                merged = try entry.flatMap { entry throws(Source.Failure) in
+                    entry.isFolder ? nil : try source.document(in: entry.blob, at: document)
+                }
             } else {
                 merged = nil
             }

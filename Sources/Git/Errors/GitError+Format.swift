@@ -5,16 +5,18 @@ extension GitError {
     /// of this module: the same message and operation, the code libgit2 would give it, and
     /// the `errno` of a failed system call.
     init(_ error: GitFormatError) {
-        let code: Code = switch error.code {
-        case .notFound: .notFound
-        case .locked: .locked
-        case .modified: .modified
-        case .exists: .exists
-        case .invalidUpdate: .invalidSpec
-        default: .generic
-        }
-        self.init(code: code, message: error.message, function: error.operation,
-                  location: SourceLocation(file: error.location.file, line: error.location.line))
+        let code: Code =
+            switch error.code {
+            case .notFound: .notFound
+            case .locked: .locked
+            case .modified: .modified
+            case .exists: .exists
+            case .invalidUpdate: .invalidSpec
+            default: .generic
+            }
+        self.init(
+            code: code, message: error.message, function: error.operation,
+            location: SourceLocation(file: error.location.file, line: error.location.line))
         systemErrorCode = error.systemErrorCode
         if let errno = error.systemErrorCode { reason = .system(errno: errno) }
     }

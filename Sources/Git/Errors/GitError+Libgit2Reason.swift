@@ -40,7 +40,8 @@ extension GitError.Reason {
         case Int32(GIT_ERROR_OS.rawValue):
             if let number = Self.errno(ending: text) {
                 if text.hasPrefix("failed to resolve path '"), number == ENOENT || number == ENOTDIR,
-                   ["git_remote_fetch", "git_remote_push", "git_remote_connect"].contains(function) {
+                    ["git_remote_fetch", "git_remote_push", "git_remote_connect"].contains(function)
+                {
                     self = .repositoryNotFound(serverSaid: nil)
                 } else {
                     self = .system(errno: number)
@@ -78,8 +79,9 @@ extension GitError.Reason {
         case Int32(GIT_ERROR_SSL.rawValue) where code == .certificate:
             let prefix = "the SSL certificate is invalid: "
             let report = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-            self = .certificateNotTrusted(said: report.split(whereSeparator: \.isNewline)
-                .map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }.joined(separator: "; "))
+            self = .certificateNotTrusted(
+                said: report.split(whereSeparator: \.isNewline)
+                    .map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }.joined(separator: "; "))
             return
         case Int32(GIT_ERROR_NET.rawValue) where text == "user canceled hostkey check":
             self = .hostKeyNotTrusted
@@ -104,7 +106,8 @@ extension GitError.Reason {
     init?(pushStatus status: String) {
         let lowered = status.lowercased()
         if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref"]
-            .contains(where: lowered.contains) {
+            .contains(where: lowered.contains)
+        {
             self = .nonFastForward
         } else if let number = Self.errno(ending: status) {
             self = .system(errno: number)
@@ -119,7 +122,9 @@ extension GitError.Reason {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let said = text.split(whereSeparator: \.isNewline)
             .compactMap { line -> Substring? in
-                guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) }) else { return nil }
+                guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) }) else {
+                    return nil
+                }
                 return line[first...last]
             }
             .joined(separator: " ")

@@ -58,8 +58,9 @@ public final class Remote {
 
     private static func make(_ repository: Repository, _ url: String) throws(GitError) -> OpaquePointer {
         var options = git_remote_create_options()
-        try check(git_remote_create_options_init(&options, UInt32(GIT_REMOTE_CREATE_OPTIONS_VERSION)),
-                  "git_remote_create_options_init")
+        try check(
+            git_remote_create_options_init(&options, UInt32(GIT_REMOTE_CREATE_OPTIONS_VERSION)),
+            "git_remote_create_options_init")
         options.repository = repository.handle
         options.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF.rawValue | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC.rawValue
         var remote: OpaquePointer?
@@ -75,8 +76,10 @@ public final class Remote {
     /// (`git_remote_fetch`; no tags, no `FETCH_HEAD`). A source reference the remote lacks
     /// is no error: its destination is left as it was. Over SSH, `ssh` says which keys to offer
     /// (without it, the agent's, all of them).
-    public func fetch(_ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
-                      progress: ((TransferProgress) -> Void)? = nil) throws(GitError) {
+    public func fetch(
+        _ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
+        progress: ((TransferProgress) -> Void)? = nil
+    ) throws(GitError) {
         try TrustedCertificates.useConfigured(for: url, in: repository)
         var options = git_fetch_options()
         try check(git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
@@ -101,8 +104,10 @@ public final class Remote {
     /// reference it refused comes back in ``PushOutcome/rejections``, not as a throw, because
     /// that is the only place libgit2 reports it. A failure carries the reason the remote
     /// callbacks saw, as a fetch's does (``GitError/reason``).
-    public func push(_ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
-                     progress: ((TransferProgress) -> Void)? = nil) throws(GitError) -> PushOutcome {
+    public func push(
+        _ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
+        progress: ((TransferProgress) -> Void)? = nil
+    ) throws(GitError) -> PushOutcome {
         try TrustedCertificates.useConfigured(for: url, in: repository)
         var options = git_push_options()
         try check(git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
@@ -129,8 +134,10 @@ public final class Remote {
     /// connections reached. Made again once, on a new connection, if the server had closed
     /// the one kept for it: then a new remote replaces the handle, since libgit2 gives no way
     /// to drop its HTTP client's connection.
-    private func transfer(credentials: Credentials?, ssh: SSHAccess?, progress: ((TransferProgress) -> Void)?,
-                          _ body: (git_strarray, RemoteSession) -> Int32) -> (Int32, RemoteSession) {
+    private func transfer(
+        credentials: Credentials?, ssh: SSHAccess?, progress: ((TransferProgress) -> Void)?,
+        _ body: (git_strarray, RemoteSession) -> Int32
+    ) -> (Int32, RemoteSession) {
         keptConnectionRetries = 0
         while true {
             let session = RemoteSession(credentials: credentials, ssh: ssh, progress: progress)
@@ -142,7 +149,8 @@ public final class Remote {
             }
             endpointsReached = log.endpoints
             guard result < 0, log.keptConnectionClosed, keptConnectionRetries == 0,
-                  let renewed = try? Self.make(repository, url) else { return (result, session) }
+                let renewed = try? Self.make(repository, url)
+            else { return (result, session) }
             git_remote_free(handle)
             handle = renewed
             keptConnectionRetries += 1

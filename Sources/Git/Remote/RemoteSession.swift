@@ -40,7 +40,8 @@ final class RemoteSession {
     func offerNextKey(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, access: SSHAccess) -> Int32 {
         guard offeredKeys.count < access.offers.count else {
             authenticationFailure = offeredKeys.isEmpty ? .nothingToOffer : .refused
-            let reason = offeredKeys.isEmpty
+            let reason =
+                offeredKeys.isEmpty
                 ? "no SSH key to offer to \(access.user)@\(access.host)"
                 : "\(access.user)@\(access.host) refused every SSH key offered"
             git_error_set_str(Int32(GIT_ERROR_CALLBACK.rawValue), reason)
@@ -57,11 +58,13 @@ final class RemoteSession {
             signers.append(signer)
             return key.blob.withUnsafeBufferPointer { blob in
                 blob.withMemoryRebound(to: CChar.self) { publicKey in
-                    git_credential_ssh_custom_new(out, access.user, publicKey.baseAddress, publicKey.count, { _, signature, length, data, count, abstract in
-                        guard let signature, let length, let data, let payload = abstract?.pointee else { return -1 }
-                        let signer = Unmanaged<SSHSigner>.fromOpaque(payload).takeUnretainedValue()
-                        return signer.sign(Array(UnsafeBufferPointer(start: data, count: count)), into: signature, length: length)
-                    }, Unmanaged.passUnretained(signer).toOpaque())
+                    git_credential_ssh_custom_new(
+                        out, access.user, publicKey.baseAddress, publicKey.count,
+                        { _, signature, length, data, count, abstract in
+                            guard let signature, let length, let data, let payload = abstract?.pointee else { return -1 }
+                            let signer = Unmanaged<SSHSigner>.fromOpaque(payload).takeUnretainedValue()
+                            return signer.sign(Array(UnsafeBufferPointer(start: data, count: count)), into: signature, length: length)
+                        }, Unmanaged.passUnretained(signer).toOpaque())
                 }
             }
         }
@@ -84,7 +87,8 @@ final class RemoteSession {
         callbacks.credentials = { out, _, usernameFromURL, allowed, payload in
             let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
             if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, let credentials = session.credentials,
-               !session.offeredCredentials {
+                !session.offeredCredentials
+            {
                 session.offeredCredentials = true
                 return git_credential_userpass_plaintext_new(out, credentials.username, credentials.password)
             }
@@ -102,7 +106,8 @@ final class RemoteSession {
             }
             let offered = session.offeredCredentials || session.offeredAgent || !session.offeredKeys.isEmpty
             session.authenticationFailure = offered ? .refused : .nothingToOffer
-            let reason = offered
+            let reason =
+                offered
                 ? "the remote refused the credentials"
                 : "the remote asks for credentials and none were given"
             git_error_set_str(Int32(GIT_ERROR_CALLBACK.rawValue), reason)
@@ -111,16 +116,19 @@ final class RemoteSession {
         callbacks.transfer_progress = { stats, payload in
             let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
             if let progress = session.progress, let stats {
-                progress(TransferProgress(
-                    direction: .receiving, objects: Int(stats.pointee.received_objects),
-                    totalObjects: Int(stats.pointee.total_objects), bytes: Int(stats.pointee.received_bytes)))
+                progress(
+                    TransferProgress(
+                        direction: .receiving, objects: Int(stats.pointee.received_objects),
+                        totalObjects: Int(stats.pointee.total_objects), bytes: Int(stats.pointee.received_bytes)))
             }
             return 0
         }
         callbacks.push_transfer_progress = { current, total, bytes, payload in
             let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
-            session.progress?(TransferProgress(direction: .sending, objects: Int(current),
-                                               totalObjects: Int(total), bytes: bytes))
+            session.progress?(
+                TransferProgress(
+                    direction: .sending, objects: Int(current),
+                    totalObjects: Int(total), bytes: bytes))
             return 0
         }
         callbacks.sideband_progress = { text, length, payload in
@@ -162,7 +170,8 @@ final class RemoteSession {
         } else if error.code == .certificate, hostKeyNotTrusted {
             error.reason = .hostKeyNotTrusted
         } else if case .authentication(.libssh2(let said, nil))? = error.reason, case .file(let path)? = offeredKeys.last,
-                  said.lowercased().contains("key") {
+            said.lowercased().contains("key")
+        {
             error.reason = .authentication(.libssh2(said: said, keyFile: path))
         }
         return error

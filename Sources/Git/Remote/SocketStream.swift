@@ -105,8 +105,10 @@ enum SocketStream {
     }
 
     /// Runs `body` with `value` as this thread's value of `key`, then puts the one before back.
-    private static func with<T, E: Error>(_ value: UnsafeRawPointer?, in key: pthread_key_t,
-                                          _ body: () throws(E) -> T) throws(E) -> T {
+    private static func with<T, E: Error>(
+        _ value: UnsafeRawPointer?, in key: pthread_key_t,
+        _ body: () throws(E) -> T
+    ) throws(E) -> T {
         let previous = pthread_getspecific(key)
         pthread_setspecific(key, value)
         defer { pthread_setspecific(key, previous) }
@@ -125,8 +127,10 @@ enum SocketStream {
     }
 
     /// A new, unconnected stream to `host`:`port`, with libgit2's callbacks set.
-    private static func make(host: UnsafePointer<CChar>, port: UnsafePointer<CChar>,
-                             openedBy transfer: Int) -> UnsafeMutablePointer<git_stream> {
+    private static func make(
+        host: UnsafePointer<CChar>, port: UnsafePointer<CChar>,
+        openedBy transfer: Int
+    ) -> UnsafeMutablePointer<git_stream> {
         let stream = UnsafeMutablePointer<cgit2_socket_stream>.allocate(capacity: 1)
         stream.initialize(to: cgit2_socket_stream())
         stream.pointee.parent.version = GIT_STREAM_VERSION
@@ -169,9 +173,10 @@ enum SocketStream {
         var address = found
         while let candidate = address?.pointee {
             address = candidate.ai_next
-            let descriptor = socket(candidate.ai_family,
-                                    candidate.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                                    candidate.ai_protocol)
+            let descriptor = socket(
+                candidate.ai_family,
+                candidate.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+                candidate.ai_protocol)
             guard descriptor >= 0 else {
                 reason = String(cString: strerror(errno))
                 continue
@@ -215,8 +220,10 @@ enum SocketStream {
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    private static func read(_ stream: UnsafeMutablePointer<git_stream>?, _ buffer: UnsafeMutableRawPointer?,
-                             _ length: Int) -> Int {
+    private static func read(
+        _ stream: UnsafeMutablePointer<git_stream>?, _ buffer: UnsafeMutableRawPointer?,
+        _ length: Int
+    ) -> Int {
         let state = state(stream)
         state.pointee.reading = 1
         while true {
@@ -235,8 +242,10 @@ enum SocketStream {
         }
     }
 
-    private static func write(_ stream: UnsafeMutablePointer<git_stream>?, _ data: UnsafePointer<CChar>?,
-                              _ length: Int) -> Int {
+    private static func write(
+        _ stream: UnsafeMutablePointer<git_stream>?, _ data: UnsafePointer<CChar>?,
+        _ length: Int
+    ) -> Int {
         let state = state(stream)
         if state.pointee.reading != 0 {
             // A request begins.

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGit2
 import CGit2Setup
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The CA certificates that https:// servers are verified against, when they are not the
 /// system's: git's `http.sslCAInfo` (a file of PEM certificates) and `http.sslCAPath` (a
@@ -63,12 +64,14 @@ public enum TrustedCertificates {
         try GitLibrary.ensureReady()
         let result: Result<Void, GitError> = state.withLock { current in
             do throws(GitError) {
-                try check(cgit2_set_ssl_cert_locations(locations.file, locations.folder),
-                          "git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS)")
+                try check(
+                    cgit2_set_ssl_cert_locations(locations.file, locations.folder),
+                    "git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS)")
             } catch {
                 var named = error
                 let place = [locations.file, locations.folder].compactMap { $0 }.joined(separator: " and ")
-                named.message = "cannot read the CA certificates at \(place) (\(setting)): \(error.message); "
+                named.message =
+                    "cannot read the CA certificates at \(place) (\(setting)): \(error.message); "
                     + "give a file (or folder) of PEM certificates, or unset \(setting) to trust the system's"
                 named.reason = .certificatesUnreadable(setting: setting)
                 return .failure(named)

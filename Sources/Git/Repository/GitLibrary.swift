@@ -30,17 +30,22 @@ enum GitLibrary {
     private static let setUp: Result<Void, GitError> = {
         do throws(GitError) {
             try check(cgit2_init_deferring_certificates(), "git_libgit2_init")
-            for level in [GIT_CONFIG_LEVEL_PROGRAMDATA, GIT_CONFIG_LEVEL_SYSTEM,
-                          GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL] {
+            for level in [
+                GIT_CONFIG_LEVEL_PROGRAMDATA, GIT_CONFIG_LEVEL_SYSTEM,
+                GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL,
+            ] {
                 try check(cgit2_set_search_path(level, ""), "git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH)")
             }
             try check(cgit2_enable_fsync_gitdir(1), "git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR)")
-            try check(cgit2_enable_strict_object_creation(0),
-                      "git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION)")
-            try check(cgit2_set_cache_object_limit(GIT_OBJECT_TREE, 4 << 20),
-                      "git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT)")
-            try check(cgit2_enable_strict_hash_verification(1),
-                      "git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION)")
+            try check(
+                cgit2_enable_strict_object_creation(0),
+                "git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION)")
+            try check(
+                cgit2_set_cache_object_limit(GIT_OBJECT_TREE, 4 << 20),
+                "git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT)")
+            try check(
+                cgit2_enable_strict_hash_verification(1),
+                "git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION)")
             try SocketStream.register()
             return .success(())
         } catch {

@@ -40,8 +40,9 @@ extension Repository {
                 let kind = UInt8(exactly: found.rawValue).flatMap(ObjectType.init(rawValue:))
                 let hashed = kind.map { ObjectID(hashing: content, type: $0) }
                 guard let kind, let hashed, hashed == id else {
-                    var mismatch = failure(.mismatch, "object hash mismatch - expected \(id.hex) but got \(hashed?.hex ?? "an object of no type")",
-                                           "git_odb_read")
+                    var mismatch = failure(
+                        .mismatch, "object hash mismatch - expected \(id.hex) but got \(hashed?.hex ?? "an object of no type")",
+                        "git_odb_read")
                     mismatch.category = Int32(GIT_ERROR_ODB.rawValue)
                     throw mismatch
                 }

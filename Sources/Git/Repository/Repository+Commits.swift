@@ -43,15 +43,17 @@ extension Repository {
         if pendingPack != nil {
             // Inside `packingWrites`, the commit joins the pack of its trees and blobs: one
             // pack file for the whole checkpoint, and no loose object.
-            let bytes = Self.commitBytes(tree: treeID, parents: parentIDs, author: author, committer: committer,
-                                         message: message)
+            let bytes = Self.commitBytes(
+                tree: treeID, parents: parentIDs, author: author, committer: committer,
+                message: message)
             let id = pendingPack!.add(bytes, type: .commit)
             try writePendingObjects()
             if let reference {
                 let kind = parentIDs.isEmpty ? " (initial)" : parentIDs.count > 1 ? " (merge)" : ""
                 let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-                try setReference(try directReference(reference), to: id, expecting: parentIDs.first,
-                                 message: "commit\(kind): \(summary)")
+                try setReference(
+                    try directReference(reference), to: id, expecting: parentIDs.first,
+                    message: "commit\(kind): \(summary)")
             }
             return id
         }
@@ -86,8 +88,10 @@ extension Repository {
     /// A commit object's bytes, as `git_commit_create` writes them: the tree, the parents,
     /// author and committer (`Name <email> seconds ±hhmm`), the encoding, a blank line and the
     /// message as given.
-    static func commitBytes(tree: ObjectID, parents: [ObjectID], author: Signature, committer: Signature,
-                            message: String) -> [UInt8] {
+    static func commitBytes(
+        tree: ObjectID, parents: [ObjectID], author: Signature, committer: Signature,
+        message: String
+    ) -> [UInt8] {
         func line(_ role: String, _ signature: Signature) -> String {
             "\(role) \(signature.identityLine)\n"
         }
@@ -106,7 +110,8 @@ extension Repository {
         try check(result, "git_reference_lookup")
         defer { git_reference_free(reference) }
         guard git_reference_type(reference) == GIT_REFERENCE_SYMBOLIC,
-              let target = git_reference_symbolic_target(reference) else { return name }
+            let target = git_reference_symbolic_target(reference)
+        else { return name }
         return String(cString: target)
     }
 

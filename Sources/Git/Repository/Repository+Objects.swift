@@ -30,13 +30,14 @@ extension Repository {
     /// (``keepNewObjectsInMemory()``), to libgit2's object database, which keeps it there.
     /// A tree of ``WrittenTrees/smallest`` bytes or more is also kept in ``writtenTrees``.
     func writeLooseObject(_ content: [UInt8], type: ObjectType) throws(GitError) -> ObjectID {
-        let id = if pendingPack != nil {
-            pendingPack!.add(content, type: type)
-        } else if !packsWrites {
-            try writeToDatabase(content, type: type)
-        } else {
-            try converting { () throws(GitFormatError) in try LooseObject.write(content, type: type, into: gitdir) }
-        }
+        let id =
+            if pendingPack != nil {
+                pendingPack!.add(content, type: type)
+            } else if !packsWrites {
+                try writeToDatabase(content, type: type)
+            } else {
+                try converting { () throws(GitFormatError) in try LooseObject.write(content, type: type, into: gitdir) }
+            }
         if type == .tree { writtenTrees.keep(content, as: id) }
         return id
     }
@@ -46,8 +47,9 @@ extension Repository {
     private func writeToDatabase(_ content: [UInt8], type: ObjectType) throws(GitError) -> ObjectID {
         var id = git_oid()
         try withObjectDatabase { (database) throws(GitError) in
-            try check(content.withUnsafeBytes { git_odb_write(&id, database, $0.baseAddress, $0.count, type.raw) },
-                      "git_odb_write")
+            try check(
+                content.withUnsafeBytes { git_odb_write(&id, database, $0.baseAddress, $0.count, type.raw) },
+                "git_odb_write")
         }
         return ObjectID(id)
     }

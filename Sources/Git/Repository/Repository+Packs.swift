@@ -114,7 +114,8 @@ extension Repository {
         return (names ?? packFolder().packs).compactMap { base in
             var info = stat()
             guard stat(folder + base + ".pack", &info) == 0,
-                  let objects = PackIndex.objectCount(atPath: folder + base + ".idx") else { return nil }
+                let objects = PackIndex.objectCount(atPath: folder + base + ".idx")
+            else { return nil }
             return (base, Int(info.st_size), objects)
         }
     }
@@ -190,8 +191,11 @@ extension Repository {
         let layers = folder + "multi-pack-index.d/"
         guard !packs.isEmpty, let files = FolderListing.names(atPath: folder) else { return }
         let layerFiles = files.contains("multi-pack-index.d") ? FolderListing.names(atPath: layers) : []
-        guard let layerFiles, !(files + layerFiles).contains(where: { $0.hasSuffix(".lock") && $0.hasPrefix("multi-pack-index") }) else { return }
-        let indexes = files.filter { $0.hasPrefix("multi-pack-index") && $0 != "multi-pack-index.d" }.map { folder + $0 }
+        guard let layerFiles, !(files + layerFiles).contains(where: { $0.hasSuffix(".lock") && $0.hasPrefix("multi-pack-index") }) else {
+            return
+        }
+        let indexes =
+            files.filter { $0.hasPrefix("multi-pack-index") && $0 != "multi-pack-index.d" }.map { folder + $0 }
             + layerFiles.map { layers + $0 }
         for path in indexes where unlink(path) != 0 && errno != ENOENT { return }
         if files.contains("multi-pack-index.d") { rmdir(layers) }

@@ -56,8 +56,10 @@ extension Repository {
     /// Written by ``LooseReference`` rather than libgit2, which fsyncs the reflogs and their
     /// folders too: four of a checkpoint's eleven fsyncs. The reflog lines are libgit2's
     /// (``reflogEntry(for:message:)``); the reference is as durable as before.
-    public func setReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?,
-                             message: String) throws(GitError) {
+    public func setReference(
+        _ name: String, to id: ObjectID, expecting expected: ObjectID?,
+        message: String
+    ) throws(GitError) {
         var valid: Int32 = 0
         try check(git_reference_name_is_valid(&valid, name), "git_reference_name_is_valid")
         guard valid == 1, name.hasPrefix("refs/") else {
@@ -166,8 +168,9 @@ extension Repository {
         var walk: OpaquePointer?
         try check(git_revwalk_new(&walk, handle), "git_revwalk_new")
         defer { git_revwalk_free(walk) }
-        try check(git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue),
-                  "git_revwalk_sorting")
+        try check(
+            git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue),
+            "git_revwalk_sorting")
         var raw = tip.raw
         try check(git_revwalk_push(walk, &raw), "git_revwalk_push")
         for id in hidden {

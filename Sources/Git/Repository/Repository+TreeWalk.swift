@@ -22,9 +22,10 @@ extension Repository {
             let bytes = name.withMemoryRebound(to: UInt8.self, capacity: length) {
                 Array(UnsafeBufferPointer(start: $0, count: length))
             }
-            entries.append(TreeEntry(
-                nameBytes: bytes, id: ObjectID(git_tree_entry_id(entry).pointee),
-                mode: git_tree_entry_filemode_raw(entry).rawValue))
+            entries.append(
+                TreeEntry(
+                    nameBytes: bytes, id: ObjectID(git_tree_entry_id(entry).pointee),
+                    mode: git_tree_entry_filemode_raw(entry).rawValue))
         }
         return entries
     }
@@ -42,8 +43,10 @@ extension Repository {
     /// merge of sorted lists: entries equal in every tree are passed over without being copied
     /// out of libgit2, so a folder of 60,000 documents where 40 changed costs a comparison per
     /// entry and 40 copies.
-    private func collectDifferences(among trees: [ObjectID?], prefix: [[UInt8]],
-                                    into found: inout [TreeDifference]) throws(GitError) {
+    private func collectDifferences(
+        among trees: [ObjectID?], prefix: [[UInt8]],
+        into found: inout [TreeDifference]
+    ) throws(GitError) {
         var handles: [OpaquePointer?] = []
         defer { for handle in handles { git_tree_free(handle) } }
         for tree in trees {
@@ -75,7 +78,8 @@ extension Repository {
                 if let entry = current[index], git_tree_entry_cmp(entry, smallest) == 0 {
                     positions[index] += 1
                     if git_oid_equal(git_tree_entry_id(entry), git_tree_entry_id(smallest)) == 0
-                        || git_tree_entry_filemode_raw(entry) != git_tree_entry_filemode_raw(smallest) {
+                        || git_tree_entry_filemode_raw(entry) != git_tree_entry_filemode_raw(smallest)
+                    {
                         same = false
                     }
                 } else {
@@ -86,8 +90,11 @@ extension Repository {
             if same { continue }
             let name = Self.name(of: smallest)
             let entries = current.map { entry in
-                entry.map { TreeEntry(nameBytes: name, id: ObjectID(git_tree_entry_id($0).pointee),
-                                      mode: git_tree_entry_filemode_raw($0).rawValue) }
+                entry.map {
+                    TreeEntry(
+                        nameBytes: name, id: ObjectID(git_tree_entry_id($0).pointee),
+                        mode: git_tree_entry_filemode_raw($0).rawValue)
+                }
             }
             differing.append((name, git_tree_entry_type(smallest) == GIT_OBJECT_TREE, entries))
         }
@@ -129,8 +136,9 @@ extension Repository {
         try check(result, "git_tree_entry_bypath")
         defer { git_tree_entry_free(entry) }
         let name = path.split(separator: "/").last.map { Array($0.utf8) } ?? []
-        return TreeEntry(nameBytes: name, id: ObjectID(git_tree_entry_id(entry).pointee),
-                         mode: git_tree_entry_filemode_raw(entry).rawValue)
+        return TreeEntry(
+            nameBytes: name, id: ObjectID(git_tree_entry_id(entry).pointee),
+            mode: git_tree_entry_filemode_raw(entry).rawValue)
     }
 
     /// Every file under a folder of a tree, with its path from the top of the tree; [] when

@@ -1,5 +1,6 @@
 import CGit2
 import GitFormat
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,8 +89,9 @@ extension Repository {
     public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
         if pendingPack != nil { return pendingPack!.add(bytes, type: .blob) }
         var id = git_oid()
-        try check(bytes.withUnsafeBytes { git_blob_create_from_buffer(&id, handle, $0.baseAddress, $0.count) },
-                  "git_blob_create_from_buffer")
+        try check(
+            bytes.withUnsafeBytes { git_blob_create_from_buffer(&id, handle, $0.baseAddress, $0.count) },
+            "git_blob_create_from_buffer")
         return ObjectID(id)
     }
 

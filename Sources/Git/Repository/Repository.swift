@@ -86,7 +86,8 @@ public final class Repository {
         try check(
             git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
             "git_repository_init_options_init")
-        options.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue | GIT_REPOSITORY_INIT_NO_REINIT.rawValue
+        options.flags =
+            GIT_REPOSITORY_INIT_MKPATH.rawValue | GIT_REPOSITORY_INIT_NO_REINIT.rawValue
             | (bare ? GIT_REPOSITORY_INIT_BARE.rawValue : 0)
         var repository: OpaquePointer?
         let result = initialBranch.withCString { branch in

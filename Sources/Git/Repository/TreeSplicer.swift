@@ -39,8 +39,10 @@ struct TreeSplicer {
         }
         for (name, subfolder) in folder.folders {
             let written = try write(subfolder, over: tree.folderID(named: name), at: location + name + [UInt8(ascii: "/")])
-            splices.append(RawTree.Splice(name: name, isFolder: true,
-                                          replacement: written.map { RawTree.entry(name: name, mode: 0o040000, id: $0) }))
+            splices.append(
+                RawTree.Splice(
+                    name: name, isFolder: true,
+                    replacement: written.map { RawTree.entry(name: name, mode: 0o040000, id: $0) }))
         }
         let spliced = try converting { () throws(GitFormatError) in try tree.splicing(splices) }
         for file in spliced.previous {

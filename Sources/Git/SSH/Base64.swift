@@ -14,7 +14,9 @@ enum Base64 {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0") + 52
             case UInt8(ascii: "+"): value = 62
             case UInt8(ascii: "/"): value = 63
-            case UInt8(ascii: "="): padding = true; continue
+            case UInt8(ascii: "="):
+                padding = true
+                continue
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
             default: return nil
             }

@@ -79,8 +79,9 @@ public struct SSHAccess: Sendable, Hashable {
             }
         }
         let offers = SSHKeyOffer.inOrder(identityFiles: files, agentKeys: agentKeys, identitiesOnly: settings.identitiesOnly ?? false)
-        return SSHAccess(url: address.url(host: host, user: user, port: port), host: host, port: port, user: user,
-                         offers: offers, agent: agent, notes: notes)
+        return SSHAccess(
+            url: address.url(host: host, user: user, port: port), host: host, port: port, user: user,
+            offers: offers, agent: agent, notes: notes)
     }
 
     /// What the configuration says about `address`'s host, every value decided: `HostName`
@@ -141,7 +142,8 @@ public struct SSHAccess: Sendable, Hashable {
             if !resolved.identityFiles.contains(path) { resolved.identityFiles.append(path) }
         }
         if let agent = settings.identityAgent {
-            resolved.identityAgent = agent == "none" || agent == "SSH_AUTH_SOCK"
+            resolved.identityAgent =
+                agent == "none" || agent == "SSH_AUTH_SOCK"
                 ? agent : try expand(agent, tokens, home: environment.home, what: "IdentityAgent")
         }
         return resolved
@@ -169,7 +171,8 @@ public struct SSHAccess: Sendable, Hashable {
             } else if let value = tokens[token] {
                 result += value
             } else {
-                throw SSHConfigError("\(what) \(text): Cairn does not expand %\(token) (it expands %d, %h, %l, %L, %n, %p, %r, %u, %i and %%)")
+                throw SSHConfigError(
+                    "\(what) \(text): Cairn does not expand %\(token) (it expands %d, %h, %l, %L, %n, %p, %r, %u, %i and %%)")
             }
         }
         return result

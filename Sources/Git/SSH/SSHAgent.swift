@@ -1,6 +1,7 @@
 // `timeval` is declared by <sys/time.h>, which libgit2's headers bring in too: the compiler
 // may credit either module with it, so both are imported.
 import CGit2
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,7 +57,9 @@ public struct SSHAgent: Sendable, Hashable {
         var wire = SSHWire(answer)
         guard let kind = wire.byte() else { throw SSHAgentError("the ssh-agent at \(socket) sent an empty answer") }
         guard kind == Message.signResponse else {
-            throw SSHAgentError("the ssh-agent at \(socket) refused to sign with \(key)" + (kind == Message.failure ? " (does it still hold the key?)" : ""))
+            throw SSHAgentError(
+                "the ssh-agent at \(socket) refused to sign with \(key)" + (kind == Message.failure ? " (does it still hold the key?)" : "")
+            )
         }
         guard let signature = wire.string() else { throw SSHAgentError("the ssh-agent at \(socket) sent a truncated signature") }
         var inner = SSHWire(signature)
@@ -124,8 +127,10 @@ public struct SSHAgent: Sendable, Hashable {
             let read = bytes[received...].withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
             if read < 0, errno == EINTR { continue }
             guard read > 0 else {
-                throw SSHAgentError(read == 0 ? "the ssh-agent at \(socket) closed the connection"
-                                             : "cannot read from the ssh-agent at \(socket): \(String(cString: strerror(errno)))")
+                throw SSHAgentError(
+                    read == 0
+                        ? "the ssh-agent at \(socket) closed the connection"
+                        : "cannot read from the ssh-agent at \(socket): \(String(cString: strerror(errno)))")
             }
             received += read
         }

@@ -26,7 +26,9 @@ public struct SSHCommandLine: Sendable, Hashable {
             throw SSHConfigError("\(source) is empty: give an ssh command, such as ssh -i ~/.ssh/id_ed25519")
         }
         guard program.split(separator: "/").last == "ssh" else {
-            throw SSHConfigError("\(source) runs \(program): Cairn speaks SSH itself and takes only ssh's -i, -o, -F, -p and -l from it; write the key choice as ssh options or in ~/.ssh/config")
+            throw SSHConfigError(
+                "\(source) runs \(program): Cairn speaks SSH itself and takes only ssh's -i, -o, -F, -p and -l from it; write the key choice as ssh options or in ~/.ssh/config"
+            )
         }
         var entries: [SSHConfig.Entry] = []
         var configFile: String?
@@ -34,14 +36,17 @@ public struct SSHCommandLine: Sendable, Hashable {
         while let word = rest.first {
             rest = rest.dropFirst()
             guard word.hasPrefix("-"), word.count > 1 else {
-                throw SSHConfigError("\(source): \(String(reflecting: word)) is not an ssh option (git gives the host and the command itself)")
+                throw SSHConfigError(
+                    "\(source): \(String(reflecting: word)) is not an ssh option (git gives the host and the command itself)")
             }
             var letters = word.dropFirst()
             while let letter = letters.first {
                 letters = letters.dropFirst()
                 if Self.harmlessFlags.contains(letter) { continue }
                 guard "ioFpl".contains(letter) else {
-                    throw SSHConfigError("\(source): ssh's -\(letter) is not something Cairn does (it speaks SSH through libssh2 and takes only -i, -o, -F, -p and -l)")
+                    throw SSHConfigError(
+                        "\(source): ssh's -\(letter) is not something Cairn does (it speaks SSH through libssh2 and takes only -i, -o, -F, -p and -l)"
+                    )
                 }
                 let value: String
                 if !letters.isEmpty {
@@ -98,12 +103,16 @@ public struct SSHCommandLine: Sendable, Hashable {
                 var text = ""
                 var closed = false
                 while let next = characters.popFirst() {
-                    if next == "\"" { closed = true; break }
+                    if next == "\"" {
+                        closed = true
+                        break
+                    }
                     if next == "\\", let escaped = characters.first, "\"\\$`".contains(escaped) {
                         text.append(escaped)
                         characters = characters.dropFirst()
                     } else if next == "$" || next == "`" {
-                        throw SSHConfigError("\(source): Cairn runs no shell, so it cannot expand \(next) in \(String(reflecting: command))")
+                        throw SSHConfigError(
+                            "\(source): Cairn runs no shell, so it cannot expand \(next) in \(String(reflecting: command))")
                     } else {
                         text.append(next)
                     }
@@ -113,7 +122,9 @@ public struct SSHCommandLine: Sendable, Hashable {
             case "\\":
                 if let next = characters.popFirst() { word = (word ?? "") + String(next) }
             case "$", "`", "|", "&", ";", "<", ">", "(", ")", "*", "?", "[":
-                throw SSHConfigError("\(source): Cairn runs no shell, so it cannot take \(character) in \(String(reflecting: command)); give ssh and its options only")
+                throw SSHConfigError(
+                    "\(source): Cairn runs no shell, so it cannot take \(character) in \(String(reflecting: command)); give ssh and its options only"
+                )
             default:
                 word = (word ?? "") + String(character)
             }

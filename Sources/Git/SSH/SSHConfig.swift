@@ -66,9 +66,11 @@ public struct SSHConfig: Sendable, Hashable {
     /// `include` returns the configurations an `Include` argument names, in order; a
     /// configuration included holds only where the `Include` line does, and its `Host` and
     /// `Match` lines do not change the state of the file that includes it.
-    public func apply(for host: String, to settings: inout SSHHost,
-                      include: (String) throws(SSHConfigError) -> [SSHConfig] = { _ in [] },
-                      depth: Int = 0) throws(SSHConfigError) {
+    public func apply(
+        for host: String, to settings: inout SSHHost,
+        include: (String) throws(SSHConfigError) -> [SSHConfig] = { _ in [] },
+        depth: Int = 0
+    ) throws(SSHConfigError) {
         guard depth <= 16 else {
             throw SSHConfigError("\(source): Include is nested more than 16 deep")
         }

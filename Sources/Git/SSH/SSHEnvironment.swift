@@ -22,8 +22,10 @@ public struct SSHEnvironment: Sendable, Hashable {
     /// The system's configuration file, read after the user's.
     public var systemConfig: String = "/etc/ssh/ssh_config"
 
-    public init(home: String, localUser: String, agentSocket: String?, command: String? = nil,
-                commandSource: String = "core.sshCommand") {
+    public init(
+        home: String, localUser: String, agentSocket: String?, command: String? = nil,
+        commandSource: String = "core.sshCommand"
+    ) {
         self.home = home
         self.localUser = localUser
         self.agentSocket = agentSocket?.isEmpty == false ? agentSocket : nil
@@ -41,8 +43,9 @@ public struct SSHEnvironment: Sendable, Hashable {
         let home = variable("HOME") ?? account.map { String(cString: $0.pw_dir) } ?? "/"
         let user = variable("USER") ?? account.map { String(cString: $0.pw_name) } ?? "root"
         if let command = variable("GIT_SSH_COMMAND") {
-            return SSHEnvironment(home: home, localUser: user, agentSocket: variable("SSH_AUTH_SOCK"),
-                                  command: command, commandSource: "GIT_SSH_COMMAND")
+            return SSHEnvironment(
+                home: home, localUser: user, agentSocket: variable("SSH_AUTH_SOCK"),
+                command: command, commandSource: "GIT_SSH_COMMAND")
         }
         return SSHEnvironment(home: home, localUser: user, agentSocket: variable("SSH_AUTH_SOCK"), command: configuredCommand)
     }

@@ -26,11 +26,13 @@ public struct SSHKeyFile: Sendable, Hashable {
         let publicText = SSHFiles.text(path + ".pub")
         guard privateText != nil || publicText != nil else { return nil }
         let format = privateText.map(Self.privateKeyFormat)
-        let publicKey = publicText.flatMap { text in
-            text.split(separator: "\n").lazy.compactMap { SSHPublicKey(line: String($0)) }.first
-        } ?? format?.publicKey
-        return SSHKeyFile(path: path, publicKey: publicKey.map { SSHPublicKey(blob: $0.blob, comment: path) },
-                          hasPrivateKey: privateText != nil, isEncrypted: format?.encrypted ?? false)
+        let publicKey =
+            publicText.flatMap { text in
+                text.split(separator: "\n").lazy.compactMap { SSHPublicKey(line: String($0)) }.first
+            } ?? format?.publicKey
+        return SSHKeyFile(
+            path: path, publicKey: publicKey.map { SSHPublicKey(blob: $0.blob, comment: path) },
+            hasPrivateKey: privateText != nil, isEncrypted: format?.encrypted ?? false)
     }
 
     /// What a private key file shows without its passphrase: whether it is encrypted, and
@@ -48,7 +50,8 @@ public struct SSHKeyFile: Sendable, Hashable {
         guard let bytes = Base64.decode(body), bytes.starts(with: magic) else { return (false, nil) }
         var wire = SSHWire(bytes[magic.count...])
         guard let cipher = wire.string(), wire.string() != nil, wire.string() != nil,
-              let count = wire.uint32(), count >= 1, let key = wire.string() else { return (false, nil) }
+            let count = wire.uint32(), count >= 1, let key = wire.string()
+        else { return (false, nil) }
         return (String(decoding: cipher, as: UTF8.self) != "none", SSHPublicKey(blob: Array(key), comment: ""))
     }
 }

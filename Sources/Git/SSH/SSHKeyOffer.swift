@@ -10,8 +10,10 @@ public enum SSHKeyOffer: Sendable, Hashable, CustomStringConvertible {
     /// agent's keys in the agent's order — with `identitiesOnly`, only those an identity file
     /// names — then the identity files the agent does not hold. A key file locked by a
     /// passphrase, or of which only the `.pub` is there, is offered only through the agent.
-    public static func inOrder(identityFiles: [SSHKeyFile], agentKeys: [SSHPublicKey],
-                               identitiesOnly: Bool) -> [SSHKeyOffer] {
+    public static func inOrder(
+        identityFiles: [SSHKeyFile], agentKeys: [SSHPublicKey],
+        identitiesOnly: Bool
+    ) -> [SSHKeyOffer] {
         var files = identityFiles
         var offers: [SSHKeyOffer] = []
         for key in agentKeys {

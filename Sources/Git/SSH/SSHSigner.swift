@@ -19,8 +19,10 @@ final class SSHSigner {
     /// libssh2's signing callback: the agent's signature of `data`, in a buffer libssh2 frees
     /// (`malloc`, libssh2's default allocator, which libgit2 keeps); 0, or -1 when the agent
     /// did not sign.
-    func sign(_ data: [UInt8], into signature: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-              length: UnsafeMutablePointer<Int>) -> Int32 {
+    func sign(
+        _ data: [UInt8], into signature: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+        length: UnsafeMutablePointer<Int>
+    ) -> Int32 {
         do {
             let bytes = try agent.sign(data, with: key)
             guard let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: UInt8.self) else { return -1 }

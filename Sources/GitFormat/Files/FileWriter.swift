@@ -46,8 +46,10 @@ enum FileWriter {
     /// Writes `bytes` to the open temporary file `fd`, fsyncs and closes it, and renames it
     /// to `path` (then fsyncs the folder, unless the caller will); on failure the temporary
     /// file is removed.
-    static func finish(_ fd: Int32, writing bytes: [UInt8], temporary: String, into path: String,
-                       mode: mode_t? = nil, syncFolder shouldSyncFolder: Bool = true) throws(GitFormatError) {
+    static func finish(
+        _ fd: Int32, writing bytes: [UInt8], temporary: String, into path: String,
+        mode: mode_t? = nil, syncFolder shouldSyncFolder: Bool = true
+    ) throws(GitFormatError) {
         do throws(GitFormatError) {
             try writeAll(bytes, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw posixFailure("fsync", temporary) }

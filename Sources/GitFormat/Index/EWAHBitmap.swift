@@ -23,7 +23,8 @@ enum EWAHBitmap {
             while index + zeros < words.count, words[index + zeros] == 0, zeros < Int(UInt32.max) { zeros += 1 }
             var literals = 0
             while index + zeros + literals < words.count, words[index + zeros + literals] != 0,
-                  literals < (1 << 31) - 1 { literals += 1 }
+                literals < (1 << 31) - 1
+            { literals += 1 }
             lastMarker = encoded.count
             encoded.append(UInt64(zeros) << 1 | UInt64(literals) << 33)
             encoded += words[(index + zeros)..<(index + zeros + literals)]

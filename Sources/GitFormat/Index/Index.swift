@@ -86,7 +86,8 @@ package final class Index {
     /// Maps or parses one index file: its entries as a base, its link, and — for a split
     /// index, which is small — its own entries parsed.
     private static func read(_ file: MappedFile, path: String) throws(GitFormatError)
-        -> (base: Base, link: IndexFile.Link?, entries: [IndexEntry]?) {
+        -> (base: Base, link: IndexFile.Link?, entries: [IndexEntry]?)
+    {
         if try IndexFile.header(file.bytes, path: path) == 4 {
             let parsed = try IndexFile.parse(file.bytes, path: path)
             return (.loaded(sorted(parsed.entries)), parsed.link, parsed.link == nil ? nil : parsed.entries)
@@ -145,7 +146,8 @@ package final class Index {
         for (path, entries) in changed { total += entries.count - basePositions(of: path).count }
         let split = splitSetting ?? (total >= Self.splitThreshold)
         if split, let sharedID, case .mapped(let shared) = base,
-           changed.count <= Self.reshareThreshold(shared.count) {
+            changed.count <= Self.reshareThreshold(shared.count)
+        {
             try FileWriter.replace(gitdir + "index", with: splitBytes(shared: shared, id: sharedID), what: "the index")
         } else {
             let whole = try wholeBytes()
@@ -245,10 +247,11 @@ package final class Index {
     /// The whole index as one file: unchanged entries copied from the mapped base as they
     /// are, changed paths written anew.
     private func wholeBytes() throws(GitFormatError) -> [UInt8] {
-        let needsExtended: Bool = switch base {
-        case .mapped(let mapped): mapped.hasExtendedFlags
-        case .loaded(let entries): entries.contains { $0.extendedFlags != 0 }
-        }
+        let needsExtended: Bool =
+            switch base {
+            case .mapped(let mapped): mapped.hasExtendedFlags
+            case .loaded(let entries): entries.contains { $0.extendedFlags != 0 }
+            }
         let version: UInt32 = needsExtended ? 3 : 2
         var bytes = IndexFile.startFile(version: version, capacity: baseCount * 112)
         var count = 0
@@ -297,8 +300,9 @@ package final class Index {
         let version: UInt32 = entries.contains { $0.extendedFlags != 0 } ? 3 : 2
         var bytes = IndexFile.startFile(version: version, capacity: entries.count * 112)
         for entry in entries { IndexFile.append(entry, to: &bytes, version: version) }
-        IndexFile.finish(&bytes, count: entries.count,
-                         link: IndexFile.Link(sharedID: id, deleted: deleted.sorted(), replaced: replaced.map { $0.position }))
+        IndexFile.finish(
+            &bytes, count: entries.count,
+            link: IndexFile.Link(sharedID: id, deleted: deleted.sorted(), replaced: replaced.map { $0.position }))
         return bytes
     }
 
@@ -309,8 +313,9 @@ package final class Index {
     private func apply(_ link: IndexFile.Link, entries: [IndexEntry]) throws(GitFormatError) {
         let count = baseCount
         guard link.replaced.count <= entries.count, link.replaced.allSatisfy({ $0 < count }),
-              link.deleted.allSatisfy({ $0 < count }),
-              entries.prefix(link.replaced.count).allSatisfy({ $0.pathBytes.isEmpty }) else {
+            link.deleted.allSatisfy({ $0 < count }),
+            entries.prefix(link.replaced.count).allSatisfy({ $0.pathBytes.isEmpty })
+        else {
             throw failure(.corrupt, "\(gitdir)index has a link extension that does not fit its shared index", "cairn_index_read")
         }
         for (position, entry) in zip(link.replaced, entries) {
@@ -350,7 +355,8 @@ package final class Index {
     /// used once the index no longer names it).
     private func removeSharedParts(except keep: [ObjectID]) {
         let kept = Set(keep.map(\.hex))
-        for name in FolderListing.names(atPath: gitdir) ?? [] where name.hasPrefix("sharedindex.") && !kept.contains(String(name.dropFirst(12))) {
+        for name in FolderListing.names(atPath: gitdir) ?? []
+        where name.hasPrefix("sharedindex.") && !kept.contains(String(name.dropFirst(12))) {
             unlink(gitdir + name)
         }
     }

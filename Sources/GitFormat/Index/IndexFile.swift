@@ -67,8 +67,10 @@ struct IndexFile {
 
     /// Reads the extensions from `offset` to `end`: the `link` one if any; an unknown
     /// required (lower-case) one is an error, as in git.
-    static func readExtensions(_ bytes: UnsafeRawBufferPointer, from offset: Int, end: Int,
-                               corrupt: (String) -> GitFormatError) throws(GitFormatError) -> Link? {
+    static func readExtensions(
+        _ bytes: UnsafeRawBufferPointer, from offset: Int, end: Int,
+        corrupt: (String) -> GitFormatError
+    ) throws(GitFormatError) -> Link? {
         var offset = offset
         var link: Link?
         while offset + 8 <= end {
@@ -91,8 +93,9 @@ struct IndexFile {
         let sharedID = ObjectID(rawBytes: Array(body[0..<20]))
         guard body.count > 20 else { return Link(sharedID: sharedID, deleted: [], replaced: []) }
         guard let deleted = EWAHBitmap.decode(body[20...]),
-              let replaced = EWAHBitmap.decode(body[(20 + deleted.length)...]),
-              20 + deleted.length + replaced.length == body.count else {
+            let replaced = EWAHBitmap.decode(body[(20 + deleted.length)...]),
+            20 + deleted.length + replaced.length == body.count
+        else {
             throw corrupt("bad bitmaps in the link extension")
         }
         return Link(sharedID: sharedID, deleted: deleted.positions, replaced: replaced.positions)
@@ -100,8 +103,10 @@ struct IndexFile {
 
     /// Reads the entry at `offset`; nil when it runs past `end`. Version 4 names are
     /// prefix-compressed against `previousPath`.
-    static func readEntry(_ bytes: UnsafeRawBufferPointer, at offset: Int, version: UInt32, end: Int,
-                          previousPath: [UInt8]) -> (entry: IndexEntry, next: Int)? {
+    static func readEntry(
+        _ bytes: UnsafeRawBufferPointer, at offset: Int, version: UInt32, end: Int,
+        previousPath: [UInt8]
+    ) -> (entry: IndexEntry, next: Int)? {
         guard offset + 62 <= end else { return nil }
         var entry = IndexEntry(path: "", id: ObjectID(rawBytes: Array(bytes[(offset + 40)..<(offset + 60)])))
         entry.ctimeSeconds = bytes.loadBigEndianUInt32(at: offset)
@@ -200,8 +205,10 @@ struct IndexFile {
     /// Extended flags are written only into a file of version 3.
     static func append(_ entry: IndexEntry, to bytes: inout [UInt8], version: UInt32) {
         let start = bytes.count
-        for value in [entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds,
-                      entry.device, entry.inode, entry.mode, entry.uid, entry.gid, entry.size] {
+        for value in [
+            entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds,
+            entry.device, entry.inode, entry.mode, entry.uid, entry.gid, entry.size,
+        ] {
             bytes.appendBigEndian(value)
         }
         bytes += entry.id.bytes

@@ -27,7 +27,8 @@ package enum PackIndex {
         }
         let bytes = file.bytes
         guard bytes.count >= 8 + 1_024, bytes[0] == 0xFF, bytes[1] == 0x74, bytes[2] == 0x4F, bytes[3] == 0x63,
-              bytes[7] == 2 else {
+            bytes[7] == 2
+        else {
             throw failure(.corrupt, "\(path) is not a version 2 pack index", "cairn_pack_index", path: path)
         }
         let count = Int(bytes[8 + 1_020]) << 24 | Int(bytes[8 + 1_021]) << 16 | Int(bytes[8 + 1_022]) << 8 | Int(bytes[8 + 1_023])
@@ -94,8 +95,9 @@ package enum PackIndex {
         defer { close(fd) }
         var header = [UInt8](repeating: 0, count: 12)
         guard pread(fd, &header, 12, 0) == 12, header[0..<4].elementsEqual("PACK".utf8),
-              header[4...7].elementsEqual([0, 0, 0, 2]) || header[4...7].elementsEqual([0, 0, 0, 3]),
-              Int(header[8]) << 24 | Int(header[9]) << 16 | Int(header[10]) << 8 | Int(header[11]) == count else {
+            header[4...7].elementsEqual([0, 0, 0, 2]) || header[4...7].elementsEqual([0, 0, 0, 3]),
+            Int(header[8]) << 24 | Int(header[9]) << 16 | Int(header[10]) << 8 | Int(header[11]) == count
+        else {
             throw damaged("its pack's header does not match it")
         }
     }

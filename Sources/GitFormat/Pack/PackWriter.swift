@@ -97,8 +97,9 @@ package struct PackWriter {
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             if fd == -1 { throw posixFailure("mkstemp", folder) }
             let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            try FileWriter.finish(fd, writing: bytes, temporary: temporary, into: "\(folder)/pack-\(name).\(suffix)",
-                                  mode: 0o444, syncFolder: false)
+            try FileWriter.finish(
+                fd, writing: bytes, temporary: temporary, into: "\(folder)/pack-\(name).\(suffix)",
+                mode: 0o444, syncFolder: false)
         }
         try FileWriter.syncFolder(of: folder + "/pack-\(name).idx")
     }

@@ -53,16 +53,19 @@ package struct LooseReference {
     package func value() throws(GitFormatError) -> Value? {
         if let bytes = try Self.contents(of: gitdir + name) {
             guard let value = Self.parse(bytes) else {
-                throw failure(.corrupt, "\(gitdir + name) holds neither an object id nor a reference", "cairn_reference_read", path: gitdir + name)
+                throw failure(
+                    .corrupt, "\(gitdir + name) holds neither an object id nor a reference", "cairn_reference_read", path: gitdir + name)
             }
             return value
         }
         guard let packed = try Self.contents(of: gitdir + "packed-refs") else { return nil }
         for line in packed.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") && line.first != UInt8(ascii: "^") {
             guard line.count > 41, line[line.startIndex + 40] == UInt8(ascii: " "),
-                  line[(line.startIndex + 41)...].elementsEqual(name.utf8) else { continue }
+                line[(line.startIndex + 41)...].elementsEqual(name.utf8)
+            else { continue }
             guard let id = ObjectID(hex: String(decoding: line.prefix(40), as: UTF8.self)) else {
-                throw failure(.corrupt, "\(gitdir)packed-refs has an invalid id for \(name)", "cairn_reference_read", path: gitdir + "packed-refs")
+                throw failure(
+                    .corrupt, "\(gitdir)packed-refs has an invalid id for \(name)", "cairn_reference_read", path: gitdir + "packed-refs")
             }
             return .direct(id)
         }
@@ -85,7 +88,9 @@ package struct LooseReference {
             let current = try value()
             if let expected {
                 guard current == .direct(expected) else {
-                    throw failure(.modified, "\(name) no longer points to \(expected.hex): another process moved it", "cairn_reference_update", path: path)
+                    throw failure(
+                        .modified, "\(name) no longer points to \(expected.hex): another process moved it", "cairn_reference_update",
+                        path: path)
                 }
             } else if current != nil {
                 throw failure(.exists, "\(name) exists already", "cairn_reference_update", path: path)

@@ -124,7 +124,8 @@ package struct RawTree {
     private func find(_ name: [UInt8], isFolder: Bool) -> Int? {
         let position = lowerBound(name, isFolder: isFolder)
         guard position < entries.count, entries[position].isFolder == isFolder,
-              bytes[entries[position].nameStart..<entries[position].nameEnd].elementsEqual(name) else { return nil }
+            bytes[entries[position].nameStart..<entries[position].nameEnd].elementsEqual(name)
+        else { return nil }
         return position
     }
 

@@ -1,8 +1,9 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import Synchronization
 
 /// A TCP proxy on 127.0.0.1 that sits between a git client and a loopback smart-HTTP server
 /// (``GitHTTPServer``) and breaks the connections it carries as a ``FaultPlan`` says: cut
@@ -128,17 +129,21 @@ public final class FaultProxy: Sendable {
                     let target = direction == .toServer ? upstream : client
                     if !ProxySockets.sendAll(target, queued[..<count], pollMilliseconds: 50, stopping: { isStopping }) { return }
                 case .cut(let count):
-                    _ = ProxySockets.sendAll(direction == .toServer ? upstream : client, queued[..<count], pollMilliseconds: 50, stopping: { isStopping })
+                    _ = ProxySockets.sendAll(
+                        direction == .toServer ? upstream : client, queued[..<count], pollMilliseconds: 50, stopping: { isStopping })
                     return
                 case .stall(let count):
-                    _ = ProxySockets.sendAll(direction == .toServer ? upstream : client, queued[..<count], pollMilliseconds: 50, stopping: { isStopping })
+                    _ = ProxySockets.sendAll(
+                        direction == .toServer ? upstream : client, queued[..<count], pollMilliseconds: 50, stopping: { isStopping })
                     stalled = true
                 }
                 queued = []
             }
             // Wait for the next chunk from either side (only the client once stalled).
-            var entries = [pollfd(fd: client, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: stalled ? -1 : upstream, events: Int16(POLLIN), revents: 0)]
+            var entries = [
+                pollfd(fd: client, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stalled ? -1 : upstream, events: Int16(POLLIN), revents: 0),
+            ]
             guard poll(&entries, 2, 50) > 0 else { continue }
             if entries[0].revents != 0 {
                 guard let chunk = receive(client), !chunk.isEmpty else { return }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CairnMerge
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A TCP proxy on 127.0.0.1 that carries connections to a loopback server as a phone's link
 /// would: every byte waits half the round trip on its way, and each direction carries at
@@ -68,8 +69,10 @@ public final class LinkProxy: Sendable {
     /// Listens on an ephemeral port of 127.0.0.1 and carries every connection to
     /// 127.0.0.1:`upstreamPort` over the link described; which segments are lost follows
     /// `seed`.
-    public init(upstreamPort: Int, roundTrip: Double, bytesPerSecond: Double, lossRate: Double = 0,
-                seed: UInt64 = 1) throws(ProxyStartError) {
+    public init(
+        upstreamPort: Int, roundTrip: Double, bytesPerSecond: Double, lossRate: Double = 0,
+        seed: UInt64 = 1
+    ) throws(ProxyStartError) {
         self.upstreamPort = upstreamPort
         self.roundTrip = roundTrip
         self.bytesPerSecond = bytesPerSecond

@@ -1,16 +1,19 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Runs a program that talks to a remote, to its end, in a clean environment: the test's own
 /// minus Cairn's settings and credentials and anything named in `removing`, with network
 /// retries off and git never prompting, plus `environment`. Its output goes through files
 /// (never a pipe that could fill), and it is killed by its PID after `limit` seconds, so a
 /// hung transfer fails its test instead of stalling the suite (the kill is noted on stderr).
-public func runBounded(_ executable: String, _ arguments: [String], input: String? = nil,
-                       environment: [String: String] = [:], removing: [String] = [],
-                       limit: TimeInterval = 30) throws -> ProcessResult {
+public func runBounded(
+    _ executable: String, _ arguments: [String], input: String? = nil,
+    environment: [String: String] = [:], removing: [String] = [],
+    limit: TimeInterval = 30
+) throws -> ProcessResult {
     let folder = TemporaryFolder("cairn-run", keptForTheTest: false)
     let paths = (input: folder.path + "/stdin", output: folder.path + "/stdout", error: folder.path + "/stderr")
     try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: paths.input))
@@ -50,6 +53,7 @@ public func runBounded(_ executable: String, _ arguments: [String], input: Strin
     }
     process.waitUntilExit()
     let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-    let said = read(paths.error) + (killed ? "\n[killed after \(Int(limit)) s: \(([executable] + arguments).joined(separator: " "))]\n" : "")
+    let said =
+        read(paths.error) + (killed ? "\n[killed after \(Int(limit)) s: \(([executable] + arguments).joined(separator: " "))]\n" : "")
     return ProcessResult(status: process.terminationStatus, stdout: read(paths.output), stderr: said)
 }

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A program the tests run, spawned with `posix_spawn` and reaped by its own PID: the part
 /// of Foundation's `Process` the tests use, under the same names, without its one shared
@@ -71,7 +72,8 @@ public final class ChildProcess: @unchecked Sendable {
             // Also when source is target: the duplicate clears close-on-exec.
             let failed = posix_spawn_file_actions_adddup2(&actions, source, target)
             guard failed == 0 else {
-                throw SpawnError(description: "ChildProcess: cannot give descriptor \(source) to \(target): \(String(cString: strerror(failed)))")
+                throw SpawnError(
+                    description: "ChildProcess: cannot give descriptor \(source) to \(target): \(String(cString: strerror(failed)))")
             }
         }
         try Self.closeFrom(3, in: &actions)

@@ -17,7 +17,8 @@ public struct HeadlessBrowser: Sendable {
 
     public init() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
-            throw Failure(description: "\(Self.executable) is not installed: apt-get install chromium (scripts/install-deps.sh --tests does)")
+            throw Failure(
+                description: "\(Self.executable) is not installed: apt-get install chromium (scripts/install-deps.sh --tests does)")
         }
     }
 
@@ -43,10 +44,12 @@ public struct HeadlessBrowser: Sendable {
         let profile = TemporaryFolder("cairn-chromium")
         // As root (CI) chromium runs only without its sandbox; there is no GPU here either.
         return try withExtendedLifetime(profile) {
-            try runBounded(Self.executable, [
-                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                "--user-data-dir=\(profile.path)",
-            ] + arguments, limit: 60)
+            try runBounded(
+                Self.executable,
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                    "--user-data-dir=\(profile.path)",
+                ] + arguments, limit: 60)
         }
     }
 }

@@ -11,8 +11,10 @@ public struct ProcessResult: Sendable {
 /// status and output. A program that exits before reading all its input is fine: SIGPIPE is
 /// ignored, so writing the rest fails quietly instead of killing the test runner.
 @discardableResult
-public func runProcess(_ executable: String, _ arguments: [String], input: String? = nil,
-                       environment: [String: String] = [:]) throws -> ProcessResult {
+public func runProcess(
+    _ executable: String, _ arguments: [String], input: String? = nil,
+    environment: [String: String] = [:]
+) throws -> ProcessResult {
     signal(SIGPIPE, SIG_IGN)
     let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -35,9 +37,10 @@ public func runProcess(_ executable: String, _ arguments: [String], input: Strin
     let out = stdout.fileHandleForReading.readDataToEndOfFile()
     let err = stderr.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus,
-                         stdout: String(decoding: out, as: UTF8.self),
-                         stderr: String(decoding: err, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: out, as: UTF8.self),
+        stderr: String(decoding: err, as: UTF8.self))
 }
 
 /// Runs the git command-line tool in `directory`, as a user of a store would.

@@ -20,7 +20,8 @@ public enum PropertySeeds {
 
     /// How a failure names its sequence: the seed, how to replay it, and its last operations.
     public static func replay(_ seed: UInt64, _ log: [String]) -> String {
-        "seed \(seed) (replay: CAIRN_PROPERTY_SEED=\(seed)); the operations, the last one failing: " + log.suffix(15).joined(separator: " | ")
+        "seed \(seed) (replay: CAIRN_PROPERTY_SEED=\(seed)); the operations, the last one failing: "
+            + log.suffix(15).joined(separator: " | ")
     }
 
     private static func environment(_ name: String) -> String? {

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A folder under the system's temporary folder, removed when the value goes away — or, made
 /// while a test whose folders are kept runs (``TestFolders``), when that test is over.

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A real Git LFS server for tests: giftless (from PyPI, in the virtual environment
 /// `scripts/git-clients.sh` makes) run by gunicorn on a Unix socket in a folder only this user
@@ -31,7 +32,8 @@ public final class GiftlessServer: Sendable {
     public init(storage: String) throws {
         let prepared = try runBounded("/bin/bash", [Self.script, "prepare", "giftless"], limit: 600)
         guard prepared.status == 0 else {
-            throw GitServerStartError(description: "GiftlessServer: giftless could not be made (exit \(prepared.status)): \(prepared.stderr)")
+            throw GitServerStartError(
+                description: "GiftlessServer: giftless could not be made (exit \(prepared.status)): \(prepared.stderr)")
         }
         try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
         let folder = TemporaryFolder("cairn-giftless")
@@ -40,19 +42,22 @@ public final class GiftlessServer: Sendable {
             throw GitServerStartError(description: "GiftlessServer: the socket path \(paths.socket) is too long for a Unix socket")
         }
         try Self.configuration(storage: storage).write(toFile: paths.configuration, atomically: false, encoding: .utf8)
-        let process = try Loopback.start("/bin/bash", [Self.script, "run", "giftless", paths.socket, paths.configuration],
-                                         console: paths.console)
+        let process = try Loopback.start(
+            "/bin/bash", [Self.script, "run", "giftless", paths.socket, paths.configuration],
+            console: paths.console)
         let deadline = Date() + 10
         // gunicorn logs "Listening at" once it has bound the socket, and "Booting worker" once
         // the worker that answers is starting; the worker loads giftless before it accepts.
         while !(paths.log.contains("Booting worker") && Loopback.canConnect(socket: paths.socket)) {
             if !process.isRunning {
                 process.waitUntilExit()
-                throw GitServerStartError(description: "GiftlessServer: gunicorn exited (status \(process.terminationStatus)):\n\(paths.log)")
+                throw GitServerStartError(
+                    description: "GiftlessServer: gunicorn exited (status \(process.terminationStatus)):\n\(paths.log)")
             }
             if Date() >= deadline {
                 Loopback.terminate(process)
-                throw GitServerStartError(description: "GiftlessServer: gunicorn did not accept connections on \(paths.socket) within 10 s:\n\(paths.log)")
+                throw GitServerStartError(
+                    description: "GiftlessServer: gunicorn did not accept connections on \(paths.socket) within 10 s:\n\(paths.log)")
             }
             usleep(20_000)
         }

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A real smart-HTTP git server (a ``GitServer``) on 127.0.0.1 for tests: lighttpd running
 /// `git http-backend` as CGI, with HTTP basic auth on every request (reads too), so each user
@@ -31,10 +32,12 @@ public final class GitHTTPServer: GitServer {
     /// server keeps a connection open with no request on it (lighttpd's default, 5 s, unless
     /// given). `tls`: serve HTTPS with this certificate and key (PEM files), through
     /// lighttpd's `mod_openssl`.
-    public init(root: String, users: [String: String], access: GitServerAccess = .owner,
-                maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:],
-                lfsSocket: String? = nil, redirectingTo: String? = nil, keepAliveIdleSeconds: Int? = nil,
-                tls: (certificate: String, key: String)? = nil) throws {
+    public init(
+        root: String, users: [String: String], access: GitServerAccess = .owner,
+        maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:],
+        lfsSocket: String? = nil, redirectingTo: String? = nil, keepAliveIdleSeconds: Int? = nil,
+        tls: (certificate: String, key: String)? = nil
+    ) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-http")
         let paths = Paths(folder: folder.path)
@@ -45,15 +48,18 @@ public final class GitHTTPServer: GitServer {
         while true {
             tries += 1
             let port = try Loopback.freePort()
-            let configuration = redirectingTo.map { Self.redirection(to: $0, folder: folder.path, port: port) }
-                ?? Self.configuration(root: root, folder: folder.path, port: port,
-                                      users: users.keys.sorted(), access: access,
-                                      maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors,
-                                      lfsSocket: lfsSocket)
+            let configuration =
+                redirectingTo.map { Self.redirection(to: $0, folder: folder.path, port: port) }
+                ?? Self.configuration(
+                    root: root, folder: folder.path, port: port,
+                    users: users.keys.sorted(), access: access,
+                    maxRequestKilobytes: maxRequestKilobytes, contentAuthors: contentAuthors,
+                    lfsSocket: lfsSocket)
             let idle = keepAliveIdleSeconds.map { "server.max-keep-alive-idle = \($0)\n" } ?? ""
-            let secure = tls.map { tls in
-                "server.modules += ( \"mod_openssl\" )\nssl.engine = \"enable\"\nssl.pemfile = \"\(tls.certificate)\"\nssl.privkey = \"\(tls.key)\"\n"
-            } ?? ""
+            let secure =
+                tls.map { tls in
+                    "server.modules += ( \"mod_openssl\" )\nssl.engine = \"enable\"\nssl.pemfile = \"\(tls.certificate)\"\nssl.privkey = \"\(tls.key)\"\n"
+                } ?? ""
             try (configuration + idle + secure).write(toFile: paths.configuration, atomically: false, encoding: .utf8)
             if let process = try Self.launch(paths: paths, port: port, lastTry: tries == 5) {
                 self.port = port
@@ -140,21 +146,26 @@ public final class GitHTTPServer: GitServer {
     /// sent with it (`-` for none).
     static let accessLogFormat = "%s %r %{Authorization}i"
 
-    static func configuration(root: String, folder: String, port: Int, users: [String], access: GitServerAccess,
-                              maxRequestKilobytes: Int, contentAuthors: [String: [String]] = [:],
-                              lfsSocket: String? = nil) -> String {
+    static func configuration(
+        root: String, folder: String, port: Int, users: [String], access: GitServerAccess,
+        maxRequestKilobytes: Int, contentAuthors: [String: [String]] = [:],
+        lfsSocket: String? = nil
+    ) -> String {
         let paths = Paths(folder: folder)
         let require = { (requirement: String) in
             #"auth.require = ( "" => ( "method" => "basic", "realm" => "cairn", "require" => "\#(requirement)" ) )"#
         }
         // The proxy's rule comes after the CGI's, so that it is the one that handles LFS requests.
         let proxy = lfsSocket.map { socket in
-            (module: #", "mod_proxy""#, rule: """
+            (
+                module: #", "mod_proxy""#,
+                rule: """
                 $HTTP["url"] =~ "^/git/[^/]+\\.git/info/lfs/" {
                     proxy.server = ( "" => ( ( "host" => "\(socket)" ) ) )
                 }
 
-                """)
+                """
+            )
         }
         var text = """
             server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi", "mod_accesslog"\(proxy?.module ?? "") )
@@ -181,7 +192,10 @@ public final class GitHTTPServer: GitServer {
 
             """
         // Last, so that they win over the rules above (lighttpd applies the last that matches).
-        var content = contentAuthors.isEmpty ? "" : """
+        var content =
+            contentAuthors.isEmpty
+            ? ""
+            : """
             $HTTP["url"] =~ "^/git/content/" {
                 \(require("valid-user"))
             }
@@ -245,8 +259,9 @@ public final class GitHTTPServer: GitServer {
         try? FileManager.default.removeItem(atPath: paths.errorLog)
         let process = try Loopback.start(lighttpd, ["-D", "-f", paths.configuration], console: paths.consoleLog)
         // "server started" is logged once lighttpd has bound its port, so a connection is to it.
-        let serving = try Loopback.waitUntilServing(process, port: port, name: "GitHTTPServer: lighttpd", lastTry: lastTry,
-                                                    log: { paths.log }, bound: { $0.contains("server started") })
+        let serving = try Loopback.waitUntilServing(
+            process, port: port, name: "GitHTTPServer: lighttpd", lastTry: lastTry,
+            log: { paths.log }, bound: { $0.contains("server started") })
         return serving ? process : nil
     }
 

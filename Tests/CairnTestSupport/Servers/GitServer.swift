@@ -42,15 +42,18 @@ extension GitServer {
     static func checkServable(root: String, users: [String: String]) throws {
         let name = String(describing: Self.self)
         for (user, password) in users {
-            let refused = user.isEmpty || user.unicodeScalars.contains {
-                $0.value < 0x20 || $0.value == 0x7F || ":|\"\\/".unicodeScalars.contains($0)
-            }
+            let refused =
+                user.isEmpty
+                || user.unicodeScalars.contains {
+                    $0.value < 0x20 || $0.value == 0x7F || ":|\"\\/".unicodeScalars.contains($0)
+                }
             if refused || password.contains(where: \.isNewline) {
                 throw GitServerStartError(description: "\(name): user \(user.debugDescription) or their password cannot be served")
             }
         }
         if root.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || "\"\\$".unicodeScalars.contains($0) }) {
-            throw GitServerStartError(description: "\(name): the root \(root.debugDescription) may not contain '\"', '\\', '$' or control characters")
+            throw GitServerStartError(
+                description: "\(name): the root \(root.debugDescription) may not contain '\"', '\\', '$' or control characters")
         }
     }
 }

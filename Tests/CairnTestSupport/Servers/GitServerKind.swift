@@ -12,15 +12,19 @@ public enum GitServerKind: String, CaseIterable, Sendable, CustomStringConvertib
     /// `maxRequestKilobytes` is refused with 413. `contentAuthors` (collection -> its authors):
     /// the content items `<root>/content/<collection>/<item>.git` are fetched by every user and
     /// pushed by the collection's authors alone.
-    public func start(root: String, users: [String: String], access: GitServerAccess = .owner,
-                      maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:]) throws -> any GitServer {
+    public func start(
+        root: String, users: [String: String], access: GitServerAccess = .owner,
+        maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:]
+    ) throws -> any GitServer {
         switch self {
         case .lighttpd:
-            try GitHTTPServer(root: root, users: users, access: access, maxRequestKilobytes: maxRequestKilobytes,
-                              contentAuthors: contentAuthors)
+            try GitHTTPServer(
+                root: root, users: users, access: access, maxRequestKilobytes: maxRequestKilobytes,
+                contentAuthors: contentAuthors)
         case .nginx:
-            try NginxGitServer(root: root, users: users, access: access, maxRequestKilobytes: maxRequestKilobytes,
-                               contentAuthors: contentAuthors)
+            try NginxGitServer(
+                root: root, users: users, access: access, maxRequestKilobytes: maxRequestKilobytes,
+                contentAuthors: contentAuthors)
         }
     }
 }

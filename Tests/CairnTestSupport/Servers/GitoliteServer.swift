@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// gitolite3 over SSH on 127.0.0.1 for tests, as a server that tells users apart by key: a
 /// gitolite hosting home of its own (`gitolite setup`, then its `gitolite.conf` and keydir
@@ -32,8 +33,10 @@ public final class GitoliteServer: Sendable {
     /// and write, and `readers` (user → the repositories they may read, not write); makes a
     /// key for every user, and `cairn` (the tool's path) the repositories' hook; `content`: the
     /// collections of shared content it serves too (their authors get keys). Then starts sshd.
-    public init(cairn: String, owners: [String] = ["u1", "u2"], readers: [String: [String]] = [:],
-                content: [GitoliteContent] = []) throws {
+    public init(
+        cairn: String, owners: [String] = ["u1", "u2"], readers: [String: [String]] = [:],
+        content: [GitoliteContent] = []
+    ) throws {
         let folder = TemporaryFolder("cairn-gitolite")
         let base = folder.path + "/hosting"
         let keys = folder.path + "/keys"
@@ -42,7 +45,8 @@ public final class GitoliteServer: Sendable {
         try files.createDirectory(atPath: keys, withIntermediateDirectories: true)
         // gitolite makes its repositories with `git init`, in the hosting home: on main.
         try "[init]\n\tdefaultBranch = main\n".write(toFile: base + "/.gitconfig", atomically: false, encoding: .utf8)
-        let users = ["admin"] + owners + readers.keys.sorted()
+        let users =
+            ["admin"] + owners + readers.keys.sorted()
             + Set(content.flatMap(\.authors)).subtracting(owners + readers.keys).sorted()
         for user in users {
             try SSHDaemon.makeKey(keys + "/" + user, comment: user)
@@ -53,9 +57,12 @@ public final class GitoliteServer: Sendable {
         // commented out in the rc file gitolite writes.
         let rcFile = base + "/.gitolite.rc"
         let rc = try String(contentsOfFile: rcFile, encoding: .utf8)
-        let enabled = rc
-            .replacingOccurrences(of: "# LOCAL_CODE                =>  \"$rc{GL_ADMIN_BASE}/local\",",
-                                  with: "LOCAL_CODE                =>  \"$rc{GL_ADMIN_BASE}/local\",")
+        let enabled =
+            rc
+            .replacingOccurrences(
+                of: "# LOCAL_CODE                =>  \"$rc{GL_ADMIN_BASE}/local\",",
+                with: "LOCAL_CODE                =>  \"$rc{GL_ADMIN_BASE}/local\","
+            )
             .replacingOccurrences(of: "# 'repo-specific-hooks',", with: "'repo-specific-hooks',")
         guard enabled.contains("\n        LOCAL_CODE "), enabled.contains("\n            'repo-specific-hooks',") else {
             throw SetupError(description: "GitoliteServer: cannot enable LOCAL_CODE and repo-specific-hooks in \(rcFile)")
@@ -77,8 +84,10 @@ public final class GitoliteServer: Sendable {
             conf += "    option hook.pre-receive = cairn\n"
         }
         for collection in content {
-            let made = try runBounded(cairn, ["server", "content", "init", base + "/repositories", collection.collection]
-                                      + collection.items + ["--schema", collection.schema] + collection.authors.flatMap { ["--author", $0] })
+            let made = try runBounded(
+                cairn,
+                ["server", "content", "init", base + "/repositories", collection.collection]
+                    + collection.items + ["--schema", collection.schema] + collection.authors.flatMap { ["--author", $0] })
             guard made.status == 0 else {
                 throw SetupError(description: "GitoliteServer: cairn server content init failed: \(made.stderr)")
             }
@@ -92,16 +101,21 @@ public final class GitoliteServer: Sendable {
             throw SetupError(description: "GitoliteServer: gitolite did not install Cairn's hook in \(owner).git")
         }
         for collection in content {
-            for item in collection.items where !files.fileExists(atPath: base + "/repositories/content/\(collection.collection)/\(item).git/hooks/pre-receive.h00-cairn") {
-                throw SetupError(description: "GitoliteServer: gitolite did not install Cairn's hook in content/\(collection.collection)/\(item).git")
+            for item in collection.items
+            where !files.fileExists(atPath: base + "/repositories/content/\(collection.collection)/\(item).git/hooks/pre-receive.h00-cairn")
+            {
+                throw SetupError(
+                    description: "GitoliteServer: gitolite did not install Cairn's hook in content/\(collection.collection)/\(item).git")
             }
         }
 
-        daemon = try SSHDaemon(folder: folder.path, settings: """
-            AuthorizedKeysFile \(base)/.ssh/authorized_keys
-            SetEnv HOME=\(base)
+        daemon = try SSHDaemon(
+            folder: folder.path,
+            settings: """
+                AuthorizedKeysFile \(base)/.ssh/authorized_keys
+                SetEnv HOME=\(base)
 
-            """ + SSHDaemon.publicKeysOnly)
+                """ + SSHDaemon.publicKeysOnly)
         self.base = base
         self.folder = folder
     }
@@ -156,7 +170,9 @@ public final class GitoliteServer: Sendable {
     private static func gitolite(_ arguments: [String], home: String) throws {
         let result = try runBounded(gitolite, arguments, environment: ["HOME": home])
         guard result.status == 0 else {
-            throw SetupError(description: "GitoliteServer: gitolite \(arguments.joined(separator: " ")) failed (status \(result.status)): \(result.stderr)")
+            throw SetupError(
+                description:
+                    "GitoliteServer: gitolite \(arguments.joined(separator: " ")) failed (status \(result.status)): \(result.stderr)")
         }
     }
 }

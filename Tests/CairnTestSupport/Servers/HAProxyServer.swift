@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Debian's HAProxy (2.6) on a free port of 127.0.0.1 for a test, in front of whatever its
 /// configuration's `frontend` and `backend` sections route to, with its runtime API (`stats

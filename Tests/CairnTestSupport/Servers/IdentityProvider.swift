@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A test's identity provider, as Firebase Auth or an OIDC provider is to an app: its keys
 /// (an RSA key `rsa-1` and a P-256 key `ec-1`, and a stranger's key `rsa-9` that its key set
@@ -75,8 +76,9 @@ public final class IdentityProvider: @unchecked Sendable {
         if let server, server.isRunning { return keySetURL }
         for _ in 0..<5 {
             let port = try Loopback.freePort()
-            let process = try Loopback.start("/usr/bin/python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", folder.path, String(port)],
-                                             console: folder.path + "/http.log")
+            let process = try Loopback.start(
+                "/usr/bin/python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", folder.path, String(port)],
+                console: folder.path + "/http.log")
             let deadline = Date() + 10
             while process.isRunning, !Loopback.canConnect(port: port), Date() < deadline { usleep(20_000) }
             if Loopback.canConnect(port: port) {

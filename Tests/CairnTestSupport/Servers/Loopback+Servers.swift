@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 extension Loopback {
     /// Runs a server program in the foreground: stdin from /dev/null, stdout and stderr to
@@ -50,8 +51,10 @@ extension Loopback {
     /// is to it and not to a program that took the port first. Returns false when the server
     /// exited because the port was taken (its log says `Address already in use`) and this is
     /// not the last try; throws when it exited for another reason or never served (stopping it).
-    static func waitUntilServing(_ process: ChildProcess, port: Int, name: String, lastTry: Bool,
-                                 log: () -> String, bound: (String) -> Bool) throws -> Bool {
+    static func waitUntilServing(
+        _ process: ChildProcess, port: Int, name: String, lastTry: Bool,
+        log: () -> String, bound: (String) -> Bool
+    ) throws -> Bool {
         let deadline = Date() + 10
         while true {
             if !process.isRunning {

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// What the tests' loopback servers share: a free port of 127.0.0.1, whether something
 /// listens there, and stopping a child process by its PID.

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A real smart-HTTP git server on 127.0.0.1 for tests: nginx, with HTTP basic auth on every
 /// request to a repository (reads too), passing the requests over FastCGI to fcgiwrap, which
@@ -34,8 +35,10 @@ public final class NginxGitServer: GitServer {
     /// body over `maxRequestKilobytes` gets 413. `contentAuthors` (collection -> its authors):
     /// every user may fetch the content items `<root>/content/<collection>/<item>.git`, only
     /// the collection's authors (their lines in `content/<collection>.authors.htpasswd`) push.
-    public init(root: String, users: [String: String], access: GitServerAccess = .owner,
-                maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:]) throws {
+    public init(
+        root: String, users: [String: String], access: GitServerAccess = .owner,
+        maxRequestKilobytes: Int = 102_400, contentAuthors: [String: [String]] = [:]
+    ) throws {
         try Self.checkServable(root: root, users: users)
         let folder = TemporaryFolder("cairn-git-nginx")
         let paths = Paths(folder: folder.path)
@@ -79,7 +82,8 @@ public final class NginxGitServer: GitServer {
             throw GitServerStartError(description: "NginxGitServer: the socket path \(paths.socket) is too long for a Unix socket")
         }
         let (nginx, fcgiwrap, port) = try Self.launch(paths: paths) { port in
-            Self.authRequestConfiguration(root: root, paths: paths, port: port, authorizer: authorizer, maxRequestKilobytes: maxRequestKilobytes)
+            Self.authRequestConfiguration(
+                root: root, paths: paths, port: port, authorizer: authorizer, maxRequestKilobytes: maxRequestKilobytes)
         }
         (self.port, self.pid, self.fcgiwrapPID) = (port, nginx.processIdentifier, fcgiwrap.processIdentifier)
         (self.nginx, self.fcgiwrap, self.folder) = (nginx, fcgiwrap, folder)
@@ -87,7 +91,9 @@ public final class NginxGitServer: GitServer {
 
     /// Starts fcgiwrap, then nginx on a free port with the configuration made for it (another
     /// port when another program took it first, five tries).
-    private static func launch(paths: Paths, configuration: (Int) -> String) throws -> (nginx: ChildProcess, fcgiwrap: ChildProcess, port: Int) {
+    private static func launch(paths: Paths, configuration: (Int) -> String) throws -> (
+        nginx: ChildProcess, fcgiwrap: ChildProcess, port: Int
+    ) {
         let fcgiwrap = try Self.launchFcgiwrap(paths: paths)
         var tries = 0
         while true {
@@ -138,8 +144,10 @@ public final class NginxGitServer: GitServer {
     /// (`/git/content/<collection>/<item>.git/...`) takes every user's password to fetch and
     /// only the collection's authors' to push (`git-receive-pack`, asked for in `info/refs`
     /// too): the rules CairnCore.docc's SharedContent shows.
-    static func configuration(root: String, paths: Paths, port: Int, access: GitServerAccess,
-                              maxRequestKilobytes: Int) -> String {
+    static func configuration(
+        root: String, paths: Paths, port: Int, access: GitServerAccess,
+        maxRequestKilobytes: Int
+    ) -> String {
         let passwords = access == .owner ? paths.users + "/$uid.htpasswd" : paths.everyone
         // The workers read the password files and the socket in a folder only this user may
         // enter: as root, nginx would otherwise run them as nobody.
@@ -306,11 +314,13 @@ public final class NginxGitServer: GitServer {
         while !Loopback.canConnect(socket: paths.socket) {
             if !process.isRunning {
                 process.waitUntilExit()
-                throw GitServerStartError(description: "NginxGitServer: fcgiwrap exited (status \(process.terminationStatus)):\n\(paths.log)")
+                throw GitServerStartError(
+                    description: "NginxGitServer: fcgiwrap exited (status \(process.terminationStatus)):\n\(paths.log)")
             }
             if Date() >= deadline {
                 Loopback.terminate(process)
-                throw GitServerStartError(description: "NginxGitServer: fcgiwrap did not accept connections on \(paths.socket) within 10 s:\n\(paths.log)")
+                throw GitServerStartError(
+                    description: "NginxGitServer: fcgiwrap did not accept connections on \(paths.socket) within 10 s:\n\(paths.log)")
             }
             usleep(20_000)
         }
@@ -323,11 +333,13 @@ public final class NginxGitServer: GitServer {
         try? FileManager.default.removeItem(atPath: paths.errorLog)
         // -e: the error log from the start (else nginx first opens /var/log/nginx/error.log);
         // -p: the prefix its other relative paths would start from.
-        let process = try Loopback.start(nginxPath, ["-e", paths.errorLog, "-p", paths.folder + "/", "-c", paths.configuration],
-                                         console: paths.nginxConsole)
+        let process = try Loopback.start(
+            nginxPath, ["-e", paths.errorLog, "-p", paths.folder + "/", "-c", paths.configuration],
+            console: paths.nginxConsole)
         // nginx binds its port while reading the configuration, before it starts its workers.
-        let serving = try Loopback.waitUntilServing(process, port: port, name: "NginxGitServer: nginx", lastTry: lastTry,
-                                                    log: { paths.log }, bound: { $0.contains("start worker processes") })
+        let serving = try Loopback.waitUntilServing(
+            process, port: port, name: "NginxGitServer: nginx", lastTry: lastTry,
+            log: { paths.log }, bound: { $0.contains("start worker processes") })
         return serving ? process : nil
     }
 }

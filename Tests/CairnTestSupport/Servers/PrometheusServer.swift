@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Debian's Prometheus on a free port of 127.0.0.1 for a test, scraping one target every
 /// second into a folder of its own, stopped by its PID. Needs prometheus
@@ -30,13 +31,16 @@ public final class PrometheusServer: @unchecked Sendable {
         try configuration.write(toFile: folder.path + "/prometheus.yml", atomically: false, encoding: .utf8)
         for tries in 1...5 {
             let port = try Loopback.freePort()
-            let process = try Loopback.start(Self.path, [
-                "--config.file=" + folder.path + "/prometheus.yml", "--storage.tsdb.path=" + folder.path + "/data",
-                "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn",
-            ], console: folder.path + "/console")
+            let process = try Loopback.start(
+                Self.path,
+                [
+                    "--config.file=" + folder.path + "/prometheus.yml", "--storage.tsdb.path=" + folder.path + "/data",
+                    "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn",
+                ], console: folder.path + "/console")
             let deadline = Date() + 30
             while process.isRunning, Date() < deadline,
-                  (try? runBounded("/usr/bin/curl", ["-sf", "--max-time", "2", "http://127.0.0.1:\(port)/-/ready"]).status) != 0 {
+                (try? runBounded("/usr/bin/curl", ["-sf", "--max-time", "2", "http://127.0.0.1:\(port)/-/ready"]).status) != 0
+            {
                 usleep(100_000)
             }
             if process.isRunning, Date() < deadline {
@@ -59,11 +63,17 @@ public final class PrometheusServer: @unchecked Sendable {
     /// The value of the instant query `query` (PromQL) as Prometheus answers it now; nil while
     /// it has none.
     public func value(_ query: String) throws -> Double? {
-        let answer = try runBounded("/usr/bin/curl", ["-s", "--max-time", "5", "-G", "http://127.0.0.1:\(port)/api/v1/query",
-                                                      "--data-urlencode", "query=" + query]).stdout
+        let answer = try runBounded(
+            "/usr/bin/curl",
+            [
+                "-s", "--max-time", "5", "-G", "http://127.0.0.1:\(port)/api/v1/query",
+                "--data-urlencode", "query=" + query,
+            ]
+        ).stdout
         guard let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
-              let data = object["data"] as? [String: Any], let results = data["result"] as? [[String: Any]],
-              let first = results.first, let pair = first["value"] as? [Any], pair.count == 2, let text = pair[1] as? String else { return nil }
+            let data = object["data"] as? [String: Any], let results = data["result"] as? [[String: Any]],
+            let first = results.first, let pair = first["value"] as? [Any], pair.count == 2, let text = pair[1] as? String
+        else { return nil }
         return Double(text)
     }
 

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// An ssh-agent of a test's own on a socket in a temporary folder, holding the keys it is
 /// given in the order given, started and stopped by its PID. Needs openssh-client.
@@ -36,7 +37,10 @@ public final class SSHAgentProcess: Sendable {
         while !Self.accepts(socket) {
             if !process.isRunning {
                 process.waitUntilExit()
-                throw StartError(description: "SSHAgentProcess: ssh-agent exited (status \(process.terminationStatus)):\n\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                throw StartError(
+                    description:
+                        "SSHAgentProcess: ssh-agent exited (status \(process.terminationStatus)):\n\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
+                )
             }
             if Date() >= deadline {
                 Loopback.terminate(process)

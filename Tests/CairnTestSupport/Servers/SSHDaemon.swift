@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// sshd in the foreground on a free port of 127.0.0.1, started and stopped by its PID: what the
 /// tests' SSH servers share (plain sshd in ``SSHServer``, gitolite behind it in
@@ -48,8 +49,9 @@ public final class SSHDaemon: Sendable {
         let log = folder + "/sshd.log"
         try Self.makeKey(hostKey, comment: "cairn-test-host")
         // sshd's privilege separation folder, which it refuses to start without.
-        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: "/run/sshd", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o755])
         var tries = 0
         var launched: (port: Int, process: ChildProcess)?
         while launched == nil {

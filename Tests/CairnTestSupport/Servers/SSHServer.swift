@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A real SSH server on 127.0.0.1 for tests: sshd in the foreground with a fresh host key,
 /// accepting only a fresh user key (for root, so a git URL reaches any path), and an ssh-agent

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A TLS server on a free port of 127.0.0.1 showing a certificate it signed itself for
 /// `localhost` (valid a day), which no machine's CA certificates vouch for: OpenSSL's own
@@ -20,18 +21,24 @@ public final class SelfSignedTLSServer: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let key = folder + "/key.pem"
         certificate = folder + "/certificate.pem"
-        let made = try runProcess(Self.openssl, [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", certificate,
-        ])
+        let made = try runProcess(
+            Self.openssl,
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", certificate,
+            ])
         guard made.status == 0 else {
             throw GitServerStartError(description: "SelfSignedTLSServer: openssl req failed: \(made.stderr)")
         }
         let console = folder + "/console.log"
         for tries in 1...5 {
             let port = try Loopback.freePort()
-            let process = try Loopback.start(Self.openssl, ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate,
-                                                            "-key", key, "-www"], console: console)
+            let process = try Loopback.start(
+                Self.openssl,
+                [
+                    "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate,
+                    "-key", key, "-www",
+                ], console: console)
             // s_server prints ACCEPT once it has bound the port, so a connection is to it.
             let serving = try Loopback.waitUntilServing(
                 process, port: port, name: "SelfSignedTLSServer: openssl s_server", lastTry: tries == 5,

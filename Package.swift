@@ -74,17 +74,21 @@ let package = Package(
     targets: [
         // libgit2 as Debian ships it (libgit2-dev 1.5.1), found through pkg-config, which also
         // links its shared library, unless it is linked in (`linksLibgit2Statically`). Cairn
-        // builds on Linux with glibc only (CairnCore/Support/Syscalls.swift): no other provider.
+        // builds on Linux with glibc only (Sources/CairnSystem/Syscalls.swift): no other provider.
         .systemLibrary(
             name: "CGit2",
             pkgConfig: linksLibgit2Statically ? nil : "libgit2",
             providers: [.apt(["libgit2-dev"])]
         ),
+        // The ground floor: the system calls Cairn makes itself, with one policy for a call a
+        // signal interrupts, one `writeAll`, and the one import of the platform's C library
+        // (glibc); processes started with posix_spawn (CSpawn).
+        .target(name: "CairnSystem", dependencies: ["CSpawn"]),
         // git's file formats that Cairn writes itself, in pure Swift (no libgit2): the index,
         // packs and their indexes, loose objects, spliced trees, their hashes.
         // zlib as Debian ships it (zlib1g-dev): CRC-32 and Adler-32 for the formats below.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "GitFormat", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "GitFormat", dependencies: ["CairnSystem", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         // libgit2's start with the system's CA certificates read at the first connection, not
         // in every process (Sources/CGit2Setup/setup.c).
         .target(
@@ -92,7 +96,7 @@ let package = Package(
             cSettings: linksLibgit2Statically ? [.define("CGIT2_LINKED_STATICALLY")] : []),
         // The few libgit2 calls Cairn needs, in safe Swift.
         .target(
-            name: "Git", dependencies: ["CGit2", "CGit2Setup", "GitFormat"],
+            name: "Git", dependencies: ["CGit2", "CGit2Setup", "GitFormat", "CairnSystem"],
             linkerSettings: libgit2LinkerSettings),
         // libcurl for the HTTP that libgit2 does not do (the LFS client), loaded at the first
         // request rather than linked: the tool starts without it and the libraries it brings.
@@ -111,7 +115,7 @@ let package = Package(
         // each folder is copied whole (two sets may both have a user.schema.json). A new set's
         // folder joins the list; a test checks that every folder of schema/ is a resource.
         .target(
-            name: "CairnSchemaSets", dependencies: ["CairnCore", "CairnMerge"], path: "schema",
+            name: "CairnSchemaSets", dependencies: ["CairnCore", "CairnMerge", "CairnSystem"], path: "schema",
             sources: ["SchemaSets.swift"],
             resources: ["bonfire", "bonfire-content", "edumind", "edumind-content", "life-in-uk", "oybc", "remi", "remi-v1"].map {
                 .copy($0)
@@ -124,12 +128,12 @@ let package = Package(
         .target(
             name: "CairnCore",
             dependencies: [
-                "CairnMerge", "Git", "GitFormat", "CCurl", "CSpawn", .product(name: "Logging", package: "swift-log"),
+                "CairnMerge", "CairnSystem", "Git", "GitFormat", "CCurl", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         // The server's side: per-user bare repositories and the pre-receive hook.
-        .target(name: "CairnServer", dependencies: ["CairnCore", "CairnMerge", "Git", "GitFormat"]),
+        .target(name: "CairnServer", dependencies: ["CairnSystem", "CairnCore", "CairnMerge", "Git", "GitFormat"]),
         // ID tokens of the apps' identity providers (Firebase Auth, any OIDC provider),
         // verified with jwt-kit against the provider's key set.
         .target(
@@ -139,12 +143,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Seeded devices syncing through one remote, for any schema set.
-        .target(name: "CairnSimulation", dependencies: ["CairnCore", "CairnServer", "CairnMerge", "Git", "GitFormat"]),
+        .target(name: "CairnSimulation", dependencies: ["CairnSystem", "CairnCore", "CairnServer", "CairnMerge", "Git", "GitFormat"]),
         // Merge stories for any app: devices, a remote, steps and expectations; scenario files,
         // golden case folders and their reports (`cairn test`). No test framework in it.
         .target(
             name: "CairnTesting",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnServer", "Git", "GitFormat",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -168,7 +172,7 @@ let package = Package(
         // (through rclone) and restored from there.
         .target(
             name: "CairnCluster",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -182,7 +186,7 @@ let package = Package(
         // an endpoint for nginx's `auth_request` (`cairn server auth`).
         .target(
             name: "CairnFront",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnCore", "CairnMerge", "CairnServer", "CairnIdentity", "CairnCluster",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -210,14 +214,14 @@ let package = Package(
         // options of the history view; the allocator settings of the tool's processes.
         .target(
             name: "CairnCommandLine",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnCore", "CairnMerge", "CairnSchemaSets", "CMalloc", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The command-line tool.
         .executableTarget(
             name: "cairn",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting", "CairnSchemaSets", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -227,7 +231,7 @@ let package = Package(
         // scripts start on every push: it parses no command tree, and starts sooner than the tool.
         .executableTarget(
             name: "cairn-hook",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnCommandLine", "CairnCore", "CairnServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The history view's server, a program of its own that `cairn web` runs, so the web
@@ -235,7 +239,7 @@ let package = Package(
         // the tool.
         .executableTarget(
             name: "cairn-web",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnWeb", "CairnCore", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -243,7 +247,7 @@ let package = Package(
         // the tool becomes, so that the tool starts without the server's libraries.
         .executableTarget(
             name: "cairn-server",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnFront", "CairnIdentity", "CairnCluster", "CairnCore", "CairnMerge", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -279,7 +283,7 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(
             name: "CairnCoreTests",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat", "CairnTestSupport", "CairnToolTestSupport",
                 // AES-GCM-SIV checked against RFC 8452, under the document cipher.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -295,7 +299,7 @@ let package = Package(
             dependencies: ["CairnCluster", "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnFrontTests",
-            dependencies: [
+            dependencies: ["CairnSystem", 
                 "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "CairnFront", "cairn", "cairn-server",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),

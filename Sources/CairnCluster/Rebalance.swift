@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSystem
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

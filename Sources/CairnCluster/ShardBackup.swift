@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSystem
 import Crypto
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSystem
 
 /// One user's repository moved from one shard to another: on the shard it leaves, pushes
 /// held (``PushHold``) and the whole repository bundled; on the shard it joins, the repository

@@ -47,6 +47,16 @@ extension CairnError.Remedy {
         case .skipOtherUsers(let uid):
             "leave them out with --skip-other-users, or import the file into their store: cairn --user \(uid) import-firestore FILE"
         case .nameFirestoreProject: "give --project P (and --database D; (default) otherwise), or --shape node, which names no project"
+        case .downloadContent(let collection, let item):
+            "download it with: cairn content download \(Self.shellWord(collection)) \(Self.shellWord(item))"
+        case .raiseItemSizeLimit: "raise it with cairn content limits --item-size; nothing was downloaded"
+        case .syncOrRaiseContentLimits: "sync them first, or raise the limits with cairn content limits; nothing was downloaded"
+        case .addAsset(let path, let field):
+            "add the file with cairn asset add \(Self.shellWord(path.description)) \(Self.shellWord(field)) FILE — nothing was written"
+        case .removeAsset(let path, let field):
+            "clear it with cairn asset rm \(path.map { Self.shellWord($0.description) } ?? "PATH") \(field.map(Self.shellWord) ?? "FIELD") — nothing was pushed"
+        case .putWithAsset(let path, let field):
+            "put it with the asset attached (cairn put \(Self.shellWord(path.description)) FILE --asset \(Self.shellWord(field))=ASSET)"
         }
     }
 

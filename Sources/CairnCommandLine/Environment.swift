@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSystem
 import Logging
 
 #if canImport(FoundationEssentials)

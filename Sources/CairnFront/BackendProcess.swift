@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSystem
 import NIOCore
 import NIOPosix
 import Synchronization

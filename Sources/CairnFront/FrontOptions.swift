@@ -1,6 +1,7 @@
 import CairnCore
 import CairnIdentity
 import CairnMerge
+import CairnSystem
 
 /// How `cairn server run` serves a deployment: the folder of the users' repositories, where it
 /// listens, whom it trusts, and its bounds.

@@ -1,5 +1,6 @@
 import CairnCluster
 import CairnCore
+import CairnSystem
 import Crypto
 import HTTPTypes
 import Hummingbird

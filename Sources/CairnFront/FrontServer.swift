@@ -2,6 +2,7 @@ import CairnCluster
 import CairnCore
 import CairnIdentity
 import CairnServer
+import CairnSystem
 import CoreMetrics
 import HTTPTypes
 import Hummingbird

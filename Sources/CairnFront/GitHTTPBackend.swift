@@ -1,6 +1,7 @@
 import AsyncAlgorithms
 import CairnCore
 import CairnServer
+import CairnSystem
 import HTTPTypes
 import Hummingbird
 import NIOCore

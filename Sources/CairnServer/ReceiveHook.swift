@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSystem
 
 /// One of the two hooks git starts in a repository of `cairn server init`, as a program runs
 /// it: `cairn-hook pre-receive` (the small program the hook scripts start) and `cairn hook

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSystem
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSystem
 import Git
 import GitFormat
 

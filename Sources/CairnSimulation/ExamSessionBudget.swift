@@ -1,6 +1,7 @@
 import CairnCore
 import CairnMerge
 import CairnServer
+import CairnSystem
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

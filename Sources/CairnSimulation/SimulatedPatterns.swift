@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSystem
 
 /// The path patterns of the kinds a simulation writes: which kind lives below which (its
 /// parent: the kind whose pattern is the longest prefix of its own), and the documents of a

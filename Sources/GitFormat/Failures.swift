@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CairnSystem
 
 /// A failure found in a file's content or in what was asked of it.
 func failure(
@@ -20,9 +16,15 @@ func failure(
 
 /// A failed system call on `path`, with the reason from `errno`.
 func posixFailure(_ call: String, _ path: String, file: String = #fileID, line: Int = #line) -> GitFormatError {
-    let code = errno
-    return GitFormatError(
-        code: .systemCall, message: "\(call) \(path): \(String(cString: strerror(code)))",
-        operation: call, path: path, systemErrorCode: code,
+    posixFailure(call, path, .current, file: file, line: line)
+}
+
+/// A failed system call on `path`, with the reason it returned.
+func posixFailure(
+    _ call: String, _ path: String, _ error: Syscalls.Errno, file: String = #fileID, line: Int = #line
+) -> GitFormatError {
+    GitFormatError(
+        code: .systemCall, message: "\(call) \(path): \(error)",
+        operation: call, path: path, systemErrorCode: error.code,
         location: GitFormatError.SourceLocation(file: file, line: line))
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CairnCommandLine
 import CairnCore
 import CairnServer
+import CairnSystem
 
 #if canImport(Glibc)
 import Glibc

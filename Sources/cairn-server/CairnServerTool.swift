@@ -5,6 +5,7 @@ import CairnCore
 import CairnFront
 import CairnIdentity
 import CairnMerge
+import CairnSystem
 import Logging
 
 #if canImport(Glibc)

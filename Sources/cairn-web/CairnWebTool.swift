@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCommandLine
 import CairnCore
+import CairnSystem
 import CairnWeb
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+import CairnSystem
 
 struct Clone: ParsableCommand {
     static let configuration = CommandConfiguration(

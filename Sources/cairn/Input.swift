@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnSystem
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -34,19 +35,13 @@ enum Input {
             name = "stdin"
         }
         defer { if fd != 0 { close(fd) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count == -1 {
-                if errno == EINTR { continue }
-                throw CairnError(.io, "cannot read \(name): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-            if bytes.count > limit {
-                throw CairnError(.invalidInput, "\(name) is larger than \(limit) bytes, \(beyondLimit) — nothing was written")
-            }
+        let bytes: [UInt8]
+        switch Syscalls.readToEnd(fd, limit: limit) {
+        case .success(let read): bytes = read
+        case .failure(let error): throw CairnError(.io, "cannot read \(name): \(error)")
+        }
+        if bytes.count > limit {
+            throw CairnError(.invalidInput, "\(name) is larger than \(limit) bytes, \(beyondLimit) — nothing was written")
         }
         return bytes
     }

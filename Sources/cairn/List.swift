@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCore
 import CairnMerge
+import CairnSystem
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(

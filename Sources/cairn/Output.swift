@@ -1,4 +1,5 @@
 import CairnCore
+import CairnSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnSystem
 
 struct Repair: ParsableCommand {
     static let configuration = CommandConfiguration(

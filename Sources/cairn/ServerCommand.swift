@@ -3,6 +3,7 @@ import CairnCommandLine
 import CairnCore
 import CairnMerge
 import CairnServer
+import CairnSystem
 
 struct ServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

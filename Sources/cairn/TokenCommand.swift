@@ -1,5 +1,6 @@
 import CairnCommandLine
 import CairnCore
+import CairnSystem
 
 #if canImport(Glibc)
 import Glibc

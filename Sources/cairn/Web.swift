@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCommandLine
 import CairnCore
+import CairnSystem
 
 struct Web: ParsableCommand {
     static let configuration = CommandConfiguration(

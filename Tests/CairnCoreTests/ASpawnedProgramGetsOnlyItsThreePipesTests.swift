@@ -1,3 +1,4 @@
+import CairnSystem
 import Testing
 
 @testable import CairnCore

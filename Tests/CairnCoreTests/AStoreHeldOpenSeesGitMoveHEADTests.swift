@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnSystem
 import CairnTestSupport
 import Git
 import GitFormat

@@ -64,10 +64,10 @@ import Testing
         let refused = #expect(throws: CairnError.self) {
             try store.put(.object(["text": .string("x"), "sketch": stranger.json]), at: DocumentPath("users/u1/notes/n1"))
         }
-        #expect(
-            refused?.message
-                == "users/u1/notes/n1: sketch points to the asset \(stranger.oid), which this store does not hold; add the file with cairn asset add users/u1/notes/n1 sketch FILE — nothing was written"
-        )
+        #expect(refused?.message == "users/u1/notes/n1: sketch points to the asset \(stranger.oid), which this store does not hold")
+        // The way out is a value the app words; the library's own words name no command.
+        #expect(refused?.remedy == .addAsset(path: try DocumentPath("users/u1/notes/n1"), field: "sketch"))
+        #expect(refused?.description.hasSuffix("; add the asset's file first — nothing was written") == true)
         #expect(try store.document(at: DocumentPath("users/u1/notes/n1")) == nil)
         // Not an asset reference at all: the schema's own check says what one is.
         let malformed = #expect(throws: CairnError.self) {

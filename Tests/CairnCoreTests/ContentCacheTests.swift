@@ -190,7 +190,8 @@ import Testing
         do {
             _ = try world.download("large")
         } catch {
-            #expect(error.code == .refused && error.message.contains("over the limit") && error.message.hasSuffix("nothing was downloaded"))
+            #expect(error.code == .refused && error.message.contains("over the limit") && error.remedy == .raiseItemSizeLimit)
+            #expect(error.description.hasSuffix("nothing was downloaded"))
         }
         #expect(world.cacheFiles() == record)
         // Within the per-item size, but the budget holds only one item and the small one is

@@ -1,3 +1,5 @@
+import CairnSystem
+
 @testable import CairnCore
 
 extension Store {

@@ -1,3 +1,4 @@
+import CairnSystem
 import CairnTestSupport
 import CairnToolTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnSystem
 import Crypto
 import GitFormat
 

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnSystem
 import Git
 import GitFormat
 import Logging
@@ -52,8 +53,8 @@ extension Store {
                 let document = StoreLayout.assetField(ofPointerFile: pointer)
                 throw CairnError(
                     .notFound,
-                    "the asset \(reference.oid) (\(pointer)) is on no device that synced it, and \(remote) does not have it; clear it with cairn asset rm \(document.map { "\($0.document) \($0.field)" } ?? "PATH FIELD") — nothing was pushed"
-                )
+                    "the asset \(reference.oid) (\(pointer)) is on no device that synced it, and \(remote) does not have it",
+                    remedy: .removeAsset(path: document?.document, field: document?.field))
             }
             sending[reference.oid] = reference
         }

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnSystem
 import Git
 import GitFormat
 
@@ -28,8 +29,7 @@ extension Store {
         _ = try assetField(field, of: path)
         guard let current = try document(at: path) else {
             throw CairnError(
-                .notFound, "there is no document at \(path); put it with the asset attached (cairn put \(path) FILE --asset \(field)=ASSET)"
-            )
+                .notFound, "there is no document at \(path)", remedy: .putWithAsset(path: path, field: field))
         }
         return try put(current, at: path, attaching: [AssetAttachment(field: field, file: file, mediaType: mediaType)])[0]
     }
@@ -211,14 +211,14 @@ extension Store {
             guard let size = assetObjects.size(of: reference.oid) else {
                 throw CairnError(
                     .invalidInput,
-                    "\(path): \(field) points to the asset \(reference.oid), which this store does not hold; add the file with cairn asset add \(path) \(field) FILE — nothing was written"
-                )
+                    "\(path): \(field) points to the asset \(reference.oid), which this store does not hold",
+                    remedy: .addAsset(path: path, field: field))
             }
             if size != reference.size {
                 throw CairnError(
                     .invalidInput,
-                    "\(path): \(field) says the asset \(reference.oid) is \(reference.size) bytes, and it is \(size); add the file with cairn asset add \(path) \(field) FILE — nothing was written"
-                )
+                    "\(path): \(field) says the asset \(reference.oid) is \(reference.size) bytes, and it is \(size)",
+                    remedy: .addAsset(path: path, field: field))
             }
         }
     }

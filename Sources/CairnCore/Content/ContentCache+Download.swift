@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnSystem
 import Git
 import GitFormat
 import Logging
@@ -76,8 +77,8 @@ extension ContentCache {
             if size > limits.maxItemBytes {
                 throw CairnError(
                     .refused,
-                    "\(key) takes \(Self.shown(size)) on disk, over the limit of \(Self.shown(limits.maxItemBytes)) an item; raise it with cairn content limits --item-size; nothing was downloaded"
-                )
+                    "\(key) takes \(Self.shown(size)) on disk, over the limit of \(Self.shown(limits.maxItemBytes)) an item",
+                    remedy: .raiseItemSizeLimit)
             }
             let time = now()
             let plan: ContentEviction
@@ -93,8 +94,8 @@ extension ContentCache {
             case .failure(let shortfall):
                 throw CairnError(
                     .refused,
-                    "\(key) (\(Self.shown(size))) cannot fit: \(shortfall.keptItems) item(s) taking \(Self.shown(shortfall.keptBytes)) have responses not yet synced (\(shortfall.protected.joined(separator: ", "))) and the limits are \(Self.shown(limits.budgetBytes)) and \(limits.maxItems) item(s); sync them first, or raise the limits with cairn content limits; nothing was downloaded"
-                )
+                    "\(key) (\(Self.shown(size))) cannot fit: \(shortfall.keptItems) item(s) taking \(Self.shown(shortfall.keptBytes)) have responses not yet synced (\(shortfall.protected.joined(separator: ", "))) and the limits are \(Self.shown(limits.budgetBytes)) and \(limits.maxItems) item(s)",
+                    remedy: .syncOrRaiseContentLimits)
             }
             kept = true
             // The record first: an interrupted eviction leaves repositories the record no

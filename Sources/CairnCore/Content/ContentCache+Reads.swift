@@ -18,7 +18,7 @@ extension ContentCache {
         let (collection, item) = try Self.item(of: path)
         guard let held = try readRecord().items[collection + "/" + item] else {
             throw CairnError(
-                .notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
+                .notFound, "\(collection)/\(item) is not downloaded", remedy: .downloadContent(collection: collection, item: item))
         }
         let value = try translating(
             "cannot read \(path) from the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again"
@@ -45,7 +45,7 @@ extension ContentCache {
         try Self.validate(collection: collection, item: item, then: "nothing was read")
         guard let held = try readRecord().items[collection + "/" + item] else {
             throw CairnError(
-                .notFound, "\(collection)/\(item) is not downloaded; download it with: cairn content download \(collection) \(item)")
+                .notFound, "\(collection)/\(item) is not downloaded", remedy: .downloadContent(collection: collection, item: item))
         }
         return try translating(
             "cannot list the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again"

@@ -1,3 +1,5 @@
+import CairnSystem
+
 extension Keyring {
     /// The keyring of a key file, as the command line reads it: one key per line (base64 of
     /// 32 bytes, or 64 hex digits), the first the current key and the later ones previous

@@ -1,3 +1,5 @@
+import CairnSystem
+
 /// What `stat` says of a file that changes whenever its content does: the file (device and
 /// inode), its size, and its modification and change times. The change time (`ctime`) is set
 /// by the kernel on every write, rename or `chmod`, and no program can set it back.

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnSystem
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

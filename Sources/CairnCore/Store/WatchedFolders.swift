@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnSystem
 
 /// The names in a store's large folders, kept while the store is open, so that a new
 /// document is checked against the IDs of its collection (``Store/checkCaseCollisions(_:)``)

@@ -67,12 +67,26 @@ extension CairnError {
         case skipOtherUsers(uid: String)
         /// A Firestore export in REST form needs the project its documents are named in.
         case nameFirestoreProject
+        /// A content item is not on this device: download it (``ContentCache``).
+        case downloadContent(collection: String, item: String)
+        /// A content item is larger than the limit of one item: raise that limit.
+        case raiseItemSizeLimit
+        /// A content item does not fit beside the items holding answers not yet synced: sync
+        /// them, or raise the limits.
+        case syncOrRaiseContentLimits
+        /// A document's asset field points to an asset the store does not hold: add its file.
+        case addAsset(path: DocumentPath, field: String)
+        /// An asset is nowhere to be had: clear the field that points to it.
+        case removeAsset(path: DocumentPath?, field: String?)
+        /// There is no document to attach an asset to: put the document with the asset.
+        case putWithAsset(path: DocumentPath, field: String)
 
         /// How the remedy joins the message it follows.
         public var separator: String {
             switch self {
             case .restoreDocuments: " — "
             case .checkCredentials, .giveCredentials, .nameUsers, .giveStoreKey: ": "
+            case .addAsset, .removeAsset, .putWithAsset: "; "
             default: "; "
             }
         }
@@ -109,6 +123,12 @@ extension CairnError {
             case .giveStoreKey(let keyID): "give the store's key (key \(keyID)) — nothing was read or written"
             case .skipOtherUsers(let uid): "leave the documents of other users out, or import the file into the store of \(uid)"
             case .nameFirestoreProject: "name the Firestore project (and database) the documents belong to"
+            case .downloadContent: "download it first"
+            case .raiseItemSizeLimit: "raise the limit of one item's size; nothing was downloaded"
+            case .syncOrRaiseContentLimits: "sync them first, or raise the limits; nothing was downloaded"
+            case .addAsset: "add the asset's file first — nothing was written"
+            case .removeAsset: "clear the field that points to it — nothing was pushed"
+            case .putWithAsset(_, let field): "put the document with its \(field) asset attached"
             }
         }
 

@@ -1,3 +1,4 @@
+import CairnSystem
 import Git
 import Logging
 

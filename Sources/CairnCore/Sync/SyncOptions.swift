@@ -1,3 +1,4 @@
+import CairnSystem
 import Git
 
 /// How a sync behaves: its retries, its credentials, and who hears about its progress.

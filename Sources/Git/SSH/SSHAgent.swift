@@ -1,6 +1,7 @@
+import CGit2
 // `timeval` is declared by <sys/time.h>, which libgit2's headers bring in too: the compiler
 // may credit either module with it, so both are imported.
-import CGit2
+import CairnSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -113,10 +114,14 @@ public struct SSHAgent: Sendable, Hashable {
     private func send(_ fd: Int32, _ bytes: [UInt8]) throws(SSHAgentError) {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw SSHAgentError("cannot write to the ssh-agent at \(socket): \(String(cString: strerror(errno)))") }
-            sent += count
+            let result = Syscalls.retryingOnInterrupt {
+                bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+            switch result {
+            case .success(0): throw SSHAgentError("cannot write to the ssh-agent at \(socket): it takes nothing")
+            case .success(let count): sent += count
+            case .failure(let error): throw SSHAgentError("cannot write to the ssh-agent at \(socket): \(error)")
+            }
         }
     }
 
@@ -124,13 +129,14 @@ public struct SSHAgent: Sendable, Hashable {
         var bytes = [UInt8](repeating: 0, count: count)
         var received = 0
         while received < count {
-            let read = bytes[received...].withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else {
-                throw SSHAgentError(
-                    read == 0
-                        ? "the ssh-agent at \(socket) closed the connection"
-                        : "cannot read from the ssh-agent at \(socket): \(String(cString: strerror(errno)))")
+            let result = Syscalls.retryingOnInterrupt {
+                bytes[received...].withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            }
+            let read: Int
+            switch result {
+            case .success(0): throw SSHAgentError("the ssh-agent at \(socket) closed the connection")
+            case .success(let count): read = count
+            case .failure(let error): throw SSHAgentError("cannot read from the ssh-agent at \(socket): \(error)")
             }
             received += read
         }

@@ -1,3 +1,5 @@
+import CairnSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,16 +14,10 @@ enum SSHFiles {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while bytes.count <= 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
+        guard case .success(let bytes) = Syscalls.readToEnd(fd, limit: 1 << 20, chunk: 16_384), bytes.count <= 1 << 20 else {
+            return nil
         }
-        return nil
+        return bytes
     }
 
     /// The text of the file at `path`; nil when it cannot be read.

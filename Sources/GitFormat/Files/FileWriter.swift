@@ -1,7 +1,7 @@
+import CairnSystem
+
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The files Cairn writes into `.git` itself (index files, loose objects): POSIX writes,
@@ -9,14 +9,8 @@ import Darwin
 enum FileWriter {
     /// Writes all of `bytes` to an open file.
     static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(GitFormatError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count == -1 {
-                if errno == EINTR { continue }
-                throw posixFailure("write", path)
-            }
-            written += count
+        if case .failure(let error) = bytes.withUnsafeBytes({ Syscalls.writeAll(fd, from: $0) }) {
+            throw posixFailure("write", path, error)
         }
     }
 

@@ -1,7 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// A file mapped read-only into memory (`mmap`), unmapped when the value goes away. Reading

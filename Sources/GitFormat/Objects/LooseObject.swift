@@ -1,7 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// A loose object file (`objects/<2 digits>/<38 digits>`): the object's header and content

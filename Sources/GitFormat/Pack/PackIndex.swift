@@ -1,7 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Reading a pack index (`pack-<checksum>.idx`, version 2): its magic number and version, a

@@ -1,7 +1,7 @@
+import CairnSystem
+
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// A direct reference as git's files backend keeps it: `<gitdir>/<name>` holding its commit's
@@ -140,16 +140,9 @@ package struct LooseReference {
             throw posixFailure("open", path)
         }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count == -1 {
-                if errno == EINTR { continue }
-                throw posixFailure("read", path)
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
+        switch Syscalls.readToEnd(fd, chunk: 4096) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw posixFailure("read", path, error)
         }
     }
 

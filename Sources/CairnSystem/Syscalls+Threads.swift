@@ -52,7 +52,7 @@ extension Syscalls {
     /// thread may use, for the new one to take once it runs (`sched_setaffinity`). Nil, and
     /// `attributes` unchanged, when the caller may use one processor only, or glibc lacks a
     /// call.
-    static func startingElsewhere(_ attributes: inout pthread_attr_t) -> cpu_set_t? {
+    package static func startingElsewhere(_ attributes: inout pthread_attr_t) -> cpu_set_t? {
         guard let getAffinityCall, let getCPUCall, let attributeAffinityCall else { return nil }
         var allowed = cpu_set_t()
         guard getAffinityCall(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return nil }

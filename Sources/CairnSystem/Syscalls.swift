@@ -16,8 +16,8 @@ import Glibc
 /// One policy for a call that a signal interrupts (`EINTR`): it is made again
 /// (``retryingOnInterrupt(_:)``, as swift-system's `valueOrErrno(retryOnInterrupt:)`), except
 /// `close`, after which Linux has released the descriptor whatever it returns. Each call
-/// returns its result or the ``Errno`` it failed with; ``FileSystem`` turns those into store
-/// errors that name the file.
+/// returns its result or the ``Errno`` it failed with; CairnCore's `FileSystem` turns those into
+/// store errors that name the file.
 package enum Syscalls {
     /// The `errno` of a failed call.
     package struct Errno: Error, Hashable, CustomStringConvertible {
@@ -28,12 +28,12 @@ package enum Syscalls {
         }
 
         /// The calling thread's `errno` now.
-        static var current: Errno { Errno(errno) }
+        package static var current: Errno { Errno(errno) }
 
         /// The system's text for it (`strerror`).
         package var description: String { String(cString: strerror(code)) }
 
-        /// As the error Foundation names it, for a ``CairnError``'s cause.
+        /// As the error Foundation names it, for an error's cause.
         package var posixError: POSIXError? { POSIXErrorCode(rawValue: code).map { POSIXError($0) } }
 
         package static let interrupted = Errno(EINTR)
@@ -130,7 +130,7 @@ package enum Syscalls {
     /// Calls `body` until it does not fail with `EINTR`: its result, or the `errno` it failed
     /// with (a result of -1).
     @inline(__always)
-    static func retryingOnInterrupt<I: FixedWidthInteger>(_ body: () -> I) -> Result<I, Errno> {
+    package static func retryingOnInterrupt<I: FixedWidthInteger>(_ body: () -> I) -> Result<I, Errno> {
         while true {
             let result = body()
             if result != -1 { return .success(result) }
@@ -141,7 +141,7 @@ package enum Syscalls {
 
     /// `result`, or the `errno` it failed with (a result of -1), for a call made once.
     @inline(__always)
-    static func valueOrErrno<I: FixedWidthInteger>(_ result: I) -> Result<I, Errno> {
+    package static func valueOrErrno<I: FixedWidthInteger>(_ result: I) -> Result<I, Errno> {
         result == -1 ? .failure(.current) : .success(result)
     }
 
@@ -186,6 +186,21 @@ package enum Syscalls {
             }
         }
         return .success(())
+    }
+
+    /// Reads to the end of the file, or until more than `limit` bytes came (then those bytes,
+    /// one chunk past the limit at most, so that the caller can tell), in chunks of `chunk`.
+    package static func readToEnd(_ descriptor: Int32, limit: Int = .max, chunk: Int = 65_536) -> Result<[UInt8], Errno> {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while bytes.count <= limit {
+            switch buffer.withUnsafeMutableBytes({ read(descriptor, into: $0) }) {
+            case .success(0): return .success(bytes)
+            case .success(let count): bytes += buffer[..<count]
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(bytes)
     }
 
     package static func truncate(_ descriptor: Int32, to size: Int) -> Result<Void, Errno> {

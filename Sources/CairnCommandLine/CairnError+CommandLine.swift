@@ -55,6 +55,11 @@ extension CairnError.Remedy {
             "add the file with cairn asset add \(Self.shellWord(path.description)) \(Self.shellWord(field)) FILE — nothing was written"
         case .removeAsset(let path, let field):
             "clear it with cairn asset rm \(path.map { Self.shellWord($0.description) } ?? "PATH") \(field.map(Self.shellWord) ?? "FIELD") — nothing was pushed"
+        case .downloadContentAgain(let collection, let item):
+            "cairn content download \(Self.shellWord(collection)) \(Self.shellWord(item)) fetches it again"
+        case .checkContentName(let consequence): "check the name (cairn content ls lists what is downloaded); \(consequence)"
+        case .discardAnswers(let collection, let item):
+            "cairn content discard \(Self.shellWord(collection)) \(Self.shellWord(item)) puts them aside, kept in history"
         case .putWithAsset(let path, let field):
             "put it with the asset attached (cairn put \(Self.shellWord(path.description)) FILE --asset \(Self.shellWord(field))=ASSET)"
         }

@@ -48,6 +48,31 @@ import Testing
         #expect(CairnError(.io, "write /h/u1/x: Input/output error").commandLineMessage == "write /h/u1/x: Input/output error")
     }
 
+    /// The ways out of assets and downloaded content: the library's words name no command,
+    /// the tool's name its own, with the names a shell must have quoted.
+    @Test func theWaysOutOfAssetsAndContentNameCommandsOnlyInTheTool() throws {
+        let note = try DocumentPath("users/u1/notes/my note")
+        let remedies: [CairnError.Remedy] = [
+            .downloadContent(collection: "assessments", item: "a1"), .raiseItemSizeLimit, .syncOrRaiseContentLimits,
+            .addAsset(path: note, field: "sketch"), .removeAsset(path: nil, field: nil), .putWithAsset(path: note, field: "sketch"),
+            .downloadContentAgain(collection: "assessments", item: "a1"), .checkContentName(consequence: "nothing was removed"),
+            .discardAnswers(collection: "assessments", item: "a1"),
+        ]
+        for remedy in remedies {
+            let error = CairnError(.notFound, "it failed", remedy: remedy)
+            #expect(!error.description.contains("cairn "), "\(error.description)")
+            #expect(
+                error.commandLineMessage.hasPrefix("it failed; ") && error.commandLineMessage.contains("cairn "),
+                "\(error.commandLineMessage)")
+        }
+        #expect(
+            CairnError(.invalidInput, "the asset is missing", remedy: .addAsset(path: note, field: "sketch")).commandLineMessage
+                == "the asset is missing; add the file with cairn asset add 'users/u1/notes/my note' sketch FILE — nothing was written")
+        #expect(
+            CairnError(.notFound, "it is gone", remedy: .removeAsset(path: nil, field: nil)).commandLineMessage
+                == "it is gone; clear it with cairn asset rm PATH FIELD — nothing was pushed")
+    }
+
     @Test func pathsAreQuotedOnlyWhereAShellNeedsIt() {
         #expect(CairnError.Remedy.shellWord("users/u1/profiles/+447700900123") == "users/u1/profiles/+447700900123")
         #expect(CairnError.Remedy.shellWord("users/u1/notes/my note") == "'users/u1/notes/my note'")

@@ -172,8 +172,8 @@ extension ContentCache {
     static func missing(_ key: String, at remote: RemoteURL, cause: (any Error)? = nil) -> CairnError {
         CairnError(
             .notFound,
-            "there is no item \(key) at \(remote): it was never published or has been deleted; check the name (cairn content ls shows what is downloaded); nothing was downloaded",
-            cause: cause)
+            "there is no item \(key) at \(remote): it was never published or has been deleted",
+            remedy: .checkContentName(consequence: "nothing was downloaded"), cause: cause)
     }
 
     /// What a download takes of the versions it brought (those after `previous`): the newest
@@ -365,13 +365,16 @@ extension ContentCache {
     }
 
     /// Runs `body`, turning what it throws into a `CairnError` (git's failures as damage).
-    func translating<T>(_ what: String, then consequence: String = "nothing was downloaded", _ body: () throws -> T) throws(CairnError) -> T
-    {
+    func translating<T>(
+        _ what: String, then consequence: String = "nothing was downloaded", remedy: CairnError.Remedy? = nil,
+        _ body: () throws -> T
+    ) throws(CairnError) -> T {
         do {
             return try body()
         } catch let error as CairnError {
             throw error
         } catch {
+            if let remedy { throw CairnError(.io, "\(what): \(error)", remedy: remedy) }
             throw CairnError(.io, "\(what): \(error); \(consequence)")
         }
     }

@@ -21,7 +21,7 @@ extension ContentCache {
                 .notFound, "\(collection)/\(item) is not downloaded", remedy: .downloadContent(collection: collection, item: item))
         }
         let value = try translating(
-            "cannot read \(path) from the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again"
+            "cannot read \(path) from the downloaded \(held.key)", remedy: .downloadContentAgain(collection: collection, item: item)
         ) { () throws -> JSONValue? in
             let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
             guard let blob = try repository.blobID(at: path.fileName, inCommit: held.commit.objectID) else { return nil }
@@ -48,7 +48,7 @@ extension ContentCache {
                 .notFound, "\(collection)/\(item) is not downloaded", remedy: .downloadContent(collection: collection, item: item))
         }
         return try translating(
-            "cannot list the downloaded \(held.key)", then: "cairn content download \(collection) \(item) fetches it again"
+            "cannot list the downloaded \(held.key)", remedy: .downloadContentAgain(collection: collection, item: item)
         ) { () throws -> [DocumentPath] in
             let repository = try Repository(openingAt: home.contentRepository(collection: collection, item: item))
             let found = try repository.differences(among: [nil, repository.commit(held.commit.objectID).treeID])
@@ -65,7 +65,8 @@ extension ContentCache {
         return try locked { () throws(CairnError) -> CachedItem in
             var record = try readRecord()
             guard let held = record.items[collection + "/" + item] else {
-                throw CairnError(.notFound, "\(collection)/\(item) is not downloaded (cairn content ls lists what is); nothing was removed")
+                throw CairnError(
+                    .notFound, "\(collection)/\(item) is not downloaded", remedy: .checkContentName(consequence: "nothing was removed"))
             }
             record.items[held.key] = nil
             try write(record)

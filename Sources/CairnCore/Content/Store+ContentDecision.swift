@@ -33,7 +33,7 @@ extension Store {
             guard !held.isEmpty else {
                 throw CairnError(
                     .notFound,
-                    "nothing pinned to \(name) is held: cairn sync holds the documents pinned to content that changed on the server, and names them; nothing was recorded"
+                    "nothing pinned to \(name) is held: a sync holds the documents pinned to content that changed on the server, and names them; nothing was recorded"
                 )
             }
             let versions = held.map(\.pinnedVersion)
@@ -45,8 +45,8 @@ extension Store {
             if decision == .submitAnyway, held.contains(where: { $0.state == .deleted }) {
                 throw CairnError(
                     .refused,
-                    "\(name) was deleted on the server, so the answers to it cannot be submitted; they stay here, flagged (cairn content discard \(collection) \(item) puts them aside, kept in history)"
-                )
+                    "\(name) was deleted on the server, so the answers to it cannot be submitted; they stay here, flagged",
+                    remedy: .discardAnswers(collection: collection, item: item))
             }
             _ = try commitPending(message: nil)
             let result: CheckpointResult

@@ -80,6 +80,13 @@ extension CairnError {
         case removeAsset(path: DocumentPath?, field: String?)
         /// There is no document to attach an asset to: put the document with the asset.
         case putWithAsset(path: DocumentPath, field: String)
+        /// A downloaded item cannot be read: download it again.
+        case downloadContentAgain(collection: String, item: String)
+        /// No such content item: check its name against what is downloaded; then what was
+        /// not done (`consequence`).
+        case checkContentName(consequence: String)
+        /// Answers to a deleted item cannot be submitted: discard them (kept in history).
+        case discardAnswers(collection: String, item: String)
 
         /// How the remedy joins the message it follows.
         public var separator: String {
@@ -129,6 +136,9 @@ extension CairnError {
             case .addAsset: "add the asset's file first — nothing was written"
             case .removeAsset: "clear the field that points to it — nothing was pushed"
             case .putWithAsset(_, let field): "put the document with its \(field) asset attached"
+            case .downloadContentAgain: "download it again"
+            case .checkContentName(let consequence): "check the name against what is downloaded; \(consequence)"
+            case .discardAnswers: "discarding them puts them aside, kept in history"
             }
         }
 

@@ -72,7 +72,7 @@ extension PushRules {
             for (oid, pointer) in named.sorted(by: { $0.key.oid < $1.key.oid }) where !before.contains(oid.oid) {
                 guard let size = assetStorage.size(of: oid.oid) else {
                     refusals.append(
-                        "\(pointer) points to the asset \(oid.oid), which the server's asset storage does not have: upload it before pushing (cairn sync does; git lfs push does too)"
+                        "\(pointer) points to the asset \(oid.oid), which the server's asset storage does not have: upload it before pushing (a sync does; git lfs push does too)"
                     )
                     continue
                 }

@@ -148,7 +148,8 @@ let package = Package(
         // golden case folders and their reports (`cairn test`). No test framework in it.
         .target(
             name: "CairnTesting",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnCore", "CairnMerge", "CairnSchemaSets", "CairnServer", "Git", "GitFormat",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -172,7 +173,8 @@ let package = Package(
         // (through rclone) and restored from there.
         .target(
             name: "CairnCluster",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -186,7 +188,8 @@ let package = Package(
         // an endpoint for nginx's `auth_request` (`cairn server auth`).
         .target(
             name: "CairnFront",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnCore", "CairnMerge", "CairnServer", "CairnIdentity", "CairnCluster",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -214,14 +217,16 @@ let package = Package(
         // options of the history view; the allocator settings of the tool's processes.
         .target(
             name: "CairnCommandLine",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnCore", "CairnMerge", "CairnSchemaSets", "CMalloc", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The command-line tool.
         .executableTarget(
             name: "cairn",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting", "CairnSchemaSets", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -231,7 +236,8 @@ let package = Package(
         // scripts start on every push: it parses no command tree, and starts sooner than the tool.
         .executableTarget(
             name: "cairn-hook",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnCommandLine", "CairnCore", "CairnServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The history view's server, a program of its own that `cairn web` runs, so the web
@@ -239,7 +245,8 @@ let package = Package(
         // the tool.
         .executableTarget(
             name: "cairn-web",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnWeb", "CairnCore", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -247,7 +254,8 @@ let package = Package(
         // the tool becomes, so that the tool starts without the server's libraries.
         .executableTarget(
             name: "cairn-server",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnFront", "CairnIdentity", "CairnCluster", "CairnCore", "CairnMerge", "CairnCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -283,7 +291,8 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(
             name: "CairnCoreTests",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat", "CairnTestSupport", "CairnToolTestSupport",
                 // AES-GCM-SIV checked against RFC 8452, under the document cipher.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -299,7 +308,8 @@ let package = Package(
             dependencies: ["CairnCluster", "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "cairn", "cairn-server"]),
         .testTarget(
             name: "CairnFrontTests",
-            dependencies: ["CairnSystem", 
+            dependencies: [
+                "CairnSystem",
                 "CairnToolTestSupport", "CairnTestSupport", "CairnCore", "CairnMerge", "CairnFront", "cairn", "cairn-server",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),

@@ -30,7 +30,7 @@ extension FaultScenario {
                 kept += ofCall
                 continue
             }
-            var random = SplitMix(seed: seed ^ UInt64(ofCall.count) ^ UInt64(call.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+            var random = SplitMix(seed: seed ^ UInt64(ofCall.count) ^ call.utf8.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) })
             var between = Array(ofCall[4..<(ofCall.count - 4)])
             between.shuffle(using: &random)
             let chosen = Set(between.prefix(4).map(\.occurrence))

@@ -206,7 +206,7 @@ struct LinkBenchmark {
             prepare: { _ in }, cairn: { try sync(0).timed() }, peer: pullAndPush(0))
         try measure(
             "a sync that pushes 10 changed documents", cairnSide: "cairn sync", peerSide: "git pull && git push",
-            roundTrips: 6, prepare: { round in try change(0, books: (0..<10).map { (round * 10 + $0) % fixture.books }, firstHalf: true) },
+            roundTrips: 5, prepare: { round in try change(0, books: (0..<10).map { (round * 10 + $0) % fixture.books }, firstHalf: true) },
             cairn: { try sync(0).timed() }, peer: pullAndPush(0))
         try measure(
             "a sync that merges 100 documents changed on both devices", cairnSide: "cairn sync",

@@ -161,6 +161,25 @@ import Testing
         #expect(try store.unsyncedPins() == [])
     }
 
+    /// Held answers hold back the push, not the fetch: a device waiting on a decision, whose
+    /// only news are its own (so it tries its push first), still takes in what another
+    /// device pushed meanwhile.
+    @Test func aDeviceWaitingOnADecisionStillTakesInWhatOthersPushed() throws {
+        let (store, _) = try phone()
+        try store.put(response("a1", "answer"), at: try DocumentPath("users/u1/responses/r1"))
+        try publish("a1", title: "Algebra, corrected")
+        #expect(try store.sync(options).held)
+        let tablet = try Home(root: folder.path + "/tablet").cloneStore(
+            from: try RemoteURL(server + "/u1.git"), uid: "u1", options: options)
+        let note = try DocumentPath("users/u1/notes/from-the-tablet")
+        try tablet.put(.object(["text": .string("written on the tablet")]), at: note)
+        #expect(try tablet.sync(options).pushedCommits == 1)
+        let held = try store.sync(options)
+        #expect(held.held)
+        #expect(held.integration != .upToDate, "\(held.summary)")
+        #expect(try store.document(at: note)?.field("text") == .string("written on the tablet"))
+    }
+
     @Test func discardedAnswersGoBackToTheRemoteAndStayInHistory() throws {
         let (store, _) = try phone()
         let path = try DocumentPath("users/u1/responses/r1")

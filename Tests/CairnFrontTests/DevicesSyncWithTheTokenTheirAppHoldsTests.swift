@@ -63,6 +63,10 @@ import Glibc
         // u1's token does not reach u2's repository.
         let stranger = try on("spy", ["clone", served.url("u2")], token: u1)
         #expect(stranger.status == 1 && stranger.stderr.contains("HTTP 403"), "\(stranger.stderr)")
+        // Every device sent its token from its first request: none was answered 401 to be
+        // asked for it (plain git's, below, is).
+        let asked = served.requestLines
+        #expect(asked.count >= 8 && !asked.contains { $0.contains("status=401") }, "\(asked.joined(separator: "\n"))")
 
         // Plain git, with a credential helper that prints the token as the password.
         let helper = folder.path + "/helper.sh"

@@ -640,6 +640,12 @@ import Glibc
         }
         #expect(!second.isEmpty && second.allSatisfy { $0.hasPrefix("200 ") }, "\(second.joined(separator: "\n"))")
         #expect(try served.main("u1") == a.head())
+        // Its only news were its own, so it pushed first: the push's advertisement, then the
+        // push, and no fetch.
+        #expect(
+            second.count == 2 && second[0].contains("GET") && second[0].contains("service=git-receive-pack")
+                && second[1].contains("POST") && second[1].contains("git-receive-pack"),
+            "\(second.joined(separator: "\n"))")
 
         // A sync with nothing to do asks once: the ref advertisement, answered 200, and no
         // push. A request of the test's own, after it, marks the end of the sync's lines.

@@ -238,9 +238,11 @@ extension LinkProxy: ProxyInFront {}
     /// one in each 52nd of the bytes a clean sync of that kind carries (measured first). The
     /// offsets come in blocks of about 14 for one device. A device writes an exam attempt
     /// whenever it has nothing left to push (and before every cut of the push's replies,
-    /// which may come after the server took the push); before a cut of the fetch the other
-    /// device marks a book section and syncs cleanly, if needed, so there is something to
-    /// fetch. An offset that cut nothing is tried once more. A cut before any answer to the
+    /// which may come after the server took the push); before every cut the other device
+    /// marks a book section and syncs cleanly, if needed, so there is something to fetch and
+    /// every sync takes the calibrating sync's path: its push tried first and refused before
+    /// sending anything, the fetch, the merge, the push. An offset that cut nothing is tried
+    /// once more. A cut before any answer to the
     /// push's first request, on the connection kept from the fetch, looks to the device like a
     /// server that closed a kept connection: the push is made again at once on a new one. After
     /// every sync:
@@ -302,8 +304,9 @@ extension LinkProxy: ProxyInFront {}
             if verbose {
                 print("step \(step) \(plan) on \(device.name): \(result.status) in \(seconds) s: \(result.stderr)", terminator: "")
             }
-            // A cut of the push comes after a clean fetch; a sync that succeeded fetched too.
-            if plan.service == .push || result.status == 0 { upToDate.insert(device.name) }
+            // A sync that succeeded fetched; so did one cut in its push after a fetch that
+            // brought something.
+            if result.status == 0 || (plan.service == .push && traffic.posts(.fetch) > 0) { upToDate.insert(device.name) }
             if result.status == 0 { unpushed.remove(device.name) }
             return (result, traffic)
         }
@@ -349,7 +352,7 @@ extension LinkProxy: ProxyInFront {}
                 let stream = FaultProxyTraffic.Stream(service: plan.service, direction: plan.direction)
                 var tally = tallies[stream, default: Tally()]
                 for _ in 0..<2 {
-                    if plan.service == .fetch, upToDate.contains(device.name) {
+                    if upToDate.contains(device.name) {
                         try news(for: device, from: other)
                     }
                     let (result, traffic) = try turn(device, plan)
@@ -432,7 +435,7 @@ extension LinkProxy: ProxyInFront {}
     @Test(.runningTime(atMost: .seconds(180))) func stalledTransfersFailWithinTheTimeout() throws {
         let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
-        let (a, _) = try Self.devices(on: rig)
+        let (a, b) = try Self.devices(on: rig)
         let stalls = [
             FaultPlan(.stall, .fetch, .toClient, offset: 0),
             // Inside the fetch's answers (about 670 bytes: the store sends its password from
@@ -443,6 +446,12 @@ extension LinkProxy: ProxyInFront {}
         ]
         for (index, plan) in stalls.enumerated() {
             #expect(try a.putAttempt("stall\(index)").status == 0)
+            if plan.service == .fetch {
+                // News from the other device, so that the sync fetches: a sync with only news
+                // of its own pushes first.
+                #expect(try b.putAttempt("news\(index)").status == 0)
+                #expect(try b.sync().0.status == 0)
+            }
             rig.proxy.arm(plan)
             let (result, seconds) = try a.sync()
             #expect(rig.proxy.traffic.faulted, "\(plan) happened")
@@ -459,7 +468,7 @@ extension LinkProxy: ProxyInFront {}
         let (clean, _) = try a.sync()
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(try rig.main() == a.head())
-        #expect(try a.attempts() == Set((0..<stalls.count).map { "stall\($0)" }))
+        #expect(try a.attempts() == Set((0..<stalls.count).map { "stall\($0)" } + ["news0", "news1"]))
     }
 
     /// A timeout is a network failure like a cut: the retry schedule applies. The proxy
@@ -485,8 +494,10 @@ extension LinkProxy: ProxyInFront {}
         #expect(try rig.damage() + a.damage() + b.damage() == [])
     }
 
-    /// A sync that fetches news and pushes makes one connection: the fetch's two requests and
-    /// the push's two go on it, each answered at once (the password is sent from the first).
+    /// A sync that fetches news and pushes makes one connection: its push tried first (the
+    /// advertisement, which shows the other device's push, so nothing is sent), the fetch's
+    /// two requests and the push's two go on it, each answered at once (the password is sent
+    /// from the first). A sync with only news of its own then pushes first: two requests.
     @Test(.runningTime(atMost: .seconds(120))) func aSyncFetchesAndPushesOverOneConnection() throws {
         let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
@@ -500,28 +511,42 @@ extension LinkProxy: ProxyInFront {}
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("pushed"), "\(result.stdout)")
         #expect(traffic.connectionCount == 1, "\(traffic)")
-        #expect(traffic.requests == [.fetch: 2, .push: 2], "\(traffic)")
+        #expect(traffic.requests == [.fetch: 2, .push: 3], "\(traffic)")
+        #expect(traffic.posts(.push) == 1, "\(traffic.requestLines)")
         #expect(try rig.main() == a.head())
         #expect(try a.attempts().isSuperset(of: ["news", "mine"]))
+
+        #expect(try a.putAttempt("mine again").status == 0)
+        rig.proxy.arm(.none)
+        let (alone, _) = try a.sync()
+        let pushedFirst = rig.proxy.traffic
+        #expect(alone.status == 0 && alone.stdout.contains("pushed"), "\(alone.stderr)")
+        #expect(pushedFirst.connectionCount == 1, "\(pushedFirst)")
+        #expect(pushedFirst.requests == [.push: 2], "no fetch: \(pushedFirst.requestLines)")
+        #expect(try rig.main() == a.head())
     }
 
     /// A server that closed the kept connection before the push's first request got any
-    /// answer (as one whose keep-alive time ran out does): the push is made again at once on
-    /// a new connection, without waiting for the retry schedule, and lands.
+    /// answer (as one whose keep-alive time ran out during a long merge does): the push is
+    /// made again at once on a new connection, without waiting for the retry schedule, and
+    /// lands. The device has news to fetch, so the cut push is the one after the fetch, on
+    /// the connection its first try opened.
     @Test(.runningTime(atMost: .seconds(120))) func aKeptConnectionClosedBeforeThePushIsReplaced() throws {
         let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
         let (a, b) = try Self.devices(on: rig)
+        #expect(try b.putAttempt("news").status == 0)
+        #expect(try b.sync().0.status == 0)
         #expect(try a.putAttempt("after-close").status == 0)
-        rig.proxy.arm(FaultPlan(.cut, .push, .toServer, offset: 0))
+        rig.proxy.arm(FaultPlan(.cut, .push, .toServer, offset: 0, afterRequests: 1))
         let (result, _) = try a.sync()
         let traffic = rig.proxy.traffic
         rig.proxy.arm(.none)
         #expect(traffic.faulted)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("pushed 1 checkpoint"), "\(result.stdout)")
-        #expect(traffic.connectionCount == 2, "\(traffic)")
-        #expect(traffic.connections[.push] == 1, "the push's own connection: \(traffic)")
+        #expect(result.stdout.contains("pushed 2 checkpoints"), "its own and the merge: \(result.stdout)")
+        #expect(traffic.connectionCount == 2, "the one the push tried first opened, and its replacement: \(traffic)")
+        #expect(traffic.connections[.push] == 2, "\(traffic)")
         #expect(try rig.main() == a.head())
         #expect(try b.sync().0.status == 0)
         #expect(try b.attempts().contains("after-close"))
@@ -530,7 +555,7 @@ extension LinkProxy: ProxyInFront {}
 
     /// A push the server took whose answer was lost on the way back: the sync fails (75),
     /// but the push had landed, and the next sync finds the server's branch on its own commit
-    /// and sends nothing: no second push, no pack sent again.
+    /// in the push's advertisement and sends nothing: no second push, no pack sent again.
     @Test(.runningTime(atMost: .seconds(120))) func aPushWhoseAnswerWasLostIsNotSentAgain() throws {
         let rig = try Rig { try FaultProxy(upstreamPort: $0) }
         defer { rig.stop() }
@@ -557,8 +582,9 @@ extension LinkProxy: ProxyInFront {}
         let (next, _) = try a.sync()
         let traffic = rig.proxy.traffic
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(traffic.requests[.push, default: 0] == 0, "nothing pushed again: \(traffic)")
-        #expect(traffic.bytes(.push, .toServer) == 0, "\(traffic)")
+        #expect(traffic.requestLines.count == 1, "the push's advertisement only: \(traffic.requestLines)")
+        #expect(traffic.posts(.push) == 0, "nothing pushed again: \(traffic.requestLines)")
+        #expect(next.stdout.contains("Already in sync"), "\(next.stdout)")
         #expect(try b.sync().0.status == 0)
         #expect(try b.attempts().contains("answer-lost"))
         #expect(try rig.damage() + a.damage() + b.damage() == [])

@@ -40,7 +40,7 @@ import Glibc
 
         let synced = try runSSH(CLI.executable, ["--home", a.home, "sync"], environment: noAgent)
         Self.expectRefusal(
-            synced, "cannot fetch from \(served.url): no SSH key to offer to root@127.0.0.1",
+            synced, "cannot push to \(served.url): no SSH key to offer to root@127.0.0.1",
             "SSH_AUTH_SOCK is not set", "ssh-add", "IdentityFile")
         #expect(try served.main() == published)
 

@@ -232,7 +232,7 @@ extension SeedScenarioTests {
             }
             try expectIntact({ try devices.get("phone", $0) }, "on the phone after the kills")
             let offline = try devices.sync("phone", expecting: 75)
-            #expect(offline.stderr.hasPrefix("cairn: cannot fetch from \(Devices.offline)"), "\(offline.stderr)")
+            #expect(offline.stderr.hasPrefix("cairn: cannot push to \(Devices.offline)"), "\(offline.stderr)")
             try expectIntact({ try devices.get("phone", $0) }, "on the phone after the failed sync")
 
             // Back online: one sync pushes everything acknowledged; a killed put left its book
@@ -415,7 +415,7 @@ extension SeedScenarioTests {
             for _ in 0..<2 {
                 let failed = try devices.sync("phone", expecting: 75)
                 #expect(
-                    failed.stderr.hasPrefix("cairn: cannot fetch from \(Devices.offline)")
+                    failed.stderr.hasPrefix("cairn: cannot push to \(Devices.offline)")
                         && failed.stderr.split(separator: "\n").count == 1,
                     "\(failed.stderr)")
                 let status = try devices.on("phone", "status").stdout

@@ -39,12 +39,17 @@ extension Store {
     /// asked about every asset this device holds (the batch API), so an upload cut short is
     /// made again, whole, by the next sync, one already there is not sent twice, and an asset
     /// the server lost comes back from any device that holds it.
+    ///
+    /// With `sending` false, a push tried before fetching, nothing is sent: such a push may
+    /// yet be refused, and the merge after it may drop what it would have uploaded. Returns
+    /// whether the server holds every asset `local` names (with `sending`, always true).
+    @discardableResult
     func uploadAssets(
         of local: ObjectID, beyond remoteTip: ObjectID?, to remote: RemoteURL, credentials: Credentials?,
-        options: SyncOptions
-    ) throws {
+        options: SyncOptions, sending allowed: Bool = true
+    ) throws -> Bool {
         let wanted = try assetPointers(inTree: repository.commit(local).treeID)
-        guard !wanted.isEmpty else { return }
+        guard !wanted.isEmpty else { return true }
         let present = try remoteTip.map { try AssetSweep.oids(in: repository, tree: repository.commit($0).treeID) } ?? []
         var sending: [String: AssetReference] = [:]
         for (pointer, reference) in wanted.sorted(by: { $0.key < $1.key }) {
@@ -58,17 +63,26 @@ extension Store {
             }
             sending[reference.oid] = reference
         }
-        guard !sending.isEmpty else { return }
+        guard !sending.isEmpty else { return true }
         let objects = sending.values.sorted { $0.oid < $1.oid }
         var sent = 0
         switch try assetServer(for: remote, credentials: credentials, timeout: options.networkTimeout) {
         case .folder(let storage):
+            if !allowed { return objects.allSatisfy { storage.contains($0.oid) } }
             for object in objects where !storage.contains(object.oid) {
                 try storage.add(copying: assetObjects.path(of: object.oid), expected: object.oid)
                 sent += 1
             }
         case .lfs(let client):
             let answers = try options.retryingNetworkFailures(logger: logger) { try client.batch("upload", objects) }
+            if !allowed {
+                return objects.allSatisfy { object in
+                    switch answers[object.oid] {
+                    case .present?, nil: true
+                    default: false
+                    }
+                }
+            }
             for object in objects {
                 switch answers[object.oid] {
                 case .transfer(let href, let headers, let verify)?:
@@ -87,6 +101,7 @@ extension Store {
             }
         }
         logger.debug("assets uploaded", metadata: ["assets": "\(sent)", "asked": "\(objects.count)"])
+        return true
     }
 
     /// Downloads the asset `reference` from the remote into this device's objects, its hash

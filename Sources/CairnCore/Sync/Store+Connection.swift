@@ -15,8 +15,8 @@ extension Store {
     /// the URL that redirected.
     ///
     /// During a sync (``keptRemotes``), an HTTP remote is made once and used for each fetch and
-    /// push, so they share its connection; one that failed is dropped, and the next operation
-    /// starts on a new connection.
+    /// push, so they share its connection; one that failed is dropped (but for a push refused
+    /// before sending), and the next operation starts on a new connection.
     func connecting<T>(
         to url: String, credentials: Credentials?, timeout: Double, opened: (Remote) -> Void,
         _ operation: (Remote) throws(GitError) -> T
@@ -32,7 +32,9 @@ extension Store {
         do throws(GitError) {
             return try connecting(made, url: url, credentials: credentials, timeout: timeout, opened: opened, operation)
         } catch {
-            if keeps { keptRemotes?[url] = nil }
+            // A push libgit2 refused before sending (the remote's branch moved) leaves the
+            // connection sound: the fetch that follows uses it.
+            if keeps, error.reason != .nonFastForward { keptRemotes?[url] = nil }
             throw error
         }
     }
@@ -44,7 +46,7 @@ extension Store {
         opened(made)
         made.timeout = timeout
         let key = credentials.flatMap { Self.proactiveAuthKey(url, user: $0.username) }
-        let proactive = key.map(sendsCredentialsFirst) ?? false
+        let proactive = credentials?.sentFirst == true || (key.map(sendsCredentialsFirst) ?? false)
         if let header = PasswordChallenges.header(for: url, credentials: credentials, proactive: proactive) {
             made.headers = [header]
             do {

@@ -6,6 +6,9 @@ import Logging
 extension Store {
     enum PushResult {
         case accepted
+        /// The remote's branch was already `local` (an earlier push landed, its answer lost):
+        /// nothing was sent.
+        case alreadyOnRemote
         /// Another device pushed first: fetch and merge again.
         case behind
         case refused(String)
@@ -60,6 +63,7 @@ extension Store {
         } else {
             outcome = try send()
         }
+        if outcome.alreadyOnRemote { return .alreadyOnRemote }
         guard let rejection = outcome.rejections.values.first else { return .accepted }
         switch rejection.reason {
         case .nonFastForward?:

@@ -70,6 +70,16 @@ extension Store {
         }
     }
 
+    /// Rounds of fetch, merge and push, until the push lands, nothing is left to push, or a
+    /// push is held: at most `options.pushAttempts` rounds that fetch, with a growing pause
+    /// between them when another device keeps pushing first.
+    ///
+    /// A store whose only news is its own (its branch descends from the remote's as last
+    /// fetched, and it adds no asset) pushes first, without fetching (a push held by pinned
+    /// content, or one that would have to send assets the server lacks, fetches after all). When no other device pushed meanwhile, the
+    /// push's own advertisement of the remote's branch says so, and the fetch's round trip is
+    /// saved. When one did, libgit2 refuses the push before sending anything, and the rounds
+    /// that fetch follow at once.
     private func syncRounds(
         remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
         result: inout SyncResult
@@ -77,119 +87,40 @@ extension Store {
         var random = SystemRandomNumberGenerator()
         // What each content item's server said, asked once per sync whatever the rounds.
         var answers: [String: ObjectID?] = [:]
+        if try hasOnlyNewsOfItsOwn() {
+            let end = try syncRound(
+                1, fetching: false, remote: remote, credentials: credentials, options: options, answers: &answers, result: &result)
+            // Held, it fetches all the same: a device waiting on a decision still takes in
+            // what the others pushed.
+            guard end != .done else { return }
+            if end == .behind { logger.debug("push refused before sending: the remote moved; fetching") }
+        }
         for round in 1...options.pushAttempts {
             result.rounds = round
-            let known = try repository.reference(Self.remoteBranch)
-            try options.retryingNetworkFailures(logger: logger) {
-                try fetch(from: remote, credentials: credentials, timeout: options.networkTimeout, progress: options.progress)
-            }
-            let theirs = try repository.reference(Self.remoteBranch)
-            if let theirs, theirs != known {
-                do {
-                    try checkFetched(theirs)
-                } catch {
-                    if let known {
-                        try? repository.setReference(Self.remoteBranch, to: known, expecting: theirs, message: "cairn: refuse fetched data")
-                    } else {
-                        try? repository.removeReference(Self.remoteBranch)
-                    }
-                    throw error
-                }
-            }
-            guard let head = try repository.reference(branchReference) else {
-                throw CairnError(.corrupt, "the store of user \(uid) has no commit on \(Self.branch)", remedy: .cloneStore)
-            }
-            result.head = CheckpointID(head)
-            if let theirs, theirs != head {
-                if try repository.isDescendant(theirs, of: head) {
-                    let changed = try moveWorkingTree(from: head, to: theirs)
-                    result.integration = .fastForward
-                    result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
-                    result.head = CheckpointID(theirs)
-                    logger.debug("merge", metadata: ["kind": "fast-forward", "files": "\(changed.count)", "commit": "\(theirs.short)"])
-                } else if try !repository.isDescendant(head, of: theirs) {
-                    let merge = try mergeCommit(head, theirs)
-                    let changed = try moveWorkingTree(from: head, to: merge.commit)
-                    result.integration = .merged(CheckpointID(merge.commit))
-                    result.conflicts = merge.outcome.conflicts
-                    result.changedFiles = Array(Set(result.changedFiles + changed)).sorted()
-                    result.head = CheckpointID(merge.commit)
-                    logger.debug(
-                        "merge",
-                        metadata: [
-                            "commit": "\(merge.commit.short)", "documents": "\(merge.outcome.mergedDocuments)",
-                            "files": "\(changed.count)", "conflicts": "\(merge.outcome.conflicts.count)",
-                        ])
-                }
-            }
-            // Derived fields another writer left wrong, in what came in or goes out.
-            try correctDerivedFields(comparing: [head, theirs], result: &result)
-            // Asset pointers another git tool left out, and fields pointing to deleted assets.
-            try reconcileAssets(with: theirs, remote: remote, credentials: credentials, options: options, result: &result)
-            guard let local = result.head?.objectID, local != theirs else {
-                result.pins = []
-                try recordHeldPins([])
-                return
-            }
-            // The server's rules, applied here first: what another git tool committed never
-            // reaches a server that would refuse it, nor a path remote, which runs no hook.
-            let refusals = try PushRules.device(repository, uid: uid, codec: codec, device: deviceID())
-                .refusals(updating: "refs/heads/" + Self.branch, from: theirs, to: local)
-            if !refusals.isEmpty {
-                throw try pushRefusal(refusals.joined(separator: "; "), by: remote, local: local, remoteCommit: theirs, checkedHere: true)
-            }
-            // Progress pinned to content the server changed or deleted waits for a decision:
-            // the merge stays, nothing is pushed (a push is all or nothing).
-            result.pins = try checkPins(from: theirs, to: local, credentials: credentials, options: options, answers: &answers)
-            try recordHeldPins(result.pins)
-            if result.held {
-                logger.notice("push held: pinned content changed", metadata: ["documents": "\(result.heldDocuments.count)"])
-                return
-            }
-            // A commit never reaches the remote before the assets it points to.
-            try uploadAssets(of: local, beyond: theirs, to: remote, credentials: credentials, options: options)
-            let sending = try theirs.map { try repository.aheadBehind(local, $0).ahead } ?? countCommits(local)
-            let pushed = try options.retryingNetworkFailures(logger: logger) {
-                try push(
-                    local, to: remote, expecting: theirs, credentials: credentials, timeout: options.networkTimeout,
-                    progress: options.progress)
-            }
-            switch pushed {
-            case .accepted:
-                try repository.setReference(Self.remoteBranch, to: local, expecting: theirs, message: "cairn: pushed")
-                // A path remote runs no hook: the pusher removes the assets its push left
-                // behind, as a server's post-receive hook does.
-                // The push is in whatever happens here.
-                if remote.transport == .path, try schemaSet().hasAssets {
-                    do {
-                        try AssetSweep.sweepAfterPush(Repository(openingAt: remote.url), from: theirs, to: local)
-                    } catch {
-                        logger.warning("assets not removed from the remote", metadata: ["reason": "\(error)"])
-                    }
-                }
-                result.pushedCommits = sending
-                logger.debug("push", metadata: ["commits": "\(sending)", "commit": "\(local.short)", "round": "\(round)"])
-                return
-            case .behind:
-                logger.debug("push refused: the remote moved", metadata: ["round": "\(round)"])
-                if round < options.pushAttempts {
-                    let pause = min(0.05 * Double(1 << min(round, 6)), 2) * Double.random(in: 0.5...1.5, using: &random)
-                    options.sleep(pause)
-                }
-            case .refused(let reason):
-                throw try pushRefusal(reason, by: remote, local: local, remoteCommit: theirs)
+            let end = try syncRound(
+                round, fetching: true, remote: remote, credentials: credentials, options: options, answers: &answers, result: &result)
+            guard end == .behind else { return }
+            logger.debug("push refused: the remote moved", metadata: ["round": "\(round)"])
+            if round < options.pushAttempts {
+                let pause = min(0.05 * Double(1 << min(round, 6)), 2) * Double.random(in: 0.5...1.5, using: &random)
+                options.sleep(pause)
             }
         }
         throw CairnError(
             .busy, "\(remote) kept moving while this store synced (\(options.pushAttempts) rounds): other devices are pushing; sync again")
     }
 
-    private func countCommits(_ tip: ObjectID) throws -> Int {
-        var count = 0
-        try repository.walkHistory(from: tip) { _ in
-            count += 1
-            return true
-        }
-        return count
+    /// Whether the store's branch descends from the remote's as last fetched, and is not it,
+    /// and names no asset that one does not. Assets go up before the push that names them:
+    /// pushed first and refused because another device pushed meanwhile, they would wait on
+    /// the server for a merge that may drop them, and nothing would ever sweep them.
+    private func hasOnlyNewsOfItsOwn() throws -> Bool {
+        guard let known = try repository.reference(Self.remoteBranch), let head = try repository.reference(branchReference),
+            head != known, try repository.isDescendant(head, of: known)
+        else { return false }
+        let named = try repository.assetPointers(inTree: repository.commit(head).treeID)
+        guard !named.isEmpty else { return true }
+        let onTheRemote = try AssetSweep.oids(in: repository, tree: repository.commit(known).treeID)
+        return named.values.allSatisfy { onTheRemote.contains($0.oid) }
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 /// run`, or any server behind nginx's `auth_request`): the app's identity provider, as in
 /// `TokenProvider { fresh in try await auth.currentUser!.getIDToken(forcingRefresh: fresh) }`.
 ///
-/// The token goes as the HTTP password, with the store's user ID as the user name. It is
+/// The token goes as the HTTP password, with the store's user ID as the user name, from the
+/// first request (no request is answered 401 only to be made again). It is
 /// asked for before each sync (and clone, and download of content), and once more with
 /// `fresh` set after the server refused it as not valid (an expired token): then the sync
 /// runs again, once. The token is never written anywhere: not in the store, its
@@ -68,9 +69,9 @@ extension SyncOptions {
             return try body(credentials ?? remote.credentials(fallingBackOn: configuration))
         }
         do {
-            return try body(Credentials(username: uid, password: try token.token(fresh: false)))
+            return try body(Credentials(username: uid, password: try token.token(fresh: false), sentFirst: true))
         } catch  where error.code == .authentication && error.remedy == .checkCredentials {
-            return try body(Credentials(username: uid, password: try token.token(fresh: true)))
+            return try body(Credentials(username: uid, password: try token.token(fresh: true), sentFirst: true))
         }
     }
 }

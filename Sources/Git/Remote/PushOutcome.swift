@@ -7,10 +7,15 @@ public struct PushOutcome: Sendable, Hashable {
     /// What the server printed for the user while it received the push (its hooks' output),
     /// one line each, without the `remote:` prefix.
     public var remoteMessages: [String]
+    /// Whether the remote already held every reference where the push would set it (a push
+    /// that landed before, its answer lost): nothing was sent, as git says
+    /// "Everything up-to-date".
+    public var alreadyOnRemote: Bool
 
-    public init(rejections: [String: PushRejection] = [:], remoteMessages: [String] = []) {
+    public init(rejections: [String: PushRejection] = [:], remoteMessages: [String] = [], alreadyOnRemote: Bool = false) {
         self.rejections = rejections
         self.remoteMessages = remoteMessages
+        self.alreadyOnRemote = alreadyOnRemote
     }
 
     /// Whether every reference was accepted.

@@ -102,7 +102,10 @@ public final class Remote {
 
     /// Uploads what `refspecs` name (`git_remote_push`). Returns what the server said: a
     /// reference it refused comes back in ``PushOutcome/rejections``, not as a throw, because
-    /// that is the only place libgit2 reports it. A failure carries the reason the remote
+    /// that is the only place libgit2 reports it. When the remote advertises every reference
+    /// already where the push would set it, nothing is sent (``PushOutcome/alreadyOnRemote``);
+    /// when it advertises one this push would not fast-forward, libgit2 refuses before
+    /// sending anything (a ``GitError/Reason/nonFastForward`` failure). A failure carries the reason the remote
     /// callbacks saw, as a fetch's does (``GitError/reason``).
     public func push(
         _ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
@@ -119,7 +122,11 @@ public final class Remote {
         }
         lastSSHAttempt = session.sshAttempt
         passwordAsked = session.offeredCredentials
+        // libgit2 leaves a push that failed connected for pushing; a fetch next would reuse
+        // that connection's advertisement. Disconnecting keeps the HTTP connection itself.
+        if result < 0 { git_remote_disconnect(handle) }
         return try withExtendedLifetime(session) { () throws(GitError) -> PushOutcome in
+            if session.alreadyOnRemote { return PushOutcome(alreadyOnRemote: true) }
             do throws(GitError) {
                 try check(result, "git_remote_push")
             } catch {

@@ -1,4 +1,5 @@
 import CGit2
+import GitFormat
 
 /// The state libgit2's remote callbacks share during one fetch or push: the credentials to
 /// offer (once), the SSH keys to offer (one a call, in order), the progress handler, what
@@ -17,6 +18,9 @@ final class RemoteSession {
     /// The signers handed to libgit2 as payloads, kept alive for the session.
     private var signers: [SSHSigner] = []
     var rejections: [String: PushRejection] = [:]
+    /// Whether a push found every reference it would set already set so on the remote, and
+    /// stopped before sending anything.
+    var alreadyOnRemote = false
     var sideband: [UInt8] = []
     /// How authentication failed, when the credentials callback ended it.
     var authenticationFailure: GitError.Reason.AuthenticationFailure?
@@ -139,6 +143,19 @@ final class RemoteSession {
                 }
             }
             return 0
+        }
+        // Called with the remote's advertised values before anything is sent: a push whose
+        // every reference is already where it would go stops there (libgit2 would send the
+        // no-op update and an empty pack, and the server would run its hooks for them).
+        callbacks.push_negotiation = { updates, count, payload in
+            let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()
+            guard let updates, count > 0 else { return 0 }
+            for position in 0..<count {
+                guard let update = updates[position]?.pointee, ObjectID(update.src) == ObjectID(update.dst) else { return 0 }
+            }
+            session.alreadyOnRemote = true
+            git_error_set_str(Int32(GIT_ERROR_CALLBACK.rawValue), "the remote already holds what the push would send")
+            return GIT_EUSER.rawValue
         }
         callbacks.push_update_reference = { reference, status, payload in
             let session = Unmanaged<RemoteSession>.fromOpaque(payload!).takeUnretainedValue()

@@ -35,23 +35,29 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// For a cut or a stall: how many bytes of this service and direction go through first,
     /// counted over all its connections.
     public var offset: Int
+    /// How many requests of this service pass untouched first; ``offset`` counts from the
+    /// start of the next one (a sync that pushes first, is refused and pushes again after
+    /// its fetch: 1 aims at the second push).
+    public var afterRequests: Int
 
-    public init(_ fault: Fault, _ service: Service, _ direction: Direction, offset: Int = 0) {
+    public init(_ fault: Fault, _ service: Service, _ direction: Direction, offset: Int = 0, afterRequests: Int = 0) {
         self.fault = fault
         self.service = service
         self.direction = direction
         self.offset = offset
+        self.afterRequests = afterRequests
     }
 
     /// Every byte goes through.
     public static let none = FaultPlan(.none, .fetch, .toClient)
 
     public var description: String {
-        switch fault {
+        let after = afterRequests == 0 ? "" : " after \(afterRequests) request\(afterRequests == 1 ? "" : "s")"
+        return switch fault {
         case .none: "no fault"
-        case .cut: "cut \(service) \(direction) at byte \(offset)"
-        case .stall: "stall \(service) \(direction) at byte \(offset)"
-        case .delay(let milliseconds): "delay \(service) \(direction) \(milliseconds) ms a chunk"
+        case .cut: "cut \(service) \(direction) at byte \(offset)\(after)"
+        case .stall: "stall \(service) \(direction) at byte \(offset)\(after)"
+        case .delay(let milliseconds): "delay \(service) \(direction) \(milliseconds) ms a chunk\(after)"
         }
     }
 }

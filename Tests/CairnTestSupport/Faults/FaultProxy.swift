@@ -36,6 +36,27 @@ public final class FaultProxy: Sendable {
     private struct State {
         var plan = FaultPlan.none
         var traffic = FaultProxyTraffic()
+        /// The bytes of the plan's service when its window began (after
+        /// ``FaultPlan/afterRequests`` requests); nil before.
+        var base: [FaultPlan.Direction: Int]?
+
+        init(plan: FaultPlan = .none) {
+            self.plan = plan
+            base = plan.afterRequests == 0 ? [:] : nil
+        }
+
+        /// Counts a request of `service` that begins with `line`, and opens the plan's
+        /// window when it is the request the plan waits for.
+        mutating func noteRequest(_ service: FaultPlan.Service, line: String) {
+            traffic.requests[service, default: 0] += 1
+            traffic.requestLines.append(line)
+            if base == nil, service == plan.service, traffic.requests[service] == plan.afterRequests + 1 {
+                base = [
+                    .toServer: traffic.bytes(service, .toServer),
+                    .toClient: traffic.bytes(service, .toClient),
+                ]
+            }
+        }
     }
 
     /// Listens on an ephemeral port of 127.0.0.1 and forwards every connection to
@@ -115,7 +136,7 @@ public final class FaultProxy: Sendable {
         defer { close(upstream) }
         state.withLock {
             $0.traffic.connections[service, default: 0] += 1
-            $0.traffic.requests[service, default: 0] += 1
+            $0.noteRequest(service, line: Self.firstLine(of: pending))
         }
 
         var stalled = false
@@ -151,7 +172,7 @@ public final class FaultProxy: Sendable {
                     if direction == .toClient {
                         // The client speaks after an answer: the next request on this connection.
                         service = Self.service(of: chunk) ?? service
-                        state.withLock { $0.traffic.requests[service, default: 0] += 1 }
+                        state.withLock { $0.noteRequest(service, line: Self.firstLine(of: chunk)) }
                     }
                     queued = chunk
                     direction = .toServer
@@ -164,9 +185,14 @@ public final class FaultProxy: Sendable {
         }
     }
 
+    /// The first line of a request, without its line end.
+    private static func firstLine(of request: [UInt8]) -> String {
+        String(decoding: request.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+    }
+
     /// The service a request's first line names, if the bytes hold it.
     private static func service(of request: [UInt8]) -> FaultPlan.Service? {
-        let line = String(decoding: request.prefix { $0 != 0x0A }, as: UTF8.self)
+        let line = firstLine(of: request)
         if line.contains("git-receive-pack") { return .push }
         if line.contains("git-upload-pack") { return .fetch }
         return nil
@@ -189,8 +215,8 @@ public final class FaultProxy: Sendable {
             let before = state.traffic.bytes[key, default: 0]
             let plan = state.plan
             var delivery = Delivery.forward(chunk.count, delay: 0)
-            if plan.service == service, plan.direction == direction, !state.traffic.faulted {
-                let room = plan.offset - before
+            if plan.service == service, plan.direction == direction, !state.traffic.faulted, let base = state.base {
+                let room = plan.offset - (before - base[direction, default: 0])
                 switch plan.fault {
                 case .none:
                     break

@@ -17,6 +17,8 @@ public struct FaultProxyTraffic: Sendable, Hashable {
     public var connections: [FaultPlan.Service: Int] = [:]
     /// Requests per service, whichever connection carried them.
     public var requests: [FaultPlan.Service: Int] = [:]
+    /// The first line of each request, in order (`POST /u1.git/git-receive-pack HTTP/1.1`).
+    public var requestLines: [String] = []
     /// Whether the plan's cut or stall happened.
     public var faulted = false
 
@@ -24,6 +26,13 @@ public struct FaultProxyTraffic: Sendable, Hashable {
 
     /// Connections made, whatever they carried.
     public var connectionCount: Int { connections.values.reduce(0, +) }
+
+    /// The requests that sent data to `service` (its `POST`s): a fetch's wants, a push's
+    /// commands and pack.
+    public func posts(_ service: FaultPlan.Service) -> Int {
+        let path = service == .push ? "/git-receive-pack " : "/git-upload-pack "
+        return requestLines.filter { $0.hasPrefix("POST ") && $0.contains(path) }.count
+    }
 
     /// Bytes forwarded for `service` in `direction`.
     public func bytes(_ service: FaultPlan.Service, _ direction: FaultPlan.Direction) -> Int {

@@ -44,7 +44,9 @@ let package = Package(
         .executable(name: "cairn-hook", targets: ["cairn-hook"]),
         .executable(name: "cairn-server", targets: ["cairn-server"]),
         .library(name: "CairnCore", targets: ["CairnCore"]),
+        .library(name: "CairnFirestore", targets: ["CairnFirestore"]),
         .library(name: "CairnMerge", targets: ["CairnMerge"]),
+        .library(name: "CairnMergeLaws", targets: ["CairnMergeLaws"]),
         .library(name: "CairnServer", targets: ["CairnServer"]),
         .library(name: "CairnSimulation", targets: ["CairnSimulation"]),
         .library(name: "CairnTesting", targets: ["CairnTesting"]),
@@ -110,6 +112,10 @@ let package = Package(
         .target(name: "CExecutorHook"),
         // Documents, paths, canonical JSON: pure Swift, no git.
         .target(name: "CairnMerge"),
+        // Valid documents and per-policy edits generated from a schema set, and the checker of
+        // the laws every merge policy keeps: for tests, simulations, fuzzing and `cairn schema
+        // laws`, not for an app's store.
+        .target(name: "CairnMergeLaws", dependencies: ["CairnMerge"]),
         // The shipped schema sets as package resources, so an app's tests and the quickstart
         // find them from any folder. The sets stay where the project keeps them, in `schema/`;
         // each folder is copied whole (two sets may both have a user.schema.json). A new set's
@@ -122,7 +128,7 @@ let package = Package(
             }),
         // Fuzz targets for what Cairn reads from others: the parser, paths, fetched trees,
         // schemas and each merge policy (scripts/fuzz.sh runs them under libFuzzer).
-        .target(name: "CairnFuzzing", dependencies: ["CairnMerge"]),
+        .target(name: "CairnFuzzing", dependencies: ["CairnMerge", "CairnMergeLaws"]),
         // The store on disk: writes, checkpoints, history, users, locking, sync; the library
         // apps embed (ProgressStore).
         .target(
@@ -132,6 +138,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
+        // Firestore in and out: a Firestore export read into a store, a store written out as
+        // one, values mapped as the schema set directs. Only the tool links it.
+        .target(
+            name: "CairnFirestore",
+            dependencies: ["CairnCore", "CairnMerge", "CairnSystem", "Git", .product(name: "Logging", package: "swift-log")]),
         // The server's side: per-user bare repositories and the pre-receive hook.
         .target(name: "CairnServer", dependencies: ["CairnSystem", "CairnCore", "CairnMerge", "Git", "GitFormat"]),
         // ID tokens of the apps' identity providers (Firebase Auth, any OIDC provider),
@@ -143,7 +154,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Seeded devices syncing through one remote, for any schema set.
-        .target(name: "CairnSimulation", dependencies: ["CairnSystem", "CairnCore", "CairnServer", "CairnMerge", "Git", "GitFormat"]),
+        .target(
+            name: "CairnSimulation",
+            dependencies: ["CairnSystem", "CairnCore", "CairnServer", "CairnMerge", "CairnMergeLaws", "Git", "GitFormat"]),
         // Merge stories for any app: devices, a remote, steps and expectations; scenario files,
         // golden case folders and their reports (`cairn test`). No test framework in it.
         .target(
@@ -228,6 +241,7 @@ let package = Package(
             dependencies: [
                 "CairnSystem",
                 "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnTesting", "CairnSchemaSets", "CairnCommandLine",
+                "CairnFirestore", "CairnMergeLaws",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -270,7 +284,9 @@ let package = Package(
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
-                "CairnCore", "CairnMerge", "CairnServer", "CairnSimulation", "CairnIdentity", "CairnCluster", "Git", "GitFormat", "CSQLite",
+                "CairnCore", "CairnMerge", "CairnMergeLaws", "CairnServer", "CairnSimulation", "CairnIdentity", "CairnCluster", "Git",
+                "GitFormat",
+                "CSQLite",
                 "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -286,14 +302,17 @@ let package = Package(
         .testTarget(name: "GitFormatTests", dependencies: ["GitFormat", "CZlib", "CairnMerge", "CairnTestSupport"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "GitFormat", "CGit2", "CairnMerge", "CairnTestSupport"]),
         .testTarget(
-            name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnFuzzing", "CairnTestSupport"],
+            name: "CairnMergeTests", dependencies: ["CairnMerge", "CairnMergeLaws", "CairnFuzzing", "CairnTestSupport"],
             // Golden merge cases, read from the source tree.
             exclude: ["Golden"]),
+        .testTarget(
+            name: "CairnFirestoreTests",
+            dependencies: ["CairnCore", "CairnFirestore", "CairnMerge", "CairnMergeLaws", "CairnTestSupport", "CairnToolTestSupport"]),
         .testTarget(
             name: "CairnCoreTests",
             dependencies: [
                 "CairnSystem",
-                "CairnCore", "CairnMerge", "CairnServer", "Git", "GitFormat", "CairnTestSupport", "CairnToolTestSupport",
+                "CairnCore", "CairnMerge", "CairnMergeLaws", "CairnServer", "Git", "GitFormat", "CairnTestSupport", "CairnToolTestSupport",
                 // AES-GCM-SIV checked against RFC 8452, under the document cipher.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

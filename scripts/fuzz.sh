@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh storeTree -max_total_time=120
 #   scripts/fuzz.sh list            # the targets
 #
-# Builds CairnMerge and CairnFuzzing with `swiftc -sanitize=fuzzer,address` into
+# Builds CairnMerge, CairnMergeLaws and CairnFuzzing with `swiftc -sanitize=fuzzer,address` into
 # .build/fuzz/cairn-fuzz (again only when a source changed), copies the committed seeds
 # (Tests/Fuzz/Corpus/TARGET) to a scratch corpus (.build/fuzz/corpus/TARGET) and runs there,
 # so fuzzing never writes into the repository. Crashes are saved as
@@ -24,7 +24,8 @@ fi
 out=.build/fuzz
 binary="$out/cairn-fuzz"
 mapfile -t merge < <(find Sources/CairnMerge -name "*.swift" | sort)
-sources=("${merge[@]}" Sources/CairnFuzzing/*.swift Tests/Fuzz/FuzzEntry.swift)
+mapfile -t laws < <(find Sources/CairnMergeLaws -name "*.swift" | sort)
+sources=("${merge[@]}" "${laws[@]}" Sources/CairnFuzzing/*.swift Tests/Fuzz/FuzzEntry.swift)
 mkdir -p "$out/modules" "$out/artifacts"
 
 newest=$(ls -t "${sources[@]}" scripts/fuzz.sh | head -1)
@@ -33,11 +34,13 @@ if [[ ! -x "$binary" || "$newest" -nt "$binary" ]]; then
     flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors -use-ld=lld -package-name Cairn)
     swiftc "${flags[@]}" -module-name CairnMerge -emit-module -emit-module-path "$out/modules/CairnMerge.swiftmodule" \
         -emit-library -static -o "$out/libCairnMerge.a" "${merge[@]}"
+    swiftc "${flags[@]}" -I "$out/modules" -module-name CairnMergeLaws -emit-module \
+        -emit-module-path "$out/modules/CairnMergeLaws.swiftmodule" -emit-library -static -o "$out/libCairnMergeLaws.a" "${laws[@]}"
     swiftc "${flags[@]}" -I "$out/modules" -module-name CairnFuzzing -emit-module \
         -emit-module-path "$out/modules/CairnFuzzing.swiftmodule" -emit-library -static -o "$out/libCairnFuzzing.a" \
         Sources/CairnFuzzing/*.swift
     swiftc "${flags[@]}" -I "$out/modules" -module-name CairnFuzz -o "$binary" Tests/Fuzz/FuzzEntry.swift \
-        "$out/libCairnFuzzing.a" "$out/libCairnMerge.a"
+        "$out/libCairnFuzzing.a" "$out/libCairnMergeLaws.a" "$out/libCairnMerge.a"
 fi
 
 seeds="Tests/Fuzz/Corpus/$target"

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The test targets of the quick tier: formats, libgit2's calls, merging, tokens, merge stories
 # through the library, the store on one device and the tool on one device.
-quick='^(GitFormatTests|GitTests|CairnMergeTests|CairnIdentityTests|CairnTestingTests|CairnCoreTests|CairnCLITests)\.'
+quick='^(GitFormatTests|GitTests|CairnMergeTests|CairnIdentityTests|CairnTestingTests|CairnCoreTests|CairnFirestoreTests|CairnCLITests)\.'
 bash scripts/install-deps.sh --tests
 # The token tests of the quick tier mint their tokens with PyJWT from this environment too.
 bash scripts/git-clients.sh prepare

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnMergeLaws
 
 /// A merge policy on arbitrary sides (``MergeInput``).
 ///

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnMergeLaws
 
 /// A schema file read as a schema set, on arbitrary input: the first line is the schema, the
 /// next three the sides of a merge (``MergeInput``).

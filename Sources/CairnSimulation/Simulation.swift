@@ -1,5 +1,6 @@
 import CairnCore
 import CairnMerge
+import CairnMergeLaws
 import CairnServer
 import Git
 import GitFormat

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnMergeLaws
 
 /// The documents of a benchmark store drawn from any schema set (`cairn-bench --schema`), for
 /// an app whose documents the hand-written ``Fixture`` does not know: valid random documents

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnFirestore
 import CairnMerge
 
 struct ExportFirestore: ParsableCommand {

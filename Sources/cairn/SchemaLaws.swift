@@ -2,6 +2,7 @@ import ArgumentParser
 import CairnCommandLine
 import CairnCore
 import CairnMerge
+import CairnMergeLaws
 
 /// `cairn schema laws SET`: the merge laws, run over documents generated from the set.
 struct SchemaLaws: ParsableCommand {

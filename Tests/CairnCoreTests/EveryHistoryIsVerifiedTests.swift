@@ -65,7 +65,8 @@ import Testing
         var missing: [String] = []
         var suites = 0
         for target in [
-            "CairnCLITests", "CairnScenarioTests", "CairnServerTests", "CairnCoreTests", "CairnTestingTests", "CairnSimulationTests",
+            "CairnCLITests", "CairnScenarioTests", "CairnServerTests", "CairnCoreTests", "CairnFirestoreTests", "CairnTestingTests",
+            "CairnSimulationTests",
             "CairnFrontTests",
         ] {
             let folder = tests.appendingPathComponent(target).path

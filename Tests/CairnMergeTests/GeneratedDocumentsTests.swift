@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CairnMerge
+@testable import CairnMergeLaws
 
 /// Documents generated from a set's JSON Schemas are valid documents of their kind, at paths
 /// of that kind, and edits change them the way their policies expect.

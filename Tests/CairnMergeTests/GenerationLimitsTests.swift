@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CairnMerge
+@testable import CairnMergeLaws
 
 /// An app's schema may hold any number and any pattern: the generator gives a valid
 /// document or a ``GenerationError`` naming file, pointer and reason — never a trap, a hang

@@ -1,4 +1,5 @@
 import CairnMerge
+import CairnMergeLaws
 import CairnTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CairnMerge
+@testable import CairnMergeLaws
 
 /// What a generated simulation checks at its end (``PolicyLedger``), as it reads to the
 /// user: each broken promise names its document and place.

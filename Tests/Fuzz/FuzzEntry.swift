@@ -1,4 +1,4 @@
-// The entry point libFuzzer calls, compiled by scripts/fuzz.sh with CairnMerge and
+// The entry point libFuzzer calls, compiled by scripts/fuzz.sh with CairnMerge, CairnMergeLaws and
 // CairnFuzzing into one fuzzing binary. The target is named by CAIRN_FUZZ_TARGET.
 import CairnFuzzing
 

@@ -31,7 +31,7 @@ extension Store {
     /// leaves HEAD at the old or the new commit, an index whose objects exist, and a journal
     /// that the next checkpoint completes.
     @discardableResult
-    func commitPending(message: String?) throws -> CheckpointResult {
+    package func commitPending(message: String?) throws -> CheckpointResult {
         // After a git command in the store, the working tree may differ from the last
         // checkpoint in files the journal never heard of: every file is compared once.
         if try changedByOtherGitTools() {

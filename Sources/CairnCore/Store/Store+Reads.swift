@@ -72,7 +72,7 @@ extension Store {
     }
 
     /// The commit a revision names.
-    func resolve(_ revision: String) throws(CairnError) -> Commit {
+    package func resolve(_ revision: String) throws(CairnError) -> Commit {
         do {
             return try repository.resolveCommit(revision)
         } catch {

@@ -238,7 +238,7 @@ extension Store {
     /// ``AppendOnlyRefusal`` as the error's cause.
     /// The one change it takes is clearing asset fields (`from` the stored bytes `to` the new
     /// document): a recording can always be deleted.
-    func checkAppendOnly(
+    package func checkAppendOnly(
         _ path: DocumentPath, change: AppendOnlyRefusal.Change,
         from old: [UInt8]? = nil, to new: JSONValue? = nil
     ) throws(CairnError) {

@@ -28,7 +28,7 @@ extension Store {
 
     /// A document as ``put(_:at:)`` writes it: checked, filled, canonical, and as stored
     /// (sealed, in an encrypted store).
-    func prepared(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> (filled: JSONValue, stored: [UInt8]) {
+    package func prepared(_ value: JSONValue, at path: DocumentPath) throws(CairnError) -> (filled: JSONValue, stored: [UInt8]) {
         try checkOwned(path)
         // The set git may have brought since: it pins and checks the document.
         forgetSchemaSetIfItsFolderChanged()
@@ -51,7 +51,7 @@ extension Store {
 
     /// Writes a prepared document; the caller holds the lock.
     @discardableResult
-    func write(_ filled: JSONValue, stored bytes: [UInt8], at path: DocumentPath) throws -> PutOutcome {
+    package func write(_ filled: JSONValue, stored bytes: [UInt8], at path: DocumentPath) throws -> PutOutcome {
         var (filled, bytes) = (filled, bytes)
         // A document that counts others was counted before the lock was taken: counted again
         // under it, so that a write below it made in between is not lost from its counts.
@@ -151,7 +151,7 @@ extension Store {
 
     /// The documents stored in the folder `relative` and its subfolders, in path order
     /// (`sorted` false: in no order, as for a count).
-    func documents(under relative: String, sorted: Bool = true) -> [DocumentPath] {
+    package func documents(under relative: String, sorted: Bool = true) -> [DocumentPath] {
         var found: [DocumentPath] = []
         // As any listing of the folder: a link at `relative` itself is followed; below it,
         // only what the listing calls a folder is entered.
@@ -183,7 +183,7 @@ extension Store {
     /// Only names that do not exist yet are checked, so writes to existing documents list no
     /// folder; a large collection's names are kept while the store is open
     /// (``WatchedFolders``), so a create in it lists it once.
-    func checkCaseCollisions(_ path: DocumentPath) throws(CairnError) {
+    package func checkCaseCollisions(_ path: DocumentPath) throws(CairnError) {
         // A document that exists was checked when it was created.
         if FileSystem.kind(absolute(path.fileName)) == .file { return }
         var parent = folder

@@ -176,7 +176,7 @@ public final class Store {
     }
 
     /// The absolute path of a file of the working tree.
-    func absolute(_ relative: String) -> String { folder + "/" + relative }
+    package func absolute(_ relative: String) -> String { folder + "/" + relative }
 
     /// Refuses a document outside this user's tree (`users/<uid>` and below).
     func checkOwned(_ path: DocumentPath) throws(CairnError) {
@@ -213,7 +213,7 @@ public final class Store {
     /// killed, or failed half way through a write below a count, the counts above the
     /// pending documents are computed again first (``StoreLock/countsNeedRepair``). `documentsOnly`: `body`
     /// writes documents and nothing through libgit2 (see ``StoreLock/withLock(notingBusy:_:)``).
-    func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
+    package func locked<T>(_ what: String, documentsOnly: Bool = false, _ body: () throws -> T) throws(CairnError) -> T {
         try translatingErrors(what) {
             try lock.withLock(notingBusy: !documentsOnly) {
                 try checkHeadOnBranch(what, trustingStamp: documentsOnly)

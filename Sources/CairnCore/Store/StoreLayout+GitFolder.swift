@@ -21,7 +21,7 @@ extension StoreLayout {
     /// The pinned versions the last sync held back (``PinCheck``), which the decisions read.
     package static let heldPinsFile = "cairn/held-pins.json"
     /// The Firestore types imports brought in where the schema set gives none
-    /// (``FirestoreRememberedTypes``), which exports write again.
+    /// (`FirestoreRememberedTypes`, in CairnFirestore), which exports write again.
     package static let firestoreTypesFile = "cairn/firestore-types.json"
     /// The lock a device holds on a bare repository at a path while it pushes there.
     package static let pushLockFile = "cairn-push.lock"

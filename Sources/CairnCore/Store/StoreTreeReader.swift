@@ -3,10 +3,15 @@ import Git
 import GitFormat
 
 /// Reads what a commit's tree holds as a store: its schema set and its documents.
-struct StoreTreeReader {
+package struct StoreTreeReader {
     let repository: Repository
     /// What the tree's document blobs hold: plain or sealed JSON.
     let codec: DocumentCodec
+
+    package init(repository: Repository, codec: DocumentCodec) {
+        self.repository = repository
+        self.codec = codec
+    }
 
     /// The schema set's files in the tree (`.cairn/schema/`), name → blob.
     func schemaEntries(_ tree: ObjectID) throws -> [String: ObjectID] {
@@ -27,7 +32,7 @@ struct StoreTreeReader {
     }
 
     /// The tree's schema set (``SchemaSet/empty`` when it has none).
-    func schemaSet(_ tree: ObjectID) throws -> SchemaSet {
+    package func schemaSet(_ tree: ObjectID) throws -> SchemaSet {
         var files: [String: [UInt8]] = [:]
         for (name, id) in try schemaEntries(tree) { files[name] = try repository.blobContent(id) }
         guard !files.isEmpty else { return .empty }
@@ -39,7 +44,7 @@ struct StoreTreeReader {
     }
 
     /// Every document of the tree.
-    func documents(_ tree: ObjectID) throws -> [DocumentPath: JSONValue] {
+    package func documents(_ tree: ObjectID) throws -> [DocumentPath: JSONValue] {
         var found: [DocumentPath: JSONValue] = [:]
         for file in try repository.differences(among: [tree, nil]) {
             guard let path = DocumentPath(fileName: file.path), let entry = file.entries[0] else { continue }

@@ -57,7 +57,7 @@ extension JSONValue {
     /// stamps compare correctly as text) by their bytes; anything else, or two values of
     /// different kinds, by canonical order. Absent and `null` (a stamp not set yet) are
     /// smallest.
-    static func stampOrder(_ left: JSONValue?, _ right: JSONValue?) -> Int {
+    package static func stampOrder(_ left: JSONValue?, _ right: JSONValue?) -> Int {
         let left = left == .null ? nil : left
         let right = right == .null ? nil : right
         switch (left, right) {

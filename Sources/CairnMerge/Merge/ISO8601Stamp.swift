@@ -2,9 +2,9 @@
 /// `2026-11-22T08:00:00.250+01:00`), read and written without Foundation.
 public struct ISO8601Stamp {
     /// Milliseconds since 1970-01-01 UTC.
-    let milliseconds: Int64
+    package let milliseconds: Int64
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         guard let instant = Self.instant(text, strict: false) else { return nil }
         milliseconds = instant.seconds * 1_000 + instant.nanoseconds / 1_000_000
     }

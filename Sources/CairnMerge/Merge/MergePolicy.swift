@@ -80,7 +80,7 @@ public indirect enum MergePolicy: Hashable, Sendable {
     public static let plain = MergePolicy.fields([:], others: nil)
 
     /// The policies this policy names for keys of an object value.
-    var children: [String: MergePolicy] {
+    package var children: [String: MergePolicy] {
         switch self {
         case .fields(let children, _), .lww(_, let children, _), .highest(_, _, let children): children
         default: [:]

@@ -6,7 +6,7 @@
 /// A reference's target is compiled after the place that refers to it, not inside it, so a
 /// chain of references as long as the schema can hold costs no deeper recursion than its
 /// nesting. `true`, `false`, `{}` and values that are no schema share one node each.
-struct CompiledSchema: Sendable {
+package struct CompiledSchema: Sendable {
     /// The nodes.
     let nodes: [SchemaNode]
     /// The node checks start from.
@@ -20,7 +20,7 @@ struct CompiledSchema: Sendable {
 
     /// `subschema`, a value that need not be found in `root` (a schema a generator put
     /// together), as the node checks start from, its `$ref`s resolved in `root`.
-    init(_ subschema: JSONValue, within root: JSONValue) {
+    package init(_ subschema: JSONValue, within root: JSONValue) {
         var builder = Builder(root: root)
         self.root = builder.compile(subschema, at: nil)
         nodes = builder.nodes
@@ -153,7 +153,7 @@ struct CompiledSchema: Sendable {
     /// The subschema a local reference names within `root` (`#`, or `#` and a JSON pointer,
     /// whose tokens may be percent-encoded), and its place as a JSON pointer spelled as the
     /// schema spells its keys.
-    static func resolve(_ reference: String, in root: JSONValue) -> (target: JSONValue, pointer: String)? {
+    package static func resolve(_ reference: String, in root: JSONValue) -> (target: JSONValue, pointer: String)? {
         guard reference.hasPrefix("#") else { return nil }
         var target = root
         var place = ""

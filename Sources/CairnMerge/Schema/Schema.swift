@@ -21,7 +21,7 @@ public struct Schema: Sendable {
     private let patterns = SchemaPatterns()
 
     /// Nesting of `$ref` beyond which a schema is taken to loop.
-    static let maxDepth = 64
+    package static let maxDepth = 64
 
     public init(_ root: JSONValue) {
         self.root = root

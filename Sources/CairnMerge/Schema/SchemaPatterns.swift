@@ -5,12 +5,14 @@ import Synchronization
 /// than checking a whole document against it. Shared by the copies of a ``Schema``; an
 /// expression is compiled and used under the lock only, so that threads checking documents
 /// against one schema at once never share one unguarded.
-final class SchemaPatterns: Sendable {
+package final class SchemaPatterns: Sendable {
     private let compiled = Mutex<[String: Regex<AnyRegexOutput>?]>([:])
+
+    package init() {}
 
     /// Whether `text` contains a match of `pattern` (ECMA-262 patterns are not anchored);
     /// nil when the pattern cannot be compiled.
-    func matches(_ text: String, _ pattern: String) -> Bool? {
+    package func matches(_ text: String, _ pattern: String) -> Bool? {
         compiled.withLock { cache in
             if cache[pattern] == nil { cache[pattern] = .some(try? Regex(pattern)) }
             guard case .some(.some(let regex)) = cache[pattern] else { return nil }

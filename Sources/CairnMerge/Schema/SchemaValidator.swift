@@ -1,21 +1,21 @@
 /// The checking behind ``Schema/validate(_:)``: one pass over the instance, along the nodes
 /// of the schema as compiled once (``CompiledSchema``), with its regular expressions
 /// compiled once too.
-struct SchemaValidator {
+package struct SchemaValidator {
     private let schema: CompiledSchema
     private let patterns: SchemaPatterns
     /// Whether errors say where they are. A first pass without (nearly every document is
     /// valid) builds no path strings; a second one with them runs only for an invalid document.
-    var tracksPaths = true
+    package var tracksPaths = true
 
     /// `patterns`: the schema's compiled expressions, kept between checks (a new cache by default).
-    init(schema: CompiledSchema, patterns: SchemaPatterns = SchemaPatterns()) {
+    package init(schema: CompiledSchema, patterns: SchemaPatterns = SchemaPatterns()) {
         self.schema = schema
         self.patterns = patterns
     }
 
     /// Every way `instance` breaks the schema's root.
-    mutating func errors(_ instance: JSONValue) -> [ValidationError] {
+    package mutating func errors(_ instance: JSONValue) -> [ValidationError] {
         errors(instance, against: schema.root, schemaPath: "", instancePath: "", depth: 0)
     }
 
@@ -270,7 +270,7 @@ struct SchemaValidator {
     }
 
     /// A count limit (`minItems`, `maxLength`, …): an integer, written `2` or `2.0`.
-    static func count(_ value: JSONValue?) -> Int64? {
+    package static func count(_ value: JSONValue?) -> Int64? {
         switch value {
         case .integer(let integer)?: integer
         case .double(let double)? where double == double.rounded() && abs(double) < 9e18: Int64(double)

@@ -58,6 +58,8 @@ extension CairnError.Remedy {
         case .downloadContentAgain(let collection, let item):
             "cairn content download \(Self.shellWord(collection)) \(Self.shellWord(item)) fetches it again"
         case .checkContentName(let consequence): "check the name (cairn content ls lists what is downloaded); \(consequence)"
+        case .serveContentCollection(let consequence):
+            "serve the collection with cairn server content init" + (consequence.map { "; " + $0 } ?? "")
         case .discardAnswers(let collection, let item):
             "cairn content discard \(Self.shellWord(collection)) \(Self.shellWord(item)) puts them aside, kept in history"
         case .putWithAsset(let path, let field):

@@ -16,8 +16,8 @@ public struct PostReceiveHook {
             repository = try Repository.openFromEnvironment()
         } catch {
             throw CairnError(
-                .notFound, "cairn hook post-receive runs inside a bare repository made by cairn server init (\(error.message))",
-                cause: error)
+                .notFound, "the post-receive hook runs inside a user's repository on the server (\(error.message))",
+                remedy: .createRemoteRepository, cause: error)
         }
     }
 

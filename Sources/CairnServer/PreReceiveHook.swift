@@ -38,8 +38,8 @@ public struct PreReceiveHook {
             repository = try Repository.openFromEnvironment()
         } catch {
             throw CairnError(
-                .notFound, "cairn hook pre-receive runs inside a bare repository made by cairn server init (\(error.message))", cause: error
-            )
+                .notFound, "the pre-receive hook runs inside a user's repository on the server (\(error.message))",
+                remedy: .createRemoteRepository, cause: error)
         }
         self.repository = repository
         contentCollection = (try? repository.config(Server.contentConfigKey)).flatMap { $0 }

@@ -111,7 +111,8 @@ extension Server {
         let root = Home.normalize(RemoteURL.absolute(folder, in: FileManager.default.currentDirectoryPath))
         let path = root + "/" + contentFolder + "/" + collection + "/\(item).git"
         guard FileSystem.kind(path) == .folder, (try? Repository(openingAt: path).config(contentConfigKey)) == collection else {
-            throw CairnError(.notFound, "\(path) is not a repository of the collection \(collection); cairn server content init makes them")
+            throw CairnError(
+                .notFound, "\(path) is not a repository of the collection \(collection)", remedy: .serveContentCollection(consequence: nil))
         }
         do {
             try FileManager.default.removeItem(atPath: path)
@@ -138,7 +139,7 @@ extension Server {
             files[name] = try FileSystem.read(schemaFolder + "/" + name) ?? []
         }
         guard !files.isEmpty else {
-            throw CairnError(.notFound, "\(schemaFolder) holds no schema set; cairn server content init puts the collection's set there")
+            throw CairnError(.notFound, "\(schemaFolder) holds no schema set", remedy: .serveContentCollection(consequence: nil))
         }
         return files
     }

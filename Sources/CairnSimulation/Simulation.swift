@@ -55,12 +55,9 @@ public struct Simulation: Sendable {
 
     /// Runs the schedule of `seed` in `folder` (which it fills and leaves).
     public func run(seed: UInt64, in folder: String) throws(CairnError) -> SimulationReport {
-        var random = SplitMix(seed: seed)
-        var report = SimulationReport(seed: seed)
         let uid = "u1"
         let set = try readSet()
-        let generator = DocumentGenerator(set: set, uid: uid)
-        let skipped = Set(generator.unsupported().map(\.file))
+        let skipped = Set(DocumentGenerator(set: set, uid: uid).unsupported().map(\.file))
         let kinds = set.kinds.filter { !skipped.contains($0.file) }
         guard !kinds.isEmpty else {
             throw CairnError(
@@ -68,172 +65,21 @@ public struct Simulation: Sendable {
                 "no document of the schema set \(schemaSet.name) can be generated: \(try skippedKinds().joined(separator: "; "))")
         }
         _ = try Server.createRepositories(in: folder + "/server", uids: [uid], cairn: "cairn")
-        let remote = try RemoteURL(folder + "/server/\(uid).git")
-        let options = SyncOptions(retry: .none, sleep: { _ in })
-        var homes: [Home] = []
-        var stores: [Store] = []
-        for device in 0..<devices {
-            let home = Home(root: folder + "/d\(device)")
-            homes.append(home)
-            if device == 0 {
-                let store = try home.createStore(uid, schemaSet: schemaSet)
-                try store.setRemote(remote)
-                try store.sync(options)
-                stores.append(store)
-            } else {
-                stores.append(try home.cloneStore(from: remote, uid: uid, options: options))
-            }
-        }
-        var ledger = PolicyLedger(set: set)
-        var offlineUntil = Array(repeating: 0, count: devices)
-        let patterns = SimulatedPatterns(kinds: kinds)
-
-        func note(_ device: Int, _ text: String) { report.schedule.append("d\(device) \(text)") }
-        func setClock(_ store: Store, step: Int) {
-            store.clock = { Self.clockStart + Int64(step) * 1_000 }
-        }
-        func synced(_ device: Int, _ result: SyncResult, _ what: String) {
-            report.syncs += 1
-            if case .merged = result.integration { report.merges += 1 }
-            report.conflicts += result.conflicts.count
-            let kind =
-                switch result.integration {
-                case .upToDate: "up to date"
-                case .fastForward: "fast-forward"
-                case .merged: "merged"
-                }
-            note(
-                device,
-                "\(what): \(kind), \(result.changedFiles.count) files in, \(result.conflicts.count) conflicts, \(result.pushedCommits) pushed"
-            )
-        }
-        var generationFailed = false
-        func generated<T>(_ make: () throws(GenerationError) -> T) throws(CairnError) -> T {
-            do {
-                return try make()
-            } catch {
-                generationFailed = true
-                throw CairnError(.invalidInput, "cannot generate for the schema set \(schemaSet.name): \(error.description)", cause: error)
-            }
-        }
-
+        let run = SimulationRun(self, seed: seed, set: set, kinds: kinds, uid: uid)
+        try run.setUp(remote: try RemoteURL(folder + "/server/\(uid).git"), in: folder)
         // A store operation that fails (a merged document the server's hook refuses) is a
         // broken invariant of the schedule: reported with its seed, not a failure of the run.
-        var place = "setting up"
         do {
-            for step in 0..<steps {
-                let device = Int.random(in: 0..<devices, using: &random)
-                place = "step \(step + 1), d\(device)"
-                let store = stores[device]
-                setClock(store, step: step + 1)
-                let time = Int64(step + 1)
-                switch Int.random(in: 0..<100, using: &random) {
-                case 0..<60:
-                    var kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
-                    var existing = try patterns.documents(of: kind, in: store)
-                    let creates = kind.policy.isAppendOnly || existing.isEmpty || Int.random(in: 0..<10, using: &random) < 3
-                    if creates {
-                        // Below a parent the device has, or the parent first.
-                        var parentIDs: [String: String] = [:]
-                        while let parent = patterns.parent(of: kind) {
-                            let parents = try patterns.documents(of: parent, in: store)
-                            guard let chosen = parents.randomElement(using: &random) else {
-                                kind = parent
-                                parentIDs = [:]
-                                continue
-                            }
-                            parentIDs = parent.pattern.match(chosen) ?? [:]
-                            break
-                        }
-                        existing = try patterns.documents(of: kind, in: store)
-                        let fresh = kind.policy.isAppendOnly
-                        let path = try generated { () throws(GenerationError) in
-                            try generator.path(of: kind, ids: parentIDs, fresh: fresh, using: &random)
-                        }
-                        if !existing.contains(path) {
-                            let document = try generated { () throws(GenerationError) in
-                                try generator.document(of: kind, at: path, time: time, using: &random)
-                            }
-                            try store.put(document, at: path)
-                            ledger.recordWrite(at: path, before: nil, after: try store.document(at: path) ?? document)
-                            report.writes += 1
-                            note(device, "create \(path)")
-                            continue
-                        }
-                        guard !kind.policy.isAppendOnly else {
-                            note(device, "create \(path) skipped (it exists)")
-                            continue
-                        }
-                    }
-                    guard let path = existing.randomElement(using: &random), let before = try store.document(at: path) else {
-                        note(device, "nothing to edit")
-                        continue
-                    }
-                    // A merge can leave a document its schema refuses (a union past its maxItems):
-                    // no valid edit exists, and the final check names it.
-                    if let problem = kind.validate(before, at: path).first {
-                        note(device, "edit \(path) skipped (it breaks its schema: \(problem))")
-                        continue
-                    }
-                    let edit = try generated { () throws(GenerationError) in
-                        try generator.edit(before, of: kind, at: path, time: time, using: &random)
-                    }
-                    guard let edit else {
-                        note(device, "edit \(path) skipped (nothing in it can change)")
-                        continue
-                    }
-                    try store.put(edit.document, at: path)
-                    ledger.recordWrite(at: path, before: before, after: try store.document(at: path) ?? edit.document)
-                    report.writes += 1
-                    note(device, "edit \(path) \(edit.changes.joined(separator: "; "))")
-                case 60..<64:
-                    // Deletes where the policy allows them, of documents no other kind lives below.
-                    let deletable = kinds.filter { !$0.policy.isAppendOnly && !patterns.hasChildren($0) }
-                    guard let kind = deletable.randomElement(using: &random),
-                        let path = try patterns.documents(of: kind, in: store).randomElement(using: &random)
-                    else {
-                        note(device, "nothing to delete")
-                        continue
-                    }
-                    try store.delete(path)
-                    ledger.recordDelete(path)
-                    report.deletes += 1
-                    note(device, "delete \(path)")
-                case 64..<72:
-                    try store.checkpoint()
-                    report.checkpoints += 1
-                    note(device, "checkpoint")
-                case 72..<90:
-                    guard offlineUntil[device] <= step else {
-                        note(device, "sync skipped (offline)")
-                        continue
-                    }
-                    synced(device, try store.sync(options), "sync")
-                case 90..<95:
-                    // The process dies: what it wrote stays pending, and a new process opens the store.
-                    stores[device] = try homes[device].openStore(uid)
-                    report.kills += 1
-                    note(device, "killed and reopened")
-                default:
-                    let length = Int.random(in: 1...8, using: &random)
-                    offlineUntil[device] = step + length
-                    report.offlinePeriods += 1
-                    note(device, "offline for \(length) steps")
-                }
-            }
-            // Back online: everyone syncs until the last one's work reached all.
-            for round in 0..<2 {
-                for (device, store) in stores.enumerated() {
-                    place = "final sync, d\(device)"
-                    setClock(store, step: steps + 1 + round * devices + device)
-                    synced(device, try store.sync(options), "final sync")
-                }
-            }
+            for step in 0..<steps { try run.step(step) }
+            try run.syncAll()
         } catch {
-            if generationFailed { throw error }
-            report.violations.append("\(place): \(error.message)")
-            return report
+            if run.generationFailed { throw error }
+            run.report.violations.append("\(run.place): \(error.message)")
+            return run.report
         }
+        var report = run.report
+        let stores = run.stores
+        let patterns = run.patterns
         try checkTrees(stores: stores, folder: folder, uid: uid, report: &report)
         var documents: [DocumentPath: JSONValue] = [:]
         for kind in set.kinds {
@@ -241,8 +87,8 @@ public struct Simulation: Sendable {
                 documents[path] = try stores[0].document(at: path)
             }
         }
-        report.violations += ledger.violations(in: documents)
-        report.promises = ledger.tally
+        report.violations += run.ledger.violations(in: documents)
+        report.promises = run.ledger.tally
         for (path, problems) in try stores[0].validate() {
             report.violations.append("\(path) is not valid: \(problems.joined(separator: "; "))")
         }

@@ -56,7 +56,8 @@ import Testing
             .downloadContent(collection: "assessments", item: "a1"), .raiseItemSizeLimit, .syncOrRaiseContentLimits,
             .addAsset(path: note, field: "sketch"), .removeAsset(path: nil, field: nil), .putWithAsset(path: note, field: "sketch"),
             .downloadContentAgain(collection: "assessments", item: "a1"), .checkContentName(consequence: "nothing was removed"),
-            .discardAnswers(collection: "assessments", item: "a1"),
+            .discardAnswers(collection: "assessments", item: "a1"), .serveContentCollection(consequence: "nothing was created"),
+            .serveContentCollection(consequence: nil),
         ]
         for remedy in remedies {
             let error = CairnError(.notFound, "it failed", remedy: remedy)
@@ -71,6 +72,38 @@ import Testing
         #expect(
             CairnError(.notFound, "it is gone", remedy: .removeAsset(path: nil, field: nil)).commandLineMessage
                 == "it is gone; clear it with cairn asset rm PATH FIELD — nothing was pushed")
+    }
+
+    /// The libraries' messages (CairnCore, CairnServer) name no command of the tool: a way
+    /// out that takes one is a ``CairnError/Remedy``, which the tool words. Every string
+    /// literal of their sources is read for `cairn ` followed by one of the tool's commands.
+    @Test func theLibrariesNameNoCommandOfTheTool() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let commands = try Regex(
+            #"cairn (init|sync|clone|server|content|asset|conflicts|hook|put|get|use|remote|repair|checkpoint|log|migrate|restore|verify)\b"#
+        )
+        // Written into a store's .gitattributes as it is: a store made before keeps the line.
+        let kept = ["Assets: Git LFS pointers, derived from the documents (cairn asset)."]
+        var found: [String] = []
+        var read = 0
+        for module in ["CairnCore", "CairnServer"] {
+            let folder = sources.appendingPathComponent(module).path
+            let files = try #require(FileManager.default.enumerator(atPath: folder)).compactMap { $0 as? String }
+            for file in files where file.hasSuffix(".swift") {
+                read += 1
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    guard !code.hasPrefix("//"), code.contains("\""), code.contains(commands),
+                        !kept.contains(where: { code.contains($0) })
+                    else { continue }
+                    found.append("\(module)/\(file):\(number + 1): \(code)")
+                }
+            }
+        }
+        #expect(read > 100, "the sources were found: \(read) files")
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
     @Test func pathsAreQuotedOnlyWhereAShellNeedsIt() {

@@ -198,7 +198,7 @@ import Testing
         #expect(initialized.status == 1)
         #expect(
             initialized.stderr
-                == "cairn: the schema set edumind-content describes shared content (the collection assessments), not a user's progress; serve it with cairn server content init; nothing was created\n"
+                == "cairn: the schema set edumind-content describes shared content (the collection assessments), not a user's progress; serve the collection with cairn server content init; nothing was created\n"
         )
         #expect(!FileManager.default.fileExists(atPath: home + "/u1"))
         let served = try cairn("server", "init", server, "u1", "--schema", "bonfire-content")

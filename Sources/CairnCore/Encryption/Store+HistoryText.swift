@@ -23,7 +23,8 @@ extension Store {
         var trailers: [String] = []
         for record in records {
             let place = (record.document.map(\.description) ?? "") + "#" + record.pointer
-            lines.append("  \(place) [\(record.policy)] decided; the values are sealed (cairn conflicts shows them)")
+            lines.append(
+                "  \(place) [\(record.policy)] decided; the values are sealed (the store's conflicts, read with its key, show them)")
             let sealed = try codec.stored(Array(record.jsonValue.inlineText.utf8), at: Self.conflictSealingPath(of: record))
             trailers.append("\(Self.sealedConflictTrailer): \(Data(sealed).base64EncodedString())")
         }

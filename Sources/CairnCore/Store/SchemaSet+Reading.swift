@@ -21,8 +21,8 @@ extension SchemaSet {
         if let collection = contentCollection {
             throw CairnError(
                 .invalidInput,
-                "the schema set \(files.name) describes shared content (the collection \(collection)), not a user's progress; serve it with cairn server content init"
-                    + (then.map { "; " + $0 } ?? ""))
+                "the schema set \(files.name) describes shared content (the collection \(collection)), not a user's progress",
+                remedy: .serveContentCollection(consequence: then.flatMap { $0.isEmpty ? nil : $0 }))
         }
     }
 }

@@ -87,6 +87,9 @@ extension CairnError {
         case checkContentName(consequence: String)
         /// Answers to a deleted item cannot be submitted: discard them (kept in history).
         case discardAnswers(collection: String, item: String)
+        /// A set of shared content, or a content repository, belongs to a collection the
+        /// server serves: make it one there; then what was not done (`consequence`).
+        case serveContentCollection(consequence: String?)
 
         /// How the remedy joins the message it follows.
         public var separator: String {
@@ -139,6 +142,8 @@ extension CairnError {
             case .downloadContentAgain: "download it again"
             case .checkContentName(let consequence): "check the name against what is downloaded; \(consequence)"
             case .discardAnswers: "discarding them puts them aside, kept in history"
+            case .serveContentCollection(let consequence):
+                "serve the collection from the server, as shared content" + (consequence.map { "; " + $0 } ?? "")
             }
         }
 

@@ -40,7 +40,7 @@ package struct ContentPushRules {
         }
         guard let new else {
             return [
-                "deleting \(Store.branch) is refused: a published version stays reachable (the server removes an item with cairn server content rm)"
+                "deleting \(Store.branch) is refused: a published version stays reachable (an item is removed on the server, by its operator)"
             ]
         }
         if let old, old != new, try !repository.isDescendant(new, of: old) {

@@ -1,6 +1,11 @@
 import Git
 
 /// How far a fetch or a push has come.
+///
+/// The Git module reports the same four numbers in a type of its own, and the store hands
+/// each step on as this one. An alias would be one type less, but an app's code reading its
+/// fields would then have to import Git, which is no product of the package (Swift's
+/// member import visibility): the public type lives where an app can import it.
 public struct TransferProgress: Sendable, Hashable {
     public enum Direction: Sendable, Hashable {
         /// Objects arriving (fetch, clone).

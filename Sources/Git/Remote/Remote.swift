@@ -105,8 +105,8 @@ public final class Remote {
     /// that is the only place libgit2 reports it. When the remote advertises every reference
     /// already where the push would set it, nothing is sent (``PushOutcome/alreadyOnRemote``);
     /// when it advertises one this push would not fast-forward, libgit2 refuses before
-    /// sending anything (a ``GitError/Reason/nonFastForward`` failure). A failure carries the reason the remote
-    /// callbacks saw, as a fetch's does (``GitError/reason``).
+    /// sending anything (a ``GitError/Reason/nonFastForward`` failure). A failure carries the
+    /// reason the remote callbacks saw, as a fetch's does (``GitError/reason``).
     public func push(
         _ refspecs: [String], credentials: Credentials? = nil, ssh: SSHAccess? = nil,
         progress: ((TransferProgress) -> Void)? = nil

@@ -236,16 +236,21 @@ extension LinkProxy: ProxyInFront {}
     /// Two devices of one user sync through the proxy, each sync cut once at a seeded offset
     /// of the fetch's or the push's bytes, client to server or back: 208 offsets, 52 for each,
     /// one in each 52nd of the bytes a clean sync of that kind carries (measured first). The
-    /// offsets come in blocks of about 14 for one device. A device writes an exam attempt
-    /// whenever it has nothing left to push (and before every cut of the push's replies,
-    /// which may come after the server took the push); before every cut the other device
-    /// marks a book section and syncs cleanly, if needed, so there is something to fetch and
-    /// every sync takes the calibrating sync's path: its push tried first and refused before
-    /// sending anything, the fetch, the merge, the push. An offset that cut nothing is tried
-    /// once more. A cut before any answer to the
-    /// push's first request, on the connection kept from the fetch, looks to the device like a
-    /// server that closed a kept connection: the push is made again at once on a new one. After
-    /// every sync:
+    /// offsets come in blocks of 13 for one device. A device writes an exam attempt whenever
+    /// it has nothing left to push (and before every cut of the push's replies, which may come
+    /// after the server took the push). Each kind of cut is measured on the path its syncs
+    /// take:
+    ///
+    /// - a cut of the fetch: before it, the other device marks a book section and syncs
+    ///   cleanly, if needed, so there is something to fetch. The sync tries its push first, is
+    ///   refused before sending anything, fetches, merges and pushes;
+    /// - a cut of the push: the device has only its own news, and pushes without fetching,
+    ///   unless an earlier cut of the other device left news on the server (then it fetches
+    ///   and merges first, and the cut may fall on either push).
+    ///
+    /// An offset that cut nothing is tried once more. A cut before any answer to a push's
+    /// first request on a kept connection looks to the device like a server that closed that
+    /// connection: the push is made again at once on a new one. After every sync:
     ///
     /// - it ended with status 0, or 75 and one line (a network failure, not a broken store);
     /// - when it said it pushed, the server's `main` is the device's HEAD (no false "pushed");
@@ -316,11 +321,16 @@ extension LinkProxy: ProxyInFront {}
             .init(service: .push, direction: .toServer), .init(service: .push, direction: .toClient),
             .init(service: .fetch, direction: .toServer), .init(service: .fetch, direction: .toClient),
         ]
+        // The fetch's on a sync with news to fetch, the push's on one that pushes first.
         try news(for: a, from: b)
-        let (calibration, traffic) = try turn(a, .none)
-        #expect(calibration.status == 0 && calibration.stdout.contains("pushed"), "clean sync: \(calibration.stderr)")
+        let (fetching, fetchTraffic) = try turn(a, .none)
+        #expect(fetching.status == 0 && fetching.stdout.contains("pushed"), "clean sync with news: \(fetching.stderr)")
+        let (pushing, pushTraffic) = try turn(a, .none)
+        #expect(pushing.status == 0 && pushing.stdout.contains("pushed"), "clean sync of its own news: \(pushing.stderr)")
+        #expect(pushTraffic.posts(.fetch) == 0, "a sync with only its own news pushes without fetching")
         var sizes = [FaultProxyTraffic.Stream: Int]()
         for stream in streams {
+            let traffic = stream.service == .fetch ? fetchTraffic : pushTraffic
             sizes[stream] = traffic.bytes(stream.service, stream.direction)
             #expect(sizes[stream]! > 100, "bytes of a clean \(stream.service) \(stream.direction): \(sizes)")
         }
@@ -352,7 +362,7 @@ extension LinkProxy: ProxyInFront {}
                 let stream = FaultProxyTraffic.Stream(service: plan.service, direction: plan.direction)
                 var tally = tallies[stream, default: Tally()]
                 for _ in 0..<2 {
-                    if upToDate.contains(device.name) {
+                    if plan.service == .fetch, upToDate.contains(device.name) {
                         try news(for: device, from: other)
                     }
                     let (result, traffic) = try turn(device, plan)

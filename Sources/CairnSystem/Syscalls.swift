@@ -52,6 +52,9 @@ package enum Syscalls {
         package static let quotaExceeded = Errno(EDQUOT)
         package static let ioError = Errno(EIO)
         package static let readOnlyFileSystem = Errno(EROFS)
+        package static let inProgress = Errno(EINPROGRESS)
+        package static let connectionReset = Errno(ECONNRESET)
+        package static let brokenPipe = Errno(EPIPE)
     }
 
     /// How a file is opened (always close-on-exec, created with mode 0644).

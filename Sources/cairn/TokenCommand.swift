@@ -2,17 +2,13 @@ import CairnCommandLine
 import CairnCore
 import CairnSystem
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The command a store names to print a fresh ID token (`cairn remote set URL --token-command
 /// CMD`), run as git runs a credential helper: by `/bin/sh -c`, its first line of output the
 /// token, `CAIRN_TOKEN_FRESH=1` set when the last token was refused (an expired one). It has 30
 /// seconds. Its token is kept in memory only; a failure is one line that never holds it.
 ///
-/// It is started with `posix_spawn` and read through two pipes, so the tool needs nothing
-/// of Foundation's processes.
+/// It is started with `posix_spawn` (CairnSystem's `Syscalls.spawn`) and read through two
+/// pipes, so the tool needs nothing of Foundation's processes.
 enum TokenCommand {
     static func provider(_ command: String) -> TokenProvider {
         TokenProvider { fresh in
@@ -27,71 +23,67 @@ enum TokenCommand {
         func failure(_ what: String) -> CairnError {
             CairnError(.authentication, "the token command \(shown) \(what)", remedy: .giveCredentials)
         }
-        var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
-        guard pipe(&output) == 0 else { throw failure("cannot be run: \(String(cString: strerror(errno)))") }
-        guard pipe(&errors) == 0 else {
-            close(output[0])
-            close(output[1])
-            throw failure("cannot be run: \(String(cString: strerror(errno)))")
+        // Every descriptor opened here is closed when the run ends, whatever happens.
+        var opened: [Int32] = []
+        defer { for descriptor in opened { _ = Syscalls.close(descriptor) } }
+        func made<T>(_ result: Result<T, Syscalls.Errno>) throws(CairnError) -> T {
+            switch result {
+            case .success(let value): return value
+            case .failure(let error): throw failure("cannot be run: \(error)")
+            }
         }
-        // Neither end stays open in another program the tool starts.
-        for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        let input = try made(Syscalls.open("/dev/null", .reading))
+        opened.append(input)
+        let output = try made(Syscalls.pipe())
+        opened += [output.read, output.write]
+        let errors = try made(Syscalls.pipe())
+        opened += [errors.read, errors.write]
         var environment = Environment.current.variables
         environment["CAIRN_TOKEN_FRESH"] = fresh ? "1" : nil
-        let arguments = ["/bin/sh", "-c", command].map { $0.withCString { strdup($0) } } + [nil]
-        let variables = environment.map { "\($0.key)=\($0.value)".withCString { strdup($0) } } + [nil]
-        defer {
-            for pointer in arguments { free(pointer) }
-            for pointer in variables { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, arguments, variables)
-        close(output[1])
-        close(errors[1])
-        defer {
-            close(output[0])
-            close(errors[0])
-        }
-        guard spawned == 0 else { throw failure("cannot be run: \(String(cString: strerror(spawned)))") }
+        let pid = try made(
+            Syscalls.spawn(
+                "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment.map { "\($0.key)=\($0.value)" },
+                input: input, output: output.write, error: errors.write))
+        // The child's ends are the child's now: the pipes end when it does.
+        for descriptor in [input, output.write, errors.write] { _ = Syscalls.close(descriptor) }
+        opened = [output.read, errors.read]
 
         // Read both while it runs (a full pipe would stop it), for 30 s at most.
         var printed: [UInt8] = [], said: [UInt8] = []
-        var open: [(fd: Int32, isOutput: Bool)] = [(output[0], true), (errors[0], false)]
+        var open = [output.read, errors.read]
         let deadline = Syscalls.monotonicSeconds() + limit
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !open.isEmpty {
             let left = deadline - Syscalls.monotonicSeconds()
             guard left > 0 else {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                Syscalls.kill(pid)
+                _ = Syscalls.waitForExit(of: pid)
                 throw failure("gave no token in \(Int(limit)) s")
             }
-            var polled = open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&polled, nfds_t(polled.count), Int32(min(left, 1) * 1000))
-            if ready < 0, errno != EINTR { break }
-            for (index, entry) in polled.enumerated().reversed() where entry.revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    if open[index].isOutput { printed += buffer[0..<count] } else if said.count < 65_536 { said += buffer[0..<count] }
-                } else if count == 0 || errno != EINTR {
-                    open.remove(at: index)
+            guard case .success(let ready) = Syscalls.ready(open, for: .readable, seconds: min(left, 1)) else { break }
+            for descriptor in ready {
+                switch buffer.withUnsafeMutableBytes({ Syscalls.read(descriptor, into: $0) }) {
+                case .success(let count) where count > 0:
+                    if descriptor == output.read {
+                        printed += buffer[0..<count]
+                    } else if said.count < 65_536 {
+                        said += buffer[0..<count]
+                    }
+                default:
+                    open.removeAll { $0 == descriptor }
                 }
             }
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let exited = status & 0x7f == 0
-        let code = (status >> 8) & 0xff
-        guard exited, code == 0 else {
+        let exit = Syscalls.waitForExit(of: pid)
+        guard case .success(.exited(0)) = exit else {
             let first = String(decoding: said, as: UTF8.self).split(separator: "\n").first.map { ": " + $0 } ?? ""
-            throw failure("failed (exit status \(exited ? code : 128 + (status & 0x7f)))\(first)")
+            let status =
+                switch exit {
+                case .success(.exited(let code)): "exit status \(code)"
+                case .success(.signaled(let signal)): "exit status \(128 + signal)"
+                case .failure(let error): "\(error)"
+                }
+            throw failure("failed (\(status))\(first)")
         }
         guard let line = String(decoding: printed, as: UTF8.self).split(separator: "\n").first, !line.isEmpty else {
             throw failure("printed no token")

@@ -1,6 +1,9 @@
 import CGit2
+import CairnSystem
 import Synchronization
 
+// For the values per thread (`pthread_key_t`) and the host's C strings; the socket's calls
+// are CairnSystem's.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -160,64 +163,24 @@ enum SocketStream {
         let host = String(cString: state.pointee.host)
         let port = String(cString: state.pointee.port)
         let timeout = state.pointee.timeout_ms
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(state.pointee.host, state.pointee.port, &hints, &found)
-        guard resolved == 0 else {
-            return fail("cannot resolve \(host): \(String(cString: gai_strerror(resolved)))")
+        // The connection sends each write at once (no Nagle's algorithm): libgit2 writes a
+        // request's headers and body in separate small pieces, and with the algorithm on each
+        // later piece waits for the server's delayed acknowledgement of the first (about 40 ms
+        // on Linux), once per request of every fetch and push. git's own HTTP client (curl)
+        // turns it off too.
+        switch Syscalls.connect(host: host, port: port, seconds: seconds(timeout)) {
+        case .success(let descriptor):
+            state.pointee.socket = descriptor
+            return 0
+        case .failure(.unresolved(let reason)):
+            return fail("cannot resolve \(host): \(reason)")
+        case .failure(.noAddress):
+            return fail("cannot connect to \(host) port \(port): no address")
+        case .failure(.failed(let error)):
+            return fail("cannot connect to \(host) port \(port): \(error)")
+        case .failure(.unanswered):
+            return fail("cannot connect to \(host) port \(port): no answer within \(shown(timeout))")
         }
-        defer { freeaddrinfo(found) }
-        var reason = "no address"
-        var address = found
-        while let candidate = address?.pointee {
-            address = candidate.ai_next
-            let descriptor = socket(
-                candidate.ai_family,
-                candidate.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                candidate.ai_protocol)
-            guard descriptor >= 0 else {
-                reason = String(cString: strerror(errno))
-                continue
-            }
-            if Glibc.connect(descriptor, candidate.ai_addr, candidate.ai_addrlen) == 0 {
-                sendAtOnce(descriptor)
-                state.pointee.socket = descriptor
-                return 0
-            }
-            guard errno == EINPROGRESS || errno == EINTR else {
-                reason = String(cString: strerror(errno))
-                Glibc.close(descriptor)
-                continue
-            }
-            guard wait(descriptor, for: Int16(POLLOUT), milliseconds: timeout) else {
-                reason = "no answer within \(shown(timeout))"
-                Glibc.close(descriptor)
-                continue
-            }
-            var error: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            if getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) != 0 { error = errno }
-            if error == 0 {
-                sendAtOnce(descriptor)
-                state.pointee.socket = descriptor
-                return 0
-            }
-            reason = String(cString: strerror(error))
-            Glibc.close(descriptor)
-        }
-        return fail("cannot connect to \(host) port \(port): \(reason)")
-    }
-
-    /// Turns Nagle's algorithm off (`TCP_NODELAY`) on a connected socket: libgit2 writes a
-    /// request's headers and body in separate small pieces, and with the algorithm on each
-    /// later piece waits for the server's delayed acknowledgement of the first (about 40 ms on
-    /// Linux) — once per request of every fetch and push. git's own HTTP client (curl) sets
-    /// it too. A socket that refuses the option (not TCP) is used as it is.
-    private static func sendAtOnce(_ descriptor: Int32) {
-        var on: Int32 = 1
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private static func read(
@@ -227,17 +190,20 @@ enum SocketStream {
         let state = state(stream)
         state.pointee.reading = 1
         while true {
-            let received = recv(state.pointee.socket, buffer, length, 0)
-            if received > 0 { state.pointee.answered += received }
-            if received == 0, unanswered(state) { return closedWhileKept() }
-            if received >= 0 { return received }
-            if errno == EINTR { continue }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                if errno == ECONNRESET, unanswered(state) { return closedWhileKept() }
-                return fail("cannot read from \(String(cString: state.pointee.host)): \(String(cString: strerror(errno)))")
-            }
-            guard wait(state.pointee.socket, for: Int16(POLLIN), milliseconds: state.pointee.timeout_ms) else {
-                return fail("no data from \(String(cString: state.pointee.host)) for \(shown(state.pointee.timeout_ms))")
+            switch Syscalls.receive(state.pointee.socket, into: UnsafeMutableRawBufferPointer(start: buffer, count: length)) {
+            case .success(0) where unanswered(state):
+                return closedWhileKept()
+            case .success(let received):
+                state.pointee.answered += received
+                return received
+            case .failure(.wouldBlock):
+                guard Syscalls.wait(for: .readable, on: state.pointee.socket, seconds: seconds(state.pointee.timeout_ms)) else {
+                    return fail("no data from \(String(cString: state.pointee.host)) for \(shown(state.pointee.timeout_ms))")
+                }
+            case .failure(.connectionReset) where unanswered(state):
+                return closedWhileKept()
+            case .failure(let error):
+                return fail("cannot read from \(String(cString: state.pointee.host)): \(error)")
             }
         }
     }
@@ -254,18 +220,20 @@ enum SocketStream {
             let log = currentLog
             state.pointee.kept_request = log.map { $0.requests == 0 && $0.number != state.pointee.opened_by } == true ? 1 : 0
             log?.requests += 1
-            if state.pointee.kept_request != 0, !isQuiet(state.pointee.socket) { return closedWhileKept() }
+            if state.pointee.kept_request != 0, !Syscalls.isQuiet(state.pointee.socket) { return closedWhileKept() }
         }
         while true {
-            let sent = send(state.pointee.socket, data, length, Int32(MSG_NOSIGNAL))
-            if sent >= 0 { return sent }
-            if errno == EINTR { continue }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                if errno == EPIPE || errno == ECONNRESET, unanswered(state) { return closedWhileKept() }
-                return fail("cannot send to \(String(cString: state.pointee.host)): \(String(cString: strerror(errno)))")
-            }
-            guard wait(state.pointee.socket, for: Int16(POLLOUT), milliseconds: state.pointee.timeout_ms) else {
-                return fail("\(String(cString: state.pointee.host)) took no data for \(shown(state.pointee.timeout_ms))")
+            switch Syscalls.send(state.pointee.socket, from: UnsafeRawBufferPointer(start: data, count: length)) {
+            case .success(let sent):
+                return sent
+            case .failure(.wouldBlock):
+                guard Syscalls.wait(for: .writable, on: state.pointee.socket, seconds: seconds(state.pointee.timeout_ms)) else {
+                    return fail("\(String(cString: state.pointee.host)) took no data for \(shown(state.pointee.timeout_ms))")
+                }
+            case .failure(let error) where (error == .brokenPipe || error == .connectionReset) && unanswered(state):
+                return closedWhileKept()
+            case .failure(let error):
+                return fail("cannot send to \(String(cString: state.pointee.host)): \(error)")
             }
         }
     }
@@ -273,7 +241,7 @@ enum SocketStream {
     private static func close(_ stream: UnsafeMutablePointer<git_stream>?) -> Int32 {
         let state = state(stream)
         if state.pointee.socket >= 0 {
-            Glibc.close(state.pointee.socket)
+            _ = Syscalls.close(state.pointee.socket)
             state.pointee.socket = -1
         }
         return 0
@@ -295,45 +263,15 @@ enum SocketStream {
         state.pointee.kept_request != 0 && state.pointee.answered == 0
     }
 
-    /// Whether a connection between requests is as it should be: open, with nothing to read.
-    /// Anything else (the server's end of it, an error, or bytes it sent unasked) means the
-    /// server closed it or is closing it.
-    private static func isQuiet(_ descriptor: Int32) -> Bool {
-        // POLLRDHUP (Linux; Glibc exports it only under _GNU_SOURCE): the server shut its side.
-        let peerShut: Int16 = 0x2000
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN) | peerShut, revents: 0)
-        while true {
-            let ready = poll(&entry, 1, 0)
-            if ready == 0 { return true }
-            if ready > 0 || errno != EINTR { return false }
-        }
-    }
-
     /// Marks the transfer's log and fails the request (``keptConnectionClosed``).
     private static func closedWhileKept<T: BinaryInteger>() -> T {
         currentLog?.keptConnectionClosed = true
         return fail(keptConnectionClosed)
     }
 
-    /// Waits until `descriptor` is ready for `events` (or failed: the next call says why);
-    /// false when `milliseconds` passed first. 0 milliseconds waits without limit.
-    private static func wait(_ descriptor: Int32, for events: Int16, milliseconds: Int32) -> Bool {
-        let deadline = now() + Int(milliseconds)
-        while true {
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let left = milliseconds == 0 ? -1 : Int32(max(0, deadline - now()))
-            let ready = poll(&entry, 1, left)
-            if ready > 0 { return true }
-            if ready == 0 { return false }
-            if errno != EINTR { return true }
-        }
-    }
-
-    /// The monotonic clock, in milliseconds.
-    private static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+    /// A timeout in milliseconds as seconds; nil for 0, no timeout.
+    private static func seconds(_ milliseconds: Int32) -> Double? {
+        milliseconds == 0 ? nil : Double(milliseconds) / 1000
     }
 
     /// `2 s`, `0.5 s`.

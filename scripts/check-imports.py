@@ -5,6 +5,10 @@
 another dependency; this check asks for each one to be named, so that the manifest is the
 map of the layers. Run from the package's folder; it reads `swift package dump-package`.
 Prints one line per import not declared and exits 1 if there is any.
+
+It also keeps the platform's C library (Glibc) in the ground floor: a library target imports
+it only if it is CairnSystem, or Git, whose libgit2 callbacks keep values per thread and C
+strings of their own. The programs and the tests (and their support) may import it.
 """
 import json
 import os
@@ -21,6 +25,8 @@ system = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc",
           "SwiftShims", "CoreFoundation", "os", "RegexBuilder", "_StringProcessing"}
 # Products of other packages, by the module they bring, as the manifest names them.
 imports = re.compile(r"^(?:@[\w()]+\s+)*(?:@_\w+\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)", re.M)
+platform = {"Glibc", "Musl", "Darwin"}
+platformAllowed = {"CairnSystem", "Git"}
 missing = []
 for target in manifest["targets"]:
     if target["type"] in ("system", "binary", "plugin"):
@@ -37,6 +43,9 @@ for target in manifest["targets"]:
             file = os.path.join(folder, name)
             with open(file, encoding="utf-8") as source:
                 for module in imports.findall(source.read()):
+                    if (module in platform and target["type"] == "regular" and not path.startswith("Tests")
+                            and target["name"] not in platformAllowed):
+                        missing.append(f"{file}: imports {module}; a library leaves the system's calls to CairnSystem (Syscalls)")
                     if module == target["name"] or module in system or module in declared:
                         continue
                     missing.append(f"{file}: imports {module}, which {target['name']}'s entry in Package.swift does not name")

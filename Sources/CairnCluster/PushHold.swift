@@ -6,10 +6,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Pushes to one user's repository stopped while its copy is taken (a move to another shard):
 /// a push runs holding the shared `flock` of `<uid>.git/cairn-push.lock` (a ``PushPermit``),
 /// and a hold takes it exclusively — waiting for the pushes under way to end, while new ones
@@ -45,7 +41,7 @@ public enum PushHold {
                     throw CairnError(
                         .busy, "a push to \(repository) still ran after \(Int(timeout)) s; nothing was held, try the move again")
                 }
-                usleep(10_000)
+                Syscalls.sleep(seconds: 0.01)
             case .failure(let error):
                 throw CairnError(.io, "cannot lock \(lockFile(repository)): \(error)")
             }

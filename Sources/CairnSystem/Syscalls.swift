@@ -69,6 +69,8 @@ package enum Syscalls {
         case creatingNew
         /// Reading and appending, created if missing.
         case appending
+        /// Appending only, created if missing: a log written and never read through it.
+        case appendingOnly
         /// Reading and writing in place, created if missing.
         case updating
         /// Holding a folder open to look up its entries; anything else is refused (`ENOTDIR`)
@@ -82,6 +84,7 @@ package enum Syscalls {
             case .overwritingNoFollow: O_WRONLY | O_CREAT | O_NOFOLLOW
             case .creatingNew: O_WRONLY | O_CREAT | O_EXCL
             case .appending: O_RDWR | O_APPEND | O_CREAT
+            case .appendingOnly: O_WRONLY | O_APPEND | O_CREAT
             case .updating: O_RDWR | O_CREAT
             case .folder: O_RDONLY | O_DIRECTORY
             }
@@ -97,6 +100,8 @@ package enum Syscalls {
         package var permissions: UInt32
         package var size: Int
         package var device: UInt64
+        package var owner: UInt32
+        package var group: UInt32
         package var inode: UInt64
         package var modified: Time
         package var changed: Time
@@ -112,6 +117,8 @@ package enum Syscalls {
             permissions = UInt32(info.st_mode & 0o7777)
             size = Int(info.st_size)
             device = UInt64(info.st_dev)
+            owner = UInt32(info.st_uid)
+            group = UInt32(info.st_gid)
             inode = UInt64(info.st_ino)
             modified = Time(info.st_mtim)
             changed = Time(info.st_ctim)
@@ -204,6 +211,28 @@ package enum Syscalls {
             }
         }
         return .success(bytes)
+    }
+
+    /// Maps the first `size` bytes of the open file into memory, read-only and private
+    /// (`mmap`): reading them touches only the pages read. ``unmap(_:)`` releases them; the
+    /// descriptor may be closed meanwhile.
+    package static func mapReadOnly(_ descriptor: Int32, size: Int) -> Result<UnsafeRawBufferPointer, Errno> {
+        guard size > 0 else { return .success(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            return .failure(.current)
+        }
+        return .success(UnsafeRawBufferPointer(start: address, count: size))
+    }
+
+    /// Releases bytes ``mapReadOnly(_:size:)`` mapped.
+    package static func unmap(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+    }
+
+    /// Gives the open file the permission bits `mode` (`fchmod`).
+    package static func setMode(of descriptor: Int32, to mode: UInt32) -> Result<Void, Errno> {
+        retryingOnInterrupt { fchmod(descriptor, mode_t(mode)) }.map { _ in }
     }
 
     package static func truncate(_ descriptor: Int32, to size: Int) -> Result<Void, Errno> {
@@ -340,8 +369,25 @@ package enum Syscalls {
         retryingOnInterrupt { Glibc.unlink(path) }.map { _ in }
     }
 
-    package static func makeFolder(_ path: String) -> Result<Void, Errno> {
-        retryingOnInterrupt { mkdir(path, 0o755) }.map { _ in }
+    /// Creates the folder `path`, its mode `permissions` less the process's umask.
+    package static func makeFolder(_ path: String, permissions: UInt32 = 0o755) -> Result<Void, Errno> {
+        retryingOnInterrupt { mkdir(path, mode_t(permissions)) }.map { _ in }
+    }
+
+    /// Whether anything is at `path` (`access(F_OK)`, a final symbolic link followed).
+    package static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// Creates and opens a new file of a name no other has, from `template` ending in
+    /// `XXXXXX` (`mkstemp`), readable and writable only by its owner: its descriptor, which
+    /// closes on exec, and its path.
+    package static func makeUniqueFile(_ template: String) -> Result<(descriptor: Int32, path: String), Errno> {
+        var bytes = Array(template.utf8CString)
+        let descriptor = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor != -1 else { return .failure(.current) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return .success((descriptor, String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
     }
 
     /// Creates a new folder of a name no other has, from `template` ending in `XXXXXX`

@@ -1,9 +1,5 @@
 import CairnSystem
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The files Cairn writes into `.git` itself (index files, loose objects): POSIX writes,
 /// each failure a ``GitFormatError`` naming the file.
 enum FileWriter {
@@ -27,14 +23,14 @@ enum FileWriter {
     /// open for writing, as git does: `.locked` when it exists, so that a git command writing
     /// the same file fails instead of interleaving. Its mode is 0666 less the umask, as git's.
     static func createLock(_ lock: String, for what: String) throws(GitFormatError) -> Int32 {
-        let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        if fd == -1 {
-            if errno == EEXIST {
-                throw failure(.locked, "\(lock) exists: another git process is writing \(what)", "open", path: lock)
-            }
-            throw posixFailure("open", lock)
+        switch Syscalls.open(lock, .creatingNew, permissions: 0o666) {
+        case .success(let fd):
+            return fd
+        case .failure(.exists):
+            throw failure(.locked, "\(lock) exists: another git process is writing \(what)", "open", path: lock)
+        case .failure(let error):
+            throw posixFailure("open", lock, error)
         }
-        return fd
     }
 
     /// Writes `bytes` to the open temporary file `fd`, fsyncs and closes it, and renames it
@@ -42,22 +38,23 @@ enum FileWriter {
     /// file is removed.
     static func finish(
         _ fd: Int32, writing bytes: [UInt8], temporary: String, into path: String,
-        mode: mode_t? = nil, syncFolder shouldSyncFolder: Bool = true
+        mode: UInt32? = nil, syncFolder shouldSyncFolder: Bool = true
     ) throws(GitFormatError) {
         do throws(GitFormatError) {
             try writeAll(bytes, to: fd, path: temporary)
-            guard fsync(fd) == 0 else { throw posixFailure("fsync", temporary) }
-            if let mode, fchmod(fd, mode) != 0 { throw posixFailure("chmod", temporary) }
+            if case .failure(let error) = Syscalls.fsync(fd) { throw posixFailure("fsync", temporary, error) }
+            if let mode, case .failure(let error) = Syscalls.setMode(of: fd, to: mode) {
+                throw posixFailure("chmod", temporary, error)
+            }
         } catch {
-            close(fd)
-            unlink(temporary)
+            _ = Syscalls.close(fd)
+            _ = Syscalls.unlink(temporary)
             throw error
         }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = posixFailure("rename", temporary)
-            unlink(temporary)
-            throw error
+        _ = Syscalls.close(fd)
+        if case .failure(let error) = Syscalls.rename(temporary, to: path) {
+            _ = Syscalls.unlink(temporary)
+            throw posixFailure("rename", temporary, error)
         }
         if shouldSyncFolder { try syncFolder(of: path) }
     }
@@ -67,9 +64,12 @@ enum FileWriter {
     static func syncFolder(of path: String) throws(GitFormatError) {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let name = folder.isEmpty ? "/" : folder
-        let fd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd != -1 else { throw posixFailure("open", name) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw posixFailure("fsync", name) }
+        let fd: Int32
+        switch Syscalls.open(name, .folder) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw posixFailure("open", name, error)
+        }
+        defer { _ = Syscalls.close(fd) }
+        if case .failure(let error) = Syscalls.fsync(fd) { throw posixFailure("fsync", name, error) }
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnSystem
 
 /// A file mapped read-only into memory (`mmap`), unmapped when the value goes away. Reading
 /// a few entries of a large index touches only their pages.
@@ -9,28 +7,25 @@ final class MappedFile {
 
     /// Maps the file at `path`; nil when there is no such file.
     init?(path: String) throws(GitFormatError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd == -1 {
-            if errno == ENOENT { return nil }
-            throw posixFailure("open", path)
+        let fd: Int32
+        switch Syscalls.open(path, .reading) {
+        case .success(let opened): fd = opened
+        case .failure(.noSuchFile): return nil
+        case .failure(let error): throw posixFailure("open", path, error)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw posixFailure("fstat", path) }
-        let size = Int(info.st_size)
-        guard size > 0 else {
-            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-            return
+        defer { _ = Syscalls.close(fd) }
+        let size: Int
+        switch Syscalls.status(of: fd) {
+        case .success(let status): size = status.size
+        case .failure(let error): throw posixFailure("fstat", path, error)
         }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
-            throw posixFailure("mmap", path)
+        switch Syscalls.mapReadOnly(fd, size: size) {
+        case .success(let mapped): bytes = mapped
+        case .failure(let error): throw posixFailure("mmap", path, error)
         }
-        bytes = UnsafeRawBufferPointer(start: address, count: size)
     }
 
     deinit {
-        if let base = bytes.baseAddress {
-            munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
-        }
+        Syscalls.unmap(bytes)
     }
 }

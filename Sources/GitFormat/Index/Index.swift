@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnSystem
 
 /// The repository's index (`.git/index`), read and written by Cairn itself so staging costs
 /// follow the number of changed files.
@@ -154,7 +152,7 @@ package final class Index {
             if split {
                 let id = ObjectID(rawBytes: Array(whole.suffix(IndexFile.trailerSize)))
                 let sharedPath = gitdir + "sharedindex." + id.hex
-                if access(sharedPath, F_OK) != 0 { try FileWriter.replace(sharedPath, with: whole, what: "the shared index") }
+                if !Syscalls.exists(sharedPath) { try FileWriter.replace(sharedPath, with: whole, what: "the shared index") }
                 var small = IndexFile.startFile(version: 2, capacity: 0)
                 IndexFile.finish(&small, count: 0, link: IndexFile.Link(sharedID: id, deleted: [], replaced: []))
                 try FileWriter.replace(gitdir + "index", with: small, what: "the index")
@@ -357,7 +355,7 @@ package final class Index {
         let kept = Set(keep.map(\.hex))
         for name in FolderListing.names(atPath: gitdir) ?? []
         where name.hasPrefix("sharedindex.") && !kept.contains(String(name.dropFirst(12))) {
-            unlink(gitdir + name)
+            _ = Syscalls.unlink(gitdir + name)
         }
     }
 }

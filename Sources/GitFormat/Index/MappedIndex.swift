@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnSystem
 
 /// An index file in version 2 or 3 — a whole `.git/index`, or a split index's shared part
 /// `.git/sharedindex.<id>` — mapped, not read, with the offset of every entry.
@@ -105,8 +103,9 @@ final class MappedIndex {
         let start = offset + 62 + (flags & 0x4000 != 0 ? 2 : 0)
         let length = IndexFile.nameLength(bytes, flags: flags, nameStart: start, end: entriesEnd)
         let common = min(length, path.count)
-        let result = common == 0 ? 0 : path.withUnsafeBytes { memcmp(bytes.baseAddress! + start, $0.baseAddress!, common) }
-        if result != 0 { return Int(result) }
+        for index in 0..<common where bytes[start + index] != path[index] {
+            return bytes[start + index] < path[index] ? -1 : 1
+        }
         return length == path.count ? 0 : (length < path.count ? -1 : 1)
     }
 }

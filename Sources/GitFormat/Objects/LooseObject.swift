@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnSystem
 
 /// A loose object file (`objects/<2 digits>/<38 digits>`): the object's header and content
 /// in a zlib stream, here of stored (uncompressed) blocks, which git and libgit2 read as any
@@ -12,15 +10,16 @@ package enum LooseObject {
         let id = ObjectID(hashing: content, type: type)
         let folder = gitdir + "objects/" + String(id.hex.prefix(2))
         let path = folder + "/" + String(id.hex.dropFirst(2))
-        if access(path, F_OK) == 0 { return id }
-        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw posixFailure("mkdir", folder) }
+        if Syscalls.exists(path) { return id }
+        if case .failure(let error) = Syscalls.makeFolder(folder), error != .exists { throw posixFailure("mkdir", folder, error) }
 
         let stream = Zlib.stored(type.header(size: content.count) + content)
-        var template = Array((folder + "/tmp_obj_XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd == -1 { throw posixFailure("mkstemp", folder) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        try FileWriter.finish(fd, writing: stream, temporary: temporary, into: path, mode: 0o444)
+        switch Syscalls.makeUniqueFile(folder + "/tmp_obj_XXXXXX") {
+        case .success(let temporary):
+            try FileWriter.finish(temporary.descriptor, writing: stream, temporary: temporary.path, into: path, mode: 0o444)
+        case .failure(let error):
+            throw posixFailure("mkstemp", folder, error)
+        }
         return id
     }
 }

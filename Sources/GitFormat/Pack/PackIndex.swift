@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnSystem
 
 /// Reading a pack index (`pack-<checksum>.idx`, version 2): its magic number and version, a
 /// fan-out table of 256 running counts by first byte of id, the sorted ids, a CRC-32 and a
@@ -10,11 +8,7 @@ package enum PackIndex {
     /// How many objects the pack index at `path` lists: the last entry of its fan-out table;
     /// nil when it cannot be read.
     package static func objectCount(atPath path: String) -> Int? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd != -1 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 4)
-        guard pread(fd, &bytes, 4, 8 + 1_020) == 4 else { return nil }
+        guard let bytes = Self.bytes(atPath: path, offset: 8 + 1_020, count: 4), bytes.count == 4 else { return nil }
         return Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
     }
 
@@ -46,9 +40,10 @@ package enum PackIndex {
         func damaged(_ what: String) -> GitFormatError {
             failure(.corrupt, "pack index \(path) is damaged: \(what)", "cairn_check_pack_index", path: path)
         }
-        var packInfo = stat()
-        guard stat(pack, &packInfo) == 0 else { throw damaged("its pack is missing") }
-        let packSize = UInt64(packInfo.st_size)
+        guard case .success(let packStatus) = Syscalls.status(of: pack, followingLinks: true) else {
+            throw damaged("its pack is missing")
+        }
+        let packSize = UInt64(packStatus.size)
         guard let file = try MappedFile(path: path) else { return }
         let bytes = file.bytes
         func word(_ at: Int) -> UInt32 {
@@ -88,15 +83,23 @@ package enum PackIndex {
             }
         }
         // The pack's own header must agree.
-        let fd = open(pack, O_RDONLY | O_CLOEXEC)
-        guard fd != -1 else { throw damaged("its pack cannot be opened") }
-        defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 12)
-        guard pread(fd, &header, 12, 0) == 12, header[0..<4].elementsEqual("PACK".utf8),
+        guard let header = Self.bytes(atPath: pack, offset: 0, count: 12) else { throw damaged("its pack cannot be opened") }
+        guard header.count == 12, header[0..<4].elementsEqual("PACK".utf8),
             header[4...7].elementsEqual([0, 0, 0, 2]) || header[4...7].elementsEqual([0, 0, 0, 3]),
             Int(header[8]) << 24 | Int(header[9]) << 16 | Int(header[10]) << 8 | Int(header[11]) == count
         else {
             throw damaged("its pack's header does not match it")
         }
+    }
+
+    /// `count` bytes of the file at `path` from `offset` (fewer when the file ends first);
+    /// nil when it cannot be opened.
+    private static func bytes(atPath path: String, offset: Int, count: Int) -> [UInt8]? {
+        guard case .success(let fd) = Syscalls.open(path, .reading) else { return nil }
+        defer { _ = Syscalls.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { Syscalls.read(fd, into: $0, at: offset) }
+        guard case .success(let length) = read else { return [] }
+        return Array(bytes.prefix(length))
     }
 }

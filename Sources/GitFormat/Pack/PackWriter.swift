@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CairnSystem
 
 /// New objects gathered in memory and written as one pack file with its index, instead of
 /// one loose file each.
@@ -91,14 +89,15 @@ package struct PackWriter {
         guard !entries.isEmpty else { return }
         let (pack, index, name) = try encoded()
         let folder = gitdir + "objects/pack"
-        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw posixFailure("mkdir", folder) }
+        if case .failure(let error) = Syscalls.makeFolder(folder), error != .exists { throw posixFailure("mkdir", folder, error) }
         for (bytes, suffix) in [(pack, "pack"), (index, "idx")] {
-            var template = Array((folder + "/tmp_pack_XXXXXX").utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            if fd == -1 { throw posixFailure("mkstemp", folder) }
-            let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let temporary: (descriptor: Int32, path: String)
+            switch Syscalls.makeUniqueFile(folder + "/tmp_pack_XXXXXX") {
+            case .success(let made): temporary = made
+            case .failure(let error): throw posixFailure("mkstemp", folder, error)
+            }
             try FileWriter.finish(
-                fd, writing: bytes, temporary: temporary, into: "\(folder)/pack-\(name).\(suffix)",
+                temporary.descriptor, writing: bytes, temporary: temporary.path, into: "\(folder)/pack-\(name).\(suffix)",
                 mode: 0o444, syncFolder: false)
         }
         try FileWriter.syncFolder(of: folder + "/pack-\(name).idx")

@@ -1,9 +1,5 @@
 import CairnSystem
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A direct reference as git's files backend keeps it: `<gitdir>/<name>` holding its commit's
 /// id, else a line of `<gitdir>/packed-refs`; moved under `<name>.lock`, as git and libgit2
 /// move it, with a line appended to its reflog.
@@ -96,8 +92,8 @@ package struct LooseReference {
                 throw failure(.exists, "\(name) exists already", "cairn_reference_update", path: path)
             }
             if current == .direct(id) {
-                close(fd)
-                unlink(lock)
+                _ = Syscalls.close(fd)
+                _ = Syscalls.unlink(lock)
                 return
             }
             if let log {
@@ -107,8 +103,8 @@ package struct LooseReference {
                 if log.logsHead { try Self.append(line, toLog: gitdir + "logs/HEAD", below: gitdir) }
             }
         } catch {
-            close(fd)
-            unlink(lock)
+            _ = Syscalls.close(fd)
+            _ = Syscalls.unlink(lock)
             throw error
         }
         try FileWriter.finish(fd, writing: Array((id.hex + "\n").utf8), temporary: lock, into: path)
@@ -134,12 +130,13 @@ package struct LooseReference {
 
     /// A file's bytes; nil when it does not exist.
     static func contents(of path: String) throws(GitFormatError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd == -1 {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw posixFailure("open", path)
+        let fd: Int32
+        switch Syscalls.open(path, .reading) {
+        case .success(let opened): fd = opened
+        case .failure(.noSuchFile), .failure(.notAFolder): return nil
+        case .failure(let error): throw posixFailure("open", path, error)
         }
-        defer { close(fd) }
+        defer { _ = Syscalls.close(fd) }
         switch Syscalls.readToEnd(fd, chunk: 4096) {
         case .success(let bytes): return bytes
         case .failure(let error): throw posixFailure("read", path, error)
@@ -148,15 +145,18 @@ package struct LooseReference {
 
     /// Whether a file exists at `path`.
     package static func exists(_ path: String) -> Bool {
-        access(path, F_OK) == 0
+        Syscalls.exists(path)
     }
 
     /// Appends `line` to the reflog at `path`, creating it and its folders.
     static func append(_ line: [UInt8], toLog path: String, below gitdir: String) throws(GitFormatError) {
         try makeFolders(of: path, below: gitdir)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
-        guard fd != -1 else { throw posixFailure("open", path) }
-        defer { close(fd) }
+        let fd: Int32
+        switch Syscalls.open(path, .appendingOnly, permissions: 0o666) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw posixFailure("open", path, error)
+        }
+        defer { _ = Syscalls.close(fd) }
         try FileWriter.writeAll(line, to: fd, path: path)
     }
 
@@ -167,7 +167,9 @@ package struct LooseReference {
         var folder = gitdir
         for part in parts {
             folder += part + "/"
-            if mkdir(folder, 0o777) != 0, errno != EEXIST { throw posixFailure("mkdir", folder) }
+            if case .failure(let error) = Syscalls.makeFolder(folder, permissions: 0o777), error != .exists {
+                throw posixFailure("mkdir", folder, error)
+            }
         }
     }
 }

@@ -168,7 +168,7 @@ extension Store {
             } else {
                 set = try schemaSet()
                 var paths = documents(under: StoreLayout.documentsFolder(of: uid), sorted: false)
-                if let own = DocumentPath(fileName: StoreLayout.userFile(of: uid)), FileSystem.kind(absolute(own.fileName)) == .file {
+                if let own = StoreLayout.userDocument(of: uid), FileSystem.kind(absolute(own.fileName)) == .file {
                     paths.append(own)
                 }
                 found = try paths.compactMap { path in try document(at: path).map { (path, $0) } }

@@ -23,7 +23,7 @@ extension Store {
             }
             var before: [DocumentPath: JSONValue] = [:]
             var owned = documents(under: StoreLayout.documentsFolder(of: uid))
-            if let user = DocumentPath(fileName: StoreLayout.userFile(of: uid)), FileSystem.kind(absolute(user.fileName)) == .file {
+            if let user = StoreLayout.userDocument(of: uid), FileSystem.kind(absolute(user.fileName)) == .file {
                 owned.append(user)
             }
             for path in owned {

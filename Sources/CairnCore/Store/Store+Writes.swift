@@ -143,7 +143,7 @@ extension Store {
     /// Every document in the working tree: the user's own, then the rest in path order.
     func everyDocument() -> [DocumentPath] {
         var paths: [DocumentPath] = []
-        if let user = DocumentPath(fileName: StoreLayout.userFile(of: uid)), FileSystem.kind(absolute(user.fileName)) == .file {
+        if let user = StoreLayout.userDocument(of: uid), FileSystem.kind(absolute(user.fileName)) == .file {
             paths.append(user)
         }
         return paths + documents(under: StoreLayout.documentsFolder(of: uid))

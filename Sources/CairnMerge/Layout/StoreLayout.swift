@@ -37,6 +37,11 @@ public enum StoreLayout {
         usersFolder + "/" + uid + ".json"
     }
 
+    /// The path of `uid`'s own document, `users/<uid>`; nil for a `uid` no path may hold.
+    public static func userDocument(of uid: String) -> DocumentPath? {
+        try? DocumentPath(usersFolder + "/" + uid)
+    }
+
     /// The folder of the pointers of the assets of the document at `path`:
     /// `.cairn/assets/users/u1/readingSessions/s1`.
     public static func assetFolder(of path: DocumentPath) -> String {

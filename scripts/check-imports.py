@@ -7,8 +7,9 @@ map of the layers. Run from the package's folder; it reads `swift package dump-p
 Prints one line per import not declared and exits 1 if there is any.
 
 It also keeps the platform's C library (Glibc) in the ground floor: a library target imports
-it only if it is CairnSystem, or Git, whose libgit2 callbacks keep values per thread and C
-strings of their own. The programs and the tests (and their support) may import it.
+it only if it is CairnSystem, or Git, which meets libgit2 and libssh2 on their terms: values
+per thread, C strings and memory they free, the errno texts in their messages, the user's SSH
+environment. The programs and the tests (and their support) may import it.
 """
 import json
 import os

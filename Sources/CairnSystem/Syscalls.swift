@@ -379,6 +379,15 @@ package enum Syscalls {
         access(path, F_OK) == 0
     }
 
+    /// The paths `pattern` names (`glob(3)`: `*`, `?`, `[…]`), sorted; none when nothing
+    /// matches or the pattern cannot be read.
+    package static func paths(matching pattern: String) -> [String] {
+        var found = glob_t()
+        defer { globfree(&found) }
+        guard glob(pattern, 0, nil, &found) == 0 else { return [] }
+        return (0..<Int(found.gl_pathc)).compactMap { found.gl_pathv[$0].map { String(cString: $0) } }
+    }
+
     /// Creates and opens a new file of a name no other has, from `template` ending in
     /// `XXXXXX` (`mkstemp`), readable and writable only by its owner: its descriptor, which
     /// closes on exec, and its path.

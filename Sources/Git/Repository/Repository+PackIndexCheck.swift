@@ -1,9 +1,6 @@
 import CGit2
+import CairnSystem
 import GitFormat
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Repository {
     /// Checks every pack index of the repository against its pack before libgit2 reads
@@ -21,8 +18,7 @@ extension Repository {
             do {
                 try Self.checkPackIndex(index, pack: folder + pack.name + ".pack")
             } catch {
-                var info = stat()
-                if stat(index, &info) != 0 && errno == ENOENT { continue }
+                if case .failure(.noSuchFile) = Syscalls.status(of: index, followingLinks: true) { continue }
                 throw error
             }
         }

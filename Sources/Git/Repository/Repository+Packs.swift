@@ -1,9 +1,6 @@
 import CGit2
+import CairnSystem
 import GitFormat
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Repository {
     /// Runs `body` with the blobs and trees it writes gathered in memory and written at its
@@ -112,11 +109,10 @@ extension Repository {
     func packs(named names: [String]? = nil) -> [(name: String, size: Int, objects: Int)] {
         let folder = gitdir + "objects/pack/"
         return (names ?? packFolder().packs).compactMap { base in
-            var info = stat()
-            guard stat(folder + base + ".pack", &info) == 0,
+            guard case .success(let status) = Syscalls.status(of: folder + base + ".pack", followingLinks: true),
                 let objects = PackIndex.objectCount(atPath: folder + base + ".idx")
             else { return nil }
-            return (base, Int(info.st_size), objects)
+            return (base, status.size, objects)
         }
     }
 
@@ -197,11 +193,13 @@ extension Repository {
         let indexes =
             files.filter { $0.hasPrefix("multi-pack-index") && $0 != "multi-pack-index.d" }.map { folder + $0 }
             + layerFiles.map { layers + $0 }
-        for path in indexes where unlink(path) != 0 && errno != ENOENT { return }
-        if files.contains("multi-pack-index.d") { rmdir(layers) }
+        for path in indexes {
+            if case .failure(let error) = Syscalls.unlink(path), error != .noSuchFile { return }
+        }
+        if files.contains("multi-pack-index.d") { _ = Syscalls.removeFolder(layers) }
         for pack in packs {
             for suffix in [".idx", ".pack", ".rev", ".bitmap"] where files.contains(pack + suffix) {
-                unlink(folder + pack + suffix)
+                _ = Syscalls.unlink(folder + pack + suffix)
             }
         }
     }
@@ -260,9 +258,9 @@ extension Repository {
         try check(git_packbuilder_write(builder, gitdir + "objects/pack", 0o444, nil, nil), "git_packbuilder_write")
         try refreshObjects()
         for object in loose {
-            unlink(gitdir + "objects/" + object.folder + "/" + String(object.id.hex.dropFirst(2)))
+            _ = Syscalls.unlink(gitdir + "objects/" + object.folder + "/" + String(object.id.hex.dropFirst(2)))
         }
-        for folder in Set(loose.map(\.folder)) { rmdir(gitdir + "objects/" + folder) }
+        for folder in Set(loose.map(\.folder)) { _ = Syscalls.removeFolder(gitdir + "objects/" + folder) }
         try reopenObjects()
         try combineSmallPacks()
     }

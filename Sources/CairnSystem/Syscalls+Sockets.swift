@@ -119,7 +119,8 @@ extension Syscalls {
         var entries = descriptors.map { pollfd(fd: $0, events: readiness.events, revents: 0) }
         let deadline = seconds.map { monotonicSeconds() + $0 }
         while true {
-            let left = deadline.map { Int32(max(0, (($0 - monotonicSeconds()) * 1000).rounded(.up))) } ?? -1
+            // poll's timeout is milliseconds in an Int32 (about 24 days), -1 for none.
+            let left = deadline.map { Int32(min(Double(Int32.max), max(0, (($0 - monotonicSeconds()) * 1000).rounded(.up)))) } ?? -1
             let count = poll(&entries, nfds_t(entries.count), left)
             if count >= 0 { return .success(entries.filter { $0.revents != 0 }.map(\.fd)) }
             let error = Errno.current

@@ -9,9 +9,13 @@ import Glibc
 #error("Cairn builds on Linux with glibc only: the store relies on renameat2 and syncfs")
 #endif
 
-/// The system calls Cairn makes itself, in this file and its extensions (the threads of
-/// ``inTwoThreads(_:)`` in `Syscalls+Threads.swift`), the only ones that import the
-/// platform's C library: Linux with glibc, the only platform Cairn builds on.
+/// The system calls Cairn makes itself, in this file (descriptors and paths) and its
+/// extensions — `Syscalls+Sockets.swift` (connections and waits with a deadline),
+/// `Syscalls+Spawn.swift` (pipes and processes), `Syscalls+Threads.swift` (the second thread
+/// of ``inTwoThreads(_:)``), `Syscalls+FolderWatch.swift` (inotify) and
+/// `Syscalls+Process.swift` (the process, the clocks, sleeping) — the only library files
+/// besides Git's that import the platform's C library: Linux with glibc, the only platform
+/// Cairn builds on.
 ///
 /// One policy for a call that a signal interrupts (`EINTR`): it is made again
 /// (``retryingOnInterrupt(_:)``, as swift-system's `valueOrErrno(retryOnInterrupt:)`), except
@@ -423,195 +427,12 @@ package enum Syscalls {
         return access(path, X_OK) == 0
     }
 
-    // MARK: Watching folders
-
-    /// What the kernel reports of a watched folder (``folderEvents(of:)``).
-    package enum FolderEvent: Equatable {
-        /// An entry named `name` was created, deleted, or moved in or out (or both, in a swap).
-        case entry(watch: Int32, name: String)
-        /// The folder itself was deleted, moved, or its file system unmounted: the watch ended.
-        case folderGone(watch: Int32)
-        /// More happened than the queue holds: some events were lost.
-        case overflowed
-    }
-
-    /// A new watcher of folders (`inotify_init1`), which never blocks and is closed on exec.
-    package static func makeFolderWatcher() -> Result<Int32, Errno> {
-        valueOrErrno(inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)))
-    }
-
-    /// Watches the entries of the folder at `path`, a link there followed (`inotify_add_watch`):
-    /// names created, deleted or moved in or out, and the folder deleted or moved. The
-    /// watch's number (the same for a folder watched already).
-    package static func watchEntries(of path: String, with watcher: Int32) -> Result<Int32, Errno> {
-        let mask =
-            UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO)
-            | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
-        return retryingOnInterrupt { inotify_add_watch(watcher, path, mask) }
-    }
-
-    /// Ends a watch (its `folderGone` event follows).
-    package static func unwatch(_ watch: Int32, with watcher: Int32) {
-        _ = inotify_rm_watch(watcher, watch)
-    }
-
-    /// The events queued for `watcher` since the last call, without waiting. Names that are
-    /// not UTF-8 are left out, as listings leave them out. At most 64 reads of 16 KiB: a
-    /// queue that other writers keep filling faster ends in `overflowed`, as a full one does.
-    package static func folderEvents(of watcher: Int32) -> Result<[FolderEvent], Errno> {
-        let header = MemoryLayout<inotify_event>.size
-        let gone = UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_UNMOUNT)
-        return withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: MemoryLayout<inotify_event>.alignment) { buffer in
-            var events: [FolderEvent] = []
-            for _ in 0..<64 {
-                let count: Int
-                switch retryingOnInterrupt({ Glibc.read(watcher, buffer.baseAddress, buffer.count) }) {
-                case .success(let read): count = read
-                case .failure(let error) where error == .wouldBlock: return .success(events)
-                case .failure(let error): return .failure(error)
-                }
-                guard count > 0 else { return .success(events) }
-                var offset = 0
-                while offset + header <= count {
-                    let watch = buffer.load(fromByteOffset: offset, as: Int32.self)
-                    let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
-                    let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
-                    let name = UnsafeRawBufferPointer(rebasing: buffer[(offset + header)..<min(count, offset + header + length)])
-                    offset += header + length
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                        events.append(.overflowed)
-                    } else if mask & gone != 0 {
-                        events.append(.folderGone(watch: watch))
-                    } else if let text = String(validating: name.prefix { $0 != 0 }, as: UTF8.self), !text.isEmpty {
-                        events.append(.entry(watch: watch, name: text))
-                    }
-                }
-            }
-            events.append(.overflowed)
-            return .success(events)
-        }
-    }
-
-    /// Whether the file system holding `path` is one whose every change the kernel sees and
-    /// reports to watchers (`statfs`): ext2–4, XFS, Btrfs, tmpfs, F2FS, bcachefs. Not a network
-    /// file system, whose files another machine changes unseen, nor an overlay, whose lower
-    /// layers change under it.
-    package static func reportsEveryChange(_ path: String) -> Bool {
-        guard let statfs = statfsCall else { return false }
-        // `struct statfs` begins with its type, a word (`__fsword_t`); the rest is room.
-        let type: Int? = withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { info in
-            guard case .success = retryingOnInterrupt({ statfs(path, info.baseAddress!) }) else { return nil }
-            return info.load(as: Int.self)
-        }
-        let local: Set<UInt32> = [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994, 0xF2F5_2010, 0xCA45_1A4E]
-        return type.map { local.contains(UInt32(truncatingIfNeeded: $0)) } ?? false
-    }
-
-    // MARK: The process and the clock
-
-    package static let processID = Int(getpid())
-
-    /// The machine's host name (`gethostname`); nil when it has none.
-    package static func hostName() -> String? {
-        var name = [CChar](repeating: 0, count: 256)
-        guard gethostname(&name, name.count - 1) == 0 else { return nil }
-        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.isEmpty ? nil : text
-    }
-
-    /// The running program's own path (`/proc/self/exe`); nil when it cannot be read.
-    package static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// This process's environment variables, read from `environ` (an entry without `=` is
-    /// skipped; of two with one name, the first counts, as `getenv` finds it).
-    package static func environmentVariables() -> [String: String] {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                let name = String(text[..<equals])
-                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
-            }
-            entry += 1
-        }
-        return variables
-    }
-
-    /// Replaces the running program with `path`, given `arguments` (the first its name) and
-    /// this process's environment (`execv`); returns only when that failed, with why.
-    package static func execute(_ path: String, arguments: [String]) -> Errno {
-        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in pointers { free(pointer) } }
-        execv(path, &pointers)
-        return Errno.current
-    }
-
-    /// The realtime clock now.
-    package static func now() -> Time {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Time(now)
-    }
-
-    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
-    package static func processorCount() -> Int {
-        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-    }
-
-    /// Seconds on the monotonic clock, which no change of the system's time moves: for
-    /// measuring how long something took.
-    package static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// Seconds of CPU this process has spent so far, in user and system time, including
-    /// what it spent before an `exec` that made it this program.
-    package static func processCPUSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// The time now in UTC, as a calendar reads it.
-    package static func calendarNowUTC() -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        return (
-            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec)
-        )
-    }
-
-    /// Blocks the calling thread for `seconds`, the whole time even when a signal interrupts
-    /// the wait.
-    package static func sleep(seconds: Double) {
-        guard seconds > 0 else { return }
-        var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&pause, &remaining) == -1 && errno == EINTR { pause = remaining }
-    }
-
     // MARK: Calls glibc has that Swift's Glibc module does not show
 
     /// `syncfs`, in glibc since 2.14.
     private static let syncfsCall: (@convention(c) (Int32) -> Int32)? = {
         guard let symbol = dlsym(nil, "syncfs") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
-
-    /// `statfs`, whose header Swift's Glibc module leaves out.
-    private static let statfsCall: (@convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32)? = {
-        guard let symbol = dlsym(nil, "statfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32).self)
     }()
 
     /// `renameat2`, in glibc since 2.28.
